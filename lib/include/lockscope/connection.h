@@ -1,0 +1,91 @@
+#pragma once
+// A blocking connection to one Redis server over hiredis: RAII, timeouts, AUTH and SELECT
+// at connect, binary-safe argv commands, pipelines, scripts with EVALSHA→EVAL fallback,
+// and typed errors that name the endpoint and the command. Not thread-safe: one thread
+// owns a connection; other threads open their own (see openSibling()).
+
+#include <chrono>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lockscope/endpoint.h"
+#include "lockscope/reply.h"
+#include "lockscope/script.h"
+
+struct redisContext;
+
+namespace lockscope {
+
+struct ConnectionOptions {
+    std::chrono::milliseconds connectTimeout{2000};
+    std::chrono::milliseconds commandTimeout{2000};
+    // A read-only connection refuses write commands locally (ReadOnlyError) and never
+    // sends them.
+    bool readOnly = false;
+};
+
+// Observes every command sent: the command log drawer and tests use it.
+struct CommandEvent {
+    std::string command;  // argv joined with spaces, long or binary arguments abbreviated
+    std::string replySummary;
+    std::chrono::microseconds latency{0};
+};
+using CommandObserver = std::function<void(const CommandEvent&)>;
+
+class Connection {
+public:
+    using Argv = std::span<const std::string_view>;
+
+    // Connects, authenticates and selects the database. Throws IoError subclasses when the
+    // server cannot be reached and AuthenticationError when the credentials are refused.
+    static Connection open(const Endpoint& endpoint, const ConnectionOptions& options = {});
+
+    Connection(Connection&&) noexcept;
+    Connection& operator=(Connection&&) noexcept;
+    ~Connection();
+
+    // A new connection to the same server with the same options (for another thread).
+    Connection openSibling() const;
+
+    // Sends one command and waits for its reply. Error replies are thrown as
+    // ReplyError / PermissionError / AuthenticationError.
+    Reply command(Argv argv);
+    Reply command(std::initializer_list<std::string_view> argv) {
+        return command(Argv(argv.begin(), argv.size()));
+    }
+
+    // Sends all commands, then reads all replies (one round trip). Error replies are
+    // returned in place, not thrown, so the caller can judge each one.
+    std::vector<Reply> pipeline(const std::vector<std::vector<std::string>>& commands);
+
+    // EVALSHA, then EVAL when the server answers NOSCRIPT (after SCRIPT FLUSH, a restart
+    // or a failover).
+    Reply eval(const Script& script, Argv keys, Argv args);
+    Reply eval(const Script& script, std::initializer_list<std::string_view> keys,
+               std::initializer_list<std::string_view> args) {
+        return eval(script, Argv(keys.begin(), keys.size()), Argv(args.begin(), args.size()));
+    }
+
+    // Drops the current socket and connects again (AUTH and SELECT included).
+    void reconnect();
+
+    void setCommandTimeout(std::chrono::milliseconds timeout);
+    void setConnectTimeout(std::chrono::milliseconds timeout);
+    std::chrono::milliseconds commandTimeout() const;
+    const Endpoint& endpoint() const;
+    const ConnectionOptions& options() const;
+    bool isReadOnly() const { return options().readOnly; }
+    void setObserver(CommandObserver observer);
+
+private:
+    struct State;
+    explicit Connection(std::unique_ptr<State> state);
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace lockscope

@@ -1,0 +1,44 @@
+#include "command_policy.h"
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+namespace lockscope {
+namespace {
+
+bool equalsIgnoreCase(std::string_view a, std::string_view b) {
+    return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::toupper(static_cast<unsigned char>(x)) == std::toupper(static_cast<unsigned char>(y));
+           });
+}
+
+constexpr std::array<std::string_view, 36> kReadCommands = {
+    "PING",   "ECHO",     "AUTH",    "SELECT",  "HELLO",    "QUIT",     "SCAN",   "TYPE",   "PTTL",
+    "TTL",    "GET",      "MGET",    "STRLEN",  "EXISTS",   "HGETALL",  "HGET",   "HLEN",   "HSCAN",
+    "HKEYS",  "LLEN",     "LRANGE",  "ZCARD",   "ZRANGE",   "SCARD",    "INFO",   "ROLE",   "DBSIZE",
+    "TIME",   "OBJECT",   "EVAL_RO", "EVALSHA_RO", "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE",
+    "PUNSUBSCRIBE", "SLOWLOG"};
+
+}  // namespace
+
+bool isReadOnlySafe(std::span<const std::string_view> argv) {
+    if (argv.empty()) return false;
+    std::string_view name = argv[0];
+    if (std::any_of(kReadCommands.begin(), kReadCommands.end(),
+                    [&](std::string_view r) { return equalsIgnoreCase(r, name); }))
+        return true;
+    // Subcommands that only read.
+    if (argv.size() >= 2) {
+        std::string_view sub = argv[1];
+        if (equalsIgnoreCase(name, "CONFIG")) return equalsIgnoreCase(sub, "GET");
+        if (equalsIgnoreCase(name, "CLIENT"))
+            return equalsIgnoreCase(sub, "SETNAME") || equalsIgnoreCase(sub, "ID") ||
+                   equalsIgnoreCase(sub, "GETNAME");
+        if (equalsIgnoreCase(name, "ACL")) return equalsIgnoreCase(sub, "WHOAMI");
+        if (equalsIgnoreCase(name, "MEMORY")) return equalsIgnoreCase(sub, "USAGE");
+    }
+    return false;
+}
+
+}  // namespace lockscope
