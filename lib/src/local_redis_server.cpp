@@ -9,7 +9,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <condition_variable>
 #include <cstdlib>
+#include <deque>
+#include <functional>
+#include <future>
+#include <mutex>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -40,6 +45,53 @@ bool waitForExit(pid_t pid, std::chrono::milliseconds timeout) {
     }
     return false;
 }
+
+// PR_SET_PDEATHSIG fires when the *thread* that forked exits, not the process. Forking
+// from whatever thread asked (a Qt pool thread that expires after 30 s idle, a test
+// thread) would kill the server with it, so every fork happens on this one thread that
+// lives as long as the process.
+class SpawnThread {
+public:
+    static SpawnThread& instance() {
+        static SpawnThread spawner;
+        return spawner;
+    }
+
+    pid_t run(const std::function<pid_t()>& spawn) {
+        std::packaged_task<pid_t()> task(spawn);
+        auto result = task.get_future();
+        {
+            std::lock_guard lock(mutex_);
+            tasks_.push_back(std::move(task));
+        }
+        wake_.notify_one();
+        return result.get();
+    }
+
+private:
+    SpawnThread() : thread_([this](std::stop_token stop) { loop(stop); }) {}
+    ~SpawnThread() {
+        thread_.request_stop();
+        wake_.notify_one();
+    }
+
+    void loop(std::stop_token stop) {
+        while (true) {
+            std::unique_lock lock(mutex_);
+            wake_.wait(lock, stop, [this] { return !tasks_.empty(); });
+            if (stop.stop_requested()) return;
+            auto task = std::move(tasks_.front());
+            tasks_.pop_front();
+            lock.unlock();
+            task();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable_any wake_;
+    std::deque<std::packaged_task<pid_t()>> tasks_;
+    std::jthread thread_;
+};
 
 }  // namespace
 
@@ -111,18 +163,21 @@ void LocalRedisServer::writeConfig() const {
 void LocalRedisServer::spawn() {
     std::string conf = directory_ + "/redis.conf";
     std::vector<char*> argv{options_.executable.data(), conf.data(), nullptr};
-    pid_t parent = getpid();
-    pid_t pid = fork();
+    pid_t pid = SpawnThread::instance().run([&argv] {
+        pid_t parent = getpid();
+        pid_t child = fork();
+        if (child == 0) {
+            // Only async-signal-safe calls between fork and exec.
+            prctl(PR_SET_PDEATHSIG, SIGKILL);  // the server dies with us, even on a crash
+            if (getppid() != parent) _exit(127);
+            int devnull = open("/dev/null", O_RDWR);
+            if (devnull >= 0) dup2(devnull, 0), dup2(devnull, 1);
+            execvp(argv[0], argv.data());
+            _exit(127);
+        }
+        return child;
+    });
     if (pid < 0) throw ProcessError("cannot fork to start redis-server");
-    if (pid == 0) {
-        // Only async-signal-safe calls between fork and exec.
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (getppid() != parent) _exit(127);
-        int devnull = open("/dev/null", O_RDWR);
-        if (devnull >= 0) dup2(devnull, 0), dup2(devnull, 1);
-        execvp(argv[0], argv.data());
-        _exit(127);
-    }
     pid_ = pid;
 }
 
