@@ -1,0 +1,24 @@
+#pragma once
+// One saved connection of the sidebar: where the server is, how to treat it, what to watch.
+// The password is never part of what is saved: see PasswordVault.
+
+#include <QString>
+#include <QStringList>
+
+#include "lockscope/endpoint.h"
+
+namespace lockscope::ui {
+
+struct ConnectionProfile {
+    QString id;    // stable key for settings and the keychain
+    QString name;  // what the sidebar shows
+    Endpoint endpoint;
+    bool readOnly = false;
+    QStringList patterns{QStringLiteral("lock:*")};
+    bool isSandbox = false;  // the embedded default; never saved
+
+    static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
+    QString displayUrl() const { return QString::fromStdString(endpoint.display()); }
+};
+
+}  // namespace lockscope::ui

@@ -1,0 +1,28 @@
+#pragma once
+// Passwords in the system keychain through QtKeychain, when a keychain service answers.
+// When none does (no Secret Service, no D-Bus), nothing is stored anywhere and the caller
+// asks the user at connect time: a password is never written in plain text.
+
+#include <QObject>
+#include <QString>
+#include <functional>
+#include <optional>
+
+namespace lockscope::ui {
+
+class PasswordVault : public QObject {
+    Q_OBJECT
+public:
+    explicit PasswordVault(QObject* parent = nullptr) : QObject(parent) {}
+
+    // done(stored, why): stored is false with the keychain's reason when it is unavailable.
+    void store(const QString& profileId, const QString& password,
+               std::function<void(bool stored, QString why)> done);
+    // done(password): nullopt when nothing is stored or the keychain is unavailable.
+    void load(const QString& profileId, std::function<void(std::optional<QString>)> done);
+    void forget(const QString& profileId);
+
+    static QString serviceName() { return QStringLiteral("LockScope"); }
+};
+
+}  // namespace lockscope::ui
