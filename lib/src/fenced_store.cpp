@@ -29,9 +29,14 @@ FencedStore::FencedStore(const std::string& path) : path_(path) {
         throw StorageError("cannot open fenced store " + path + ": " + message);
     }
     sqlite3_busy_timeout(db_, 5000);  // several processes may write the same file
-    exec("CREATE TABLE IF NOT EXISTS fenced_writes ("
-         " resource TEXT PRIMARY KEY, body BLOB NOT NULL, fence INTEGER NOT NULL)");
-    exec("CREATE TABLE IF NOT EXISTS once_effects (key TEXT PRIMARY KEY, claimed_at TEXT NOT NULL)");
+    try {
+        exec("CREATE TABLE IF NOT EXISTS fenced_writes ("
+             " resource TEXT PRIMARY KEY, body BLOB NOT NULL, fence INTEGER NOT NULL)");
+        exec("CREATE TABLE IF NOT EXISTS once_effects (key TEXT PRIMARY KEY, claimed_at TEXT NOT NULL)");
+    } catch (...) {
+        sqlite3_close(db_);  // the destructor does not run for a constructor that throws
+        throw;
+    }
 }
 
 FencedStore::~FencedStore() { sqlite3_close(db_); }
