@@ -220,6 +220,33 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
     return replies;
 }
 
+void Connection::send(Argv argv) {
+    state_->checkAllowed(argv);
+    state_->ensureConnected();
+    std::vector<const char*> args(argv.size());
+    std::vector<std::size_t> lens(argv.size());
+    for (std::size_t i = 0; i < argv.size(); ++i) args[i] = argv[i].data(), lens[i] = argv[i].size();
+    if (redisAppendCommandArgv(state_->context.get(), static_cast<int>(argv.size()), args.data(),
+                               lens.data()) != REDIS_OK)
+        state_->throwIoError(upper(argv[0]));
+}
+
+void Connection::flush() {
+    if (!state_->context) return;
+    int done = 0;
+    while (!done)
+        if (redisBufferWrite(state_->context.get(), &done) != REDIS_OK) state_->throwIoError("pipeline write");
+}
+
+Reply Connection::receive() {
+    if (!state_->context)
+        throw ConnectionLostError("pipeline read on " + state_->where() +
+                                  ": the connection was reset, so no reply is pending");
+    void* raw = nullptr;
+    if (redisGetReply(state_->context.get(), &raw) != REDIS_OK || !raw) state_->throwIoError("pipeline read");
+    return Reply(static_cast<redisReply*>(raw));
+}
+
 Reply Connection::eval(const Script& script, Argv keys, Argv args) {
     std::vector<std::string_view> argv;
     argv.reserve(3 + keys.size() + args.size());

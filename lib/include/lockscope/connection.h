@@ -63,6 +63,15 @@ public:
     // returned in place, not thrown, so the caller can judge each one.
     std::vector<Reply> pipeline(const std::vector<std::vector<std::string>>& commands);
 
+    // A streaming pipeline for callers that overlap round trips (the inspector's scanner
+    // sends the next SCAN before it decodes the previous batch): send() queues a command
+    // without waiting (the read-only rule applies), flush() writes everything queued,
+    // receive() waits for the next reply in order. Error replies are returned in place;
+    // I/O errors throw and drop every pending reply. The observer is not called.
+    void send(Argv argv);
+    void flush();
+    Reply receive();
+
     // EVALSHA, then EVAL when the server answers NOSCRIPT (after SCRIPT FLUSH, a restart
     // or a failover).
     Reply eval(const Script& script, Argv keys, Argv args);

@@ -1,0 +1,67 @@
+#pragma once
+// The guide's common mistakes as findings on live locks. Each rule has a stable id (used in
+// --json "findings"), a one-paragraph explanation and the guide's fix.
+
+#include <chrono>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "lockscope/inspect/lock_record.h"
+#include "lockscope/inspect/server_facts.h"
+#include "lockscope/inspect/value_classifier.h"
+
+namespace lockscope::inspect {
+
+enum class RuleId : std::uint8_t {
+    NoTtl,              // "no-ttl"
+    FixedValue,         // "fixed-value"
+    CrossSlot,          // "cross-slot"
+    RenewedPastTtl,     // "renewed-past-ttl"
+    TtlHours,           // "ttl-hours"
+    ReplicatedPrimary,  // "replicated"
+    OnReplica,          // "on-replica"
+};
+constexpr int kRuleCount = 7;
+
+enum class Severity { Info, Warning, Critical };
+
+struct Rule {
+    RuleId id;
+    const char* name;  // stable id, e.g. "no-ttl"
+    Severity severity;
+    const char* title;
+    const char* explanation;  // one paragraph: what goes wrong
+    const char* fix;          // the guide's fix
+};
+
+const Rule& rule(RuleId id);
+const std::vector<Rule>& allRules();
+constexpr std::uint32_t bit(RuleId id) {
+    return 1u << static_cast<unsigned>(id);
+}
+std::vector<RuleId> rulesIn(std::uint32_t findings);
+std::vector<std::string> ruleNames(std::uint32_t findings);
+
+struct DoctorOptions {
+    std::chrono::milliseconds longTtl{std::chrono::hours(1)};  // "TTL of hours" from here on
+    // Held by one holder for more than this many times its TTL (seen through renewals).
+    double renewedFactor = 3.0;
+    KeyLayout layout;  // where the fence counter of a lock lives
+};
+
+class Doctor {
+  public:
+    explicit Doctor(DoctorOptions options = {}) : options_(options) {}
+
+    // The findings of one lock, as a bit set of RuleId, judged at `now`.
+    std::uint32_t examine(const LockRecord& record, const ServerFacts& server,
+                          SteadyClock::time_point now) const;
+    // Sets record.findings on every record.
+    void annotate(std::vector<LockRecord>& records, const ServerFacts& server) const;
+
+  private:
+    DoctorOptions options_;
+};
+
+}  // namespace lockscope::inspect

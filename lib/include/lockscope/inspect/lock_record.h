@@ -1,0 +1,88 @@
+#pragma once
+// One lock as LockScope saw it: a compact value type the scanner and the watcher produce
+// and a view copies to its own thread. The PTTL comes with the steady-clock instant it was
+// observed, so a view counts down smoothly between polls (remainingAt()).
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace lockscope::inspect {
+
+using SteadyClock = std::chrono::steady_clock;
+
+// The Redis type of the key (TYPE).
+enum class ValueType : std::uint8_t { String, Hash, List, ZSet, Set, Stream, Other };
+
+// Which client library (or mistake) wrote the lock, judged from the key and value shape.
+enum class LockKind : std::uint8_t {
+    Guide,                // this guide's lock:{name} with a fence:{name} counter (LockScope's own)
+    RedisPy,              // redis-py Lock: uuid1().hex, 32 hex with version nibble 1
+    NodeRedlock,          // node-redlock: 32 hex from 16 random bytes
+    Redsync,              // Go redsync: base64 of 16 bytes (24 chars ending "==")
+    RedisPlusPlus,        // redis-plus-plus RedLock: 20 alphanumerics
+    Uuid,                 // a dashed UUID from some other client
+    RedissonLock,         // Redisson RLock: hash <uuid>:<threadId> -> reentrancy count
+    RedissonFairQueue,    // redisson_lock_queue:{name} (list of waiting threads)
+    RedissonFairTimeout,  // redisson_lock_timeout:{name} (zset of wait deadlines)
+    RedissonFenceToken,   // redisson_lock_token:{name} (fenced lock counter)
+    FixedValue,           // the broken fixed value "1": nobody can tell holders apart
+    Unknown,              // a string or hash we cannot attribute
+    NotALock,             // a list, set, zset or stream under the pattern that is no lock
+};
+
+const char* toString(ValueType type);
+const char* toString(LockKind kind);
+// A short explanation of the kind for tooltips and --help.
+const char* describe(LockKind kind);
+
+struct HashField {
+    std::string field;
+    std::string value;
+    bool operator==(const HashField&) const = default;
+};
+
+struct LockRecord {
+    // The server the key lives on (Endpoint::display()), shared by every record of a scan.
+    std::shared_ptr<const std::string> instance;
+    std::string key;
+    // String value (the holder token), cut to ScanOptions::maxValueBytes; empty otherwise.
+    std::string token;
+    // Hash fields and values (Redisson: "<uuid>:<threadId>" -> count), capped in number.
+    std::vector<HashField> fields;
+
+    std::int64_t pttlMs = -1;            // -1: no TTL
+    SteadyClock::time_point observedAt;  // when the PTTL above was read
+    std::optional<std::int64_t> fence;   // the fence:{name} counter, when there is one
+    SteadyClock::time_point firstSeen;   // first observation of this key by this watcher
+    SteadyClock::time_point lastChange;  // last time the holder (token/fields) changed
+    std::uint32_t valueBytes = 0;        // full size of the string value, or hash length
+    std::uint32_t handoffs = 0;          // the token changed between observations
+    std::uint32_t renewals = 0;          // PTTL went up with the same token
+    std::uint32_t findings = 0;          // bit set of doctor RuleId (see doctor.h)
+    std::uint16_t resourceOffset = 0;    // resource() is key.substr(offset, length)
+    std::uint16_t resourceLength = 0;
+    ValueType type = ValueType::String;
+    LockKind kind = LockKind::Unknown;
+    bool truncated = false;  // token or fields were cut: a safe release must refuse
+
+    const std::string& instanceName() const;
+    // The resource the lock protects: the hash tag ({...}) when there is one.
+    std::string_view resource() const {
+        return std::string_view(key).substr(resourceOffset, resourceLength);
+    }
+    bool hasTtl() const { return pttlMs >= 0; }
+    // The PTTL counted down from observedAt to now (never below 0); -1 without TTL.
+    std::int64_t remainingAt(SteadyClock::time_point now) const;
+    // The holder, comparable across observations: the token, or the hash fields.
+    bool sameHolder(const LockRecord& other) const {
+        return token == other.token && fields == other.fields;
+    }
+};
+
+}  // namespace lockscope::inspect

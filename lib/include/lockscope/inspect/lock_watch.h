@@ -1,0 +1,73 @@
+#pragma once
+// Keeps the locks of one server up to date: re-reads the known locks cheaply (one pipeline
+// of PTTL + MGET + fence reads) every poll interval, and rescans for new ones less often.
+// A server that goes away (restart, failover) makes a step report disconnected; the next
+// step reconnects and goes on. Keyspace notifications are detected (ServerFacts) and never
+// switched on: LockScope does not change server configuration.
+//
+// Threads: like Scanner, a LockWatch belongs to the thread that calls it, with its own
+// Connection. Updates are values; hand them to other threads as copies.
+
+#include <chrono>
+#include <functional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "lockscope/connection.h"
+#include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/lock_table.h"
+#include "lockscope/inspect/scan_options.h"
+#include "lockscope/inspect/server_facts.h"
+
+namespace lockscope::inspect {
+
+struct WatchOptions {
+    ScanOptions scan;
+    std::chrono::milliseconds pollInterval{500};
+    std::chrono::milliseconds rescanInterval{5000};
+    DoctorOptions doctor;
+};
+
+struct WatchUpdate {
+    std::vector<LockRecord> changed;   // new keys and keys whose holder, TTL or fence changed
+    std::vector<std::string> removed;  // keys that are gone
+    bool rescanned = false;
+    bool connected = true;
+    std::string error;           // why the server could not be read (when !connected)
+    SteadyClock::time_point at;  // when this step started
+};
+
+class LockWatch {
+  public:
+    using UpdateCallback = std::function<void(const WatchUpdate&)>;
+
+    LockWatch(Connection& connection, WatchOptions options = {});
+
+    // One step: a rescan when due (always the first time), else a poll of the known locks.
+    // Connection errors are reported in the update, not thrown; other errors (a denied
+    // SCAN, bad options) are thrown.
+    WatchUpdate step(std::stop_token stop = {});
+    // Steps every poll interval until stop is requested, calling onUpdate after each.
+    void run(const UpdateCallback& onUpdate, std::stop_token stop);
+
+    const LockTable& table() const { return table_; }
+    const ServerFacts& server() const { return facts_; }
+    const std::vector<std::string>& notes() const { return notes_; }
+
+  private:
+    WatchUpdate rescan(std::stop_token stop);
+    WatchUpdate poll();
+    void refreshFindings(std::vector<LockRecord>& changed);
+
+    Connection& connection_;
+    WatchOptions options_;
+    LockTable table_;
+    ServerFacts facts_;
+    bool probed_ = false;
+    SteadyClock::time_point lastRescan_{};
+    bool needRescan_ = true;
+    std::vector<std::string> notes_;
+};
+
+}  // namespace lockscope::inspect

@@ -1,0 +1,27 @@
+#pragma once
+// What the scanner (and the watcher's rescans) look for and how much they read per key.
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "lockscope/inspect/value_classifier.h"
+
+namespace lockscope::inspect {
+
+struct ScanOptions {
+    std::vector<std::string> patterns{"lock:*"};  // SCAN MATCH patterns, scanned one after another
+    int count = 1000;                             // SCAN COUNT: keys the server visits per call
+    std::size_t maxValueBytes = 512;              // longer string values are kept cut (truncated)
+    std::size_t maxHashFields = 64;               // hash fields read per key (HSCAN ... COUNT)
+    KeyLayout layout;                             // lock:{name} / fence:{name}
+    // Share of the server's time the inspector may use, in (0, 1]. Below 1 the scanner
+    // stops overlapping round trips and rests between them (see Pacer).
+    double maxLoad = 1.0;
+};
+
+// Throws InvalidArgumentError for an empty pattern list, an empty or huge pattern, a COUNT
+// outside 1..100000, or a load outside (0, 1].
+void validate(const ScanOptions& options);
+
+}  // namespace lockscope::inspect

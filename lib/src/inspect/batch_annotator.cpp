@@ -1,0 +1,277 @@
+#include "batch_annotator.h"
+
+#include <charconv>
+
+#include "lockscope/errors.h"
+
+namespace lockscope::inspect {
+namespace {
+
+bool isNoPerm(const Reply& r) {
+    return r.isError() && r.text().starts_with("NOPERM");
+}
+
+std::optional<std::int64_t> parseFence(ReplyView v) {
+    if (!v.isString()) return std::nullopt;
+    auto t = v.text();
+    std::int64_t n = 0;
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
+    if (t.empty() || ec != std::errc() || end != t.data() + t.size()) return std::nullopt;
+    return n;
+}
+
+void sendArgv(Connection& c, std::initializer_list<std::string_view> argv) {
+    c.send(Connection::Argv(argv.begin(), argv.size()));
+}
+
+}  // namespace
+
+void throwReplyError(std::string_view command, const std::string& instance, std::string_view text) {
+    std::string message = std::string(command) + " on " + instance + ": " + std::string(text);
+    if (text.starts_with("NOPERM")) throw PermissionError(message);
+    if (text.starts_with("NOAUTH") || text.starts_with("WRONGPASS"))
+        throw AuthenticationError(message);
+    throw ReplyError(message);
+}
+
+BatchAnnotator::BatchAnnotator(const ScanOptions& options,
+                               std::shared_ptr<const std::string> instance)
+    : options_(options), instance_(std::move(instance)) {}
+
+void BatchAnnotator::note(const std::string& text) {
+    for (const auto& n : notes_)
+        if (n == text) return;
+    notes_.push_back(text);
+}
+
+BatchAnnotator::Sent BatchAnnotator::sendMain(Connection& c, std::vector<std::string> keys) {
+    Sent s;
+    s.sentAt = SteadyClock::now();
+    s.perKeyGet = !mget_;
+    s.fenceIndex.assign(keys.size(), -1);
+    std::vector<std::string> fenceKeys;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        if (auto f = fenceKeyFor(keys[i], options_.layout)) {
+            s.fenceIndex[i] = static_cast<int>(fenceKeys.size());
+            fenceKeys.push_back(std::move(*f));
+        }
+    }
+    s.fences = static_cast<int>(fenceKeys.size());
+    if (s.perKeyGet) {
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            sendArgv(c, {"PTTL", keys[i]});
+            sendArgv(c, {"GET", keys[i]});
+            if (s.fenceIndex[i] >= 0) sendArgv(c, {"GET", fenceKeys[s.fenceIndex[i]]});
+        }
+    } else if (!keys.empty()) {
+        std::vector<std::string_view> argv;
+        argv.reserve(keys.size() + 2);
+        for (const auto& k : keys) sendArgv(c, {"PTTL", k});
+        argv.push_back("MGET");
+        argv.insert(argv.end(), keys.begin(), keys.end());
+        c.send(argv);
+        if (!fenceKeys.empty()) {
+            argv.resize(1);
+            argv.insert(argv.end(), fenceKeys.begin(), fenceKeys.end());
+            c.send(argv);
+        }
+    }
+    s.keys = std::move(keys);
+    return s;
+}
+
+BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std::string> keys) {
+    Sent s;
+    s.sentAt = SteadyClock::now();
+    s.followUp = true;
+    s.hgetall = !hscan_;
+    s.fenceIndex.assign(keys.size(), -1);
+    std::string cap = std::to_string(options_.maxHashFields);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+        const auto& k = keys[i];
+        if (typeAllowed_) sendArgv(c, {"TYPE", k});
+        sendArgv(c, {"PTTL", k});
+        sendArgv(c, {"GET", k});
+        if (s.hgetall)
+            sendArgv(c, {"HGETALL", k});
+        else
+            sendArgv(c, {"HSCAN", k, "0", "COUNT", cap});
+        if (auto f = fenceKeyFor(k, options_.layout)) {
+            s.fenceIndex[i] = s.fences++;
+            sendArgv(c, {"GET", *f});
+        }
+    }
+    s.keys = std::move(keys);
+    return s;
+}
+
+void BatchAnnotator::receive(Connection& c, const Sent& sent, Output& out) {
+    if (sent.followUp)
+        receiveFollowUp(c, sent, out);
+    else
+        receiveMain(c, sent, out);
+}
+
+LockRecord BatchAnnotator::makeRecord(const std::string& key, SteadyClock::time_point at,
+                                      std::int64_t pttl) const {
+    LockRecord r;
+    r.instance = instance_;
+    r.key = key;
+    auto [offset, length] = resourceSpan(key, options_.layout);
+    if (offset <= 0xffff && length <= 0xffff) {
+        r.resourceOffset = static_cast<std::uint16_t>(offset);
+        r.resourceLength = static_cast<std::uint16_t>(length);
+    } else {
+        r.resourceLength = static_cast<std::uint16_t>(std::min<std::size_t>(key.size(), 0xffff));
+    }
+    r.pttlMs = pttl;
+    r.observedAt = r.firstSeen = r.lastChange = at;
+    return r;
+}
+
+void BatchAnnotator::setToken(LockRecord& r, std::string_view value) const {
+    r.type = ValueType::String;
+    r.valueBytes = static_cast<std::uint32_t>(std::min<std::size_t>(value.size(), UINT32_MAX));
+    r.truncated = value.size() > options_.maxValueBytes;
+    r.token.assign(value.substr(0, options_.maxValueBytes));
+    r.kind = classifyString(r.key, value, r.fence.has_value(), options_.layout);
+}
+
+void BatchAnnotator::receiveMain(Connection& c, const Sent& s, Output& out) {
+    const std::size_t n = s.keys.size();
+    if (n == 0) return;
+    std::vector<std::int64_t> pttl(n);
+    const std::string& where = *instance_;
+    auto checkPttl = [&](const Reply& r) {
+        if (r.isError()) throwReplyError("PTTL", where, r.text());
+    };
+    if (s.perKeyGet) {
+        for (std::size_t i = 0; i < n; ++i) {
+            Reply p = c.receive();
+            Reply v = c.receive();
+            Reply f;
+            if (s.fenceIndex[i] >= 0) f = c.receive();
+            checkPttl(p);
+            if (isNoPerm(v)) throwReplyError("GET", where, v.text());
+            if (isNoPerm(f)) throwReplyError("GET", where, f.text());
+            std::int64_t t = p.integer();
+            if (t == -2) {
+                out.vanished.push_back(s.keys[i]);
+                continue;
+            }
+            if (v.isError() || v.isNil()) {  // WRONGTYPE, or gone and back: find out in a follow-up
+                out.followUps.push_back(s.keys[i]);
+                continue;
+            }
+            LockRecord r = makeRecord(s.keys[i], s.sentAt, t);
+            if (s.fenceIndex[i] >= 0) r.fence = parseFence(f.view());
+            setToken(r, v.text());
+            out.records.push_back(std::move(r));
+        }
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        Reply p = c.receive();
+        checkPttl(p);
+        pttl[i] = p.integer();
+    }
+    Reply values = c.receive();
+    Reply fences;
+    if (s.fences > 0) fences = c.receive();
+    if (isNoPerm(values) || isNoPerm(fences)) {
+        mget_ = false;
+        note("MGET denied: reading values with one GET per key (slower)");
+        out.retryMain.insert(out.retryMain.end(), s.keys.begin(), s.keys.end());
+        return;
+    }
+    if (values.isError()) throwReplyError("MGET", where, values.text());
+    if (fences.isError()) throwReplyError("MGET", where, fences.text());
+    for (std::size_t i = 0; i < n; ++i) {
+        ReplyView v = values[i];
+        if (pttl[i] == -2) {
+            out.vanished.push_back(s.keys[i]);
+            continue;
+        }
+        if (!v.isString()) {
+            out.followUps.push_back(s.keys[i]);
+            continue;
+        }
+        LockRecord r = makeRecord(s.keys[i], s.sentAt, pttl[i]);
+        if (s.fenceIndex[i] >= 0)
+            r.fence = parseFence(fences[static_cast<std::size_t>(s.fenceIndex[i])]);
+        setToken(r, v.text());
+        out.records.push_back(std::move(r));
+    }
+}
+
+void BatchAnnotator::receiveFollowUp(Connection& c, const Sent& s, Output& out) {
+    const std::string& where = *instance_;
+    bool sentType = typeAllowed_;
+    for (std::size_t i = 0; i < s.keys.size(); ++i) {
+        Reply type;
+        if (sentType) type = c.receive();
+        Reply p = c.receive();
+        Reply v = c.receive();
+        Reply h = c.receive();
+        Reply f;
+        if (s.fenceIndex[i] >= 0) f = c.receive();
+        if (p.isError()) throwReplyError("PTTL", where, p.text());
+        if (isNoPerm(type)) {
+            typeAllowed_ = false;
+            note("TYPE denied: the type is guessed from which reads succeed");
+        } else if (type.isError()) {
+            throwReplyError("TYPE", where, type.text());
+        }
+        if (isNoPerm(h)) {
+            if (s.hgetall) throwReplyError("HGETALL", where, h.text());
+            hscan_ = false;
+            note("HSCAN denied: reading hashes with HGETALL");
+            out.retryFollow.push_back(s.keys[i]);
+            continue;
+        }
+        if (isNoPerm(v)) throwReplyError("GET", where, v.text());
+        std::int64_t t = p.integer();
+        if (t == -2 || (type.view().isStatus() && type.text() == "none")) {
+            out.vanished.push_back(s.keys[i]);
+            continue;
+        }
+        LockRecord r = makeRecord(s.keys[i], s.sentAt, t);
+        if (s.fenceIndex[i] >= 0) r.fence = parseFence(f.view());
+        ValueType vt = type.view().isStatus() ? valueTypeFromName(type.text())
+                       : v.view().isString()  ? ValueType::String
+                       : !h.isError()         ? ValueType::Hash
+                                              : ValueType::Other;
+        if (vt == ValueType::String) {
+            if (!v.view()
+                     .isString()) {  // changed type between TYPE and GET: read it again next round
+                out.retryFollow.push_back(s.keys[i]);
+                continue;
+            }
+            setToken(r, v.text());
+        } else if (vt == ValueType::Hash) {
+            r.type = ValueType::Hash;
+            ReplyView flat = s.hgetall ? h.view() : h[1];
+            bool more = !s.hgetall && h[0].text() != "0";
+            std::size_t pairs = flat.size() / 2;
+            std::size_t keep = std::min(pairs, options_.maxHashFields);
+            r.fields.reserve(keep);
+            bool cut = false;
+            for (std::size_t j = 0; j < keep; ++j) {
+                auto field = flat[2 * j].text(), value = flat[2 * j + 1].text();
+                cut = cut || field.size() > options_.maxValueBytes ||
+                      value.size() > options_.maxValueBytes;
+                r.fields.push_back({std::string(field.substr(0, options_.maxValueBytes)),
+                                    std::string(value.substr(0, options_.maxValueBytes))});
+            }
+            r.truncated = cut || more || keep < pairs;
+            r.valueBytes = static_cast<std::uint32_t>(pairs);
+            r.kind = classifyHash(r.key, r.fields);
+        } else {
+            r.type = vt;
+            r.kind = classifyOther(r.key, vt);
+        }
+        out.records.push_back(std::move(r));
+    }
+}
+
+}  // namespace lockscope::inspect

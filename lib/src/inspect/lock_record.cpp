@@ -1,0 +1,102 @@
+#include "lockscope/inspect/lock_record.h"
+
+#include <algorithm>
+
+namespace lockscope::inspect {
+
+const char* toString(ValueType type) {
+    switch (type) {
+        case ValueType::String:
+            return "string";
+        case ValueType::Hash:
+            return "hash";
+        case ValueType::List:
+            return "list";
+        case ValueType::ZSet:
+            return "zset";
+        case ValueType::Set:
+            return "set";
+        case ValueType::Stream:
+            return "stream";
+        case ValueType::Other:
+            return "other";
+    }
+    return "other";
+}
+
+const char* toString(LockKind kind) {
+    switch (kind) {
+        case LockKind::Guide:
+            return "guide";
+        case LockKind::RedisPy:
+            return "redis-py";
+        case LockKind::NodeRedlock:
+            return "node-redlock";
+        case LockKind::Redsync:
+            return "redsync";
+        case LockKind::RedisPlusPlus:
+            return "redis-plus-plus";
+        case LockKind::Uuid:
+            return "uuid";
+        case LockKind::RedissonLock:
+            return "redisson";
+        case LockKind::RedissonFairQueue:
+            return "redisson-fair-queue";
+        case LockKind::RedissonFairTimeout:
+            return "redisson-fair-timeout";
+        case LockKind::RedissonFenceToken:
+            return "redisson-fence-token";
+        case LockKind::FixedValue:
+            return "fixed-value";
+        case LockKind::Unknown:
+            return "unknown";
+        case LockKind::NotALock:
+            return "not-a-lock";
+    }
+    return "unknown";
+}
+
+const char* describe(LockKind kind) {
+    switch (kind) {
+        case LockKind::Guide:
+            return "lock:{name} with a random token and a fence:{name} counter (the guide's lock)";
+        case LockKind::RedisPy:
+            return "redis-py Lock: uuid1().hex token";
+        case LockKind::NodeRedlock:
+            return "node-redlock: 16 random bytes as 32 hex digits";
+        case LockKind::Redsync:
+            return "Go redsync: 16 random bytes in base64";
+        case LockKind::RedisPlusPlus:
+            return "redis-plus-plus RedLock: 20 alphanumerics";
+        case LockKind::Uuid:
+            return "a UUID token from an unrecognised client";
+        case LockKind::RedissonLock:
+            return "Redisson RLock: hash of <uuid>:<threadId> to reentrancy count";
+        case LockKind::RedissonFairQueue:
+            return "Redisson fair lock: queue of waiting threads";
+        case LockKind::RedissonFairTimeout:
+            return "Redisson fair lock: wait deadlines";
+        case LockKind::RedissonFenceToken:
+            return "Redisson fenced lock: token counter";
+        case LockKind::FixedValue:
+            return "a fixed value such as \"1\": holders cannot be told apart";
+        case LockKind::Unknown:
+            return "a value LockScope cannot attribute to a client";
+        case LockKind::NotALock:
+            return "a key of another type under the pattern";
+    }
+    return "";
+}
+
+const std::string& LockRecord::instanceName() const {
+    static const std::string none;
+    return instance ? *instance : none;
+}
+
+std::int64_t LockRecord::remainingAt(SteadyClock::time_point now) const {
+    if (pttlMs < 0) return pttlMs;
+    auto elapsed = std::chrono::duration_cast<std::chrono::milliseconds>(now - observedAt).count();
+    return std::max<std::int64_t>(0, pttlMs - std::max<std::int64_t>(0, elapsed));
+}
+
+}  // namespace lockscope::inspect

@@ -1,0 +1,105 @@
+#include "lockscope/inspect/lock_watch.h"
+
+#include <condition_variable>
+#include <mutex>
+#include <unordered_set>
+
+#include "lockscope/errors.h"
+#include "lockscope/inspect/pacer.h"
+#include "lockscope/inspect/scanner.h"
+
+namespace lockscope::inspect {
+
+LockWatch::LockWatch(Connection& connection, WatchOptions options)
+    : connection_(connection), options_(std::move(options)) {
+    validate(options_.scan);
+    if (options_.pollInterval.count() < 10 || options_.rescanInterval.count() < 10)
+        throw InvalidArgumentError("watch intervals must be at least 10 ms");
+}
+
+void LockWatch::refreshFindings(std::vector<LockRecord>& changed) {
+    Doctor doctor(options_.doctor);
+    for (auto& r : changed) r.findings = doctor.examine(r, facts_, SteadyClock::now());
+}
+
+WatchUpdate LockWatch::rescan(std::stop_token stop) {
+    WatchUpdate update;
+    update.rescanned = true;
+    Scanner scanner(connection_, options_.scan);
+    std::unordered_set<std::string> found;
+    ScanSummary summary = scanner.run(
+        [&](ScanBatch& batch) {
+            for (auto& r : batch.records) {
+                found.insert(r.key);
+                LockRecord copy = r;
+                if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
+            }
+        },
+        stop);
+    notes_ = summary.notes;
+    if (!summary.cancelled) {
+        for (const auto& key : table_.keys())
+            if (!found.count(key)) {
+                table_.remove(key);
+                update.removed.push_back(key);
+            }
+    }
+    return update;
+}
+
+WatchUpdate LockWatch::poll() {
+    WatchUpdate update;
+    Scanner reader(connection_, options_.scan);
+    std::vector<std::string> vanished;
+    for (auto& r : reader.readKeys(table_.keys(), &vanished)) {
+        LockRecord copy = r;
+        if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
+    }
+    for (auto& key : vanished)
+        if (table_.remove(key)) update.removed.push_back(std::move(key));
+    return update;
+}
+
+WatchUpdate LockWatch::step(std::stop_token stop) {
+    auto start = SteadyClock::now();
+    WatchUpdate update;
+    try {
+        if (!probed_) {
+            facts_ = probeServer(connection_);
+            probed_ = true;
+        }
+        bool due = needRescan_ || start - lastRescan_ >= options_.rescanInterval;
+        update = due ? rescan(stop) : poll();
+        if (due) {
+            lastRescan_ = start;
+            needRescan_ = false;
+        }
+        // History-based findings (renewals) change over time: judge every changed record
+        // against the merged history, not the bare observation.
+        for (auto& r : update.changed)
+            if (const LockRecord* merged = table_.find(r.key)) r = *merged;
+        refreshFindings(update.changed);
+    } catch (const IoError& e) {
+        update = WatchUpdate{};
+        update.connected = false;
+        update.error = e.what();
+        needRescan_ = true;  // after a restart or failover, find out what is there again
+        probed_ = false;
+    }
+    update.at = start;
+    return update;
+}
+
+void LockWatch::run(const UpdateCallback& onUpdate, std::stop_token stop) {
+    std::mutex m;
+    std::condition_variable_any cv;
+    while (!stop.stop_requested()) {
+        auto start = SteadyClock::now();
+        WatchUpdate update = step(stop);
+        if (onUpdate) onUpdate(update);
+        std::unique_lock lock(m);
+        cv.wait_until(lock, stop, start + options_.pollInterval, [] { return false; });
+    }
+}
+
+}  // namespace lockscope::inspect

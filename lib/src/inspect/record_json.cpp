@@ -1,0 +1,39 @@
+#include "lockscope/inspect/record_json.h"
+
+#include <nlohmann/json.hpp>
+
+#include "json_text.h"
+#include "lockscope/inspect/doctor.h"
+
+namespace lockscope::inspect {
+
+std::string toJsonLine(const LockRecord& r, SteadyClock::time_point now) {
+    nlohmann::ordered_json j;
+    bool escaped = false;
+    j["instance"] = jsonSafe(r.instanceName());
+    j["key"] = jsonSafe(r.key, &escaped);
+    if (escaped) j["key_escaped"] = true;
+    j["resource"] = jsonSafe(r.resource());
+    j["type"] = toString(r.type);
+    j["kind"] = toString(r.kind);
+    if (r.type == ValueType::Hash) {
+        nlohmann::ordered_json fields = nlohmann::ordered_json::object();
+        for (const auto& f : r.fields) fields[jsonSafe(f.field)] = jsonSafe(f.value);
+        j["token"] = fields;
+    } else if (r.type == ValueType::String) {
+        j["token"] = jsonSafe(r.token, &escaped);
+        if (escaped) j["token_escaped"] = true;
+    } else {
+        j["token"] = nullptr;
+    }
+    j["pttl_ms"] = r.remainingAt(now);
+    j["fence"] = r.fence ? nlohmann::ordered_json(*r.fence) : nlohmann::ordered_json(nullptr);
+    j["findings"] = ruleNames(r.findings);
+    j["value_bytes"] = r.valueBytes;
+    j["truncated"] = r.truncated;
+    j["handoffs"] = r.handoffs;
+    j["renewals"] = r.renewals;
+    return j.dump();
+}
+
+}  // namespace lockscope::inspect
