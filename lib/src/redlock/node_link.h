@@ -1,0 +1,72 @@
+#pragma once
+// One non-blocking hiredis socket to one Redlock node. Redlock must send a command to every
+// node before it reads any reply, which lockscope::Connection (blocking, one round trip per
+// call) cannot do, so the Redlock module keeps its own small RAII wrapper: the node set
+// appends to every link, then waits on all sockets at once with ppoll().
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <string_view>
+
+#include "lockscope/endpoint.h"
+#include "lockscope/errors.h"
+#include "lockscope/reply.h"
+
+struct redisContext;
+
+namespace lockscope::redlock_detail {
+
+// Why one node did not answer: the error kind and a message that names the node.
+struct LinkFailure {
+    ErrorKind kind;
+    std::string message;
+};
+
+class NodeLink {
+  public:
+    explicit NodeLink(Endpoint endpoint);
+    ~NodeLink();
+    NodeLink(NodeLink&&) noexcept;
+    NodeLink& operator=(NodeLink&&) noexcept;
+
+    const Endpoint& endpoint() const { return endpoint_; }
+    const std::string& where() const { return where_; }
+    bool isOpen() const { return context_ != nullptr; }
+    int fd() const;
+
+    // Opens a non-blocking socket and queues AUTH and SELECT in front of whatever is
+    // appended next, so a reconnect costs no extra round trip. Returns how many handshake
+    // replies will precede the caller's replies, or the failure when the socket cannot open.
+    std::optional<LinkFailure> open(int& handshakeReplies);
+    void close() noexcept;
+
+    // Queues one command (binary-safe). Nothing is sent until flush().
+    void append(std::span<const std::string_view> argv);
+    // Writes what the socket takes now. true: everything queued has been written.
+    bool flush(std::optional<LinkFailure>& failure);
+    // Reads what has arrived. false with failure set on EOF or an I/O error.
+    bool readAvailable(std::optional<LinkFailure>& failure);
+    // Takes one complete reply from what was read, if there is one.
+    bool takeReply(Reply& reply, std::optional<LinkFailure>& failure);
+
+    // A failure built from the socket's current error (after flush/read returned an error).
+    LinkFailure ioFailure(std::string_view action) const;
+
+  private:
+    struct ContextFree {
+        void operator()(redisContext* c) const noexcept;
+    };
+
+    Endpoint endpoint_;
+    std::string where_;
+    std::unique_ptr<redisContext, ContextFree> context_;
+    bool receivedAnything_ = false;  // distinguishes "refused at connect" from "lost later"
+};
+
+// The error kind of an error reply, as Connection classifies it (NOPERM, WRONGPASS, ...).
+ErrorKind errorKindOfReply(std::string_view text);
+
+}  // namespace lockscope::redlock_detail
