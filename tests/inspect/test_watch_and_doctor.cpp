@@ -1,0 +1,248 @@
+#include <gtest/gtest.h>
+
+#include <thread>
+
+#include "inspect_helpers.h"
+#include "lockscope/errors.h"
+#include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/lock_watch.h"
+#include "lockscope/inspect/resource_groups.h"
+#include "lockscope/inspect/server_facts.h"
+#include "lockscope/redis_lock.h"
+#include "redis_fixture.h"
+
+using namespace lockscope;
+using namespace lockscope::inspect;
+using namespace std::chrono_literals;
+using lockscope::testing::contains;
+using lockscope::testing::findKey;
+using lockscope::testing::RedisTest;
+using lockscope::testing::scanAll;
+
+namespace {
+
+class PersistentServer : public RedisTest {
+  protected:
+    LocalRedisServerOptions serverOptions() const override { return {.persistence = true}; }
+};
+
+std::uint32_t findingsOf(const std::vector<LockRecord>& records, const std::string& key) {
+    const LockRecord* r = findKey(records, key);
+    return r ? r->findings : 0xffffffffu;
+}
+
+}  // namespace
+
+TEST_F(RedisTest, WatchSeesNewLocksRenewalsHandoffsAndRemovals) {
+    Connection c = connect();
+    Connection w = connect();
+    LockWatch watch(w, {.pollInterval = 50ms, .rescanInterval = 10s});
+    c.command({"SET", "lock:{a}", "t1", "PX", "2000"});
+    auto first = watch.step();
+    EXPECT_TRUE(first.rescanned);
+    ASSERT_EQ(first.changed.size(), 1u);
+    EXPECT_EQ(first.changed[0].token, "t1");
+
+    c.command({"PEXPIRE", "lock:{a}", "9000"});  // a renewal by the same holder
+    auto renewed = watch.step();
+    EXPECT_FALSE(renewed.rescanned);
+    ASSERT_EQ(renewed.changed.size(), 1u);
+    EXPECT_EQ(renewed.changed[0].renewals, 1u);
+    EXPECT_EQ(watch.step().changed.size(), 0u);  // only counting down: nothing to redraw
+
+    c.command({"SET", "lock:{a}", "t2", "PX", "5000"});  // another holder
+    auto handoff = watch.step();
+    ASSERT_EQ(handoff.changed.size(), 1u);
+    EXPECT_EQ(handoff.changed[0].handoffs, 1u);
+    EXPECT_EQ(handoff.changed[0].renewals, 0u);
+    EXPECT_EQ(handoff.changed[0].token, "t2");
+
+    c.command({"DEL", "lock:{a}"});
+    auto gone = watch.step();
+    EXPECT_EQ(gone.removed, (std::vector<std::string>{"lock:{a}"}));
+    EXPECT_EQ(watch.table().size(), 0u);
+}
+
+TEST_F(PersistentServer, WatchReconnectsAfterTheServerRestartsMidWatch) {
+    Connection c = connect();
+    c.command({"SET", "lock:{job}", "tok", "PX", "60000"});
+    Connection w = connect({.connectTimeout = 500ms, .commandTimeout = 500ms});
+    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s});
+    ASSERT_EQ(watch.step().changed.size(), 1u);
+    server().restart();
+    bool disconnectedSeen = false, back = false;
+    for (int i = 0; i < 20 && !back; ++i) {
+        auto u = watch.step();
+        if (!u.connected) {
+            disconnectedSeen = true;
+            EXPECT_FALSE(u.error.empty());
+            continue;
+        }
+        back = true;
+    }
+    EXPECT_TRUE(back);
+    (void)disconnectedSeen;  // either way is fine: the first poll may already reconnect
+    ASSERT_EQ(watch.table().size(), 1u);
+    EXPECT_EQ(watch.table().find("lock:{job}")->token, "tok");
+    // A stopped server yields disconnected updates, not exceptions.
+    server().stop();
+    auto down = watch.step();
+    EXPECT_FALSE(down.connected);
+    EXPECT_TRUE(contains(down.error, endpoint().display())) << down.error;
+    server().start();
+    bool again = false;
+    for (int i = 0; i < 20 && !again; ++i) again = watch.step().connected;
+    EXPECT_TRUE(again);
+}
+
+TEST_F(RedisTest, WatchRunLoopStopsOnRequest) {
+    Connection w = connect();
+    connect().command({"SET", "lock:x", "1", "PX", "9000"});
+    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 60ms});
+    std::stop_source stop;
+    int updates = 0, rescans = 0;
+    std::jthread t([&] {
+        watch.run([&](const WatchUpdate& u) { ++updates, rescans += u.rescanned; },
+                  stop.get_token());
+    });
+    std::this_thread::sleep_for(300ms);
+    stop.request_stop();
+    t.join();
+    EXPECT_GE(updates, 5);
+    EXPECT_GE(rescans, 2);
+    EXPECT_LT(rescans, updates);
+    EXPECT_THROW(LockWatch(w, {.pollInterval = 0ms}), InvalidArgumentError);
+}
+
+TEST_F(RedisTest, DoctorFindsTheGuidesMistakesOnLiveLocks) {
+    Connection c = connect();
+    c.command({"SETNX", "lock:{cache:rebuild}",
+               "0123456789abcdef0123456789abcdef"});           // crashed before EXPIRE
+    c.command({"SET", "lock:report", "1", "NX", "EX", "10"});  // fixed value
+    c.command({"SET", "lock:legacy", "0123456789abcdef0123456789abcdef", "PX", "9000"});
+    c.command({"INCR", "fence:legacy"});  // other slot
+    c.command({"SET", "lock:{slow}", "0123456789abcdef0123456789abcdef", "PX", "7200000"});  // 2 h
+    RedisLock good(c, "fine");
+    ASSERT_TRUE(good.acquire());
+    auto records = scanAll(c);
+    ServerFacts facts = probeServer(c);
+    EXPECT_EQ(facts.role, ServerRole::Primary);
+    EXPECT_EQ(facts.connectedReplicas, 0);
+    EXPECT_EQ(facts.keyspaceEvents, KeyspaceEvents::Disabled);
+    Doctor().annotate(records, facts);
+    EXPECT_EQ(findingsOf(records, "lock:{cache:rebuild}"), bit(RuleId::NoTtl));
+    EXPECT_EQ(findingsOf(records, "lock:report"), bit(RuleId::FixedValue));
+    EXPECT_EQ(findingsOf(records, "lock:legacy"), bit(RuleId::CrossSlot));
+    EXPECT_EQ(findingsOf(records, "lock:{slow}"), bit(RuleId::TtlHours));
+    EXPECT_EQ(findingsOf(records, "lock:{fine}"), 0u);
+    EXPECT_EQ(ruleNames(bit(RuleId::NoTtl) | bit(RuleId::CrossSlot)),
+              (std::vector<std::string>{"no-ttl", "cross-slot"}));
+    for (const auto& r : allRules()) {
+        EXPECT_GT(std::string(r.explanation).size(), 100u) << r.name;
+        EXPECT_GT(std::string(r.fix).size(), 30u) << r.name;
+    }
+}
+
+TEST(Doctor, HeldFarLongerThanItsTtlThroughRenewals) {
+    LockRecord r;
+    r.key = "lock:{job}";
+    r.token = "0123456789abcdef0123456789abcdef";
+    r.pttlMs = 10000;
+    auto now = SteadyClock::now();
+    r.observedAt = now;
+    r.lastChange = now - 45s;
+    r.renewals = 4;
+    ServerFacts facts;
+    EXPECT_EQ(Doctor().examine(r, facts, now), bit(RuleId::RenewedPastTtl));
+    r.lastChange = now - 20s;
+    EXPECT_EQ(Doctor().examine(r, facts, now), 0u);
+    r.lastChange = now - 45s;
+    r.renewals = 0;
+    EXPECT_EQ(Doctor().examine(r, facts, now), 0u);
+    r.kind = LockKind::NotALock;
+    r.pttlMs = -1;
+    EXPECT_EQ(Doctor().examine(r, facts, now), 0u);
+}
+
+TEST_F(RedisTest, DoctorSeesReplicationOnBothSides) {
+    observer().command({"CONFIG", "SET", "repl-diskless-sync-delay", "0"});
+    LocalRedisServer replica(
+        {.configLines = {"replicaof 127.0.0.1 " + std::to_string(server().port())}});
+    Connection c = connect();
+    c.command({"SET", "lock:{a}", "0123456789abcdef0123456789abcdef", "PX", "60000"});
+    ServerFacts primary;
+    for (int i = 0; i < 200 && primary.connectedReplicas < 1; ++i) {
+        primary = probeServer(c);
+        std::this_thread::sleep_for(20ms);
+    }
+    ASSERT_EQ(primary.connectedReplicas, 1);
+    Connection rc = Connection::open(replica.endpoint(), {.readOnly = true});
+    std::vector<LockRecord> onReplica;
+    for (int i = 0; i < 200 && onReplica.empty(); ++i) {
+        onReplica = scanAll(rc);
+        if (onReplica.empty()) std::this_thread::sleep_for(20ms);
+    }
+    ASSERT_EQ(onReplica.size(), 1u);
+    ServerFacts replicaFacts = probeServer(rc);
+    EXPECT_EQ(replicaFacts.role, ServerRole::Replica);
+    Doctor().annotate(onReplica, replicaFacts);
+    EXPECT_EQ(onReplica[0].findings, bit(RuleId::OnReplica));
+    auto onPrimary = scanAll(c);
+    Doctor().annotate(onPrimary, primary);
+    EXPECT_EQ(onPrimary[0].findings, bit(RuleId::ReplicatedPrimary));
+}
+
+TEST_F(RedisTest, KeyspaceEventsAreDetectedNeverChanged) {
+    Connection c = connect();
+    EXPECT_EQ(probeServer(c).keyspaceEvents, KeyspaceEvents::Disabled);
+    c.command({"CONFIG", "SET", "notify-keyspace-events", "Kg$x"});
+    auto facts = probeServer(c);
+    EXPECT_EQ(facts.keyspaceEvents, KeyspaceEvents::Enabled);
+    EXPECT_TRUE(keyspaceEventsCover("KEA"));
+    EXPECT_FALSE(keyspaceEventsCover("Kx"));
+    EXPECT_FALSE(keyspaceEventsCover("A"));
+    c.command({"CONFIG", "SET", "notify-keyspace-events", ""});
+    LockWatch watch(c);
+    watch.step();
+    EXPECT_EQ(watch.server().keyspaceEvents, KeyspaceEvents::Disabled);
+    EXPECT_EQ(c.command({"CONFIG", "GET", "notify-keyspace-events"})[1].text(), "");
+}
+
+TEST(ResourceGroups, SameResourceOnSeveralInstances) {
+    auto a = std::make_shared<const std::string>("redis://a:1");
+    auto b = std::make_shared<const std::string>("redis://b:1");
+    auto make = [](std::shared_ptr<const std::string> inst, std::string key, std::string token,
+                   std::uint16_t off, std::uint16_t len) {
+        LockRecord r;
+        r.instance = std::move(inst);
+        r.key = std::move(key);
+        r.token = std::move(token);
+        r.resourceOffset = off;
+        r.resourceLength = len;
+        return r;
+    };
+    std::vector<LockRecord> records{make(a, "lock:{x}", "t", 6, 1), make(b, "lock:{x}", "t", 6, 1),
+                                    make(a, "lock:{y}", "t", 6, 1), make(b, "lock:{y}", "u", 6, 1)};
+    records.push_back(make(a, "lock:{x}", "", 6, 1));
+    records.back().kind = LockKind::NotALock;
+    auto groups = groupByResource(records);
+    ASSERT_EQ(groups.size(), 2u);
+    EXPECT_EQ(groups[0].resource, "x");
+    EXPECT_EQ(groups[0].records, (std::vector<std::size_t>{0, 1}));
+    EXPECT_EQ(groups[0].instances, 2u);
+    EXPECT_TRUE(groups[0].sameHolder);
+    EXPECT_FALSE(groups[1].sameHolder);
+}
+
+TEST(LockRecordValue, CountsDownFromTheObservation) {
+    LockRecord r;
+    r.pttlMs = 1000;
+    r.observedAt = SteadyClock::now();
+    EXPECT_EQ(r.remainingAt(r.observedAt + 400ms), 600);
+    EXPECT_EQ(r.remainingAt(r.observedAt + 5s), 0);
+    EXPECT_EQ(r.remainingAt(r.observedAt - 5s), 1000);
+    r.pttlMs = -1;
+    EXPECT_EQ(r.remainingAt(r.observedAt + 5s), -1);
+    // Compact: the fixed part of a record stays well under the 300-byte budget.
+    EXPECT_LE(sizeof(LockRecord), 300u);
+}
