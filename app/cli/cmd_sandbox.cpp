@@ -1,11 +1,14 @@
 // lockscope-cli sandbox: the embedded default on the command line.
+#include <algorithm>
 #include <csignal>
 #include <cstdio>
 #include <thread>
 
 #include "cli_command.h"
+#include "lock_table_text.h"
 #include "lockscope/connection.h"
 #include "lockscope/demo_workload.h"
+#include "lockscope/inspect/scanner.h"
 #include "lockscope/local_redis_server.h"
 
 namespace lockscope::cli {
@@ -14,21 +17,15 @@ namespace {
 using namespace std::chrono_literals;
 volatile std::sig_atomic_t interrupted = 0;
 
-// A plain listing for the first seconds of the demo; `list` is the real inspector view.
+// The locks as `list` shows them, for the first seconds of the demo.
 void printLocks(Connection& c) {
-    std::string cursor = "0";
-    do {
-        Reply page = c.command({"SCAN", cursor, "MATCH", "lock:*", "COUNT", "1000"});
-        cursor = std::string(page[0].text());
-        for (std::size_t i = 0; i < page[1].size(); ++i) {
-            std::string key(page[1][i].text());
-            auto replies = c.pipeline({{"TYPE", key}, {"GET", key}, {"PTTL", key}});
-            std::string value = replies[0].text() == "string" ? replies[1].summary() : "(" + std::string(replies[0].text()) + ")";
-            long long pttl = replies[2].integer();
-            std::printf("  %-26s %-36s %s\n", key.c_str(), value.c_str(),
-                        pttl >= 0 ? (std::to_string(pttl) + " ms").c_str() : "no TTL");
-        }
-    } while (cursor != "0");
+    inspect::Scanner scanner(c);
+    auto records = scanner.collect();
+    std::sort(records.begin(), records.end(),
+              [](const auto& a, const auto& b) { return a.key < b.key; });
+    std::vector<const inspect::LockRecord*> view;
+    for (const auto& r : records) view.push_back(&r);
+    std::fputs(formatLockTable(view, false, inspect::SteadyClock::now()).c_str(), stdout);
 }
 
 int runSandbox(const Arguments& args) {
@@ -61,11 +58,12 @@ int runSandbox(const Arguments& args) {
     return kOk;
 }
 
-Registration sandbox({"sandbox",
-                      "sandbox [--for SECONDS]    start a private redis-server with live demo locks and print "
-                      "its URL until interrupted; with --for, print the locks every second for that long",
-                      {"--for"},
-                      runSandbox});
+Registration sandbox(
+    {"sandbox",
+     "sandbox [--for SECONDS]    start a private redis-server with live demo locks and print "
+     "its URL until interrupted; with --for, print the locks every second for that long",
+     {"--for"},
+     runSandbox});
 
 }  // namespace
 }  // namespace lockscope::cli

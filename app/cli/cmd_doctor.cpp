@@ -1,0 +1,73 @@
+// lockscope-cli doctor: the guide's common mistakes found on live locks, with the fixes.
+#include <cstdio>
+#include <map>
+
+#include "cli_command.h"
+#include "connection_flags.h"
+#include "instance_scan.h"
+#include "lock_table_text.h"
+#include "lockscope/inspect/doctor.h"
+#include "lockscope/text_format.h"
+
+namespace lockscope::cli {
+namespace {
+
+void printServer(const InstanceScan& s) {
+    std::printf("%s: role %s", s.endpoint.display().c_str(), inspect::toString(s.facts.role));
+    if (s.facts.connectedReplicas >= 0) std::printf(", %d replica(s)", s.facts.connectedReplicas);
+    std::printf(", keyspace events %s", inspect::toString(s.facts.keyspaceEvents));
+    std::printf(", %zu lock(s)\n", s.records.size());
+    for (const auto& note : s.notes) std::printf("  note: %s\n", note.c_str());
+}
+
+int runDoctor(const Arguments& args) {
+    args.allowOnly(inspectorFlagNames());
+    if (!args.positionals().empty()) throw UsageError("doctor takes no arguments, only options");
+    InspectorFlags flags = parseInspectorFlags(args);
+    auto scans = scanInstances(flags);
+    auto now = inspect::SteadyClock::now();
+    if (flags.json) {
+        std::vector<const inspect::LockRecord*> records;
+        for (const auto& s : scans) {
+            if (s.error) std::fprintf(stderr, "lockscope-cli doctor: %s\n", s.error->c_str());
+            for (const auto& r : s.records) records.push_back(&r);
+        }
+        printJsonLines(stdout, records, now);
+        return exitCodeOf(scans);
+    }
+    std::map<inspect::RuleId, std::vector<const inspect::LockRecord*>> byRule;
+    for (const auto& s : scans) {
+        if (s.error) {
+            std::fprintf(stderr, "lockscope-cli doctor: %s\n", s.error->c_str());
+            continue;
+        }
+        printServer(s);
+        for (const auto& r : s.records)
+            for (auto id : inspect::rulesIn(r.findings)) byRule[id].push_back(&r);
+    }
+    if (byRule.empty()) std::printf("\nno findings: every lock follows the guide\n");
+    for (const auto& [id, records] : byRule) {
+        const auto& rule = inspect::rule(id);
+        const char* severity = rule.severity == inspect::Severity::Critical  ? "CRITICAL"
+                               : rule.severity == inspect::Severity::Warning ? "WARNING"
+                                                                             : "INFO";
+        std::printf("\n[%s] %s (%s) - %zu lock(s)\n", severity, rule.title, rule.name,
+                    records.size());
+        for (std::size_t i = 0; i < records.size() && i < 10; ++i)
+            std::printf("  %s %s\n", records[i]->instanceName().c_str(),
+                        quoted(records[i]->key, 60).c_str());
+        if (records.size() > 10) std::printf("  ... and %zu more\n", records.size() - 10);
+        std::printf("  Why: %s\n  Fix: %s\n", rule.explanation, rule.fix);
+    }
+    return exitCodeOf(scans);
+}
+
+const std::string kSynopsis =
+    "doctor [options]           the guide's common mistakes on live locks, each with why and the "
+    "fix\n"
+    "                           (options as for list)";
+
+Registration doctor({"doctor", kSynopsis, inspectorValueFlags(), runDoctor});
+
+}  // namespace
+}  // namespace lockscope::cli

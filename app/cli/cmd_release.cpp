@@ -1,0 +1,25 @@
+// lockscope-cli release KEY --token T: delete the lock only if it is still held by T.
+#include "cli_command.h"
+#include "connection_flags.h"
+#include "lock_action.h"
+
+namespace lockscope::cli {
+namespace {
+
+int runRelease(const Arguments& args) {
+    args.allowOnly(inspectorFlagNames({"--token", "--fields"}));
+    std::string key = actionKey(args, "release");
+    inspect::Holder seen = holderFromFlags(args);
+    InspectorFlags flags = parseInspectorFlags(args);
+    return runLockAction(flags, "release",
+                         [&](inspect::SafeActions& a) { return a.release(key, seen); });
+}
+
+Registration release(
+    {"release",
+     "release KEY --token T      delete the lock only if it still holds token T (a Redisson hash:\n"
+     "                           --fields JSON); exit 4 and nothing deleted if it changed hands",
+     inspectorValueFlags({"--token", "--fields"}), runRelease});
+
+}  // namespace
+}  // namespace lockscope::cli

@@ -1,0 +1,96 @@
+#include "lock_table_text.h"
+
+#include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/record_json.h"
+#include "lockscope/inspect/resource_groups.h"
+#include "lockscope/text_format.h"
+
+namespace lockscope::cli {
+namespace {
+
+std::string pad(std::string s, std::size_t width) {
+    // Width in bytes of printable() output, which is ASCII except for the ellipsis.
+    std::size_t shown = 0;
+    for (unsigned char c : s) shown += (c & 0xc0) != 0x80;
+    if (shown < width) s.append(width - shown, ' ');
+    return s;
+}
+
+std::string holderText(const inspect::LockRecord& r) {
+    if (r.type == inspect::ValueType::Hash) {
+        std::string out;
+        for (const auto& f : r.fields) {
+            if (!out.empty()) out += ", ";
+            out += printable(f.field, 44) + "=" + printable(f.value, 8);
+            if (out.size() > 60) break;
+        }
+        return "{" + out + (r.truncated ? ", …}" : "}");
+    }
+    if (r.type != inspect::ValueType::String) return std::string("(") + toString(r.type) + ")";
+    std::string out = printable(r.token, 36);
+    if (r.truncated) out += " (" + std::to_string(r.valueBytes) + " B)";
+    return out;
+}
+
+}  // namespace
+
+std::string formatRemaining(std::int64_t ms) {
+    if (ms < 0) return "no TTL";
+    if (ms < 1000) return std::to_string(ms) + " ms";
+    char buf[48];
+    if (ms < 60'000)
+        std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(ms) / 1000.0);
+    else if (ms < 3'600'000)
+        std::snprintf(buf, sizeof buf, "%lld min %02lld s", static_cast<long long>(ms / 60'000),
+                      static_cast<long long>(ms / 1000 % 60));
+    else
+        std::snprintf(buf, sizeof buf, "%lld h %02lld min", static_cast<long long>(ms / 3'600'000),
+                      static_cast<long long>(ms / 60'000 % 60));
+    return buf;
+}
+
+std::string formatLockTable(const std::vector<const inspect::LockRecord*>& records,
+                            bool showInstance, inspect::SteadyClock::time_point now) {
+    std::string out;
+    std::size_t keyWidth = 12;
+    for (const auto* r : records)
+        keyWidth = std::max(keyWidth, std::min<std::size_t>(printable(r->key, 48).size(), 50));
+    auto line = [&](std::string instance, std::string key, std::string kind, std::string holder,
+                    std::string ttl, std::string fence, std::string findings) {
+        std::string l;
+        if (showInstance) l += pad(std::move(instance), 24) + " ";
+        l += pad(std::move(key), keyWidth) + " " + pad(std::move(kind), 16) + " " +
+             pad(std::move(holder), 40) + " " + pad(std::move(ttl), 12) + " " +
+             pad(std::move(fence), 6) + " " + findings;
+        while (!l.empty() && l.back() == ' ') l.pop_back();
+        out += l + "\n";
+    };
+    line("INSTANCE", "KEY", "KIND", "HOLDER", "TTL", "FENCE", "FINDINGS");
+    for (const auto* r : records) {
+        std::string findings;
+        for (const auto& name : inspect::ruleNames(r->findings))
+            findings += (findings.empty() ? "" : ",") + name;
+        line(r->instanceName(), printable(r->key, 48), inspect::toString(r->kind), holderText(*r),
+             formatRemaining(r->remainingAt(now)), r->fence ? std::to_string(*r->fence) : "-",
+             findings);
+    }
+    return out;
+}
+
+void printJsonLines(std::FILE* out, const std::vector<const inspect::LockRecord*>& records,
+                    inspect::SteadyClock::time_point now) {
+    for (const auto* r : records) std::fprintf(out, "%s\n", inspect::toJsonLine(*r, now).c_str());
+}
+
+std::string formatSharedResources(const std::vector<inspect::LockRecord>& all) {
+    std::string out;
+    for (const auto& g : inspect::groupByResource(all)) {
+        if (g.instances < 2) continue;
+        out += "resource " + printable(g.resource, 60) + " is locked on " +
+               std::to_string(g.instances) + " instances" +
+               (g.sameHolder ? " by one holder" : " by different holders") + "\n";
+    }
+    return out;
+}
+
+}  // namespace lockscope::cli

@@ -1,0 +1,26 @@
+#pragma once
+// The inspector's terminal rendering: a table of locks with countdowns interpolated to `now`,
+// and the JSON lines of --json.
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "lockscope/inspect/lock_record.h"
+
+namespace lockscope::cli {
+
+// "12.3 s", "850 ms", "no TTL", "1 h 04 min".
+std::string formatRemaining(std::int64_t ms);
+
+// One header line and one line per lock; the INSTANCE column only when asked.
+std::string formatLockTable(const std::vector<const inspect::LockRecord*>& records,
+                            bool showInstance, inspect::SteadyClock::time_point now);
+
+void printJsonLines(std::FILE* out, const std::vector<const inspect::LockRecord*>& records,
+                    inspect::SteadyClock::time_point now);
+
+// Lines naming the resources held on more than one instance (Redlock, or a failover).
+std::string formatSharedResources(const std::vector<inspect::LockRecord>& all);
+
+}  // namespace lockscope::cli
