@@ -1,0 +1,98 @@
+// lockscope-cli replay: the teaching simulator's transcript on the command line.
+#include <charconv>
+#include <cstdio>
+
+#include "cli_command.h"
+#include "lockscope/endpoint.h"
+#include "lockscope/sim/live_replay.h"
+#include "lockscope/sim/scenario.h"
+#include "lockscope/sim/transcript.h"
+
+namespace lockscope::cli {
+namespace {
+
+using namespace lockscope::sim;
+
+void listScenarios() {
+    for (const auto& s : scenarios()) {
+        std::printf("%s\n  %s\n  %s\n  parameters (--set name=value):\n", s.name.c_str(),
+                    s.title.c_str(), s.summary.c_str());
+        for (const auto& p : s.params)
+            std::printf("    %-18s default %-9lld range %lld..%lld  %s\n", p.name.c_str(),
+                        static_cast<long long>(p.defaultValue), static_cast<long long>(p.min),
+                        static_cast<long long>(p.max), p.description.c_str());
+        std::printf("\n");
+    }
+}
+
+std::uint64_t parseSeed(const std::string& text) {
+    std::uint64_t seed = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), seed);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size())
+        throw UsageError("--seed takes a whole number from 0 to 18446744073709551615, got \"" +
+                         text + "\"");
+    return seed;
+}
+
+int parseSpeed(const std::string& text) {
+    int speed = 0;
+    auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), speed);
+    if (text.empty() || error != std::errc() || end != text.data() + text.size() || speed < 1 ||
+        speed > 100000)
+        throw UsageError("--speed takes 1 to 100000 real milliseconds per virtual second, got \"" +
+                         text + "\"");
+    return speed;
+}
+
+int runReplay(const Arguments& args) {
+    args.allowOnly({"--seed", "--live", "--set", "--speed", "--list"});
+    if (args.has("--list")) {
+        if (!args.positionals().empty()) throw UsageError("--list takes no scenario name");
+        listScenarios();
+        return kOk;
+    }
+    if (args.positionals().size() != 1)
+        throw UsageError("name one scenario (lockscope-cli replay --list shows them)");
+    const Scenario& scenario = scenarioNamed(args.positionals()[0]);
+    ScenarioParams params = scenario.defaults();
+    for (const auto& assignment : args.values("--set")) params.assign(assignment);
+    std::uint64_t seed = args.value("--seed") ? parseSeed(*args.value("--seed")) : 1;
+    std::optional<int> speed;
+    if (auto s = args.value("--speed")) speed = parseSpeed(*s);
+
+    RunResult run;
+    if (auto url = args.value("--live")) {
+        LiveOptions options;
+        options.endpoint = parseEndpoint(*url);
+        options.realMsPerVirtualSecond = speed.value_or(0);
+        int shown = speed.value_or(scenario.liveRealMsPerVirtualSecond);
+        std::printf("replay %s, seed %llu, live on %s (1 virtual s = %d ms)\n",
+                    scenario.name.c_str(), static_cast<unsigned long long>(seed),
+                    options.endpoint.display().c_str(), shown);
+        std::fflush(stdout);
+        run = runLive(scenario, params, seed, options);
+    } else {
+        if (speed) throw UsageError("--speed only applies with --live");
+        std::printf("replay %s, seed %llu, simulated\n", scenario.name.c_str(),
+                    static_cast<unsigned long long>(seed));
+        run = runSimulated(scenario, params, seed);
+    }
+    std::fputs(formatTranscript(run.recording).c_str(), stdout);
+    std::printf("\noutcome:\n%s", formatOutcome(run.outcome).c_str());
+    if (!run.divergences.empty()) {
+        std::printf("\nthe model and the server disagreed %zu time(s):\n", run.divergences.size());
+        for (const auto& d : run.divergences) std::printf("  %s\n", d.c_str());
+        return kError;
+    }
+    return kOk;
+}
+
+Registration replay({"replay",
+                     "replay NAME [--seed N] [--set param=value]... [--live URL [--speed MS]] | "
+                     "replay --list    replay a teaching scenario (broken-report, fixed-report, "
+                     "expiry-race, setnx-expire-crash) one beat per line, then its outcome",
+                     {"--seed", "--live", "--set", "--speed"},
+                     runReplay});
+
+}  // namespace
+}  // namespace lockscope::cli

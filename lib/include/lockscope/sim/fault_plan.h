@@ -1,0 +1,41 @@
+#pragma once
+// Faults injected into a run: process pauses (GC, a suspended VM) and crashes. A paused
+// instance runs nothing until the pause ends, then carries on as if no time had passed;
+// a crashed instance never runs again. Scenario parameters and user actions (the panel's
+// right-click, Replay::pauseInstance) both add faults here.
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lockscope/sim/virtual_time.h"
+
+namespace lockscope::sim {
+
+struct PauseFault {
+    std::string actor;
+    VirtualMs from = 0;
+    VirtualMs to = 0;
+    std::string reason = "GC pause";
+    bool startAnnounced = false;
+    bool endAnnounced = false;
+};
+
+struct CrashFault {
+    std::string actor;
+    VirtualMs at = 0;
+    bool announced = false;
+};
+
+struct FaultPlan {
+    std::vector<PauseFault> pauses;
+    std::vector<CrashFault> crashes;
+
+    // When an actor due at wake really runs: pushed to the end of any pause covering it.
+    VirtualMs effectiveWake(const std::string& actor, VirtualMs wake) const;
+    // The crash time of an actor, if one is planned.
+    std::optional<VirtualMs> crashTime(const std::string& actor) const;
+    bool pausedAt(const std::string& actor, VirtualMs t) const;
+};
+
+}  // namespace lockscope::sim

@@ -1,0 +1,42 @@
+#pragma once
+// A model of one Redis server with exactly the semantics the scenarios use: strings,
+// SET NX/EX/PX, SETNX, GET, DEL, INCR, EXPIRE, PEXPIRE, PTTL, the guide's three scripts,
+// and expiry in virtual time (a key is gone from the millisecond its TTL reaches 0).
+// A plain value: copying it is how checkpoints snapshot the server.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lockscope/sim/key_value_backend.h"
+
+namespace lockscope::sim {
+
+struct ModelEntry {
+    std::string value;
+    std::optional<VirtualMs> deadline;  // none: the key never expires
+};
+
+class ModelRedis final : public KeyValueBackend {
+  public:
+    CommandReply execute(const RedisCommand& command, VirtualMs now) override;
+
+    // Read without side effects (what the inspector or a lane would show at time now).
+    std::optional<ModelEntry> peek(const std::string& key, VirtualMs now) const;
+    // Like PTTL: -2 no key, -1 no TTL, else milliseconds left.
+    std::int64_t pttl(const std::string& key, VirtualMs now) const;
+
+    // The earliest deadline of any key, so the simulator can show the expiry as a beat.
+    std::optional<VirtualMs> nextDeadline() const;
+    // Removes every key whose deadline is at or before now; returns their names.
+    std::vector<std::string> expireDue(VirtualMs now);
+
+  private:
+    ModelEntry* live(const std::string& key, VirtualMs now);
+    CommandReply set(const RedisCommand& c, VirtualMs now);
+
+    std::map<std::string, ModelEntry> keys_;
+};
+
+}  // namespace lockscope::sim

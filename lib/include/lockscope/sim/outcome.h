@@ -1,0 +1,43 @@
+#pragma once
+// What a scenario run led to, counted by the simulator's rules as events happen (never
+// written into a scenario). The first five fields are the broken-vs-fixed comparison.
+
+#include <string>
+#include <vector>
+
+namespace lockscope::sim {
+
+struct OutcomeSummary {
+    int emailsSent = 0;
+    int duplicateRuns = 0;     // runs started while another run was alive or had completed
+    int foreignDeletions = 0;  // a DEL/release that removed a live holder's lock
+    int corruptedWrites = 0;   // chunk writes into a file another run had touched
+    int staleWritesRejected = 0;
+
+    int runsStarted = 0;
+    int runsCompleted = 0;
+    int runsRefused = 0;  // the lock was taken: the instance skipped the job
+    int runsAborted = 0;  // renewal failed: the instance stopped working
+    int runsCrashed = 0;
+    int emailsSuppressed = 0;  // held back by the idempotency key
+    int corruptedReportsEmailed = 0;
+    int staleWritesAccepted = 0;  // fenced writes made after the writer's lock was gone
+    int leaseLapses = 0;          // a lock expired or was deleted while its holder still worked
+    int orphansReleased = 0;      // a crashed holder's lock removed (safely) by someone else
+    bool outputFileIntact = false;
+    std::vector<std::string> printed;  // what a scenario's script printed (expiry-race)
+
+    bool operator==(const OutcomeSummary&) const = default;
+};
+
+// One "name: value" line per field that matters, in a fixed order.
+std::string formatOutcome(const OutcomeSummary& outcome);
+
+// The headline fields side by side, for the broken-vs-fixed table.
+struct ComparisonRow {
+    std::string label;
+    int (*value)(const OutcomeSummary&);
+};
+const std::vector<ComparisonRow>& comparisonRows();
+
+}  // namespace lockscope::sim

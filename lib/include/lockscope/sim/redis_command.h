@@ -1,0 +1,83 @@
+#pragma once
+// The Redis commands the scenarios send, as values: what to do (for the model and the live
+// backend) and the exact text shown in the transcript. TTLs are in virtual time; the live
+// backend scales them on the way out.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace lockscope {
+class Script;
+}
+
+namespace lockscope::sim {
+
+enum class RedisOp {
+    Set,            // SET key value [NX] [EX s | PX ms]
+    SetNx,          // SETNX key value
+    Get,            // GET key
+    Del,            // DEL key
+    Incr,           // INCR key
+    Expire,         // EXPIRE key seconds
+    PExpire,        // PEXPIRE key ms
+    Pttl,           // PTTL key
+    AcquireScript,  // the guide's acquire: SET NX PX + INCR fence, atomically
+    ExtendScript,   // the guide's extend: PEXPIRE only while GET == token
+    ReleaseScript,  // the guide's release: DEL only while GET == token
+};
+
+enum class TtlUnit { None, Seconds, Millis };
+
+struct RedisCommand {
+    RedisOp op = RedisOp::Get;
+    std::string key;
+    std::string fenceKey;  // AcquireScript only
+    std::string value;     // SET/SETNX value, or the token of a script
+    bool nx = false;
+    TtlUnit ttlUnit = TtlUnit::None;
+    std::int64_t ttl = 0;  // in ttlUnit (Expire: seconds, PExpire and scripts: ms)
+
+    // The argv as a client would send it, joined by spaces: "SET lock:report 1 NX EX 10",
+    // "EVALSHA <sha1> 2 lock:{report:daily} fence:{report:daily} <token> 30000".
+    std::string text() const;
+    // The Lua source for script commands (shown as a tooltip), nullptr otherwise.
+    const Script* script() const;
+    // TTL in virtual milliseconds, or -1 when the command sets none.
+    std::int64_t ttlMs() const;
+
+    static RedisCommand set(std::string key, std::string value, bool nx, TtlUnit unit,
+                            std::int64_t ttl);
+    static RedisCommand setNx(std::string key, std::string value);
+    static RedisCommand get(std::string key);
+    static RedisCommand del(std::string key);
+    static RedisCommand incr(std::string key);
+    static RedisCommand expire(std::string key, std::int64_t seconds);
+    static RedisCommand pexpire(std::string key, std::int64_t ms);
+    static RedisCommand pttl(std::string key);
+    static RedisCommand acquire(std::string key, std::string fenceKey, std::string token,
+                                std::int64_t ttlMs);
+    static RedisCommand extend(std::string key, std::string token, std::int64_t ttlMs);
+    static RedisCommand release(std::string key, std::string token);
+};
+
+// A reply reduced to what the scenarios need; equal replies print the same summary.
+struct CommandReply {
+    enum class Kind { Ok, Nil, Integer, Bulk };
+    Kind kind = Kind::Nil;
+    std::int64_t integer = 0;
+    std::string bulk;
+
+    static CommandReply ok() { return {Kind::Ok, 0, {}}; }
+    static CommandReply nil() { return {Kind::Nil, 0, {}}; }
+    static CommandReply number(std::int64_t n) { return {Kind::Integer, n, {}}; }
+    static CommandReply text(std::string s) { return {Kind::Bulk, 0, std::move(s)}; }
+
+    bool isOk() const { return kind == Kind::Ok; }
+    bool isNil() const { return kind == Kind::Nil; }
+    // redis-cli style: OK, (nil), (integer) 3, "abc".
+    std::string summary() const;
+    bool operator==(const CommandReply&) const = default;
+};
+
+}  // namespace lockscope::sim

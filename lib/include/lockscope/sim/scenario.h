@@ -1,0 +1,45 @@
+#pragma once
+// The replayable stories: each names its parameters and builds the initial World (actors,
+// faults, lanes) from them. Outcomes are not part of a scenario; the rules compute them.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lockscope/sim/scenario_params.h"
+#include "lockscope/sim/timeline.h"
+#include "lockscope/sim/world.h"
+
+namespace lockscope::sim {
+
+struct Scenario {
+    std::string name;     // "broken-report"
+    std::string title;    // one line
+    std::string summary;  // a paragraph for --list and the panel
+    std::vector<ParamSpec> params;
+    // Live mode: how many real milliseconds one virtual second takes by default.
+    int liveRealMsPerVirtualSecond = 50;
+    // Keys a live run needs absent at the start and removes at the end.
+    std::vector<std::string> keys;
+    std::function<void(World&, Recording&, const ScenarioParams&)> build;
+
+    ScenarioParams defaults() const { return ScenarioParams(params); }
+};
+
+const std::vector<Scenario>& scenarios();
+const Scenario* findScenario(std::string_view name);
+// Throws InvalidArgumentError naming the known scenarios.
+const Scenario& scenarioNamed(std::string_view name);
+
+// The World at virtual time 0 and the Recording with its lanes, ready to simulate.
+void buildScenario(const Scenario& scenario, const ScenarioParams& params, std::uint64_t seed,
+                   World& world, Recording& recording);
+
+// Helpers for scenario builders.
+LaneId addLane(Recording& recording, LaneKind kind, std::string name, std::string subtitle);
+void addActor(World& world, std::unique_ptr<Actor> actor, VirtualMs firstWake);
+std::string instanceName(int index);  // 0 → "A", 1 → "B"...
+
+}  // namespace lockscope::sim

@@ -1,0 +1,42 @@
+#pragma once
+// The discrete-event loop: picks what is due next (a fault boundary, a key expiry, an
+// actor's wake) in a fixed order, runs it at its virtual time and records it. The loop is
+// deterministic: same World in, same Recording out. In live mode the actors' commands go
+// to a real server and a real fenced store; the World's model then runs alongside as a
+// shadow, and any reply where the two disagree is reported as a divergence.
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "lockscope/sim/fenced_resource.h"
+#include "lockscope/sim/key_value_backend.h"
+#include "lockscope/sim/timeline.h"
+#include "lockscope/sim/world.h"
+
+namespace lockscope::sim {
+
+struct LiveBackends {
+    KeyValueBackend* redis = nullptr;  // null: the World's model answers
+    FencedResource* store = nullptr;   // null: the World's model store answers
+    // Called with the virtual time of each step before it runs (live pacing).
+    std::function<void(VirtualMs)> beforeStep;
+    std::vector<std::string>* divergences = nullptr;  // model vs real disagreements
+};
+
+class Simulator {
+  public:
+    // Nothing is simulated past this time, whatever the parameters say.
+    static constexpr VirtualMs kHorizon = 24 * 3600 * kSecond;
+
+    // Runs the next due thing. Returns false when nothing is left to run.
+    static bool advance(World& world, Recording& recording, const LiveBackends& live = {});
+    // Runs until nothing is left, then closes the intervals still open.
+    static void runToEnd(World& world, Recording& recording, const LiveBackends& live = {});
+    // Closes the open intervals at the end of the story (marked ongoing) and fills in the
+    // outcome fields known only at the end.
+    static void finish(World& world, Recording& recording);
+};
+
+}  // namespace lockscope::sim

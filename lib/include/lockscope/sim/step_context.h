@@ -1,0 +1,87 @@
+#pragma once
+// What an actor's step can do, and where the rules are kept: every command, file write,
+// email and fenced save goes through here, is recorded as an event (and usually a
+// narrated beat), and updates the outcome. Actors never count outcomes themselves.
+
+#include <cstdint>
+#include <string>
+
+#include "lockscope/sim/redis_command.h"
+#include "lockscope/sim/simulator.h"
+#include "lockscope/sim/world.h"
+
+namespace lockscope::sim {
+
+class StepContext {
+  public:
+    StepContext(World& world, Recording& recording, const LiveBackends& live, Actor& self);
+
+    VirtualMs now() const { return world_.now; }
+    Actor& self() { return self_; }
+    World& world() { return world_; }
+    SeededRng& rng() { return world_.rng; }
+
+    void wakeAfter(VirtualMs delay);
+    void stop();  // the actor has nothing more to do
+
+    // Sends a command (to the model, or the real server in live mode) and records it as a
+    // beat whose narration starts with the rules' own facts ("deleted B's lock...").
+    CommandReply send(const RedisCommand& command);
+    // Puts text before the facts in the narration of this step's latest beat.
+    void narrate(const std::string& text);
+    // A question to ask on the beat before this step's latest beat, answered on it.
+    void predict(std::string question, std::string answer);
+    // The same for a beat of this step chosen by index (see nextBeatIndex()).
+    void predictAt(int beat, std::string question, std::string answer);
+    int nextBeatIndex() const { return static_cast<int>(recording_.beats.size()); }
+    // A beat without a command (an operator reading the inspector, a decision).
+    void note(const std::string& narration);
+    // A line the scenario's script prints (expiry-race's "True 1").
+    void print(const std::string& line);
+
+    // The job's lifecycle on this instance.
+    void runStarted(std::int64_t fence = 0);
+    void runRefused(const std::string& why);
+    void runCompleted();
+    void runAborted(const std::string& why);
+
+    // The report output file.
+    void openFile();
+    bool writeChunk(int chunk);  // false: the write interleaved with another run's
+    void closeFile();
+
+    // Finance: an email that always goes out, or one keyed by date through the store.
+    void sendEmail();
+    bool sendEmailOnce();
+    // The guide's save_report: accepted only with a fence above the last accepted one.
+    bool fencedSave(const std::string& body, std::int64_t fence);
+
+    // Facts for narration.
+    const Holding* holding() const { return world_.currentHolding(); }
+    const Holding* lastHoldingOf(const std::string& actor) const {
+        return world_.lastHoldingOf(actor);
+    }
+    std::int64_t pttl() const;  // of the lock key, now, from the model
+
+  private:
+    int emit(EventKind kind, LaneId lane, std::string detail);
+    int beat(int eventIndex, std::string narration);
+    void updateOwnership(const RedisCommand& command, const CommandReply& reply);
+    std::string lostLock(const std::string& how);
+    void endRun(RunState state);
+
+    World& world_;
+    Recording& recording_;
+    const LiveBackends& live_;
+    Actor& self_;
+    std::string facts_;  // the rules' facts about this step's latest beat
+};
+
+// Interval bookkeeping shared by the context and the simulator loop.
+void openInterval(World& world, Interval interval);
+void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind kind,
+                   VirtualMs at);
+// Called when the lock key lost its holder (expiry, a DEL, a release).
+void recordLockLost(World& world, Recording& recording, const std::string& how);
+
+}  // namespace lockscope::sim

@@ -1,0 +1,126 @@
+#pragma once
+// What a run records for the replay panel and the CLI: lanes (Jepsen style, one per
+// process or resource), typed events with virtual times, narrated beats, intervals
+// (ownership bars, pause and lapse bands) and PTTL samples of the lock key. All of it is
+// append-only while simulating, so a fork truncates it to a recorded size and goes on.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lockscope/sim/virtual_time.h"
+
+namespace lockscope::sim {
+
+using LaneId = int;
+
+enum class LaneKind { Instance, RedisKey, OutputFile, FinanceOutbox, FencedStore, Operator };
+
+struct Lane {
+    LaneId id = 0;
+    LaneKind kind = LaneKind::Instance;
+    std::string name;      // "A", "lock:report", "report.csv", "finance outbox"
+    std::string subtitle;  // "scheduler instance", "Redis key"...
+};
+
+enum class EventKind {
+    Command,       // a Redis command and its reply (on the sender's lane)
+    KeyChanged,    // the lock key got a new holder or lost one (on the key lane)
+    KeyExpired,    // the lock key's TTL ran out (on the key lane)
+    FileOpened,    // a run opened (truncated) the output file
+    ChunkWritten,  // one chunk written; detail says whether it interleaved
+    EmailSent,
+    EmailSuppressed,
+    FencedWriteAccepted,
+    FencedWriteRejected,
+    PauseStarted,
+    PauseEnded,
+    Crashed,
+    RunStarted,
+    RunCompleted,
+    RunAborted,
+    RunRefused,
+    Printed,  // a line a scenario's script printed
+    Note,     // narration with no command (an operator reading the inspector)
+};
+
+const char* toString(EventKind kind);
+
+struct TimelineEvent {
+    int index = 0;
+    VirtualMs time = 0;
+    LaneId lane = 0;
+    EventKind kind = EventKind::Note;
+    std::string actor;
+    std::string command;      // Command only: the text as sent
+    std::string reply;        // Command only: redis-cli style reply
+    std::string detail;       // one line for a tooltip
+    std::string_view script;  // the Lua source of a script command (static storage)
+    int beat = -1;            // the beat this event is narrated in, -1 if none
+};
+
+// A "predict" prompt: the question is asked on the beat before, the answer revealed on
+// the beat that carries it.
+struct Prompt {
+    std::string question;
+    std::string answer;
+};
+
+struct Beat {
+    int index = 0;
+    VirtualMs time = 0;
+    LaneId lane = 0;
+    std::string actor;
+    std::string command;  // empty for beats that are not Redis commands
+    std::string reply;
+    std::string narration;
+    std::optional<Prompt> predict;
+    int eventIndex = 0;
+};
+
+enum class IntervalKind {
+    Ownership,    // holds the lock (key lane and the holder's lane)
+    JobRun,       // the job is running on this instance
+    Pause,        // GC / VM pause: the process is frozen
+    LeaseLapsed,  // still working, but its lock expired or was deleted
+    Crashed,      // the process is dead
+    NoTtl,        // the key exists without a TTL (key lane): it will never expire
+};
+
+const char* toString(IntervalKind kind);
+
+struct Interval {
+    LaneId lane = 0;
+    IntervalKind kind = IntervalKind::Ownership;
+    VirtualMs from = 0;
+    VirtualMs to = 0;
+    std::string label;  // holder name, "GC pause"...
+    std::string token;
+    std::int64_t fence = 0;
+    bool ongoing = false;  // still open when the run ended
+};
+
+struct PttlSample {
+    VirtualMs time = 0;
+    std::int64_t pttl = -2;  // -2 no key, -1 no TTL, else ms left
+};
+
+struct Recording {
+    std::vector<Lane> lanes;
+    std::vector<TimelineEvent> events;
+    std::vector<Beat> beats;
+    std::vector<Interval> intervals;
+    std::vector<PttlSample> pttl;
+
+    struct Size {
+        std::size_t events = 0, beats = 0, intervals = 0, pttl = 0;
+    };
+    Size size() const { return {events.size(), beats.size(), intervals.size(), pttl.size()}; }
+    void truncate(const Size& s);
+    const Lane* lane(LaneId id) const;
+    const Lane* laneNamed(std::string_view name) const;
+};
+
+}  // namespace lockscope::sim

@@ -1,0 +1,78 @@
+#include "lockscope/sim/live_redis_backend.h"
+
+#include <algorithm>
+
+#include "lockscope/lock_scripts.h"
+
+namespace lockscope::sim {
+
+namespace {
+
+CommandReply fromReply(const Reply& r) {
+    switch (r.type()) {
+        case ReplyType::Nil:
+            return CommandReply::nil();
+        case ReplyType::Integer:
+            return CommandReply::number(r.integer());
+        case ReplyType::Status:
+            return CommandReply::ok();
+        case ReplyType::String:
+            return CommandReply::text(std::string(r.text()));
+        default:
+            return CommandReply::nil();
+    }
+}
+
+}  // namespace
+
+LiveRedisBackend::LiveRedisBackend(Connection& connection, int realMsPerVirtualSecond)
+    : connection_(connection), scale_(realMsPerVirtualSecond) {}
+
+std::int64_t LiveRedisBackend::toRealMs(std::int64_t virtualMs) const {
+    return std::max<std::int64_t>(1, (virtualMs * scale_ + 500) / 1000);
+}
+
+std::int64_t LiveRedisBackend::toVirtualMs(std::int64_t realMs) const {
+    return realMs < 0 ? realMs : (realMs * 1000 + scale_ / 2) / scale_;
+}
+
+CommandReply LiveRedisBackend::execute(const RedisCommand& c, VirtualMs /*now*/) {
+    const std::string ttl = std::to_string(toRealMs(c.ttlMs()));
+    switch (c.op) {
+        case RedisOp::Set: {
+            std::vector<std::string_view> argv{"SET", c.key, c.value};
+            if (c.nx) argv.push_back("NX");
+            if (c.ttlUnit != TtlUnit::None) {  // EX becomes PX: a scaled TTL is sub-second
+                argv.push_back("PX");
+                argv.push_back(ttl);
+            }
+            return fromReply(connection_.command(Connection::Argv(argv)));
+        }
+        case RedisOp::SetNx:
+            return fromReply(connection_.command({"SETNX", c.key, c.value}));
+        case RedisOp::Get:
+            return fromReply(connection_.command({"GET", c.key}));
+        case RedisOp::Del:
+            return fromReply(connection_.command({"DEL", c.key}));
+        case RedisOp::Incr:
+            return fromReply(connection_.command({"INCR", c.key}));
+        case RedisOp::Expire:
+        case RedisOp::PExpire:
+            return fromReply(connection_.command({"PEXPIRE", c.key, ttl}));
+        case RedisOp::Pttl: {
+            CommandReply r = fromReply(connection_.command({"PTTL", c.key}));
+            r.integer = toVirtualMs(r.integer);
+            return r;
+        }
+        case RedisOp::AcquireScript:
+            return fromReply(
+                connection_.eval(scripts::acquire(), {c.key, c.fenceKey}, {c.value, ttl}));
+        case RedisOp::ExtendScript:
+            return fromReply(connection_.eval(scripts::extend(), {c.key}, {c.value, ttl}));
+        case RedisOp::ReleaseScript:
+            return fromReply(connection_.eval(scripts::release(), {c.key}, {c.value}));
+    }
+    return CommandReply::nil();
+}
+
+}  // namespace lockscope::sim

@@ -1,0 +1,185 @@
+#include "lockscope/sim/replay.h"
+
+#include <algorithm>
+
+#include "lockscope/errors.h"
+#include "lockscope/sim/simulator.h"
+#include "lockscope/sim/transcript.h"
+
+namespace lockscope::sim {
+
+Replay::Replay(std::string_view scenario, std::uint64_t seed)
+    : Replay(scenario, scenarioNamed(scenario).defaults(), seed) {}
+
+Replay::Replay(std::string_view scenario, ScenarioParams params, std::uint64_t seed)
+    : scenario_(&scenarioNamed(scenario)), params_(std::move(params)), seed_(seed) {
+    if (!(params_.specs().size() == scenario_->params.size()))
+        throw InvalidArgumentError("parameters do not belong to scenario " + scenario_->name);
+    rebuild();
+}
+
+void Replay::rebuild() {
+    World world;
+    buildScenario(*scenario_, params_, seed_, world, recording_);
+    for (const auto& action : actions_) applyAction(world, action);
+    checkpoints_.clear();
+    sizeAfterStep_.clear();
+    beatStep_.clear();
+    simulateFrom(std::move(world));
+    seek(std::min(current_, static_cast<int>(recording_.beats.size()) - 1));
+}
+
+void Replay::simulateFrom(World world) {
+    // The recording and the bookkeeping already end at world.steps.
+    checkpoints_.push_back({world, world.steps});
+    sizeAfterStep_.resize(world.steps);
+    sizeAfterStep_.push_back(recording_.size());
+    int beatsSinceCheckpoint = 0;
+    while (Simulator::advance(world, recording_)) {
+        int newBeats = static_cast<int>(recording_.beats.size() - beatStep_.size());
+        beatStep_.resize(recording_.beats.size(), world.steps);
+        sizeAfterStep_.push_back(recording_.size());
+        beatsSinceCheckpoint += newBeats;
+        if (beatsSinceCheckpoint >= kCheckpointEveryBeats) {
+            checkpoints_.push_back({world, world.steps});
+            beatsSinceCheckpoint = 0;
+        }
+    }
+    Simulator::finish(world, recording_);
+    final_ = std::move(world);
+}
+
+World Replay::worldAfterSteps(int steps) {
+    auto it = std::find_if(checkpoints_.rbegin(), checkpoints_.rend(),
+                           [&](const Checkpoint& c) { return c.steps <= steps; });
+    World world = it->world;  // checkpoints_[0] is the start, so one always matches
+    Recording scratch;        // the story is already recorded; only the state is wanted
+    while (world.steps < steps && Simulator::advance(world, scratch)) {
+    }
+    resimulated_ = steps - it->steps;
+    return world;
+}
+
+void Replay::seek(int beat) {
+    current_ = std::clamp(beat, -1, static_cast<int>(recording_.beats.size()) - 1);
+    state_ = worldAfterSteps(current_ < 0 ? 0 : beatStep_[current_]);
+}
+
+void Replay::seekTime(VirtualMs t) {
+    int target = -1;
+    for (const auto& b : recording_.beats)
+        if (b.time <= t) target = b.index;
+    seek(target);
+}
+
+bool Replay::stepForward() {
+    if (atEnd()) return false;
+    seek(current_ + 1);
+    return true;
+}
+
+bool Replay::stepBack() {
+    if (current_ < 0) return false;
+    seek(current_ - 1);
+    return true;
+}
+
+const Beat* Replay::beat() const {
+    return current_ >= 0 ? &recording_.beats[current_] : nullptr;
+}
+
+VirtualMs Replay::currentTime() const {
+    return current_ >= 0 ? recording_.beats[current_].time : 0;
+}
+
+std::optional<std::string> Replay::pendingQuestion() const {
+    int next = current_ + 1;
+    if (next >= static_cast<int>(recording_.beats.size()) || !recording_.beats[next].predict)
+        return std::nullopt;
+    return recording_.beats[next].predict->question;
+}
+
+KeyView Replay::keyView() const {
+    KeyView view;
+    auto entry = state_.redis.peek(state_.lockKey, state_.now);
+    if (!entry) return view;
+    view.exists = true;
+    view.value = entry->value;
+    view.pttl = state_.redis.pttl(state_.lockKey, state_.now);
+    if (const Holding* h = state_.currentHolding()) {
+        view.holder = h->holder;
+        view.fence = h->fence;
+    }
+    return view;
+}
+
+std::string Replay::transcript() const {
+    return formatTranscript(recording_) + "outcome:\n" + formatOutcome(final_.outcome);
+}
+
+std::vector<std::string> Replay::instances() const {
+    std::vector<std::string> names;
+    for (const auto& lane : recording_.lanes)
+        if (lane.kind == LaneKind::Instance) names.push_back(lane.name);
+    return names;
+}
+
+void Replay::checkInstance(const std::string& instance) const {
+    auto names = instances();
+    if (std::find(names.begin(), names.end(), instance) == names.end())
+        throw InvalidArgumentError("no instance named \"" + instance + "\" in " + scenario_->name);
+    if (const Actor* a = state_.actor(instance); a && a->crashed)
+        throw InvalidArgumentError(instance + " has already crashed");
+}
+
+void Replay::applyAction(World& world, const UserAction& action) const {
+    if (action.crash)
+        world.faults.crashes.push_back({action.instance, action.at});
+    else
+        world.faults.pauses.push_back(
+            {action.instance, action.at, action.at + action.duration, "GC pause"});
+}
+
+void Replay::fork(const UserAction& requested) {
+    int steps = current_ < 0 ? 0 : beatStep_[current_];
+    World world = worldAfterSteps(steps);
+    UserAction action = requested;
+    action.at = world.now;
+    applyAction(world, action);
+    actions_.push_back(action);
+    // Keep the story up to the current step, drop the rest and simulate it again.
+    recording_.truncate(sizeAfterStep_[steps]);
+    beatStep_.resize(sizeAfterStep_[steps].beats);
+    std::erase_if(checkpoints_, [&](const Checkpoint& c) { return c.steps >= steps; });
+    simulateFrom(std::move(world));
+    seek(current_);
+}
+
+void Replay::pauseInstance(const std::string& instance, VirtualMs duration) {
+    checkInstance(instance);
+    if (duration < 1 || duration > 3600 * kSecond)
+        throw InvalidArgumentError("a pause lasts 1 ms to 1 hour, not " + std::to_string(duration) +
+                                   " ms");
+    fork({false, instance, 0, duration});
+}
+
+void Replay::crashInstance(const std::string& instance) {
+    checkInstance(instance);
+    fork({true, instance, 0, 0});
+}
+
+void Replay::setParam(std::string_view name, std::int64_t value) {
+    ScenarioParams changed = params_;
+    changed.set(name, value);
+    ScenarioParams previous = std::move(params_);
+    params_ = std::move(changed);
+    try {
+        rebuild();
+    } catch (...) {
+        params_ = std::move(previous);
+        rebuild();
+        throw;
+    }
+}
+
+}  // namespace lockscope::sim

@@ -1,0 +1,52 @@
+#include "lockscope/sim/scenario.h"
+
+#include "lockscope/errors.h"
+#include "scenario_catalog.h"
+
+namespace lockscope::sim {
+
+const std::vector<Scenario>& scenarios() {
+    static const std::vector<Scenario> all = {brokenReportScenario(), fixedReportScenario(),
+                                              expiryRaceScenario(), setnxExpireCrashScenario()};
+    return all;
+}
+
+const Scenario* findScenario(std::string_view name) {
+    for (const auto& s : scenarios())
+        if (s.name == name) return &s;
+    return nullptr;
+}
+
+const Scenario& scenarioNamed(std::string_view name) {
+    if (const Scenario* s = findScenario(name)) return *s;
+    std::string known;
+    for (const auto& s : scenarios()) known += (known.empty() ? "" : ", ") + s.name;
+    throw InvalidArgumentError("unknown scenario \"" + std::string(name) + "\" (known: " + known +
+                               ")");
+}
+
+void buildScenario(const Scenario& scenario, const ScenarioParams& params, std::uint64_t seed,
+                   World& world, Recording& recording) {
+    world = World{};
+    world.rng = SeededRng(seed);
+    recording = Recording{};
+    scenario.build(world, recording, params);
+}
+
+LaneId addLane(Recording& recording, LaneKind kind, std::string name, std::string subtitle) {
+    LaneId id = static_cast<LaneId>(recording.lanes.size());
+    recording.lanes.push_back({id, kind, std::move(name), std::move(subtitle)});
+    return id;
+}
+
+void addActor(World& world, std::unique_ptr<Actor> actor, VirtualMs firstWake) {
+    actor->wake = firstWake;
+    actor->wakeSeq = ++world.seq;
+    world.actors.emplace_back(std::move(actor));
+}
+
+std::string instanceName(int index) {
+    return std::string(1, static_cast<char>('A' + index));
+}
+
+}  // namespace lockscope::sim

@@ -1,0 +1,62 @@
+// broken-report: the guide's worked scenario, broken version. Nothing here says what will
+// happen; the instances run the broken code and the rules count the damage.
+#include "narrator.h"
+#include "plain_lock_report_job.h"
+#include "report_scenario_setup.h"
+#include "scenario_catalog.h"
+
+namespace lockscope::sim {
+
+namespace {
+
+void build(World& world, Recording& recording, const ScenarioParams& params) {
+    ReportNight night = setUpReportNight(world, recording, params, "lock:report");
+    PlainJobConfig job;
+    job.ttlSeconds = params.get("lock_ttl_s");
+    job.chunks = night.chunks;
+    job.chunk = night.chunk;
+    job.slowChunk = night.slowChunk;
+    job.dbSlowUntil = night.dbSlowUntil;
+    std::vector<Narrator::Line> lines = {
+        {0, "The guide's broken job on " + std::to_string(night.instances) +
+                " scheduler instances: SET lock:report 1 NX EX " + std::to_string(job.ttlSeconds) +
+                ", build_and_email_report(), DEL lock:report. The schedulers fire at " +
+                describeTriggers(night) + ". The database is slow until " +
+                formatVirtualTime(night.dbSlowUntil) + ": a chunk takes " +
+                formatDuration(night.slowChunk) + " then and " + formatDuration(night.chunk) +
+                " after, so the job takes " + formatDuration(night.chunks * night.chunk) +
+                " on a good night and up to " + formatDuration(night.chunks * night.slowChunk) +
+                " tonight." + describeFaults(world)},
+        {0,
+         "The guide tells it as: the lock expired at 10 s, a second instance took it, and at "
+         "40 s the first instance's DEL removed the second one's lock. A lock taken at 10 s "
+         "with EX 10 would itself expire at 20 s, so those times cannot all hold. Here the "
+         "rules decide, and every beat gives the real time."},
+    };
+    addActor(world, std::make_unique<Narrator>(night.narratorLane, lines), 0);
+    for (int i = 0; i < night.instances; ++i)
+        addActor(world,
+                 std::make_unique<PlainLockReportJob>(instanceName(i), night.instanceLanes[i], job,
+                                                      std::vector<VirtualMs>{night.triggers[i]}),
+                 night.triggers[i]);
+}
+
+}  // namespace
+
+Scenario brokenReportScenario() {
+    Scenario s;
+    s.name = "broken-report";
+    s.title = "The broken nightly report: SET NX EX 10, a 40 s job, a plain DEL";
+    s.summary =
+        "Several scheduler instances run the guide's broken job on a night when the database is "
+        "slow. The lock expires under the first job, another instance starts the same job, a DEL "
+        "removes a lock it does not own, and finance gets more than one email.";
+    s.params = reportNightParams({});
+    s.params.insert(s.params.begin() + 1,
+                    ParamSpec{"lock_ttl_s", "EX of the lock, in seconds", 10, 1, 86400});
+    s.keys = {"lock:report"};
+    s.build = build;
+    return s;
+}
+
+}  // namespace lockscope::sim

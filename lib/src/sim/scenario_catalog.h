@@ -1,0 +1,13 @@
+#pragma once
+// The built-in scenarios, one file each; scenario.cpp lists them.
+
+#include "lockscope/sim/scenario.h"
+
+namespace lockscope::sim {
+
+Scenario brokenReportScenario();
+Scenario fixedReportScenario();
+Scenario expiryRaceScenario();
+Scenario setnxExpireCrashScenario();
+
+}  // namespace lockscope::sim

@@ -1,0 +1,228 @@
+#include "lockscope/sim/simulator.h"
+
+#include <tuple>
+
+#include "lockscope/sim/step_context.h"
+
+namespace lockscope::sim {
+
+namespace {
+
+enum class DueKind { PauseStart, PauseEnd, Crash, Expiry, ActorWake };
+
+// What runs next. At the same millisecond faults come first (a pause or crash at t stops
+// the actor's step at t), then expiries (a key is gone from its deadline on), then actors
+// in the order they scheduled themselves.
+struct Due {
+    VirtualMs time = 0;
+    int priority = 0;
+    std::uint64_t order = 0;
+    DueKind kind = DueKind::ActorWake;
+    std::size_t index = 0;
+
+    auto key() const { return std::tie(time, priority, order); }
+};
+
+void consider(std::optional<Due>& best, const Due& d) {
+    if (!best || d.key() < best->key()) best = d;
+}
+
+std::optional<Due> nextDue(const World& world) {
+    std::optional<Due> best;
+    const FaultPlan& f = world.faults;
+    for (std::size_t i = 0; i < f.pauses.size(); ++i) {
+        const PauseFault& p = f.pauses[i];
+        if (!p.startAnnounced)
+            consider(best, {p.from, 0, i, DueKind::PauseStart, i});
+        else if (!p.endAnnounced)
+            consider(best, {p.to, 0, i, DueKind::PauseEnd, i});
+    }
+    for (std::size_t i = 0; i < f.crashes.size(); ++i)
+        if (!f.crashes[i].announced)
+            consider(best, {f.crashes[i].at, 0, 1000 + i, DueKind::Crash, i});
+    if (auto deadline = world.redis.nextDeadline())
+        consider(best, {*deadline, 1, 0, DueKind::Expiry, 0});
+    for (std::size_t i = 0; i < world.actors.size(); ++i) {
+        const Actor& a = *world.actors[i];
+        if (a.crashed || !a.wake) continue;
+        VirtualMs at = f.effectiveWake(a.name(), *a.wake);
+        if (auto crash = f.crashTime(a.name()); crash && *crash <= at) continue;
+        consider(best, {at, 2, a.wakeSeq, DueKind::ActorWake, i});
+    }
+    return best;
+}
+
+struct Announcer {
+    World& world;
+    Recording& recording;
+
+    int event(EventKind kind, LaneId lane, const std::string& actor, const std::string& detail) {
+        TimelineEvent e;
+        e.index = static_cast<int>(recording.events.size());
+        e.time = world.now;
+        e.lane = lane;
+        e.kind = kind;
+        e.actor = actor;
+        e.detail = detail;
+        recording.events.push_back(e);
+        return e.index;
+    }
+    void beat(int eventIndex, const std::string& narration) {
+        TimelineEvent& e = recording.events[eventIndex];
+        Beat b;
+        b.index = static_cast<int>(recording.beats.size());
+        b.time = e.time;
+        b.lane = e.lane;
+        b.actor = e.actor;
+        b.narration = narration;
+        b.eventIndex = eventIndex;
+        e.beat = b.index;
+        recording.beats.push_back(b);
+    }
+    std::string lockFacts(const std::string& actor) {
+        const Holding* h = world.currentHolding();
+        if (!h || h->holder != actor) return {};
+        std::int64_t left = world.redis.pttl(world.lockKey, world.now);
+        return left == -1
+                   ? " It holds " + world.lockKey + " with no TTL: nothing will ever remove it."
+                   : " It holds " + world.lockKey + " with " + formatDuration(left) + " left.";
+    }
+
+    void pauseStart(PauseFault& p) {
+        p.startAnnounced = true;
+        const Actor* a = world.actor(p.actor);
+        if (!a || a->crashed) {
+            p.endAnnounced = true;
+            return;
+        }
+        openInterval(world, {a->lane(), IntervalKind::Pause, world.now, 0, p.reason, "", 0, false});
+        beat(event(EventKind::PauseStarted, a->lane(), p.actor, p.reason),
+             p.actor + " is frozen by a " + p.reason + " for " + formatDuration(p.to - p.from) +
+                 " (until " + formatVirtualTime(p.to) + "). The process cannot notice." +
+                 lockFacts(p.actor));
+    }
+    void pauseEnd(PauseFault& p) {
+        p.endAnnounced = true;
+        const Actor* a = world.actor(p.actor);
+        if (!a || a->crashed) return;
+        closeInterval(world, recording, a->lane(), IntervalKind::Pause, world.now);
+        std::string facts;
+        const Holding* mine = world.lastHoldingOf(p.actor);
+        if (mine && !mine->current && mine->lostAt >= p.from)
+            facts = " Meanwhile its lock " + describeLoss(*mine) + ".";
+        beat(event(EventKind::PauseEnded, a->lane(), p.actor, "resumes"),
+             p.actor + " resumes after " + formatDuration(p.to - p.from) +
+                 " and carries on as if no time had passed." + facts);
+    }
+    void crash(CrashFault& c) {
+        c.announced = true;
+        Actor* a = world.actor(c.actor);
+        if (!a || a->crashed) return;
+        a->crashed = true;
+        a->wake.reset();
+        if (InstanceRun* run = world.run(c.actor); run && run->state == RunState::Running) {
+            run->state = RunState::Crashed;
+            ++world.outcome.runsCrashed;
+            closeInterval(world, recording, a->lane(), IntervalKind::JobRun, world.now);
+            closeInterval(world, recording, a->lane(), IntervalKind::LeaseLapsed, world.now);
+        }
+        openInterval(world,
+                     {a->lane(), IntervalKind::Crashed, world.now, 0, "crashed", "", 0, false});
+        beat(event(EventKind::Crashed, a->lane(), c.actor, "process killed"),
+             c.actor + " crashes (the process is killed)." + lockFacts(c.actor));
+    }
+    void expiry() {
+        for (const std::string& key : world.redis.expireDue(world.now)) {
+            if (key != world.lockKey) {
+                event(EventKind::KeyExpired, world.keyLane, "redis", key + " expired");
+                continue;
+            }
+            const Holding* h = world.currentHolding();
+            std::string narration = key + " expired: its TTL ran out.";
+            if (h) {
+                const InstanceRun* run = world.run(h->holder);
+                bool working = run && run->state == RunState::Running;
+                narration = key + " expired: " + h->holder + "'s lease ran out" +
+                            (working ? " while its job is still running. From now on " + h->holder +
+                                           " works without the lock."
+                                     : ".");
+            }
+            recordLockLost(world, recording, "expired");
+            beat(event(EventKind::KeyExpired, world.keyLane, "redis", key + " expired"), narration);
+        }
+    }
+};
+
+void pushSample(Recording& recording, PttlSample s) {
+    if (!recording.pttl.empty() && recording.pttl.back().time == s.time &&
+        recording.pttl.back().pttl == s.pttl)
+        return;
+    recording.pttl.push_back(s);
+}
+
+void samplePttl(World& world, Recording& recording) {
+    if (world.lockKey.empty()) return;
+    pushSample(recording, {world.now, world.redis.pttl(world.lockKey, world.now)});
+}
+
+}  // namespace
+
+bool Simulator::advance(World& world, Recording& recording, const LiveBackends& live) {
+    std::optional<Due> due = nextDue(world);
+    if (!due || due->time > kHorizon) return false;
+    if (live.beforeStep) live.beforeStep(due->time);
+    if (!world.lockKey.empty()) {
+        if (due->kind == DueKind::Expiry) {
+            // The curve reaches 0 at the deadline before the key disappears.
+            auto e = world.redis.peek(world.lockKey, due->time - 1);
+            if (e && e->deadline == due->time) pushSample(recording, {due->time, 0});
+        } else {
+            // The value just before this step, so a renewal shows as a jump.
+            pushSample(recording, {due->time, world.redis.pttl(world.lockKey, due->time)});
+        }
+    }
+    world.now = due->time;
+    ++world.steps;
+    Announcer announce{world, recording};
+    switch (due->kind) {
+        case DueKind::PauseStart:
+            announce.pauseStart(world.faults.pauses[due->index]);
+            break;
+        case DueKind::PauseEnd:
+            announce.pauseEnd(world.faults.pauses[due->index]);
+            break;
+        case DueKind::Crash:
+            announce.crash(world.faults.crashes[due->index]);
+            break;
+        case DueKind::Expiry:
+            announce.expiry();
+            break;
+        case DueKind::ActorWake: {
+            Actor& actor = *world.actors[due->index];
+            actor.wake.reset();
+            StepContext context(world, recording, live, actor);
+            actor.step(context);
+            break;
+        }
+    }
+    samplePttl(world, recording);
+    return true;
+}
+
+void Simulator::runToEnd(World& world, Recording& recording, const LiveBackends& live) {
+    while (advance(world, recording, live)) {
+    }
+    finish(world, recording);
+}
+
+void Simulator::finish(World& world, Recording& recording) {
+    for (Interval interval : world.openIntervals) {
+        interval.to = world.now;
+        interval.ongoing = true;
+        recording.intervals.push_back(interval);
+    }
+    world.openIntervals.clear();
+    world.outcome.outputFileIntact = world.file.intact();
+}
+
+}  // namespace lockscope::sim

@@ -1,0 +1,323 @@
+#include "lockscope/sim/step_context.h"
+
+#include "lockscope/script.h"
+
+namespace lockscope::sim {
+
+StepContext::StepContext(World& world, Recording& recording, const LiveBackends& live, Actor& self)
+    : world_(world), recording_(recording), live_(live), self_(self) {}
+
+void StepContext::wakeAfter(VirtualMs delay) {
+    self_.wake = now() + delay;
+    self_.wakeSeq = ++world_.seq;
+}
+
+void StepContext::stop() {
+    self_.wake.reset();
+}
+
+int StepContext::emit(EventKind kind, LaneId lane, std::string detail) {
+    TimelineEvent e;
+    e.index = static_cast<int>(recording_.events.size());
+    e.time = now();
+    e.lane = lane;
+    e.kind = kind;
+    e.actor = self_.name();
+    e.detail = std::move(detail);
+    recording_.events.push_back(std::move(e));
+    return recording_.events.back().index;
+}
+
+int StepContext::beat(int eventIndex, std::string narration) {
+    TimelineEvent& e = recording_.events[eventIndex];
+    Beat b;
+    b.index = static_cast<int>(recording_.beats.size());
+    b.time = e.time;
+    b.lane = e.lane;
+    b.actor = e.actor;
+    b.command = e.command;
+    b.reply = e.reply;
+    b.narration = std::move(narration);
+    b.eventIndex = eventIndex;
+    e.beat = b.index;
+    facts_ = b.narration;
+    recording_.beats.push_back(std::move(b));
+    return recording_.beats.back().index;
+}
+
+void StepContext::narrate(const std::string& text) {
+    if (recording_.beats.empty()) return;
+    recording_.beats.back().narration = facts_.empty() ? text : text + " " + facts_;
+}
+
+void StepContext::predict(std::string question, std::string answer) {
+    if (recording_.beats.empty()) return;
+    recording_.beats.back().predict = Prompt{std::move(question), std::move(answer)};
+}
+
+void StepContext::predictAt(int beat, std::string question, std::string answer) {
+    if (beat < 0 || beat >= static_cast<int>(recording_.beats.size())) return;
+    recording_.beats[beat].predict = Prompt{std::move(question), std::move(answer)};
+}
+
+void StepContext::note(const std::string& narration) {
+    beat(emit(EventKind::Note, self_.lane(), narration), narration);
+}
+
+void StepContext::print(const std::string& line) {
+    world_.outcome.printed.push_back(line);
+    int e = emit(EventKind::Printed, self_.lane(), line);
+    recording_.events[e].command = "print";
+    recording_.events[e].reply = line;
+    beat(e, "The script prints \"" + line + "\".");
+}
+
+std::int64_t StepContext::pttl() const {
+    return world_.redis.pttl(world_.lockKey, now());
+}
+
+CommandReply StepContext::send(const RedisCommand& command) {
+    CommandReply reply;
+    if (live_.redis) {
+        reply = live_.redis->execute(command, now());
+        CommandReply shadow = world_.redis.execute(command, now());
+        if (!(shadow == reply) && live_.divergences)
+            live_.divergences->push_back(formatVirtualTime(now()) + " " + self_.name() + " " +
+                                         command.text() + ": server " + reply.summary() +
+                                         ", model " + shadow.summary());
+    } else {
+        reply = world_.redis.execute(command, now());
+    }
+    int e = emit(EventKind::Command, self_.lane(), {});
+    recording_.events[e].command = command.text();
+    recording_.events[e].reply = reply.summary();
+    if (const Script* s = command.script()) recording_.events[e].script = s->source();
+    facts_.clear();
+    if (!world_.lockKey.empty() && command.key == world_.lockKey) updateOwnership(command, reply);
+    beat(e, facts_);
+    return reply;
+}
+
+std::string StepContext::lostLock(const std::string& how) {
+    recordLockLost(world_, recording_, how);
+    emit(EventKind::KeyChanged, world_.keyLane, world_.lockKey + " " + how);
+    return {};
+}
+
+void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) {
+    const std::string& me = self_.name();
+    const std::string& key = world_.lockKey;
+    const Holding* held = world_.currentHolding();
+    auto holderText = [&](const Holding& h) {
+        std::int64_t left = pttl();
+        return h.holder + " holds it (" +
+               (left == -1 ? std::string("no TTL") : "PTTL " + std::to_string(left)) + ")";
+    };
+    bool acquired = (c.op == RedisOp::Set && r.isOk()) ||
+                    (c.op == RedisOp::SetNx && r.integer == 1) ||
+                    (c.op == RedisOp::AcquireScript && r.integer > 0);
+    bool refused = (c.op == RedisOp::Set && r.isNil()) ||
+                   (c.op == RedisOp::SetNx && r.integer == 0) ||
+                   (c.op == RedisOp::AcquireScript && r.integer == 0);
+    bool deleted = (c.op == RedisOp::Del || c.op == RedisOp::ReleaseScript) && r.integer == 1;
+    if (acquired) {
+        if (held) lostLock("overwritten by " + me);
+        Holding h;
+        h.holder = me;
+        h.token = c.value;
+        h.fence = c.op == RedisOp::AcquireScript ? r.integer : 0;
+        h.since = now();
+        h.hasTtl = c.ttlMs() >= 0;
+        world_.holdings.push_back(h);
+        std::string label = me + (h.fence ? " (fence " + std::to_string(h.fence) + ")" : "");
+        emit(EventKind::KeyChanged, world_.keyLane,
+             key + " = " + c.value + (h.fence ? ", fence " + std::to_string(h.fence) : ""));
+        openInterval(world_, {world_.keyLane, IntervalKind::Ownership, now(), 0, label, c.value,
+                              h.fence, false});
+        openInterval(world_, {self_.lane(), IntervalKind::Ownership, now(), 0, label, c.value,
+                              h.fence, false});
+        if (!h.hasTtl) {
+            openInterval(world_, {world_.keyLane, IntervalKind::NoTtl, now(), 0, "no TTL", c.value,
+                                  0, false});
+            facts_ = me + " now holds " + key + " with no TTL yet.";
+        } else {
+            facts_ = me + " now holds " + key + " until " + formatVirtualTime(now() + c.ttlMs()) +
+                     (h.fence ? ", fencing token " + std::to_string(h.fence) : "") + ".";
+        }
+    } else if (refused) {
+        facts_ = "Refused: " + (held ? holderText(*held) : std::string("the key exists")) + ".";
+    } else if (deleted) {
+        std::string victim = held ? held->holder : "";
+        if (!held || victim == me) {
+            facts_ = me + " deleted its own lock.";
+        } else {
+            const InstanceRun* run = world_.run(victim);
+            if (run && run->state == RunState::Crashed) {
+                ++world_.outcome.orphansReleased;
+                facts_ = "Removed the orphan lock of crashed " + victim + ".";
+            } else {
+                ++world_.outcome.foreignDeletions;
+                const Holding* mine = world_.lastHoldingOf(me);
+                facts_ =
+                    "This deleted " + victim + "'s lock (taken at " +
+                    formatVirtualTime(held->since) + "), not " + me + "'s: a foreign deletion." +
+                    (mine && !mine->current ? " " + me + "'s own lock " + describeLoss(*mine) + "."
+                                            : "");
+            }
+        }
+        lostLock("deleted by " + me);
+    } else if ((c.op == RedisOp::Del) && r.integer == 0) {
+        facts_ = "Nothing to delete: " + key + " is already gone.";
+    } else if ((c.op == RedisOp::Expire || c.op == RedisOp::PExpire) && r.integer == 1) {
+        if (Holding* h = world_.currentHolding()) h->hasTtl = true;
+        closeInterval(world_, recording_, world_.keyLane, IntervalKind::NoTtl, now());
+        facts_ = key + " now expires at " + formatVirtualTime(now() + c.ttlMs()) + ".";
+    } else if (c.op == RedisOp::ExtendScript && r.integer == 1) {
+        facts_ = "TTL reset to " + formatDuration(c.ttl) + " (until " +
+                 formatVirtualTime(now() + c.ttl) + ").";
+    } else if ((c.op == RedisOp::ExtendScript || c.op == RedisOp::ReleaseScript) &&
+               r.integer == 0) {
+        facts_ = "The lock is no longer " + me +
+                 "'s: " + (held ? holderText(*held) : "no one holds it") + ". Nothing was changed.";
+    }
+}
+
+void StepContext::runStarted(std::int64_t fence) {
+    bool duplicate = false;
+    for (const auto& run : world_.runs)
+        if (run.actor != self_.name() &&
+            (run.state == RunState::Running || run.state == RunState::Completed))
+            duplicate = true;
+    world_.runs.push_back({self_.name(), now(), RunState::Running, fence});
+    ++world_.outcome.runsStarted;
+    if (duplicate) ++world_.outcome.duplicateRuns;
+    emit(EventKind::RunStarted, self_.lane(),
+         "run #" + std::to_string(world_.outcome.runsStarted) + (duplicate ? " (duplicate)" : ""));
+    openInterval(world_, {self_.lane(), IntervalKind::JobRun, now(), 0, "job", "", fence, false});
+    if (duplicate && !recording_.beats.empty()) {
+        std::string text = " The job starts again: run #" +
+                           std::to_string(world_.outcome.runsStarted) +
+                           " tonight, a duplicate run.";
+        facts_ += text;
+        recording_.beats.back().narration += text;
+    }
+}
+
+void StepContext::runRefused(const std::string& why) {
+    ++world_.outcome.runsRefused;
+    emit(EventKind::RunRefused, self_.lane(), why);
+}
+
+void StepContext::endRun(RunState state) {
+    if (InstanceRun* run = world_.run(self_.name())) run->state = state;
+    closeInterval(world_, recording_, self_.lane(), IntervalKind::JobRun, now());
+    closeInterval(world_, recording_, self_.lane(), IntervalKind::LeaseLapsed, now());
+}
+
+void StepContext::runCompleted() {
+    ++world_.outcome.runsCompleted;
+    endRun(RunState::Completed);
+    emit(EventKind::RunCompleted, self_.lane(), "job done");
+}
+
+void StepContext::runAborted(const std::string& why) {
+    ++world_.outcome.runsAborted;
+    endRun(RunState::Aborted);
+    emit(EventKind::RunAborted, self_.lane(), why);
+}
+
+void StepContext::openFile() {
+    int truncated = world_.file.open(self_.name());
+    int e = emit(EventKind::FileOpened, world_.fileLane,
+                 self_.name() + " opens the file for writing (truncates it)");
+    if (truncated > 0)
+        beat(e, self_.name() + " opens the report file for writing, which truncates it: " +
+                    std::to_string(truncated) + " chunk(s) written by another run are gone.");
+}
+
+bool StepContext::writeChunk(int chunk) {
+    OutputFile::WriteResult w = world_.file.writeChunk(self_.name(), chunk);
+    std::string after = world_.file.describe();
+    int e = emit(EventKind::ChunkWritten, world_.fileLane,
+                 self_.name() + " writes chunk " + std::to_string(chunk) + ": " + after +
+                     (w.interleaved ? "  (interleaved)" : ""));
+    if (w.interleaved) {
+        ++world_.outcome.corruptedWrites;
+        beat(e, self_.name() + " writes chunk " + std::to_string(chunk) +
+                    " into a file another run has touched (was: " + w.before + ", now: " + after +
+                    "): a corrupted write.");
+    }
+    return !w.interleaved;
+}
+
+void StepContext::closeFile() {
+    world_.file.close(self_.name());
+}
+
+void StepContext::sendEmail() {
+    bool intact = world_.file.intact();
+    world_.outbox.deliver(now(), self_.name(), intact);
+    ++world_.outcome.emailsSent;
+    if (!intact) ++world_.outcome.corruptedReportsEmailed;
+    int e = emit(EventKind::EmailSent, world_.outboxLane,
+                 "email #" + std::to_string(world_.outcome.emailsSent) + " from " + self_.name());
+    beat(e,
+         "Finance receives report email #" + std::to_string(world_.outcome.emailsSent) + " (from " +
+             self_.name() + ")" +
+             (intact ? "." : "; the attached file is corrupted: " + world_.file.describe() + "."));
+}
+
+bool StepContext::sendEmailOnce() {
+    std::string key = "email:" + world_.reportDate;
+    bool first = world_.store.claimOnce(key);
+    if (live_.store) {
+        bool real = live_.store->claimOnce(key);
+        if (real != first && live_.divergences)
+            live_.divergences->push_back(formatVirtualTime(now()) + " claimOnce " + key +
+                                         " differs between SQLite and the model");
+        first = real;
+    }
+    if (first) {
+        sendEmail();
+        narrate("send_email_once(" + world_.reportDate + "): the first claim of " + key + ".");
+        return true;
+    }
+    ++world_.outcome.emailsSuppressed;
+    world_.outbox.suppress();
+    int e = emit(EventKind::EmailSuppressed, world_.outboxLane, key + " already claimed");
+    beat(e, "send_email_once(" + world_.reportDate + "): " + key +
+                " was already claimed, so no email goes out.");
+    return false;
+}
+
+bool StepContext::fencedSave(const std::string& body, std::int64_t fence) {
+    bool accepted = world_.store.write(world_.reportResource, body, fence);
+    if (live_.store) {
+        bool real = live_.store->write(world_.reportResource, body, fence);
+        if (real != accepted && live_.divergences)
+            live_.divergences->push_back(formatVirtualTime(now()) + " fenced write differs");
+        accepted = real;
+    }
+    const Holding* h = world_.currentHolding();
+    bool stillHolds = h && h->holder == self_.name();
+    int e = emit(accepted ? EventKind::FencedWriteAccepted : EventKind::FencedWriteRejected,
+                 world_.storeLane, "fence " + std::to_string(fence));
+    recording_.events[e].command = "UPDATE reports SET body = ?, fence = " + std::to_string(fence) +
+                                   " WHERE name = 'daily' AND fence < " + std::to_string(fence);
+    recording_.events[e].reply = accepted ? "1 row" : "0 rows";
+    std::string text;
+    if (accepted) {
+        if (!stillHolds) ++world_.outcome.staleWritesAccepted;
+        text = "save_report with fence " + std::to_string(fence) + " is accepted" +
+               (stillHolds ? "." : ", although " + self_.name() + " no longer holds the lock.");
+    } else {
+        ++world_.outcome.staleWritesRejected;
+        text = "save_report with fence " + std::to_string(fence) + " is rejected: fence " +
+               std::to_string(world_.store.lastFence(world_.reportResource)) +
+               " already wrote. The stale holder cannot overwrite the newer report.";
+    }
+    beat(e, text);
+    return accepted;
+}
+
+}  // namespace lockscope::sim
