@@ -62,11 +62,23 @@ void NodeLink::close() noexcept {
 }
 
 void NodeLink::append(std::span<const std::string_view> argv) {
-    std::vector<const char*> args(argv.size());
-    std::vector<std::size_t> lens(argv.size());
+    // Redlock's commands have at most a handful of arguments: no heap for those.
+    constexpr std::size_t kSmall = 16;
+    std::array<const char*, kSmall> smallArgs;
+    std::array<std::size_t, kSmall> smallLens;
+    std::vector<const char*> bigArgs;
+    std::vector<std::size_t> bigLens;
+    const char** args = smallArgs.data();
+    std::size_t* lens = smallLens.data();
+    if (argv.size() > kSmall) {
+        bigArgs.resize(argv.size());
+        bigLens.resize(argv.size());
+        args = bigArgs.data();
+        lens = bigLens.data();
+    }
     for (std::size_t i = 0; i < argv.size(); ++i)
         args[i] = argv[i].data(), lens[i] = argv[i].size();
-    redisAppendCommandArgv(context_.get(), static_cast<int>(argv.size()), args.data(), lens.data());
+    redisAppendCommandArgv(context_.get(), static_cast<int>(argv.size()), args, lens);
 }
 
 bool NodeLink::flush(std::optional<LinkFailure>& failure) {

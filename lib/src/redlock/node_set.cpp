@@ -65,7 +65,10 @@ RedlockNodeSet::RedlockNodeSet(std::vector<Endpoint> nodes) : endpoints_(std::mo
         }
     }
     links_.reserve(endpoints_.size());
-    for (const auto& e : endpoints_) links_.emplace_back(e);
+    for (const auto& e : endpoints_) {
+        links_.emplace_back(e);
+        names_.push_back(e.display());
+    }
 }
 
 RedlockNodeSet RedlockNodeSet::fromUrls(const std::vector<std::string>& urls) {

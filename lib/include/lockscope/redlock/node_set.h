@@ -55,7 +55,7 @@ class RedlockNodeSet {
     std::size_t size() const { return endpoints_.size(); }
     int quorum() const;
     const std::vector<Endpoint>& endpoints() const { return endpoints_; }
-    std::string nodeName(std::size_t i) const { return endpoints_[i].display(); }
+    const std::string& nodeName(std::size_t i) const { return names_[i]; }  // no password
 
     // Sends `commands` to every node (reconnecting, with AUTH and SELECT pipelined in front,
     // where a socket is closed or was found dead), then waits on all of them until the
@@ -81,6 +81,7 @@ class RedlockNodeSet {
     void closeDeadIdleLinks(const std::vector<bool>& selected);
 
     std::vector<Endpoint> endpoints_;
+    std::vector<std::string> names_;
     std::vector<redlock_detail::NodeLink> links_;
 };
 

@@ -1,0 +1,64 @@
+// The node set's parallel round trip on its own: the primitive the inspector's group view can
+// use to read one key on every node at once, over TCP or Unix sockets.
+
+#include "five_redis_servers.h"
+#include "lockscope/redlock/redlock.h"
+
+using namespace lockscope;
+using namespace std::chrono_literals;
+using lockscope::testing::FiveRedisServers;
+
+using RedlockNodeSetTest = FiveRedisServers;
+
+TEST_F(RedlockNodeSetTest, ReadsAKeyOnEveryNodeAtOnceAndReportsTheNodeThatIsDown) {
+    for (int i = 0; i < kNodes; ++i)
+        observer(i).command({"SET", "lock:{view}", "token-" + std::to_string(i), "PX", "60000"});
+    server(3).stop();
+    RedlockNodeSet nodes = nodeSet();
+    auto replies = nodes.roundTrip({{"GET", "lock:{view}"}, {"PTTL", "lock:{view}"}}, 100ms);
+    ASSERT_EQ(replies.size(), 5u);
+    for (int i : {0, 1, 2, 4}) {
+        ASSERT_TRUE(replies[i].ok()) << replies[i].error;
+        ASSERT_EQ(replies[i].replies.size(), 2u);
+        EXPECT_EQ(replies[i].replies[0].text(), "token-" + std::to_string(i));
+        EXPECT_GT(replies[i].replies[1].integer(), 59'000);
+    }
+    EXPECT_FALSE(replies[3].ok());
+    EXPECT_EQ(replies[3].errorKind, ErrorKind::ConnectionRefused);
+    EXPECT_TRUE(replies[3].replies.empty());
+}
+
+TEST_F(RedlockNodeSetTest, ErrorRepliesStayInPlace) {
+    observer(0).command({"HSET", "lock:{typed}", "f", "v"});  // a hash where a string is expected
+    RedlockNodeSet nodes = nodeSet();
+    Redlock lock(nodes, "typed");
+    RedlockAttempt attempt = lock.tryAcquire();
+    EXPECT_TRUE(attempt.succeeded) << attempt.details();  // SET NX on a hash is just "exists"
+    auto replies = nodes.roundTrip({{"GET", "lock:{typed}"}}, 100ms);
+    ASSERT_TRUE(replies[0].ok());
+    EXPECT_TRUE(replies[0].replies[0].isError());
+    EXPECT_NE(replies[0].replies[0].text().find("WRONGTYPE"), std::string_view::npos);
+}
+
+TEST_F(RedlockNodeSetTest, WorksOverUnixSockets) {
+    std::vector<Endpoint> sockets;
+    for (int i = 0; i < kNodes; ++i)
+        sockets.push_back(Endpoint{.unixPath = server(i).unixSocket()});
+    RedlockNodeSet nodes(sockets);
+    EXPECT_EQ(nodes.nodeName(0), "unix://" + server(0).unixSocket());
+    Redlock lock(nodes, "local", {.ttl = 2'000ms});
+    RedlockAttempt attempt = lock.tryAcquire();
+    ASSERT_TRUE(attempt.succeeded) << attempt.details();
+    EXPECT_EQ(attempt.granted(), 5);
+    EXPECT_EQ(lock.release().granted(), 5);
+    EXPECT_EQ(totalKeys(), 0);
+}
+
+TEST_F(RedlockNodeSetTest, ARestartedNodeIsReconnectedWithinTheSameRound) {
+    RedlockNodeSet nodes = nodeSet();
+    ASSERT_TRUE(nodes.roundTrip({{"PING"}}, 100ms)[2].ok());
+    server(2).restart();  // our idle socket to node 2 is now dead
+    auto replies = nodes.roundTrip({{"PING"}}, 100ms);
+    ASSERT_TRUE(replies[2].ok()) << replies[2].error;
+    EXPECT_EQ(replies[2].replies[0].text(), "PONG");
+}
