@@ -62,3 +62,9 @@ TEST_F(RedlockNodeSetTest, ARestartedNodeIsReconnectedWithinTheSameRound) {
     ASSERT_TRUE(replies[2].ok()) << replies[2].error;
     EXPECT_EQ(replies[2].replies[0].text(), "PONG");
 }
+
+TEST_F(RedlockNodeSetTest, EmptyCommandsAreRefusedBeforeAnythingIsSent) {
+    RedlockNodeSet nodes = nodeSet();
+    EXPECT_THROW(nodes.roundTrip({}, 100ms), InvalidArgumentError);
+    EXPECT_THROW(nodes.roundTrip({{"PING"}, {}}, 100ms), InvalidArgumentError);
+}

@@ -118,6 +118,10 @@ std::vector<NodeReplies> RedlockNodeSet::roundTrip(const std::vector<Command>& c
 std::vector<NodeReplies> RedlockNodeSet::run(const std::vector<bool>& selected,
                                              const std::vector<Command>& commands,
                                              std::chrono::milliseconds timeout) {
+    if (commands.empty()) throw InvalidArgumentError("a Redlock round needs at least one command");
+    for (const auto& command : commands)
+        if (command.empty())
+            throw InvalidArgumentError("a Redlock round was given an empty command");
     const std::size_t n = links_.size();
     std::vector<NodeReplies> results(n);
     std::vector<Pending> pending(n);
