@@ -21,7 +21,6 @@ Replay::Replay(std::string_view scenario, ScenarioParams params, std::uint64_t s
 void Replay::rebuild() {
     World world;
     buildScenario(*scenario_, params_, seed_, world, recording_);
-    for (const auto& action : actions_) applyAction(world, action);
     checkpoints_.clear();
     sizeAfterStep_.clear();
     beatStep_.clear();
@@ -31,11 +30,13 @@ void Replay::rebuild() {
 
 void Replay::simulateFrom(World world) {
     // The recording and the bookkeeping already end at world.steps.
+    applyDueActions(world);
     checkpoints_.push_back({world, world.steps});
     sizeAfterStep_.resize(world.steps);
     sizeAfterStep_.push_back(recording_.size());
     int beatsSinceCheckpoint = 0;
     while (Simulator::advance(world, recording_)) {
+        applyDueActions(world);
         int newBeats = static_cast<int>(recording_.beats.size() - beatStep_.size());
         beatStep_.resize(recording_.beats.size(), world.steps);
         sizeAfterStep_.push_back(recording_.size());
@@ -54,8 +55,7 @@ World Replay::worldAfterSteps(int steps) {
                            [&](const Checkpoint& c) { return c.steps <= steps; });
     World world = it->world;  // checkpoints_[0] is the start, so one always matches
     Recording scratch;        // the story is already recorded; only the state is wanted
-    while (world.steps < steps && Simulator::advance(world, scratch)) {
-    }
+    while (world.steps < steps && Simulator::advance(world, scratch)) applyDueActions(world);
     resimulated_ = steps - it->steps;
     return world;
 }
@@ -128,16 +128,24 @@ void Replay::checkInstance(const std::string& instance) const {
     auto names = instances();
     if (std::find(names.begin(), names.end(), instance) == names.end())
         throw InvalidArgumentError("no instance named \"" + instance + "\" in " + scenario_->name);
-    if (const Actor* a = state_.actor(instance); a && a->crashed)
+    if (auto crash = state_.faults.crashTime(instance); crash && *crash <= state_.now)
         throw InvalidArgumentError(instance + " has already crashed");
 }
 
-void Replay::applyAction(World& world, const UserAction& action) const {
-    if (action.crash)
-        world.faults.crashes.push_back({action.instance, action.at});
-    else
-        world.faults.pauses.push_back(
-            {action.instance, action.at, action.at + action.duration, "GC pause"});
+void Replay::applyDueActions(World& world) const {
+    // An action is due once the story reaches its step, or once nothing is left before its
+    // time (after a parameter change the steps may not line up any more).
+    while (world.userActionsApplied < static_cast<int>(actions_.size())) {
+        const UserAction& a = actions_[world.userActionsApplied];
+        auto next = Simulator::nextTime(world);
+        if (world.steps < a.steps && next && *next <= a.at) return;
+        VirtualMs at = std::max(a.at, world.now);
+        if (a.crash)
+            world.faults.crashes.push_back({a.instance, at});
+        else
+            world.faults.pauses.push_back({a.instance, at, at + a.duration, "GC pause"});
+        ++world.userActionsApplied;
+    }
 }
 
 void Replay::fork(const UserAction& requested) {
@@ -145,7 +153,10 @@ void Replay::fork(const UserAction& requested) {
     World world = worldAfterSteps(steps);
     UserAction action = requested;
     action.at = world.now;
-    applyAction(world, action);
+    action.steps = steps;
+    // Actions later in the story belonged to the future this fork replaces.
+    std::erase_if(actions_, [&](const UserAction& a) { return a.steps > steps; });
+    world.userActionsApplied = std::min<int>(world.userActionsApplied, actions_.size());
     actions_.push_back(action);
     // Keep the story up to the current step, drop the rest and simulate it again.
     recording_.truncate(sizeAfterStep_[steps]);

@@ -167,6 +167,11 @@ void samplePttl(World& world, Recording& recording) {
 
 }  // namespace
 
+std::optional<VirtualMs> Simulator::nextTime(const World& world) {
+    if (auto due = nextDue(world)) return due->time;
+    return std::nullopt;
+}
+
 bool Simulator::advance(World& world, Recording& recording, const LiveBackends& live) {
     std::optional<Due> due = nextDue(world);
     if (!due || due->time > kHorizon) return false;
@@ -222,7 +227,6 @@ void Simulator::finish(World& world, Recording& recording) {
         recording.intervals.push_back(interval);
     }
     world.openIntervals.clear();
-    world.outcome.outputFileIntact = world.file.intact();
 }
 
 }  // namespace lockscope::sim

@@ -228,6 +228,7 @@ void StepContext::runAborted(const std::string& why) {
 
 void StepContext::openFile() {
     int truncated = world_.file.open(self_.name());
+    world_.outcome.outputFileIntact = world_.file.intact();
     int e = emit(EventKind::FileOpened, world_.fileLane,
                  self_.name() + " opens the file for writing (truncates it)");
     if (truncated > 0)
@@ -238,6 +239,7 @@ void StepContext::openFile() {
 bool StepContext::writeChunk(int chunk) {
     OutputFile::WriteResult w = world_.file.writeChunk(self_.name(), chunk);
     std::string after = world_.file.describe();
+    world_.outcome.outputFileIntact = world_.file.intact();
     int e = emit(EventKind::ChunkWritten, world_.fileLane,
                  self_.name() + " writes chunk " + std::to_string(chunk) + ": " + after +
                      (w.interleaved ? "  (interleaved)" : ""));

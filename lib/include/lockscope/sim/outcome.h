@@ -21,10 +21,10 @@ struct OutcomeSummary {
     int runsCrashed = 0;
     int emailsSuppressed = 0;  // held back by the idempotency key
     int corruptedReportsEmailed = 0;
-    int staleWritesAccepted = 0;  // fenced writes made after the writer's lock was gone
-    int leaseLapses = 0;          // a lock expired or was deleted while its holder still worked
-    int orphansReleased = 0;      // a crashed holder's lock removed (safely) by someone else
-    bool outputFileIntact = false;
+    int staleWritesAccepted = 0;    // fenced writes made after the writer's lock was gone
+    int leaseLapses = 0;            // a lock expired or was deleted while its holder still worked
+    int orphansReleased = 0;        // a crashed holder's lock removed (safely) by someone else
+    bool outputFileIntact = false;  // at this point of the story
     std::vector<std::string> printed;  // what a scenario's script printed (expiry-race)
 
     bool operator==(const OutcomeSummary&) const = default;

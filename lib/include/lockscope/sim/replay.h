@@ -79,16 +79,19 @@ class Replay {
         World world;
         int steps = 0;  // steps done when it was taken
     };
+    // A pause or crash the user asked for, at a point of the story: after `steps` steps,
+    // at virtual time `at`. Re-applied at the same point when a parameter changes.
     struct UserAction {
         bool crash = false;
         std::string instance;
         VirtualMs at = 0;
         VirtualMs duration = 0;
+        int steps = 0;
     };
 
     void rebuild();
     void simulateFrom(World world);
-    void applyAction(World& world, const UserAction& action) const;
+    void applyDueActions(World& world) const;
     World worldAfterSteps(int steps);
     void fork(const UserAction& action);
     void checkInstance(const std::string& instance) const;

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,6 +31,8 @@ class Simulator {
     // Nothing is simulated past this time, whatever the parameters say.
     static constexpr VirtualMs kHorizon = 24 * 3600 * kSecond;
 
+    // When the next due thing would run, if anything is left.
+    static std::optional<VirtualMs> nextTime(const World& world);
     // Runs the next due thing. Returns false when nothing is left to run.
     static bool advance(World& world, Recording& recording, const LiveBackends& live = {});
     // Runs until nothing is left, then closes the intervals still open.

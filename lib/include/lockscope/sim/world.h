@@ -48,6 +48,7 @@ struct World {
     VirtualMs now = 0;
     std::uint64_t seq = 0;  // hands out wakeSeq values
     int steps = 0;
+    int userActionsApplied = 0;  // Replay's user actions already turned into faults
 
     ModelRedis redis;  // the server in simulation, the shadow of the real one in live mode
     ModelFencedStore store;

@@ -1,0 +1,90 @@
+// The model Redis must answer like a real redis-server: each case runs the same commands
+// on both and compares the replies. Expiry is checked in virtual time on the model alone.
+
+#include "lockscope/sim/live_redis_backend.h"
+#include "lockscope/sim/model_redis.h"
+#include "redis_fixture.h"
+
+using namespace lockscope;
+using namespace lockscope::sim;
+using lockscope::testing::RedisTest;
+
+namespace {
+
+std::vector<RedisCommand> guideCommands() {
+    const std::string lock = "lock:{report:daily}", fence = "fence:{report:daily}";
+    return {
+        RedisCommand::set("lock:report", "1", true, TtlUnit::Seconds, 10),
+        RedisCommand::set("lock:report", "1", true, TtlUnit::Seconds, 10),  // nil: taken
+        RedisCommand::get("lock:report"),
+        RedisCommand::del("lock:report"),
+        RedisCommand::del("lock:report"),  // 0: gone
+        RedisCommand::get("lock:report"),  // nil
+        RedisCommand::setNx("lock:x", "1"),
+        RedisCommand::setNx("lock:x", "2"),
+        RedisCommand::pttl("lock:x"),  // -1: no TTL
+        RedisCommand::pttl("absent"),  // -2
+        RedisCommand::expire("absent", 10),
+        RedisCommand::incr("counter"),
+        RedisCommand::incr("counter"),
+        RedisCommand::acquire(lock, fence, "tokenA", 30000),  // 1
+        RedisCommand::acquire(lock, fence, "tokenB", 30000),  // 0
+        RedisCommand::extend(lock, "tokenB", 30000),          // 0: not B's
+        RedisCommand::extend(lock, "tokenA", 30000),          // 1
+        RedisCommand::release(lock, "tokenB"),                // 0
+        RedisCommand::get(lock),
+        RedisCommand::release(lock, "tokenA"),                // 1
+        RedisCommand::acquire(lock, fence, "tokenB", 30000),  // 2
+        RedisCommand::get(fence),
+        RedisCommand::set("plain", "v", false, TtlUnit::None, 0),
+        RedisCommand::pttl("plain"),
+    };
+}
+
+}  // namespace
+
+TEST_F(RedisTest, ModelAnswersLikeRealRedis) {
+    Connection connection = connect();
+    LiveRedisBackend real(connection, 1000);
+    ModelRedis model;
+    for (const auto& command : guideCommands()) {
+        CommandReply expected = real.execute(command, 0);
+        CommandReply got = model.execute(command, 0);
+        EXPECT_EQ(got.summary(), expected.summary()) << command.text();
+    }
+}
+
+TEST(ModelRedis, KeysExpireAtTheirDeadlineInVirtualTime) {
+    ModelRedis model;
+    model.execute(RedisCommand::set("k", "v", true, TtlUnit::Seconds, 10), 1000);
+    EXPECT_EQ(model.pttl("k", 1000), 10000);
+    EXPECT_EQ(model.pttl("k", 10999), 1);
+    EXPECT_EQ(model.nextDeadline(), 11000);
+    EXPECT_EQ(
+        model.execute(RedisCommand::set("k", "w", true, TtlUnit::Seconds, 10), 10999).summary(),
+        "(nil)");
+    EXPECT_EQ(model.execute(RedisCommand::get("k"), 11000).summary(), "(nil)");
+    EXPECT_EQ(model.pttl("k", 11000), -2);
+}
+
+TEST(ModelRedis, ExtendMovesTheDeadlineOnlyForTheOwner) {
+    ModelRedis model;
+    model.execute(RedisCommand::acquire("l", "f", "me", 200), 0);
+    EXPECT_EQ(model.execute(RedisCommand::extend("l", "other", 200), 150).integer, 0);
+    EXPECT_EQ(model.execute(RedisCommand::extend("l", "me", 200), 150).integer, 1);
+    EXPECT_EQ(model.pttl("l", 150), 200);
+    EXPECT_EQ(model.expireDue(349).size(), 0u);
+    EXPECT_EQ(model.expireDue(350), std::vector<std::string>{"l"});
+    EXPECT_EQ(model.execute(RedisCommand::acquire("l", "f", "other", 200), 351).integer, 2);
+}
+
+TEST(ModelRedis, CommandTextIsWhatAClientSends) {
+    EXPECT_EQ(RedisCommand::set("lock:report", "1", true, TtlUnit::Seconds, 10).text(),
+              "SET lock:report 1 NX EX 10");
+    EXPECT_EQ(RedisCommand::setNx("lock:report", "1").text(), "SETNX lock:report 1");
+    std::string acquire = RedisCommand::acquire("lock:{r}", "fence:{r}", "tok", 30000).text();
+    EXPECT_TRUE(acquire.starts_with("EVALSHA ")) << acquire;
+    EXPECT_TRUE(acquire.ends_with(" 2 lock:{r} fence:{r} tok 30000")) << acquire;
+    ASSERT_NE(RedisCommand::release("k", "t").script(), nullptr);
+    EXPECT_NE(RedisCommand::release("k", "t").script()->source().find("DEL"), std::string::npos);
+}
