@@ -17,10 +17,12 @@ void listScenarios() {
     for (const auto& s : scenarios()) {
         std::printf("%s\n  %s\n  %s\n  parameters (--set name=value):\n", s.name.c_str(),
                     s.title.c_str(), s.summary.c_str());
-        for (const auto& p : s.params)
-            std::printf("    %-18s default %-9lld range %lld..%lld  %s\n", p.name.c_str(),
-                        static_cast<long long>(p.defaultValue), static_cast<long long>(p.min),
-                        static_cast<long long>(p.max), p.description.c_str());
+        for (const auto& p : s.params) {
+            std::string range = std::to_string(p.min) + ".." + std::to_string(p.max);
+            std::printf("    %-18s default %-9lld range %-14s %s\n", p.name.c_str(),
+                        static_cast<long long>(p.defaultValue), range.c_str(),
+                        p.description.c_str());
+        }
         std::printf("\n");
     }
 }

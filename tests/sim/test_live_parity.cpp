@@ -1,0 +1,79 @@
+// The same actors against a real redis-server and a real SQLite store, with virtual time
+// scaled onto the steady clock: the beats (time, actor, command, reply, narration) and the
+// outcome must equal the simulated run's, and the model must agree with every reply.
+
+#include <chrono>
+
+#include "lockscope/errors.h"
+#include "lockscope/sim/live_replay.h"
+#include "lockscope/sim/transcript.h"
+#include "redis_fixture.h"
+
+using namespace lockscope;
+using namespace lockscope::sim;
+using lockscope::testing::RedisTest;
+
+namespace {
+
+class LiveParity : public RedisTest {
+  protected:
+    void expectParity(const std::string& name, int realMsPerVirtualSecond) {
+        const Scenario& scenario = scenarioNamed(name);
+        RunResult simulated = runSimulated(scenario, scenario.defaults(), 5);
+        LiveOptions options;
+        options.endpoint = endpoint();
+        options.realMsPerVirtualSecond = realMsPerVirtualSecond;
+        auto start = std::chrono::steady_clock::now();
+        RunResult live = runLive(scenario, scenario.defaults(), 5, options);
+        auto took = std::chrono::steady_clock::now() - start;
+
+        EXPECT_TRUE(live.divergences.empty()) << live.divergences.front();
+        EXPECT_EQ(formatOutcome(live.outcome), formatOutcome(simulated.outcome));
+        EXPECT_EQ(live.outcome, simulated.outcome);
+        ASSERT_EQ(live.recording.beats.size(), simulated.recording.beats.size());
+        for (std::size_t i = 0; i < live.recording.beats.size(); ++i)
+            ASSERT_EQ(formatBeat(live.recording.beats[i]),
+                      formatBeat(simulated.recording.beats[i]));
+        ASSERT_EQ(live.recording.events.size(), simulated.recording.events.size());
+        for (std::size_t i = 0; i < live.recording.events.size(); ++i) {
+            const TimelineEvent &l = live.recording.events[i], &s = simulated.recording.events[i];
+            ASSERT_EQ(l.time, s.time) << i;
+            ASSERT_EQ(l.kind, s.kind) << i;
+            ASSERT_EQ(l.actor, s.actor) << i;
+            ASSERT_EQ(l.reply, s.reply) << i;
+        }
+        // It really ran in scaled time, and left no key behind.
+        VirtualMs end = simulated.recording.events.back().time;
+        EXPECT_GE(took, std::chrono::microseconds(end * realMsPerVirtualSecond));
+        EXPECT_EQ(keyCount(), 0);
+    }
+};
+
+}  // namespace
+
+TEST_F(LiveParity, BrokenReport) {
+    expectParity("broken-report", 20);
+}
+TEST_F(LiveParity, FixedReport) {
+    expectParity("fixed-report", 20);
+}
+TEST_F(LiveParity, ExpiryRace) {
+    expectParity("expiry-race", 1000);
+}
+TEST_F(LiveParity, SetnxExpireCrash) {
+    expectParity("setnx-expire-crash", 20);
+}
+
+TEST_F(LiveParity, RefusesToTouchExistingKeys) {
+    observer().command({"SET", "lock:report", "someone else's"});
+    LiveOptions options;
+    options.endpoint = endpoint();
+    const Scenario& scenario = scenarioNamed("broken-report");
+    try {
+        runLive(scenario, scenario.defaults(), 1, options);
+        FAIL() << "expected InvalidArgumentError";
+    } catch (const InvalidArgumentError& e) {
+        EXPECT_NE(std::string(e.what()).find("lock:report"), std::string::npos);
+    }
+    EXPECT_EQ(observer().command({"GET", "lock:report"}).text(), "someone else's");
+}
