@@ -16,6 +16,8 @@ struct ConnectionProfile {
     bool readOnly = false;
     QStringList patterns{QStringLiteral("lock:*")};
     bool isSandbox = false;  // the embedded default; never saved
+    // The server wants a password: it comes from the keychain, or is asked for at connect.
+    bool needsPassword = false;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     QString displayUrl() const { return QString::fromStdString(endpoint.display()); }

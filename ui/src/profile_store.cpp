@@ -18,6 +18,7 @@ QList<ConnectionProfile> ProfileStore::load() const {
         p.endpoint.user = settings_.value("user").toString().toStdString();
         p.endpoint.db = settings_.value("db", 0).toInt();
         p.readOnly = settings_.value("readOnly", false).toBool();
+        p.needsPassword = settings_.value("needsPassword", false).toBool();
         p.patterns = settings_.value("patterns", QStringList{"lock:*"}).toStringList();
         if (!p.id.isEmpty()) profiles.append(p);
     }
@@ -40,6 +41,7 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         settings_.setValue("user", QString::fromStdString(p.endpoint.user));
         settings_.setValue("db", p.endpoint.db);
         settings_.setValue("readOnly", p.readOnly);
+        settings_.setValue("needsPassword", p.needsPassword || !p.endpoint.password.empty());
         settings_.setValue("patterns", p.patterns);
     }
     settings_.endArray();

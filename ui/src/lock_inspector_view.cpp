@@ -1,0 +1,201 @@
+#include "lock_inspector_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QSignalBlocker>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "connection_hub.h"
+#include "lock_detail_pane.h"
+#include "lock_filter_proxy.h"
+#include "lock_table_delegate.h"
+#include "lock_table_model.h"
+
+namespace lockscope::ui {
+
+LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
+    : QWidget(parent), hub_(hub), model_(new LockTableModel(this)), proxy_(new LockFilterProxy(this)) {
+    proxy_->setSourceModel(model_);
+    filter_ = new QLineEdit;
+    filter_->setPlaceholderText(tr("Filter by key, resource, kind, holder token or finding (Ctrl+F)"));
+    filter_->setClearButtonEnabled(true);
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 0);
+    progress_->setMaximumWidth(160);
+    progress_->setFormat(tr("scanning…"));
+    progress_->hide();
+    cancel_ = new QToolButton;
+    cancel_->setIcon(QIcon(QStringLiteral(":/icons/cancel.svg")));
+    cancel_->setToolTip(tr("Cancel the scan"));
+    cancel_->hide();
+    counts_ = new QLabel;
+
+    table_ = new QTableView;
+    table_->setModel(proxy_);
+    table_->setItemDelegate(new LockTableDelegate(table_));
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(LockTableModel::Remaining, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 12);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    const int widths[] = {150, 190, 120, 90, 250, 140, 60, 80, 70, 160};
+    for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
+
+    detail_ = new LockDetailPane;
+    splitter_ = new QSplitter(Qt::Vertical);
+    splitter_->addWidget(table_);
+    splitter_->addWidget(detail_);
+    splitter_->setStretchFactor(0, 3);
+    splitter_->setStretchFactor(1, 2);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(filter_, 1);
+    top->addWidget(counts_);
+    top->addWidget(progress_);
+    top->addWidget(cancel_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(splitter_, 1);
+
+    connect(filter_, &QLineEdit::textChanged, proxy_, &LockFilterProxy::setFilterText);
+    connect(cancel_, &QToolButton::clicked, &hub_, &ConnectionHub::cancelScans);
+    connect(model_, &LockTableModel::countdownTick, table_->viewport(), qOverload<>(&QWidget::update));
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LockInspectorView::onSelectionChanged);
+    connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
+    connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString& instance) {
+        model_->removeInstance(instance);
+        showSelected();
+    });
+    connect(&hub_, &ConnectionHub::scanStarted, this, [this] {
+        ++scansRunning_;
+        progress_->show();
+        cancel_->show();
+    });
+    connect(&hub_, &ConnectionHub::scanFinished, this, [this](const QString& instance, bool cancelled, const QStringList& notes) {
+        scansRunning_ = std::max(0, scansRunning_ - 1);
+        progress_->setVisible(scansRunning_ > 0);
+        cancel_->setVisible(scansRunning_ > 0);
+        if (cancelled) emit statusMessage(tr("Scan of %1 cancelled").arg(instance), 5000);
+        else if (!notes.isEmpty()) emit statusMessage(instance + QStringLiteral(": ") + notes.join(QStringLiteral("; ")), 10000);
+    });
+    connect(&hub_, &ConnectionHub::actionFinished, this,
+            [this](const QString& instance, const QString& key, const QString& action, bool ok, int, const QString& message) {
+                const auto& shown = detail_->shown();
+                if (shown && QString::fromStdString(shown->instanceName()) == instance && QString::fromStdString(shown->key) == key)
+                    detail_->showActionResult(ok, message);
+                emit statusMessage(tr("%1 %2 on %3: %4").arg(action, key, instance, message), 8000);
+            });
+    connect(detail_, &LockDetailPane::releaseRequested, this, [this](const inspect::LockRecord& seen) {
+        hub_.act(QString::fromStdString(seen.instanceName()), LockAction::Release, seen);
+    });
+    connect(detail_, &LockDetailPane::addTtlRequested, this, [this](const inspect::LockRecord& seen, qint64 ttlMs) {
+        hub_.act(QString::fromStdString(seen.instanceName()), LockAction::AddTtl, seen, ttlMs);
+    });
+    connect(detail_, &LockDetailPane::forceDeleteRequested, this, [this](const inspect::LockRecord& seen) {
+        hub_.act(QString::fromStdString(seen.instanceName()), LockAction::ForceDelete, seen, 0, true);
+    });
+}
+
+void LockInspectorView::onLocksChanged(const QString& instance, const QVector<inspect::LockRecord>& changed,
+                                       const QStringList& removed, bool) {
+    for (const auto& r : changed)
+        history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r.key)), r);
+    QString selectedBefore = selectedRowKey();
+    for (const QString& key : removed) {
+        QString rowKey = LockTableModel::rowKey(instance, key);
+        history_.vanished(rowKey);
+        if (rowKey != selectedBefore) {
+            model_->removeKey(instance, key);
+            continue;
+        }
+        // The selected lock is gone (released, expired): never slide the selection onto
+        // a neighbour, where the next Delete would release a lock nobody looked at.
+        QSignalBlocker block(table_->selectionModel());
+        model_->removeKey(instance, key);
+        table_->selectionModel()->clear();
+        detail_->markVanished(history_.track(rowKey));
+    }
+    model_->apply(instance, changed, false);
+    counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
+    QString selected = selectedRowKey();
+    bool touched = removed.contains(selected.section('\n', 1)) ||
+                   std::any_of(changed.begin(), changed.end(), [&](const auto& r) {
+                       return LockTableModel::rowKey(instance, QString::fromStdString(r.key)) == selected;
+                   });
+    if (touched) showSelected();
+    else if (!selected.isEmpty()) detail_->refreshTrack(history_.track(selected));
+}
+
+QString LockInspectorView::selectedRowKey() const {
+    auto rows = table_->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : rows.first().data(LockTableModel::RowKeyRole).toString();
+}
+
+bool LockInspectorView::selectedIsReadOnly() const {
+    auto rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) return false;
+    const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
+    const ConnectionProfile* p = record ? hub_.profileForInstance(QString::fromStdString(record->instanceName())) : nullptr;
+    return p && p->readOnly;
+}
+
+void LockInspectorView::onSelectionChanged() { showSelected(); }
+
+void LockInspectorView::showSelected() {
+    auto rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        detail_->showLock(std::nullopt, nullptr, false);
+        return;
+    }
+    const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
+    if (!record) return;
+    detail_->showLock(*record, history_.track(selectedRowKey()), selectedIsReadOnly());
+}
+
+void LockInspectorView::selectKey(const QString& instance, const QString& key) {
+    int row = model_->rowOf(instance, key);
+    if (row < 0) return;
+    QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
+    table_->selectRow(index.row());
+    table_->scrollTo(index);
+}
+
+void LockInspectorView::focusFilter() {
+    filter_->setFocus();
+    filter_->selectAll();
+}
+
+void LockInspectorView::releaseSelected() {
+    if (detail_->releaseButton()->isEnabled()) detail_->releaseButton()->click();
+}
+void LockInspectorView::addTtlToSelected() {
+    if (detail_->addTtlButton()->isEnabled()) detail_->addTtlButton()->click();
+}
+void LockInspectorView::forceDeleteSelected() {
+    if (detail_->forceDeleteButton()->isEnabled()) detail_->forceDeleteButton()->click();
+}
+
+void LockInspectorView::copySelectedToken() {
+    auto rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) return;
+    QString token = proxy_->index(rows.first().row(), LockTableModel::Holder).data(LockTableModel::FullTokenRole).toString();
+    QApplication::clipboard()->setText(token);
+    emit statusMessage(tr("Copied holder token %1").arg(token.left(40)), 4000);
+}
+
+}  // namespace lockscope::ui

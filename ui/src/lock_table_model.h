@@ -1,0 +1,82 @@
+#pragma once
+// The live lock table: one row per (instance, key), fed with value-type snapshots from the
+// connection workers. The remaining TTL is not stored but interpolated from the observed
+// PTTL and a steady clock at paint time, so rows count down smoothly between polls; a
+// single coalesced tick repaints only the moving columns.
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QTimer>
+#include <QVector>
+#include <chrono>
+#include <functional>
+
+#include "lockscope/inspect/lock_record.h"
+
+namespace lockscope::ui {
+
+class LockTableModel : public QAbstractTableModel {
+    Q_OBJECT
+public:
+    enum Column { Instance, Key, Resource, Kind, Holder, Remaining, Fence, HeldFor, Renewals, Findings, ColumnCount };
+    enum Role {
+        RemainingMsRole = Qt::UserRole + 1,  // qint64, -1 without TTL
+        TtlFractionRole,                     // double 0..1: remaining / largest PTTL seen
+        HighlightRole,                       // double 0..1: fades after a handoff or an expiry
+        FindingsRole,                        // QStringList of rule ids
+        FullTokenRole,                       // the whole holder token (or fields)
+        RowKeyRole,                          // "instance\nkey": stable identity of the row
+    };
+    using Clock = std::chrono::steady_clock;
+    using Record = lockscope::inspect::LockRecord;
+
+    explicit LockTableModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+    // Adds or updates these records of one instance. complete: the batch is the whole set
+    // for that instance, so rows of it that are missing have expired or been deleted.
+    void apply(const QString& instance, const QVector<Record>& records, bool complete);
+    void removeInstance(const QString& instance);
+    void removeKey(const QString& instance, const QString& key);
+
+    const Record* recordAt(int row) const;
+    int rowOf(const QString& instance, const QString& key) const;
+    static QString rowKey(const QString& instance, const QString& key) { return instance + '\n' + key; }
+
+    // Time source, replaceable so tests can move time forward deterministically.
+    void setClock(std::function<Clock::time_point()> now) { now_ = std::move(now); }
+    // Repaint interval of the moving columns (countdown, held for, highlight).
+    void setTickInterval(std::chrono::milliseconds interval) { ticker_.setInterval(int(interval.count())); }
+
+    // Human formats shared with the detail pane: "12.3 s", "4 min 10 s", "no TTL".
+    static QString formatDuration(std::int64_t ms);
+
+signals:
+    // A row's holder changed (handoff) or a row vanished (expired or deleted).
+    void handoff(const QString& instance, const QString& key);
+    void vanished(const QString& instance, const QString& key);
+    // The moving columns (countdown, held for, highlight) changed: repaint visible rows.
+    void countdownTick();
+
+private:
+    struct Row {
+        Record record;
+        std::int64_t largestPttl = 0;  // scale of the TTL bar
+        Clock::time_point highlightedAt{};
+    };
+    void tick();
+    void reindex(int from);
+    QVariant display(const Row& row, int column) const;
+    QVariant sortValue(const Row& row, int column) const;
+
+    QVector<Row> rows_;
+    QHash<QString, int> index_;  // rowKey -> row
+    QTimer ticker_;
+    std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
+};
+
+}  // namespace lockscope::ui
