@@ -76,6 +76,9 @@ ScanSummary Scanner::run(const BatchCallback& onBatch, std::stop_token stop) {
             std::string_view argv[] = {"SCAN", cursor, "MATCH", pattern, "COUNT", count};
             connection_.send(argv);
             r.scan = true;
+            // The SCAN goes out alone first, so the server starts on it while the reads
+            // of the previous page are still being formatted here.
+            if (!pendingMain.empty() || !pendingFollow.empty()) connection_.flush();
         }
         if (!pendingMain.empty())
             r.stages.push_back(annotator_->sendMain(connection_, std::move(pendingMain)));
