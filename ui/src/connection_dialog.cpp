@@ -60,7 +60,8 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     password_ = new QLineEdit;
     password_->setEchoMode(QLineEdit::Password);
     remember_ = new QCheckBox(tr("Remember in the system keychain (never stored in plain text)"));
-    readOnly_ = new QCheckBox(tr("Read-only: never send a write (release, add TTL and delete are disabled)"));
+    readOnly_ = new QCheckBox(tr("Read-only: never send a write"));
+    readOnly_->setToolTip(tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
     patterns_ = new QLineEdit;
     patterns_->setToolTip(tr("SCAN MATCH patterns, separated by commas"));
     testButton_ = new QPushButton(tr("&Test"));

@@ -64,6 +64,7 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     split->addWidget(tabs);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 2);
+    split->setSizes({620, 420});
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(title_);

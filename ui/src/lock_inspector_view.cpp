@@ -52,7 +52,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideMiddle);
-    const int widths[] = {150, 190, 120, 90, 250, 140, 60, 80, 70, 160};
+    const int widths[] = {150, 170, 110, 80, 190, 120, 50, 70, 70, 160};
     for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
 
     detail_ = new LockDetailPane;
@@ -79,6 +79,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
     connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString& instance) {
         model_->removeInstance(instance);
+        table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
         showSelected();
     });
     connect(&hub_, &ConnectionHub::scanStarted, this, [this] {
@@ -131,6 +132,8 @@ void LockInspectorView::onLocksChanged(const QString& instance, const QVector<in
         detail_->markVanished(history_.track(rowKey));
     }
     model_->apply(instance, changed, false);
+    // With one server the instance column repeats itself; the detail pane still names it.
+    table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
     counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
     QString selected = selectedRowKey();
     bool touched = removed.contains(selected.section('\n', 1)) ||

@@ -133,6 +133,7 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
 }
 
 void LockTableModel::apply(const QString& instance, const QVector<Record>& records, bool complete) {
+    instances_.insert(instance);
     QSet<QString> seen;
     QVector<Record> added;
     for (const Record& rec : records) {
@@ -184,6 +185,7 @@ void LockTableModel::removeKey(const QString& instance, const QString& key) {
 }
 
 void LockTableModel::removeInstance(const QString& instance) {
+    instances_.remove(instance);
     for (int i = int(rows_.size()) - 1; i >= 0; --i) {
         const Record& r = rows_[i].record;
         if (QString::fromStdString(r.instanceName()) == instance)

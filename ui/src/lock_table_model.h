@@ -6,6 +6,7 @@
 
 #include <QAbstractTableModel>
 #include <QHash>
+#include <QSet>
 #include <QTimer>
 #include <QVector>
 #include <chrono>
@@ -44,6 +45,7 @@ public:
     void removeKey(const QString& instance, const QString& key);
 
     const Record* recordAt(int row) const;
+    int instanceCount() const { return int(instances_.size()); }
     int rowOf(const QString& instance, const QString& key) const;
     static QString rowKey(const QString& instance, const QString& key) { return instance + '\n' + key; }
 
@@ -75,6 +77,7 @@ private:
 
     QVector<Row> rows_;
     QHash<QString, int> index_;  // rowKey -> row
+    QSet<QString> instances_;    // instances with rows or an applied snapshot
     QTimer ticker_;
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
 };

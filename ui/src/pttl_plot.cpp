@@ -14,7 +14,7 @@ PttlPlot::PttlPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
 
     auto ticker = QSharedPointer<QCPAxisTickerDateTime>::create();
     ticker->setDateTimeFormat(QStringLiteral("hh:mm:ss"));
-    ticker->setTickCount(5);
+    ticker->setTickCount(4);
     plot_->xAxis->setTicker(ticker);
     plot_->yAxis->setLabel(tr("PTTL (s)"));
     plot_->addGraph();
@@ -50,10 +50,21 @@ void PttlPlot::redraw() {
     double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
     double maxY = 1;
     if (track_) {
-        for (const PttlSample& s : track_->samples) {
-            x.append(s.time);
-            y.append(s.pttlMs < 0 ? qQNaN() : s.pttlMs / 1000.0);
-            maxY = std::max(maxY, s.pttlMs / 1000.0);
+        // Between two observations the TTL runs down at one second per second: draw that
+        // slope up to the next observation (a renewal then jumps up: the sawtooth), and
+        // from the last one up to now.
+        const auto& samples = track_->samples;
+        for (std::size_t i = 0; i < samples.size(); ++i) {
+            const PttlSample& s = samples[i];
+            double until = i + 1 < samples.size() ? samples[i + 1].time : now;
+            if (s.pttlMs < 0) {
+                x.append(s.time), y.append(qQNaN());
+                continue;
+            }
+            double start = s.pttlMs / 1000.0;
+            x.append(s.time), y.append(start);
+            x.append(until), y.append(std::max(0.0, start - (until - s.time)));
+            maxY = std::max(maxY, start);
         }
         for (const HolderChange& h : track_->holders) {
             auto* line = new QCPItemStraightLine(plot_);

@@ -1,0 +1,89 @@
+#pragma once
+// The replay's lanes, Jepsen/Knossos style and shaped like KDAB Hotspot's timeline
+// delegate: time runs left to right through mapTimeToX/mapXToTime, one lane per
+// scheduler instance and one each for the lock key, the output file and the finance
+// outbox. Lock ownership is a bar, pauses, lapsed leases and crashes are shaded bands,
+// commands and replies are markers with tooltips, and a "now" cursor marks the current
+// beat. Nothing after the current beat is drawn: the story unfolds step by step.
+// Right-click on an instance lane offers to pause or crash it there (a fork).
+
+#include <QWidget>
+#include <vector>
+
+#include "lockscope/sim/replay.h"
+
+namespace lockscope::ui {
+
+class TimelineLanes : public QWidget {
+    Q_OBJECT
+public:
+    explicit TimelineLanes(QWidget* parent = nullptr);
+
+    // The replay to draw (owned by the panel); call refresh() whenever it changes.
+    void setReplay(const sim::Replay* replay);
+    void refresh();
+
+    double mapTimeToX(sim::VirtualMs t) const;
+    sim::VirtualMs mapXToTime(double x) const;
+    sim::VirtualMs endTime() const { return end_; }
+    // The horizontal margins of the time area, so the PTTL plot below can line up.
+    int leftMargin() const { return kHeaderWidth; }
+    int rightMargin() const { return kRightMargin; }
+
+    // Lane index under a point (-1: none), the event marker under it, and the tooltip.
+    int laneAt(const QPoint& pos) const;
+    const sim::TimelineEvent* eventAt(const QPoint& pos) const;
+    QString toolTipAt(const QPoint& pos) const;
+    // Where the marker of an event is drawn (empty if hidden), for tests.
+    QRectF markerRect(int eventIndex) const;
+    bool eventVisible(const sim::TimelineEvent& event) const;
+    int visibleMarkerCount() const { return static_cast<int>(markers_.size()); }
+
+    QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
+
+signals:
+    void timeClicked(sim::VirtualMs t);
+    void pauseRequested(const QString& instance, sim::VirtualMs at, sim::VirtualMs duration);
+    void crashRequested(const QString& instance, sim::VirtualMs at);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    bool event(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
+
+private:
+    struct Marker {
+        QRectF rect;
+        int event = 0;
+        double x = 0;  // the event's exact time on screen (the pill may be nudged aside)
+    };
+    static constexpr int kAxisHeight = 34;
+    static constexpr int kHeaderWidth = 200;
+    static constexpr int kRightMargin = 28;
+
+    QRectF laneRect(int lane) const;  // the time area of a lane
+    QRectF barArea(int lane) const;   // where ownership and job bars go
+    int laneIndex(sim::LaneId id) const;
+    sim::VirtualMs now() const;
+    sim::VirtualMs visibleEnd(const sim::Interval& interval) const;
+    void layoutMarkers();
+
+    // Painting (timeline_lanes_paint.cpp).
+    void paintAxis(QPainter& p) const;
+    void paintHeaders(QPainter& p) const;
+    void paintIntervals(QPainter& p) const;
+    void paintBand(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
+    void paintBar(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
+    void paintMarkers(QPainter& p) const;
+    void paintCursor(QPainter& p) const;
+
+    const sim::Replay* replay_ = nullptr;
+    sim::VirtualMs end_ = 1000;
+    int cutoffEvent_ = -1;  // events up to this index belong to the story so far
+    std::vector<Marker> markers_;
+};
+
+}  // namespace lockscope::ui

@@ -1,0 +1,327 @@
+// TimelineLanes' painting: axis and grid, lane headers with the state at the current beat,
+// bands and bars for intervals, markers for events, and the "now" cursor.
+#include <QPainter>
+#include <QPainterPath>
+#include <cmath>
+
+#include "event_markers.h"
+#include "lane_colors.h"
+#include "lane_fonts.h"
+#include "sim_text.h"
+#include "timeline_lanes.h"
+
+namespace lockscope::ui {
+namespace {
+
+QColor withAlpha(QColor color, int alpha) {
+    color.setAlpha(alpha);
+    return color;
+}
+
+sim::VirtualMs niceStep(sim::VirtualMs span, int ticks) {
+    double raw = double(span) / std::max(1, ticks);
+    double magnitude = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
+    for (double m : {1.0, 2.0, 5.0, 10.0})
+        if (m * magnitude >= raw) return std::max<sim::VirtualMs>(1, static_cast<sim::VirtualMs>(m * magnitude));
+    return static_cast<sim::VirtualMs>(10 * magnitude);
+}
+
+QString tickText(sim::VirtualMs t, sim::VirtualMs step) {
+    if (t == 0) return QStringLiteral("0");
+    if (step >= 1000) return QStringLiteral("%1 s").arg(double(t) / 1000.0);
+    return QStringLiteral("%1 ms").arg(t);
+}
+
+}  // namespace
+
+void TimelineLanes::paintEvent(QPaintEvent*) {
+    QPainter p(this);
+    p.setRenderHint(QPainter::Antialiasing);
+    const QPalette& pal = palette();
+    p.fillRect(rect(), pal.color(QPalette::Base));
+    p.fillRect(QRect(0, 0, kHeaderWidth - 6, height()), pal.color(QPalette::Window));
+    if (!replay_) return;
+    int lanes = static_cast<int>(replay_->recording().lanes.size());
+    for (int i = 0; i < lanes; ++i) {
+        QRectF r = laneRect(i);
+        if (i % 2) p.fillRect(QRectF(kHeaderWidth - 6, r.top(), width(), r.height()), pal.color(QPalette::AlternateBase));
+        p.setPen(withAlpha(pal.color(QPalette::Mid), 140));
+        p.drawLine(QPointF(0, r.bottom()), QPointF(width(), r.bottom()));
+    }
+    // The future is not drawn; a tint says "not yet".
+    double nowX = replay_->currentBeat() < 0 ? kHeaderWidth : mapTimeToX(now());
+    p.fillRect(QRectF(nowX, kAxisHeight, width() - nowX, height() - kAxisHeight),
+               withAlpha(pal.color(QPalette::Mid), LaneColors::isDark(pal) ? 40 : 28));
+    paintAxis(p);
+    paintIntervals(p);
+    paintMarkers(p);
+    paintHeaders(p);
+    paintCursor(p);
+}
+
+void TimelineLanes::paintAxis(QPainter& p) const {
+    const QPalette& pal = palette();
+    p.setFont(LaneFonts::axis());
+    double span = width() - kHeaderWidth - kRightMargin;
+    sim::VirtualMs step = niceStep(end_, std::max(2, int(span / 110)));
+    for (sim::VirtualMs t = 0; t <= end_; t += step) {
+        double x = mapTimeToX(t);
+        p.setPen(QPen(withAlpha(pal.color(QPalette::Text), 45), 1));
+        p.drawLine(QPointF(x, kAxisHeight), QPointF(x, height()));
+        p.setPen(pal.color(QPalette::Text));
+        p.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight));
+        QRectF label(x - 50, 2, 100, kAxisHeight - 9);
+        p.drawText(label, Qt::AlignHCenter | Qt::AlignBottom, tickText(t, step));
+    }
+    p.setPen(pal.color(QPalette::Text));
+    p.drawLine(QPointF(kHeaderWidth, kAxisHeight), QPointF(width() - kRightMargin, kAxisHeight));
+    p.setPen(pal.color(QPalette::PlaceholderText));
+    p.drawText(QRectF(10, 2, kHeaderWidth - 20, kAxisHeight - 9), Qt::AlignLeft | Qt::AlignBottom,
+               tr("virtual time"));
+}
+
+void TimelineLanes::paintHeaders(QPainter& p) const {
+    const QPalette& pal = palette();
+    const sim::Recording& r = replay_->recording();
+    const bool started = replay_->currentBeat() >= 0;
+    const sim::OutcomeSummary& so = replay_->outcomeSoFar();
+    for (std::size_t i = 0; i < r.lanes.size(); ++i) {
+        const sim::Lane& lane = r.lanes[i];
+        QRectF box = laneRect(int(i));
+        box.setLeft(12);
+        box.setRight(kHeaderWidth - 14);
+        QString status;
+        QColor statusColor = pal.color(QPalette::Text);
+        switch (lane.kind) {
+            case sim::LaneKind::Instance: {
+                // The most telling interval covering now names the instance's state.
+                int rank = 0;
+                for (const sim::Interval& in : r.intervals) {
+                    if (in.lane != lane.id || !started || in.from > now() || in.to < now()) continue;
+                    if (in.to == now() && !in.ongoing && in.to != in.from) continue;
+                    int k = 0;
+                    QString text;
+                    QColor color = statusColor;
+                    switch (in.kind) {
+                        case sim::IntervalKind::Crashed: k = 6, text = tr("crashed"), color = LaneColors::crash(pal); break;
+                        case sim::IntervalKind::Pause: k = 5, text = tr("frozen"), color = LaneColors::pause(pal); break;
+                        case sim::IntervalKind::LeaseLapsed:
+                            k = 4, text = tr("⚠ works, no lock"), color = LaneColors::lapse(pal);
+                            break;
+                        case sim::IntervalKind::Ownership: k = 3, text = tr("holds the lock"); break;
+                        case sim::IntervalKind::JobRun: k = 2, text = tr("running the job"); break;
+                        default: break;
+                    }
+                    if (k > rank) rank = k, status = text, statusColor = color;
+                }
+                if (status.isEmpty()) status = lane.subtitle.empty() ? tr("idle") : qs(lane.subtitle);
+                break;
+            }
+            case sim::LaneKind::RedisKey: {
+                sim::KeyView key = replay_->keyView();
+                if (!started || !key.exists) {
+                    status = tr("(no key)");
+                } else if (key.pttl == -1) {
+                    status = tr("%1 · no TTL!").arg(qs(key.holder));
+                    statusColor = LaneColors::noTtl(pal);
+                } else {
+                    status = key.fence ? tr("%1 · fence %2 · %3").arg(qs(key.holder)).arg(key.fence).arg(qs(sim::formatDuration(key.pttl)))
+                                       : tr("%1 · %2 left").arg(qs(key.holder), qs(sim::formatDuration(key.pttl)));
+                }
+                break;
+            }
+            case sim::LaneKind::FinanceOutbox: status = tr("emails so far: %1").arg(so.emailsSent); break;
+            case sim::LaneKind::OutputFile:
+                status = tr("corrupted writes: %1").arg(so.corruptedWrites);
+                if (so.corruptedWrites) statusColor = LaneColors::bad(pal);
+                break;
+            default: status = qs(lane.subtitle); break;
+        }
+        QFont nameFont = LaneFonts::laneName();
+        QFont small = LaneFonts::subtitle();
+        QFontMetricsF nameMetrics(nameFont), smallMetrics(small);
+        bool subtitleFits = box.height() >= nameMetrics.height() + 2 * smallMetrics.height() + 8 &&
+                            lane.kind != sim::LaneKind::Instance && !lane.subtitle.empty();
+        double block = nameMetrics.height() + smallMetrics.height() * (subtitleFits ? 2 : 1);
+        double y = box.top() + (box.height() - block) / 2;
+        p.setFont(nameFont);
+        p.setPen(lane.kind == sim::LaneKind::Instance ? LaneColors::actor(qs(lane.name), pal) : pal.color(QPalette::Text));
+        QString name = nameMetrics.elidedText(qs(lane.name), Qt::ElideMiddle, box.width());
+        p.drawText(QRectF(box.left(), y, box.width(), nameMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+        y += nameMetrics.height();
+        p.setFont(small);
+        if (subtitleFits) {
+            p.setPen(pal.color(QPalette::PlaceholderText));
+            p.drawText(QRectF(box.left(), y, box.width(), smallMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                       smallMetrics.elidedText(qs(lane.subtitle), Qt::ElideRight, box.width()));
+            y += smallMetrics.height();
+        }
+        p.setPen(statusColor);
+        p.drawText(QRectF(box.left(), y, box.width(), smallMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                   smallMetrics.elidedText(status, Qt::ElideRight, box.width()));
+    }
+}
+
+void TimelineLanes::paintIntervals(QPainter& p) const {
+    using K = sim::IntervalKind;
+    const sim::Recording& r = replay_->recording();
+    // Bands under bars, bars under the warnings.
+    for (K kind : {K::Pause, K::Crashed, K::JobRun, K::Ownership, K::LeaseLapsed, K::NoTtl}) {
+        for (const sim::Interval& interval : r.intervals) {
+            if (interval.kind != kind) continue;
+            int lane = laneIndex(interval.lane);
+            sim::VirtualMs end = visibleEnd(interval);
+            if (lane < 0 || end < 0) continue;
+            double x0 = mapTimeToX(interval.from), x1 = std::max(mapTimeToX(end), x0 + 2);
+            if (kind == K::Pause || kind == K::Crashed) {
+                QRectF lr = laneRect(lane);
+                paintBand(p, interval, QRectF(x0, lr.top() + 1, x1 - x0, lr.height() - 2));
+            } else {
+                QRectF bar = barArea(lane);
+                paintBar(p, interval, QRectF(x0, bar.top(), x1 - x0, bar.height()));
+            }
+        }
+    }
+}
+
+void TimelineLanes::paintBand(QPainter& p, const sim::Interval& interval, const QRectF& rect) const {
+    const QPalette& pal = palette();
+    bool crash = interval.kind == sim::IntervalKind::Crashed;
+    QColor color = crash ? LaneColors::crash(pal) : LaneColors::pause(pal);
+    p.fillRect(rect, withAlpha(color, 45));
+    p.fillRect(rect, QBrush(withAlpha(color, 110), crash ? Qt::DiagCrossPattern : Qt::BDiagPattern));
+    p.setPen(QPen(color, 1.5, Qt::DashLine));
+    p.drawLine(rect.topLeft(), rect.bottomLeft());
+    QString text = crash ? tr("✗ crashed") : tr("⏸ %1").arg(qs(interval.label));
+    p.setFont(LaneFonts::bar());
+    QFontMetricsF fm(p.font());
+    if (fm.horizontalAdvance(text) + 8 <= rect.width()) {
+        QRectF label(rect.left() + 4, rect.bottom() - fm.height() - 2, fm.horizontalAdvance(text) + 6, fm.height());
+        p.fillRect(label, withAlpha(pal.color(QPalette::Base), 210));
+        p.setPen(color);
+        p.drawText(label, Qt::AlignCenter, text);
+    }
+}
+
+void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const QRectF& rect) const {
+    using K = sim::IntervalKind;
+    const QPalette& pal = palette();
+    const sim::Lane* lane = replay_->recording().lane(interval.lane);
+    QString owner = lane && lane->kind == sim::LaneKind::Instance ? qs(lane->name) : intervalActor(interval);
+    QColor color = LaneColors::actor(owner, pal);
+    QFont font = LaneFonts::bar();
+    QFontMetricsF fm(font);
+    p.setFont(font);
+    QString text;
+    QColor textColor;
+    switch (interval.kind) {
+        case K::JobRun:
+            p.setPen(QPen(color, 1.5));
+            p.setBrush(withAlpha(color, 40));
+            p.drawRoundedRect(rect, 4, 4);
+            return;
+        case K::Ownership: {
+            QRectF bar = lane && lane->kind == sim::LaneKind::Instance ? rect.adjusted(0, 4, 0, -4) : rect;
+            p.setPen(Qt::NoPen);
+            p.setBrush(color);
+            p.drawRoundedRect(bar, 4, 4);
+            text = intervalLabel(interval);
+            textColor = LaneColors::textOn(color);
+            p.setPen(textColor);
+            p.drawText(bar.adjusted(6, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                       fm.elidedText(text, Qt::ElideRight, std::max(0.0, bar.width() - 10)));
+            return;
+        }
+        case K::LeaseLapsed:
+        case K::NoTtl: {
+            QColor warn = interval.kind == K::NoTtl ? LaneColors::noTtl(pal) : LaneColors::lapse(pal);
+            p.setPen(Qt::NoPen);
+            p.setBrush(QBrush(withAlpha(warn, 150), Qt::BDiagPattern));
+            p.drawRect(rect.adjusted(0, 2, 0, -2));
+            p.setPen(QPen(warn, 2));
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(rect.adjusted(1, 2, -1, -2));
+            text = interval.kind == K::NoTtl ? tr("no TTL: never expires") : tr("⚠ %1, still working").arg(qs(interval.label));
+            double w = fm.horizontalAdvance(text) + 10;
+            if (w > rect.width() - 4) text = interval.kind == K::NoTtl ? tr("no TTL") : tr("⚠ no lock");
+            w = fm.horizontalAdvance(text) + 10;
+            if (w <= rect.width() - 4) {
+                QRectF label(rect.left() + 4, rect.center().y() - fm.height() / 2, w, fm.height());
+                p.fillRect(label, withAlpha(pal.color(QPalette::Base), 225));
+                p.setPen(warn);
+                p.drawText(label, Qt::AlignCenter, text);
+            }
+            return;
+        }
+        default: return;
+    }
+}
+
+void TimelineLanes::paintMarkers(QPainter& p) const {
+    const QPalette& pal = palette();
+    const sim::Recording& r = replay_->recording();
+    int current = replay_->currentBeat();
+    int currentEvent = current >= 0 ? r.beats[current].eventIndex : -1;
+    p.setFont(LaneFonts::marker());
+    for (const Marker& m : markers_) {
+        const sim::TimelineEvent& e = r.events[m.event];
+        MarkerStyle style = markerStyle(e, pal);
+        int lane = laneIndex(e.lane);
+        // A stem from the marker to the bar row keeps the exact time readable when a
+        // marker was nudged aside.
+        p.setPen(QPen(withAlpha(style.color, 170), 1.2));
+        p.drawLine(QPointF(m.x, m.rect.bottom()), QPointF(m.x, barArea(lane).top()));
+        QColor fill = style.hollow ? pal.color(QPalette::Base) : style.color;
+        p.setPen(QPen(style.color, 2));
+        p.setBrush(fill);
+        if (style.text.isEmpty()) {
+            if (e.kind == sim::EventKind::KeyChanged) {
+                QPointF c = m.rect.center();
+                double h = m.rect.width() / 2 + 1;
+                p.drawPolygon(QPolygonF({c + QPointF(0, -h), c + QPointF(h, 0), c + QPointF(0, h), c + QPointF(-h, 0)}));
+            } else if (e.kind == sim::EventKind::ChunkWritten) {
+                p.drawRect(m.rect.adjusted(1, 1, -1, -1));
+            } else {
+                p.drawEllipse(m.rect.adjusted(1, 1, -1, -1));
+            }
+        } else {
+            p.drawRoundedRect(m.rect, m.rect.height() / 2, m.rect.height() / 2);
+            p.setPen(style.hollow ? style.color : LaneColors::textOn(fill));
+            p.drawText(m.rect, Qt::AlignCenter, style.text);
+        }
+        if (style.alarm) {
+            p.setPen(QPen(LaneColors::bad(pal), 2.5));
+            p.setBrush(Qt::NoBrush);
+            QRectF ring = m.rect.adjusted(-3, -3, 3, 3);
+            p.drawRoundedRect(ring, ring.height() / 2, ring.height() / 2);
+        }
+        if (e.index == currentEvent) {
+            p.setPen(QPen(LaneColors::cursor(pal), 3));
+            p.setBrush(Qt::NoBrush);
+            QRectF halo = m.rect.adjusted(-6, -4, 6, 4);
+            p.drawRoundedRect(halo, 6, 6);
+        }
+    }
+}
+
+void TimelineLanes::paintCursor(QPainter& p) const {
+    const QPalette& pal = palette();
+    bool started = replay_->currentBeat() >= 0;
+    double x = started ? mapTimeToX(now()) : kHeaderWidth;
+    QColor color = LaneColors::cursor(pal);
+    p.setPen(QPen(color, 2.5));
+    p.drawLine(QPointF(x, kAxisHeight - 4), QPointF(x, height()));
+    p.setFont(LaneFonts::cursor());
+    QFontMetricsF fm(p.font());
+    QString text = started ? tr("now %1").arg(virtualTimeText(now())) : tr("start");
+    double w = fm.horizontalAdvance(text) + 14;
+    double left = std::clamp(x - w / 2, double(kHeaderWidth) - w / 2, double(width()) - w - 2);
+    QRectF box(left, 3, w, kAxisHeight - 8);
+    p.setPen(Qt::NoPen);
+    p.setBrush(color);
+    p.drawRoundedRect(box, 5, 5);
+    p.setPen(LaneColors::textOn(color));
+    p.drawText(box, Qt::AlignCenter, text);
+}
+
+}  // namespace lockscope::ui
