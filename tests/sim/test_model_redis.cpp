@@ -88,3 +88,18 @@ TEST(ModelRedis, CommandTextIsWhatAClientSends) {
     ASSERT_NE(RedisCommand::release("k", "t").script(), nullptr);
     EXPECT_NE(RedisCommand::release("k", "t").script()->source().find("DEL"), std::string::npos);
 }
+
+TEST(ModelRedis, AClockJumpOnOneServerExpiresItsKeysEarly) {
+    // The ground for redlock-clock-jump: each model server keeps its own clock.
+    ModelRedis steady, jumpy;
+    for (ModelRedis* node : {&steady, &jumpy})
+        node->execute(RedisCommand::set("k", "v", true, TtlUnit::Millis, 10000), 0);
+    jumpy.setClockOffset(8000);  // its clock leaps 8 s forward at t = 1 s
+    EXPECT_EQ(steady.pttl("k", 1000), 9000);
+    EXPECT_EQ(jumpy.pttl("k", 1000), 1000);
+    EXPECT_EQ(jumpy.nextDeadline(), 2000);  // in simulation time
+    EXPECT_EQ(jumpy.peek("k", 1000)->deadline, 2000);
+    EXPECT_TRUE(jumpy.expireDue(1999).empty());
+    EXPECT_EQ(jumpy.expireDue(2000), std::vector<std::string>{"k"});
+    EXPECT_TRUE(steady.peek("k", 2000).has_value());
+}

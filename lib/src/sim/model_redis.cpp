@@ -4,7 +4,8 @@
 
 namespace lockscope::sim {
 
-ModelEntry* ModelRedis::live(const std::string& key, VirtualMs now) {
+ModelEntry* ModelRedis::live(const std::string& key, VirtualMs simNow) {
+    const VirtualMs now = local(simNow);
     auto it = keys_.find(key);
     if (it == keys_.end()) return nullptr;
     if (it->second.deadline && now >= *it->second.deadline) {  // lazily expired
@@ -14,10 +15,13 @@ ModelEntry* ModelRedis::live(const std::string& key, VirtualMs now) {
     return &it->second;
 }
 
-std::optional<ModelEntry> ModelRedis::peek(const std::string& key, VirtualMs now) const {
+std::optional<ModelEntry> ModelRedis::peek(const std::string& key, VirtualMs simNow) const {
+    const VirtualMs now = local(simNow);
     auto it = keys_.find(key);
     if (it == keys_.end() || (it->second.deadline && now >= *it->second.deadline)) return {};
-    return it->second;
+    ModelEntry entry = it->second;
+    if (entry.deadline) *entry.deadline -= clockOffset_;
+    return entry;
 }
 
 std::int64_t ModelRedis::pttl(const std::string& key, VirtualMs now) const {
@@ -31,13 +35,14 @@ std::optional<VirtualMs> ModelRedis::nextDeadline() const {
     std::optional<VirtualMs> earliest;
     for (const auto& [key, entry] : keys_)
         if (entry.deadline && (!earliest || *entry.deadline < *earliest)) earliest = entry.deadline;
+    if (earliest) *earliest -= clockOffset_;  // in simulation time
     return earliest;
 }
 
 std::vector<std::string> ModelRedis::expireDue(VirtualMs now) {
     std::vector<std::string> gone;
     for (auto it = keys_.begin(); it != keys_.end();) {
-        if (it->second.deadline && now >= *it->second.deadline) {
+        if (it->second.deadline && local(now) >= *it->second.deadline) {
             gone.push_back(it->first);
             it = keys_.erase(it);
         } else {
@@ -50,7 +55,7 @@ std::vector<std::string> ModelRedis::expireDue(VirtualMs now) {
 CommandReply ModelRedis::set(const RedisCommand& c, VirtualMs now) {
     if (c.nx && live(c.key, now)) return CommandReply::nil();
     ModelEntry entry{c.value, {}};
-    if (std::int64_t ttl = c.ttlMs(); ttl >= 0) entry.deadline = now + ttl;
+    if (std::int64_t ttl = c.ttlMs(); ttl >= 0) entry.deadline = local(now) + ttl;
     keys_[c.key] = entry;  // a plain SET also clears an old TTL, as Redis does
     return CommandReply::ok();
 }
@@ -88,7 +93,7 @@ CommandReply ModelRedis::execute(const RedisCommand& c, VirtualMs now) {
         case RedisOp::PExpire: {
             ModelEntry* e = live(c.key, now);
             if (!e) return CommandReply::number(0);
-            e->deadline = now + c.ttlMs();
+            e->deadline = local(now) + c.ttlMs();
             return CommandReply::number(1);
         }
         case RedisOp::Pttl:
@@ -102,7 +107,7 @@ CommandReply ModelRedis::execute(const RedisCommand& c, VirtualMs now) {
         case RedisOp::ExtendScript: {
             ModelEntry* e = live(c.key, now);
             if (!e || e->value != c.value) return CommandReply::number(0);
-            e->deadline = now + c.ttl;
+            e->deadline = local(now) + c.ttl;
             return CommandReply::number(1);
         }
         case RedisOp::ReleaseScript: {

@@ -3,6 +3,9 @@
 // SET NX/EX/PX, SETNX, GET, DEL, INCR, EXPIRE, PEXPIRE, PTTL, the guide's three scripts,
 // and expiry in virtual time (a key is gone from the millisecond its TTL reaches 0).
 // A plain value: copying it is how checkpoints snapshot the server.
+// Each model server keeps its own clock (the simulation's time plus an offset), so a clock
+// jump on one node (redlock-clock-jump) expires its keys early; every time this class
+// takes or returns is simulation time.
 
 #include <map>
 #include <optional>
@@ -22,7 +25,8 @@ class ModelRedis final : public KeyValueBackend {
   public:
     CommandReply execute(const RedisCommand& command, VirtualMs now) override;
 
-    // Read without side effects (what the inspector or a lane would show at time now).
+    // Read without side effects (what the inspector or a lane would show at time now);
+    // the deadline is given in simulation time.
     std::optional<ModelEntry> peek(const std::string& key, VirtualMs now) const;
     // Like PTTL: -2 no key, -1 no TTL, else milliseconds left.
     std::int64_t pttl(const std::string& key, VirtualMs now) const;
@@ -32,11 +36,18 @@ class ModelRedis final : public KeyValueBackend {
     // Removes every key whose deadline is at or before now; returns their names.
     std::vector<std::string> expireDue(VirtualMs now);
 
+    // This server's clock runs offset ms ahead of simulation time (negative: behind).
+    // Raising it mid-run is a forward clock jump.
+    void setClockOffset(VirtualMs offset) { clockOffset_ = offset; }
+    VirtualMs clockOffset() const { return clockOffset_; }
+
   private:
+    VirtualMs local(VirtualMs now) const { return now + clockOffset_; }
     ModelEntry* live(const std::string& key, VirtualMs now);
     CommandReply set(const RedisCommand& c, VirtualMs now);
 
-    std::map<std::string, ModelEntry> keys_;
+    std::map<std::string, ModelEntry> keys_;  // deadlines on this server's own clock
+    VirtualMs clockOffset_ = 0;
 };
 
 }  // namespace lockscope::sim
