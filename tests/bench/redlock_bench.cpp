@@ -1,10 +1,11 @@
 // Redlock acquire + release cycle on five local redis-servers, in one run:
-//   floor            plain hiredis SET NX PX then DEL, each sent to all five before any reply is
-//   read redlock          LockScope's Redlock (tryAcquire + release) single-instance  LockScope's
-//   RedisLock on one of the servers node-redlock     npm redlock 5 + ioredis on the same five
-//   (tests/bench/redlock_node.mjs)
-// Each C++ variant runs in alternating blocks and reports its median block (and its best
-// block), so a burst of load from elsewhere on the machine hits all of them alike.
+// - floor: plain hiredis SET NX PX then DEL, each sent to all five before any reply is read.
+// - redlock: LockScope's Redlock (tryAcquire + release).
+// - single-instance: LockScope's RedisLock on one of the servers.
+// - node-redlock: npm redlock 5 + ioredis on the same five (tests/bench/redlock_node.mjs, the
+//   packages from tests/bench/package.json, installed with npm ci when missing).
+// The four run in interleaved blocks and each reports its median block (and its best block),
+// so a burst of load from elsewhere on the machine hits all of them alike.
 // Usage: redlock_bench [cycles per block (default 400)] [blocks (default 11)]
 // REDLOCK_BENCH_VERBOSE=1 prints every block on stderr.
 
