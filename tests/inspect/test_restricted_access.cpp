@@ -5,6 +5,7 @@
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/pacer.h"
 #include "lockscope/inspect/safe_actions.h"
+#include "lockscope/inspect/scanner.h"
 #include "lockscope/inspect/server_facts.h"
 #include "redis_fixture.h"
 
@@ -26,7 +27,8 @@ class RestrictedServer : public RedisTest {
         return {
             .configLines = {"requirepass admin-pw",
                             "user reader on >pw ~* &* -@all +scan +type +pttl +get +hgetall +ping",
-                            "user noscan on >pw ~* &* +@all -scan"}};
+                            "user noscan on >pw ~* &* +@all -scan",
+                            "user nopttl on >pw ~* &* +@all -pttl"}};
     }
     Endpoint as(const std::string& user, const std::string& password) const {
         Endpoint e = endpoint();
@@ -106,6 +108,29 @@ TEST_F(RestrictedServer, DeniedScanIsAPermissionErrorNamingScan) {
         EXPECT_TRUE(contains(e.what(), "SCAN on")) << e.what();
     }
     EXPECT_EQ(c.command({"PING"}).text(), "PONG");
+}
+
+TEST_F(RestrictedServer, ADeniedReadMidPipelineLeavesNoStaleReplyBehind) {
+    Connection admin = Connection::open(as("default", "admin-pw"));
+    std::vector<std::vector<std::string>> load;
+    for (int i = 0; i < 3000; ++i)
+        load.push_back({"SET", "lock:" + std::to_string(i), "v" + std::to_string(i)});
+    admin.pipeline(load);
+    Connection c = Connection::open(as("nopttl", "pw"));
+    ScanOptions options;
+    options.count = 100;
+    Scanner scanner(c, options);
+    try {
+        scanner.collect();
+        FAIL() << "scanned without PTTL";
+    } catch (const PermissionError& e) {
+        EXPECT_TRUE(contains(e.what(), "PTTL on")) << e.what();
+    }
+    // Hundreds of replies were in flight when the error came: none may answer a later command.
+    EXPECT_EQ(c.command({"GET", "lock:7"}).text(), "v7");
+    EXPECT_EQ(c.command({"PING"}).text(), "PONG");
+    EXPECT_THROW(scanner.readKeys({"lock:1", "lock:2"}), PermissionError);
+    EXPECT_EQ(c.command({"GET", "lock:8"}).text(), "v8");
 }
 
 TEST_F(RestrictedServer, WrongPasswordOrUserIsAnAuthenticationError) {

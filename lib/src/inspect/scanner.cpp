@@ -149,30 +149,25 @@ ScanSummary Scanner::run(const BatchCallback& onBatch, std::stop_token stop) {
             if (inflight.empty()) compose(true);
         }
     } catch (const IoError&) {
-        throw;  // the connection dropped its socket and with it every pending reply
+        throw;  // the connection already dropped its socket, and every pending reply with it
     } catch (...) {
-        // A typed reply error: read what is still in flight so the connection stays in step.
-        try {
-            while (!inflight.empty()) {
-                Round round = std::move(inflight.front());
-                inflight.pop_front();
-                if (round.scan) connection_.receive();
-                BatchAnnotator::Output ignored;
-                for (const auto& stage : round.stages) {
-                    try {
-                        annotator_->receive(connection_, stage, ignored);
-                    } catch (const ReplyError&) {
-                    }
-                }
-            }
-        } catch (const IoError&) {
-        }
+        // Replies may still be in flight (a denied command, or the callback threw): a new
+        // socket drops them, so the next command cannot read a stale reply.
+        dropPendingReplies();
         throw;
     }
     progress.elapsed =
         std::chrono::duration_cast<std::chrono::milliseconds>(SteadyClock::now() - started);
     summary.notes = annotator_->notes();
     return summary;
+}
+
+void Scanner::dropPendingReplies() noexcept {
+    try {
+        connection_.reconnect();
+    } catch (...) {
+        // The connection stays without a socket and connects again on its next command.
+    }
 }
 
 std::vector<LockRecord> Scanner::collect(ScanSummary* summary, std::stop_token stop) {
@@ -202,7 +197,14 @@ std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
         follow.clear();
         connection_.flush();
         BatchAnnotator::Output out;
-        for (const auto& stage : stages) annotator_->receive(connection_, stage, out);
+        try {
+            for (const auto& stage : stages) annotator_->receive(connection_, stage, out);
+        } catch (const IoError&) {
+            throw;
+        } catch (...) {
+            dropPendingReplies();
+            throw;
+        }
         append(records, std::move(out.records));
         if (vanished) append(*vanished, std::move(out.vanished));
         main = std::move(out.retryMain);

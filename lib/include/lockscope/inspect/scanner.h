@@ -79,6 +79,8 @@ class Scanner {
     const std::shared_ptr<const std::string>& instance() const { return instance_; }
 
   private:
+    void dropPendingReplies() noexcept;
+
     Connection& connection_;
     ScanOptions options_;
     std::shared_ptr<const std::string> instance_;
