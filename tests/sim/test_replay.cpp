@@ -60,7 +60,7 @@ TEST(Replay, SeekRestoresACheckpointAndResimulatesOnlyTheGap) {
         while (world.steps < replay.state().steps) ASSERT_TRUE(Simulator::advance(world, scratch));
         EXPECT_EQ(world.outcome, replay.state().outcome);
         EXPECT_EQ(world.now, replay.state().now);
-        EXPECT_EQ(world.redis.pttl(world.lockKey, world.now), replay.keyView().pttl);
+        EXPECT_EQ(world.redis().pttl(world.lockKey, world.now), replay.keyView().pttl);
         EXPECT_EQ(world.file.describe(), replay.state().file.describe());
     }
 }

@@ -7,11 +7,11 @@ void openInterval(World& world, Interval interval) {
     world.openIntervals.push_back(std::move(interval));
 }
 
-void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind kind,
-                   VirtualMs at) {
+void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind kind, VirtualMs at,
+                   int node) {
     auto& open = world.openIntervals;
     for (auto it = open.begin(); it != open.end(); ++it) {
-        if (it->lane != lane || it->kind != kind) continue;
+        if (it->lane != lane || it->kind != kind || it->node != node) continue;
         it->to = at;
         recording.intervals.push_back(*it);
         open.erase(it);
@@ -19,17 +19,18 @@ void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind
     }
 }
 
-void recordLockLost(World& world, Recording& recording, const std::string& how) {
-    Holding* h = world.currentHolding();
+void recordLockLost(World& world, Recording& recording, int node, const std::string& how) {
+    const LaneId keyLane = world.node(node).keyLane;
+    Holding* h = world.currentHolding(node);
     if (!h) return;
     h->current = false;
     h->lostAt = world.now;
     h->lostHow = how;
-    closeInterval(world, recording, world.keyLane, IntervalKind::Ownership, world.now);
-    closeInterval(world, recording, world.keyLane, IntervalKind::NoTtl, world.now);
+    closeInterval(world, recording, keyLane, IntervalKind::Ownership, world.now, node);
+    closeInterval(world, recording, keyLane, IntervalKind::NoTtl, world.now, node);
     const Actor* holder = world.actor(h->holder);
     if (!holder) return;
-    closeInterval(world, recording, holder->lane(), IntervalKind::Ownership, world.now);
+    closeInterval(world, recording, holder->lane(), IntervalKind::Ownership, world.now, node);
     const InstanceRun* run = world.run(h->holder);
     if (run && run->state == RunState::Running) {
         // The holder still works, now without the lock: the band the lesson is about.

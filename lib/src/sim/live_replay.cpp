@@ -72,7 +72,7 @@ RunResult runLive(const Scenario& scenario, const ScenarioParams& params, std::u
     LiveRedisBackend backend(connection, scale);
     const auto start = std::chrono::steady_clock::now();
     LiveBackends live;
-    live.redis = &backend;
+    live.redis = {&backend};
     live.store = &resource;
     live.divergences = &result.divergences;
     live.beforeStep = [&](VirtualMs t) {

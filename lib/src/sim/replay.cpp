@@ -101,11 +101,11 @@ std::optional<std::string> Replay::pendingQuestion() const {
 
 KeyView Replay::keyView() const {
     KeyView view;
-    auto entry = state_.redis.peek(state_.lockKey, state_.now);
+    auto entry = state_.redis().peek(state_.lockKey, state_.now);
     if (!entry) return view;
     view.exists = true;
     view.value = entry->value;
-    view.pttl = state_.redis.pttl(state_.lockKey, state_.now);
+    view.pttl = state_.redis().pttl(state_.lockKey, state_.now);
     if (const Holding* h = state_.currentHolding()) {
         view.holder = h->holder;
         view.fence = h->fence;

@@ -39,10 +39,10 @@ ReportNight setUpReportNight(World& world, Recording& recording, const ScenarioP
             addLane(recording, LaneKind::Instance, instanceName(i), "scheduler instance"));
     }
     world.lockKey = lockKey;
-    world.keyLane = addLane(recording, LaneKind::RedisKey, lockKey, "Redis key");
+    world.node().keyLane = addLane(recording, LaneKind::RedisKey, lockKey, "Redis key");
     world.fileLane = addLane(recording, LaneKind::OutputFile, "report.csv", "output file");
     world.outboxLane = addLane(recording, LaneKind::FinanceOutbox, "finance", "email outbox");
-    night.narratorLane = world.keyLane;
+    night.narratorLane = world.node().keyLane;
 
     auto instanceParam = [&](const char* name) {
         std::int64_t which = params.get(name);

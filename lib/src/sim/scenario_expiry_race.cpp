@@ -16,7 +16,7 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     LaneId laneB = addLane(recording, LaneKind::Instance, "b", "RedisLock client");
     world.lockKey = key;
     world.fenceKey = fence;
-    world.keyLane = addLane(recording, LaneKind::RedisKey, key, "Redis key");
+    world.node().keyLane = addLane(recording, LaneKind::RedisKey, key, "Redis key");
     std::string tokenA = world.rng.token(), tokenB = world.rng.token();
     VirtualMs second = gap, wake = gap + sleep;
     addActor(world,

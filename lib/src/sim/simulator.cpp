@@ -39,9 +39,10 @@ std::optional<Due> nextDue(const World& world) {
     }
     for (std::size_t i = 0; i < f.crashes.size(); ++i)
         if (!f.crashes[i].announced)
-            consider(best, {f.crashes[i].at, 0, 1000 + i, DueKind::Crash, i});
-    if (auto deadline = world.redis.nextDeadline())
-        consider(best, {*deadline, 1, 0, DueKind::Expiry, 0});
+            consider(best, {f.crashes[i].at, 0, f.pauses.size() + i, DueKind::Crash, i});
+    for (std::size_t n = 0; n < world.nodes.size(); ++n)
+        if (auto deadline = world.nodes[n].redis.nextDeadline())
+            consider(best, {*deadline, 1, n, DueKind::Expiry, n});
     for (std::size_t i = 0; i < world.actors.size(); ++i) {
         const Actor& a = *world.actors[i];
         if (a.crashed || !a.wake) continue;
@@ -82,7 +83,7 @@ struct Announcer {
     std::string lockFacts(const std::string& actor) {
         const Holding* h = world.currentHolding();
         if (!h || h->holder != actor) return {};
-        std::int64_t left = world.redis.pttl(world.lockKey, world.now);
+        std::int64_t left = world.redis().pttl(world.lockKey, world.now);
         return left == -1
                    ? " It holds " + world.lockKey + " with no TTL: nothing will ever remove it."
                    : " It holds " + world.lockKey + " with " + formatDuration(left) + " left.";
@@ -131,13 +132,14 @@ struct Announcer {
         beat(event(EventKind::Crashed, a->lane(), c.actor, "process killed"),
              c.actor + " crashes (the process is killed)." + lockFacts(c.actor));
     }
-    void expiry() {
-        for (const std::string& key : world.redis.expireDue(world.now)) {
+    void expiry(int n) {
+        RedisNode& node = world.node(n);
+        for (const std::string& key : node.redis.expireDue(world.now)) {
             if (key != world.lockKey) {
-                event(EventKind::KeyExpired, world.keyLane, "redis", key + " expired");
+                event(EventKind::KeyExpired, node.keyLane, node.name, key + " expired");
                 continue;
             }
-            const Holding* h = world.currentHolding();
+            const Holding* h = node.currentHolding();
             std::string narration = key + " expired: its TTL ran out.";
             if (h) {
                 const InstanceRun* run = world.run(h->holder);
@@ -147,22 +149,28 @@ struct Announcer {
                                            " works without the lock."
                                      : ".");
             }
-            recordLockLost(world, recording, "expired");
-            beat(event(EventKind::KeyExpired, world.keyLane, "redis", key + " expired"), narration);
+            recordLockLost(world, recording, n, "expired");
+            beat(event(EventKind::KeyExpired, node.keyLane, node.name, key + " expired"),
+                 narration);
         }
     }
 };
 
 void pushSample(Recording& recording, PttlSample s) {
-    if (!recording.pttl.empty() && recording.pttl.back().time == s.time &&
-        recording.pttl.back().pttl == s.pttl)
-        return;
+    for (auto it = recording.pttl.rbegin(); it != recording.pttl.rend(); ++it) {
+        if (it->node != s.node) continue;
+        if (it->time == s.time && it->pttl == s.pttl) return;  // nothing new
+        break;
+    }
     recording.pttl.push_back(s);
 }
 
-void samplePttl(World& world, Recording& recording) {
+// The lock key's PTTL on every node at time t.
+void samplePttl(const World& world, Recording& recording, VirtualMs t) {
     if (world.lockKey.empty()) return;
-    pushSample(recording, {world.now, world.redis.pttl(world.lockKey, world.now)});
+    for (std::size_t n = 0; n < world.nodes.size(); ++n)
+        pushSample(recording,
+                   {t, world.nodes[n].redis.pttl(world.lockKey, t), static_cast<int>(n)});
 }
 
 }  // namespace
@@ -176,15 +184,13 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
     std::optional<Due> due = nextDue(world);
     if (!due || due->time > kHorizon) return false;
     if (live.beforeStep) live.beforeStep(due->time);
-    if (!world.lockKey.empty()) {
-        if (due->kind == DueKind::Expiry) {
-            // The curve reaches 0 at the deadline before the key disappears.
-            auto e = world.redis.peek(world.lockKey, due->time - 1);
-            if (e && e->deadline == due->time) pushSample(recording, {due->time, 0});
-        } else {
-            // The value just before this step, so a renewal shows as a jump.
-            pushSample(recording, {due->time, world.redis.pttl(world.lockKey, due->time)});
-        }
+    if (due->kind == DueKind::Expiry && !world.lockKey.empty()) {
+        // The curve reaches 0 at the deadline before the key disappears.
+        const int n = static_cast<int>(due->index);
+        auto e = world.node(n).redis.peek(world.lockKey, due->time - 1);
+        if (e && e->deadline == due->time) pushSample(recording, {due->time, 0, n});
+    } else {
+        samplePttl(world, recording, due->time);  // just before: a renewal shows as a jump
     }
     world.now = due->time;
     ++world.steps;
@@ -200,7 +206,7 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
             announce.crash(world.faults.crashes[due->index]);
             break;
         case DueKind::Expiry:
-            announce.expiry();
+            announce.expiry(static_cast<int>(due->index));
             break;
         case DueKind::ActorWake: {
             Actor& actor = *world.actors[due->index];
@@ -210,7 +216,7 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
             break;
         }
     }
-    samplePttl(world, recording);
+    samplePttl(world, recording, world.now);
     return true;
 }
 

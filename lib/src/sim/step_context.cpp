@@ -72,24 +72,27 @@ void StepContext::print(const std::string& line) {
     beat(e, "The script prints \"" + line + "\".");
 }
 
-std::int64_t StepContext::pttl() const {
-    return world_.redis.pttl(world_.lockKey, now());
+std::int64_t StepContext::pttl(int node) const {
+    return world_.node(node).redis.pttl(world_.lockKey, now());
 }
 
 CommandReply StepContext::send(const RedisCommand& command) {
+    RedisNode& node = world_.node(command.node);
     CommandReply reply;
-    if (live_.redis) {
-        reply = live_.redis->execute(command, now());
-        CommandReply shadow = world_.redis.execute(command, now());
+    if (static_cast<std::size_t>(command.node) < live_.redis.size()) {
+        reply = live_.redis[command.node]->execute(command, now());
+        CommandReply shadow = node.redis.execute(command, now());
         if (!(shadow == reply) && live_.divergences)
             live_.divergences->push_back(formatVirtualTime(now()) + " " + self_.name() + " " +
                                          command.text() + ": server " + reply.summary() +
                                          ", model " + shadow.summary());
     } else {
-        reply = world_.redis.execute(command, now());
+        reply = node.redis.execute(command, now());
     }
     int e = emit(EventKind::Command, self_.lane(), {});
-    recording_.events[e].command = command.text();
+    // With several servers the transcript says which one, like redis-cli's prompt.
+    recording_.events[e].command =
+        (world_.nodes.size() > 1 ? node.name + "> " : std::string()) + command.text();
     recording_.events[e].reply = reply.summary();
     if (const Script* s = command.script()) recording_.events[e].script = s->source();
     facts_.clear();
@@ -98,18 +101,19 @@ CommandReply StepContext::send(const RedisCommand& command) {
     return reply;
 }
 
-std::string StepContext::lostLock(const std::string& how) {
-    recordLockLost(world_, recording_, how);
-    emit(EventKind::KeyChanged, world_.keyLane, world_.lockKey + " " + how);
-    return {};
+void StepContext::lostLock(int node, const std::string& how) {
+    recordLockLost(world_, recording_, node, how);
+    emit(EventKind::KeyChanged, world_.node(node).keyLane, world_.lockKey + " " + how);
 }
 
 void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) {
     const std::string& me = self_.name();
     const std::string& key = world_.lockKey;
-    const Holding* held = world_.currentHolding();
+    RedisNode& node = world_.node(c.node);
+    const LaneId keyLane = node.keyLane;
+    const Holding* held = node.currentHolding();
     auto holderText = [&](const Holding& h) {
-        std::int64_t left = pttl();
+        std::int64_t left = pttl(c.node);
         return h.holder + " holds it (" +
                (left == -1 ? std::string("no TTL") : "PTTL " + std::to_string(left)) + ")";
     };
@@ -121,24 +125,24 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
                    (c.op == RedisOp::AcquireScript && r.integer == 0);
     bool deleted = (c.op == RedisOp::Del || c.op == RedisOp::ReleaseScript) && r.integer == 1;
     if (acquired) {
-        if (held) lostLock("overwritten by " + me);
+        if (held) lostLock(c.node, "overwritten by " + me);
         Holding h;
         h.holder = me;
         h.token = c.value;
         h.fence = c.op == RedisOp::AcquireScript ? r.integer : 0;
         h.since = now();
         h.hasTtl = c.ttlMs() >= 0;
-        world_.holdings.push_back(h);
+        node.holdings.push_back(h);
         std::string label = me + (h.fence ? " (fence " + std::to_string(h.fence) + ")" : "");
-        emit(EventKind::KeyChanged, world_.keyLane,
+        emit(EventKind::KeyChanged, keyLane,
              key + " = " + c.value + (h.fence ? ", fence " + std::to_string(h.fence) : ""));
-        openInterval(world_, {world_.keyLane, IntervalKind::Ownership, now(), 0, label, c.value,
-                              h.fence, false});
+        openInterval(world_, {keyLane, IntervalKind::Ownership, now(), 0, label, c.value, h.fence,
+                              false, c.node});
         openInterval(world_, {self_.lane(), IntervalKind::Ownership, now(), 0, label, c.value,
-                              h.fence, false});
+                              h.fence, false, c.node});
         if (!h.hasTtl) {
-            openInterval(world_, {world_.keyLane, IntervalKind::NoTtl, now(), 0, "no TTL", c.value,
-                                  0, false});
+            openInterval(world_, {keyLane, IntervalKind::NoTtl, now(), 0, "no TTL", c.value, 0,
+                                  false, c.node});
             facts_ = me + " now holds " + key + " with no TTL yet.";
         } else {
             facts_ = me + " now holds " + key + " until " + formatVirtualTime(now() + c.ttlMs()) +
@@ -157,7 +161,7 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
                 facts_ = "Removed the orphan lock of crashed " + victim + ".";
             } else {
                 ++world_.outcome.foreignDeletions;
-                const Holding* mine = world_.lastHoldingOf(me);
+                const Holding* mine = node.lastHoldingOf(me);
                 facts_ =
                     "This deleted " + victim + "'s lock (taken at " +
                     formatVirtualTime(held->since) + "), not " + me + "'s: a foreign deletion." +
@@ -165,12 +169,12 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
                                             : "");
             }
         }
-        lostLock("deleted by " + me);
+        lostLock(c.node, "deleted by " + me);
     } else if ((c.op == RedisOp::Del) && r.integer == 0) {
         facts_ = "Nothing to delete: " + key + " is already gone.";
     } else if ((c.op == RedisOp::Expire || c.op == RedisOp::PExpire) && r.integer == 1) {
-        if (Holding* h = world_.currentHolding()) h->hasTtl = true;
-        closeInterval(world_, recording_, world_.keyLane, IntervalKind::NoTtl, now());
+        if (Holding* h = node.currentHolding()) h->hasTtl = true;
+        closeInterval(world_, recording_, keyLane, IntervalKind::NoTtl, now(), c.node);
         facts_ = key + " now expires at " + formatVirtualTime(now() + c.ttlMs()) + ".";
     } else if (c.op == RedisOp::ExtendScript && r.integer == 1) {
         facts_ = "TTL reset to " + formatDuration(c.ttl) + " (until " +

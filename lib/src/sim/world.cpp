@@ -19,11 +19,11 @@ const Actor* World::actor(const std::string& name) const {
     return nullptr;
 }
 
-Holding* World::currentHolding() {
+Holding* RedisNode::currentHolding() {
     return !holdings.empty() && holdings.back().current ? &holdings.back() : nullptr;
 }
 
-const Holding* World::currentHolding() const {
+const Holding* RedisNode::currentHolding() const {
     return !holdings.empty() && holdings.back().current ? &holdings.back() : nullptr;
 }
 
@@ -39,7 +39,7 @@ const InstanceRun* World::run(const std::string& name) const {
     return nullptr;
 }
 
-const Holding* World::lastHoldingOf(const std::string& name) const {
+const Holding* RedisNode::lastHoldingOf(const std::string& name) const {
     for (auto it = holdings.rbegin(); it != holdings.rend(); ++it)
         if (it->holder == name) return &*it;
     return nullptr;

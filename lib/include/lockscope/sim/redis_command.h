@@ -31,6 +31,7 @@ enum class TtlUnit { None, Seconds, Millis };
 
 struct RedisCommand {
     RedisOp op = RedisOp::Get;
+    int node = 0;  // which server of World::nodes receives it
     std::string key;
     std::string fenceKey;  // AcquireScript only
     std::string value;     // SET/SETNX value, or the token of a script

@@ -19,8 +19,9 @@
 namespace lockscope::sim {
 
 struct LiveBackends {
-    KeyValueBackend* redis = nullptr;  // null: the World's model answers
-    FencedResource* store = nullptr;   // null: the World's model store answers
+    // One per World node; empty: the World's models answer.
+    std::vector<KeyValueBackend*> redis;
+    FencedResource* store = nullptr;  // null: the World's model store answers
     // Called with the virtual time of each step before it runs (live pacing).
     std::function<void(VirtualMs)> beforeStep;
     std::vector<std::string>* divergences = nullptr;  // model vs real disagreements

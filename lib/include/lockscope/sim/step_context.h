@@ -57,17 +57,17 @@ class StepContext {
     bool fencedSave(const std::string& body, std::int64_t fence);
 
     // Facts for narration.
-    const Holding* holding() const { return world_.currentHolding(); }
-    const Holding* lastHoldingOf(const std::string& actor) const {
-        return world_.lastHoldingOf(actor);
+    const Holding* holding(int node = 0) const { return world_.currentHolding(node); }
+    const Holding* lastHoldingOf(const std::string& actor, int node = 0) const {
+        return world_.lastHoldingOf(actor, node);
     }
-    std::int64_t pttl() const;  // of the lock key, now, from the model
+    std::int64_t pttl(int node = 0) const;  // of the lock key, now, from the model
 
   private:
     int emit(EventKind kind, LaneId lane, std::string detail);
     int beat(int eventIndex, std::string narration);
     void updateOwnership(const RedisCommand& command, const CommandReply& reply);
-    std::string lostLock(const std::string& how);
+    void lostLock(int node, const std::string& how);
     void endRun(RunState state);
 
     World& world_;
@@ -79,9 +79,9 @@ class StepContext {
 
 // Interval bookkeeping shared by the context and the simulator loop.
 void openInterval(World& world, Interval interval);
-void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind kind,
-                   VirtualMs at);
-// Called when the lock key lost its holder (expiry, a DEL, a release).
-void recordLockLost(World& world, Recording& recording, const std::string& how);
+void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind kind, VirtualMs at,
+                   int node = 0);
+// Called when the lock key on a node lost its holder (expiry, a DEL, a release).
+void recordLockLost(World& world, Recording& recording, int node, const std::string& how);
 
 }  // namespace lockscope::sim

@@ -100,11 +100,13 @@ struct Interval {
     std::string token;
     std::int64_t fence = 0;
     bool ongoing = false;  // still open when the run ended
+    int node = 0;          // the Redis node an ownership or no-TTL interval is about
 };
 
 struct PttlSample {
     VirtualMs time = 0;
     std::int64_t pttl = -2;  // -2 no key, -1 no TTL, else ms left
+    int node = 0;            // which Redis node's lock key
 };
 
 struct Recording {

@@ -41,6 +41,21 @@ struct Holding {
     std::string lostHow;  // "expired", "deleted by A"
 };
 
+// One Redis server of the story with the lock key's lane and ownership history on it.
+// Single-server scenarios have one node; Redlock stories add one per primary, and a
+// replica is a node whose writes arrive late (an actor forwarding them with a delay).
+struct RedisNode {
+    std::string name = "redis";
+    ModelRedis redis;
+    LaneId keyLane = -1;
+    std::vector<Holding> holdings;  // history of the lock key here, the last may be current
+
+    Holding* currentHolding();
+    const Holding* currentHolding() const;
+    // The most recent holding by this actor, current or not.
+    const Holding* lastHoldingOf(const std::string& actor) const;
+};
+
 // "expired at 10.000s", "was deleted by A at 40.000s": for narration.
 std::string describeLoss(const Holding& holding);
 
@@ -50,7 +65,8 @@ struct World {
     int steps = 0;
     int userActionsApplied = 0;  // Replay's user actions already turned into faults
 
-    ModelRedis redis;  // the server in simulation, the shadow of the real one in live mode
+    // The servers: models in simulation, shadows of the real ones in live mode.
+    std::vector<RedisNode> nodes = std::vector<RedisNode>(1);
     ModelFencedStore store;
     OutputFile file;
     FinanceOutbox outbox;
@@ -62,21 +78,26 @@ struct World {
     std::string fenceKey;
     std::string reportResource = "report:daily";
     std::string reportDate = "2026-11-28";
-    LaneId keyLane = -1, fileLane = -1, outboxLane = -1, storeLane = -1;
+    LaneId fileLane = -1, outboxLane = -1, storeLane = -1;
 
-    std::vector<Holding> holdings;  // history of the lock key, the last may be current
     std::vector<InstanceRun> runs;
     std::vector<Interval> openIntervals;
     OutcomeSummary outcome;
 
     Actor* actor(const std::string& name);
     const Actor* actor(const std::string& name) const;
-    Holding* currentHolding();
-    const Holding* currentHolding() const;
+    RedisNode& node(int index = 0) { return nodes.at(static_cast<std::size_t>(index)); }
+    const RedisNode& node(int index = 0) const { return nodes.at(static_cast<std::size_t>(index)); }
+    // The first (often the only) server.
+    ModelRedis& redis() { return nodes.front().redis; }
+    const ModelRedis& redis() const { return nodes.front().redis; }
+    Holding* currentHolding(int node = 0) { return this->node(node).currentHolding(); }
+    const Holding* currentHolding(int node = 0) const { return this->node(node).currentHolding(); }
+    const Holding* lastHoldingOf(const std::string& actor, int node = 0) const {
+        return this->node(node).lastHoldingOf(actor);
+    }
     InstanceRun* run(const std::string& actor);
     const InstanceRun* run(const std::string& actor) const;
-    // The most recent holding by this actor, current or not.
-    const Holding* lastHoldingOf(const std::string& actor) const;
 };
 
 }  // namespace lockscope::sim
