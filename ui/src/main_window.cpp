@@ -28,6 +28,7 @@
 #include "password_vault.h"
 #include "profile_store.h"
 #include "sandbox_session.h"
+#include "teaching/replay_panel.h"
 
 // Resources compiled into a static library are registered by hand (Qt docs, "Using
 // Resources in a Library"); outside any namespace, as Q_INIT_RESOURCE requires.
@@ -94,6 +95,7 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(inspector_, QIcon(QStringLiteral(":/icons/doctor.svg")), tr("Locks"));
+    tabs_->addTab(new ReplayPanel, QIcon(QStringLiteral(":/icons/play.svg")), tr("Teaching"));
     center_ = new QStackedWidget;
     center_->addWidget(welcomePage(this, [this] { startSandbox(); }, [this] { addConnection(); }));
     center_->addWidget(tabs_);

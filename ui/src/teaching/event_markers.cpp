@@ -10,7 +10,8 @@ namespace lockscope::ui {
 bool replySucceeded(const std::string& reply) {
     if (reply == "OK") return true;
     const std::string prefix = "(integer) ";
-    if (reply.rfind(prefix, 0) == 0) return reply.size() > prefix.size() && reply.substr(prefix.size()) != "0";
+    if (reply.rfind(prefix, 0) == 0)
+        return reply.size() > prefix.size() && reply.substr(prefix.size()) != "0";
     return !reply.empty() && reply != "(nil)";
 }
 
@@ -24,7 +25,8 @@ QString shortCommand(const sim::TimelineEvent& event) {
         if (lua.contains(QLatin1String("DEL"))) return QStringLiteral("release");
         return op;
     }
-    if (op == QLatin1String("SET") && command.contains(QLatin1String(" NX"))) return QStringLiteral("SET NX");
+    if (op == QLatin1String("SET") && command.contains(QLatin1String(" NX")))
+        return QStringLiteral("SET NX");
     return op;
 }
 
@@ -38,38 +40,55 @@ MarkerStyle markerStyle(const sim::TimelineEvent& event, const QPalette& palette
             style.text = shortCommand(event);
             style.hollow = !replySucceeded(event.reply);
             break;
-        case K::KeyChanged: break;
+        case K::KeyChanged:
+            break;
         case K::KeyExpired:
             style.text = QObject::tr("expired");
             style.color = LaneColors::lapse(palette);
             break;
-        case K::FileOpened: style.text = QObject::tr("open"); break;
-        case K::ChunkWritten: style.alarm = detail.contains(QLatin1String("corrupt")); break;
-        case K::EmailSent: style.text = QObject::tr("✉ email"); break;
+        case K::FileOpened:
+            style.text = QObject::tr("open");
+            break;
+        case K::ChunkWritten:
+            style.alarm = detail.contains(QLatin1String("corrupt"));
+            break;
+        case K::EmailSent:
+            style.text = QObject::tr("✉ email");
+            break;
         case K::EmailSuppressed:
             style.text = QObject::tr("✉ held");
             style.hollow = true;
             break;
-        case K::FencedWriteAccepted: style.text = QObject::tr("save ✓"); break;
+        case K::FencedWriteAccepted:
+            style.text = QObject::tr("save ✓");
+            break;
         case K::FencedWriteRejected:
             style.text = QObject::tr("save ✗");
             style.hollow = true;
             break;
         case K::PauseStarted:
-        case K::PauseEnded: style.visible = false; break;
+        case K::PauseEnded:
+            style.visible = false;
+            break;
         case K::Crashed:
             style.text = QObject::tr("✗ crash");
             style.color = LaneColors::crash(palette);
             break;
         case K::RunStarted:
-        case K::RunCompleted: break;
-        case K::RunAborted: style.text = QObject::tr("abort"); break;
+        case K::RunCompleted:
+            break;
+        case K::RunAborted:
+            style.text = QObject::tr("abort");
+            break;
         case K::RunRefused:
             style.text = QObject::tr("skip");
             style.hollow = true;
             break;
-        case K::Printed: style.text = detail.left(14); break;
-        case K::Note: break;
+        case K::Printed:
+            style.text = detail.left(14);
+            break;
+        case K::Note:
+            break;
     }
     if (detail.contains(QLatin1String("foreign")) || detail.contains(QLatin1String("not its own")))
         style.alarm = true;
@@ -83,7 +102,8 @@ QString eventToolTip(const sim::TimelineEvent& event) {
     if (!event.command.empty())
         html += QStringLiteral("<br><code>%1</code><br>→ <code>%2</code>")
                     .arg(qs(event.command).toHtmlEscaped(), qs(event.reply).toHtmlEscaped());
-    if (!event.detail.empty()) html += QStringLiteral("<br>%1").arg(qs(event.detail).toHtmlEscaped());
+    if (!event.detail.empty())
+        html += QStringLiteral("<br>%1").arg(qs(event.detail).toHtmlEscaped());
     if (!event.script.empty())
         html += QStringLiteral("<pre>%1</pre>").arg(qs(event.script).trimmed().toHtmlEscaped());
     return html;
@@ -104,18 +124,30 @@ QString intervalToolTip(const sim::Interval& interval, const QString& laneName) 
     QString what;
     using K = sim::IntervalKind;
     switch (interval.kind) {
-        case K::Ownership: what = QObject::tr("%1 holds the lock").arg(intervalActor(interval)); break;
-        case K::JobRun: what = QObject::tr("%1's job is running").arg(laneName); break;
-        case K::Pause: what = QObject::tr("%1 is frozen (%2)").arg(laneName, qs(interval.label)); break;
-        case K::LeaseLapsed:
-            what = QObject::tr("%1 still works, but its lock is gone (%2)").arg(laneName, qs(interval.label));
+        case K::Ownership:
+            what = QObject::tr("%1 holds the lock").arg(intervalActor(interval));
             break;
-        case K::Crashed: what = QObject::tr("%1 has crashed").arg(laneName); break;
-        case K::NoTtl: what = QObject::tr("the key has no TTL: it never expires"); break;
+        case K::JobRun:
+            what = QObject::tr("%1's job is running").arg(laneName);
+            break;
+        case K::Pause:
+            what = QObject::tr("%1 is frozen (%2)").arg(laneName, qs(interval.label));
+            break;
+        case K::LeaseLapsed:
+            what = QObject::tr("%1 still works, but its lock is gone (%2)")
+                       .arg(laneName, qs(interval.label));
+            break;
+        case K::Crashed:
+            what = QObject::tr("%1 has crashed").arg(laneName);
+            break;
+        case K::NoTtl:
+            what = QObject::tr("the key has no TTL: it never expires");
+            break;
     }
-    QString html = QStringLiteral("<b>%1</b><br>%2 → %3%4")
-                       .arg(what.toHtmlEscaped(), virtualTimeText(interval.from), virtualTimeText(interval.to),
-                            interval.ongoing ? QObject::tr(" (still at the end)") : QString());
+    QString html =
+        QStringLiteral("<b>%1</b><br>%2 → %3%4")
+            .arg(what.toHtmlEscaped(), virtualTimeText(interval.from), virtualTimeText(interval.to),
+                 interval.ongoing ? QObject::tr(" (still at the end)") : QString());
     if (!interval.token.empty())
         html += QObject::tr("<br>token <code>%1</code>").arg(qs(interval.token).toHtmlEscaped());
     if (interval.fence) html += QObject::tr(", fence %1").arg(interval.fence);

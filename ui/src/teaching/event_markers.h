@@ -12,11 +12,11 @@
 namespace lockscope::ui {
 
 struct MarkerStyle {
-    QString text;           // empty: a dot
-    QColor color;           // the actor's colour, or red for a harmful event
-    bool hollow = false;    // a command that did nothing ((nil), (integer) 0)
-    bool alarm = false;     // a red ring: a corrupted write, a foreign deletion...
-    bool visible = true;    // pause start/end are drawn as bands, not markers
+    QString text;         // empty: a dot
+    QColor color;         // the actor's colour, or red for a harmful event
+    bool hollow = false;  // a command that did nothing ((nil), (integer) 0)
+    bool alarm = false;   // a red ring: a corrupted write, a foreign deletion...
+    bool visible = true;  // pause start/end are drawn as bands, not markers
 };
 
 MarkerStyle markerStyle(const sim::TimelineEvent& event, const QPalette& palette);

@@ -15,6 +15,8 @@ inline QString qs(std::string_view text) {
 }
 
 // "36.000s", as the CLI transcript prints it.
-inline QString virtualTimeText(sim::VirtualMs t) { return qs(sim::formatVirtualTime(t)); }
+inline QString virtualTimeText(sim::VirtualMs t) {
+    return qs(sim::formatVirtualTime(t));
+}
 
 }  // namespace lockscope::ui

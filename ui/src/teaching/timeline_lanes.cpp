@@ -41,7 +41,8 @@ void TimelineLanes::refresh() {
         if (current >= 0) {
             cutoffEvent_ = r.beats[current].eventIndex;
             for (const auto& e : r.events)
-                if (e.beat >= 0 && e.beat <= current) cutoffEvent_ = std::max(cutoffEvent_, e.index);
+                if (e.beat >= 0 && e.beat <= current)
+                    cutoffEvent_ = std::max(cutoffEvent_, e.index);
         }
     }
     layoutMarkers();
@@ -49,7 +50,9 @@ void TimelineLanes::refresh() {
     update();
 }
 
-sim::VirtualMs TimelineLanes::now() const { return replay_ ? replay_->currentTime() : 0; }
+sim::VirtualMs TimelineLanes::now() const {
+    return replay_ ? replay_->currentTime() : 0;
+}
 
 double TimelineLanes::mapTimeToX(sim::VirtualMs t) const {
     double width = std::max(1, this->width() - kHeaderWidth - kRightMargin);
@@ -65,7 +68,8 @@ sim::VirtualMs TimelineLanes::mapXToTime(double x) const {
 QRectF TimelineLanes::laneRect(int lane) const {
     int count = replay_ ? static_cast<int>(replay_->recording().lanes.size()) : 0;
     double height = count ? std::max(52.0, double(this->height() - kAxisHeight - 4) / count) : 52.0;
-    return QRectF(kHeaderWidth, kAxisHeight + lane * height, this->width() - kHeaderWidth - kRightMargin, height);
+    return QRectF(kHeaderWidth, kAxisHeight + lane * height,
+                  this->width() - kHeaderWidth - kRightMargin, height);
 }
 
 QRectF TimelineLanes::barArea(int lane) const {
@@ -144,7 +148,8 @@ QRectF TimelineLanes::markerRect(int eventIndex) const {
 const sim::TimelineEvent* TimelineLanes::eventAt(const QPoint& pos) const {
     if (!replay_) return nullptr;
     for (auto it = markers_.rbegin(); it != markers_.rend(); ++it)
-        if (it->rect.adjusted(-3, -3, 3, 3).contains(pos)) return &replay_->recording().events[it->event];
+        if (it->rect.adjusted(-3, -3, 3, 3).contains(pos))
+            return &replay_->recording().events[it->event];
     return nullptr;
 }
 
@@ -198,19 +203,23 @@ void TimelineLanes::contextMenuEvent(QContextMenuEvent* event) {
     const sim::Lane& info = replay_->recording().lanes[lane];
     if (info.kind != sim::LaneKind::Instance) return;
     // "Here" is where the click was, but never later than the story so far.
-    sim::VirtualMs at = event->pos().x() < kHeaderWidth ? now() : std::min(mapXToTime(event->pos().x()), now());
+    sim::VirtualMs at =
+        event->pos().x() < kHeaderWidth ? now() : std::min(mapXToTime(event->pos().x()), now());
     QString name = qs(info.name);
     QMenu menu(this);
-    QAction* pause = menu.addAction(QIcon(QStringLiteral(":/icons/pause.svg")),
-                                    tr("Pause this instance here (%1 at %2)…").arg(name, virtualTimeText(at)));
-    QAction* crash = menu.addAction(QIcon(QStringLiteral(":/icons/cancel.svg")),
-                                    tr("Crash this instance here (%1 at %2)").arg(name, virtualTimeText(at)));
+    QAction* pause =
+        menu.addAction(QIcon(QStringLiteral(":/icons/pause.svg")),
+                       tr("Pause this instance here (%1 at %2)…").arg(name, virtualTimeText(at)));
+    QAction* crash =
+        menu.addAction(QIcon(QStringLiteral(":/icons/cancel.svg")),
+                       tr("Crash this instance here (%1 at %2)").arg(name, virtualTimeText(at)));
     QAction* chosen = menu.exec(event->globalPos());
     if (chosen == pause) {
         bool ok = false;
-        double seconds = QInputDialog::getDouble(this, tr("Pause %1").arg(name),
-                                                 tr("How long is %1 frozen (GC pause, suspended VM)? Seconds:").arg(name),
-                                                 30.0, 0.001, 3600.0, 3, &ok);
+        double seconds = QInputDialog::getDouble(
+            this, tr("Pause %1").arg(name),
+            tr("How long is %1 frozen (GC pause, suspended VM)? Seconds:").arg(name), 30.0, 0.001,
+            3600.0, 3, &ok);
         if (ok) emit pauseRequested(name, at, static_cast<sim::VirtualMs>(seconds * 1000.0 + 0.5));
     } else if (chosen == crash) {
         emit crashRequested(name, at);

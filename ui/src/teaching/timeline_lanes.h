@@ -16,7 +16,7 @@ namespace lockscope::ui {
 
 class TimelineLanes : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit TimelineLanes(QWidget* parent = nullptr);
 
     // The replay to draw (owned by the panel); call refresh() whenever it changes.
@@ -42,19 +42,19 @@ public:
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
 
-signals:
+  signals:
     void timeClicked(sim::VirtualMs t);
     void pauseRequested(const QString& instance, sim::VirtualMs at, sim::VirtualMs duration);
     void crashRequested(const QString& instance, sim::VirtualMs at);
 
-protected:
+  protected:
     void paintEvent(QPaintEvent* event) override;
     bool event(QEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mousePressEvent(QMouseEvent* event) override;
     void contextMenuEvent(QContextMenuEvent* event) override;
 
-private:
+  private:
     struct Marker {
         QRectF rect;
         int event = 0;

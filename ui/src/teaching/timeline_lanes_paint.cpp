@@ -22,7 +22,8 @@ sim::VirtualMs niceStep(sim::VirtualMs span, int ticks) {
     double raw = double(span) / std::max(1, ticks);
     double magnitude = std::pow(10.0, std::floor(std::log10(std::max(raw, 1.0))));
     for (double m : {1.0, 2.0, 5.0, 10.0})
-        if (m * magnitude >= raw) return std::max<sim::VirtualMs>(1, static_cast<sim::VirtualMs>(m * magnitude));
+        if (m * magnitude >= raw)
+            return std::max<sim::VirtualMs>(1, static_cast<sim::VirtualMs>(m * magnitude));
     return static_cast<sim::VirtualMs>(10 * magnitude);
 }
 
@@ -44,7 +45,9 @@ void TimelineLanes::paintEvent(QPaintEvent*) {
     int lanes = static_cast<int>(replay_->recording().lanes.size());
     for (int i = 0; i < lanes; ++i) {
         QRectF r = laneRect(i);
-        if (i % 2) p.fillRect(QRectF(kHeaderWidth - 6, r.top(), width(), r.height()), pal.color(QPalette::AlternateBase));
+        if (i % 2)
+            p.fillRect(QRectF(kHeaderWidth - 6, r.top(), width(), r.height()),
+                       pal.color(QPalette::AlternateBase));
         p.setPen(withAlpha(pal.color(QPalette::Mid), 140));
         p.drawLine(QPointF(0, r.bottom()), QPointF(width(), r.bottom()));
     }
@@ -97,24 +100,35 @@ void TimelineLanes::paintHeaders(QPainter& p) const {
                 // The most telling interval covering now names the instance's state.
                 int rank = 0;
                 for (const sim::Interval& in : r.intervals) {
-                    if (in.lane != lane.id || !started || in.from > now() || in.to < now()) continue;
+                    if (in.lane != lane.id || !started || in.from > now() || in.to < now())
+                        continue;
                     if (in.to == now() && !in.ongoing && in.to != in.from) continue;
                     int k = 0;
                     QString text;
                     QColor color = statusColor;
                     switch (in.kind) {
-                        case sim::IntervalKind::Crashed: k = 6, text = tr("crashed"), color = LaneColors::crash(pal); break;
-                        case sim::IntervalKind::Pause: k = 5, text = tr("frozen"), color = LaneColors::pause(pal); break;
+                        case sim::IntervalKind::Crashed:
+                            k = 6, text = tr("crashed"), color = LaneColors::crash(pal);
+                            break;
+                        case sim::IntervalKind::Pause:
+                            k = 5, text = tr("frozen"), color = LaneColors::pause(pal);
+                            break;
                         case sim::IntervalKind::LeaseLapsed:
                             k = 4, text = tr("⚠ works, no lock"), color = LaneColors::lapse(pal);
                             break;
-                        case sim::IntervalKind::Ownership: k = 3, text = tr("holds the lock"); break;
-                        case sim::IntervalKind::JobRun: k = 2, text = tr("running the job"); break;
-                        default: break;
+                        case sim::IntervalKind::Ownership:
+                            k = 3, text = tr("holds the lock");
+                            break;
+                        case sim::IntervalKind::JobRun:
+                            k = 2, text = tr("running the job");
+                            break;
+                        default:
+                            break;
                     }
                     if (k > rank) rank = k, status = text, statusColor = color;
                 }
-                if (status.isEmpty()) status = lane.subtitle.empty() ? tr("idle") : qs(lane.subtitle);
+                if (status.isEmpty())
+                    status = lane.subtitle.empty() ? tr("idle") : qs(lane.subtitle);
                 break;
             }
             case sim::LaneKind::RedisKey: {
@@ -125,17 +139,26 @@ void TimelineLanes::paintHeaders(QPainter& p) const {
                     status = tr("%1 · no TTL!").arg(qs(key.holder));
                     statusColor = LaneColors::noTtl(pal);
                 } else {
-                    status = key.fence ? tr("%1 · fence %2 · %3").arg(qs(key.holder)).arg(key.fence).arg(qs(sim::formatDuration(key.pttl)))
-                                       : tr("%1 · %2 left").arg(qs(key.holder), qs(sim::formatDuration(key.pttl)));
+                    status = key.fence
+                                 ? tr("%1 · fence %2 · %3")
+                                       .arg(qs(key.holder))
+                                       .arg(key.fence)
+                                       .arg(qs(sim::formatDuration(key.pttl)))
+                                 : tr("%1 · %2 left")
+                                       .arg(qs(key.holder), qs(sim::formatDuration(key.pttl)));
                 }
                 break;
             }
-            case sim::LaneKind::FinanceOutbox: status = tr("emails so far: %1").arg(so.emailsSent); break;
+            case sim::LaneKind::FinanceOutbox:
+                status = tr("emails so far: %1").arg(so.emailsSent);
+                break;
             case sim::LaneKind::OutputFile:
                 status = tr("corrupted writes: %1").arg(so.corruptedWrites);
                 if (so.corruptedWrites) statusColor = LaneColors::bad(pal);
                 break;
-            default: status = qs(lane.subtitle); break;
+            default:
+                status = qs(lane.subtitle);
+                break;
         }
         QFont nameFont = LaneFonts::laneName();
         QFont small = LaneFonts::subtitle();
@@ -145,19 +168,23 @@ void TimelineLanes::paintHeaders(QPainter& p) const {
         double block = nameMetrics.height() + smallMetrics.height() * (subtitleFits ? 2 : 1);
         double y = box.top() + (box.height() - block) / 2;
         p.setFont(nameFont);
-        p.setPen(lane.kind == sim::LaneKind::Instance ? LaneColors::actor(qs(lane.name), pal) : pal.color(QPalette::Text));
+        p.setPen(lane.kind == sim::LaneKind::Instance ? LaneColors::actor(qs(lane.name), pal)
+                                                      : pal.color(QPalette::Text));
         QString name = nameMetrics.elidedText(qs(lane.name), Qt::ElideMiddle, box.width());
-        p.drawText(QRectF(box.left(), y, box.width(), nameMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
+        p.drawText(QRectF(box.left(), y, box.width(), nameMetrics.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter, name);
         y += nameMetrics.height();
         p.setFont(small);
         if (subtitleFits) {
             p.setPen(pal.color(QPalette::PlaceholderText));
-            p.drawText(QRectF(box.left(), y, box.width(), smallMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+            p.drawText(QRectF(box.left(), y, box.width(), smallMetrics.height()),
+                       Qt::AlignLeft | Qt::AlignVCenter,
                        smallMetrics.elidedText(qs(lane.subtitle), Qt::ElideRight, box.width()));
             y += smallMetrics.height();
         }
         p.setPen(statusColor);
-        p.drawText(QRectF(box.left(), y, box.width(), smallMetrics.height()), Qt::AlignLeft | Qt::AlignVCenter,
+        p.drawText(QRectF(box.left(), y, box.width(), smallMetrics.height()),
+                   Qt::AlignLeft | Qt::AlignVCenter,
                    smallMetrics.elidedText(status, Qt::ElideRight, box.width()));
     }
 }
@@ -184,19 +211,22 @@ void TimelineLanes::paintIntervals(QPainter& p) const {
     }
 }
 
-void TimelineLanes::paintBand(QPainter& p, const sim::Interval& interval, const QRectF& rect) const {
+void TimelineLanes::paintBand(QPainter& p, const sim::Interval& interval,
+                              const QRectF& rect) const {
     const QPalette& pal = palette();
     bool crash = interval.kind == sim::IntervalKind::Crashed;
     QColor color = crash ? LaneColors::crash(pal) : LaneColors::pause(pal);
     p.fillRect(rect, withAlpha(color, 45));
-    p.fillRect(rect, QBrush(withAlpha(color, 110), crash ? Qt::DiagCrossPattern : Qt::BDiagPattern));
+    p.fillRect(rect,
+               QBrush(withAlpha(color, 110), crash ? Qt::DiagCrossPattern : Qt::BDiagPattern));
     p.setPen(QPen(color, 1.5, Qt::DashLine));
     p.drawLine(rect.topLeft(), rect.bottomLeft());
     QString text = crash ? tr("✗ crashed") : tr("⏸ %1").arg(qs(interval.label));
     p.setFont(LaneFonts::bar());
     QFontMetricsF fm(p.font());
     if (fm.horizontalAdvance(text) + 8 <= rect.width()) {
-        QRectF label(rect.left() + 4, rect.bottom() - fm.height() - 2, fm.horizontalAdvance(text) + 6, fm.height());
+        QRectF label(rect.left() + 4, rect.bottom() - fm.height() - 2,
+                     fm.horizontalAdvance(text) + 6, fm.height());
         p.fillRect(label, withAlpha(pal.color(QPalette::Base), 210));
         p.setPen(color);
         p.drawText(label, Qt::AlignCenter, text);
@@ -207,7 +237,8 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
     using K = sim::IntervalKind;
     const QPalette& pal = palette();
     const sim::Lane* lane = replay_->recording().lane(interval.lane);
-    QString owner = lane && lane->kind == sim::LaneKind::Instance ? qs(lane->name) : intervalActor(interval);
+    QString owner =
+        lane && lane->kind == sim::LaneKind::Instance ? qs(lane->name) : intervalActor(interval);
     QColor color = LaneColors::actor(owner, pal);
     QFont font = LaneFonts::bar();
     QFontMetricsF fm(font);
@@ -221,7 +252,8 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
             p.drawRoundedRect(rect, 4, 4);
             return;
         case K::Ownership: {
-            QRectF bar = lane && lane->kind == sim::LaneKind::Instance ? rect.adjusted(0, 4, 0, -4) : rect;
+            QRectF bar =
+                lane && lane->kind == sim::LaneKind::Instance ? rect.adjusted(0, 4, 0, -4) : rect;
             p.setPen(Qt::NoPen);
             p.setBrush(color);
             p.drawRoundedRect(bar, 4, 4);
@@ -234,16 +266,19 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
         }
         case K::LeaseLapsed:
         case K::NoTtl: {
-            QColor warn = interval.kind == K::NoTtl ? LaneColors::noTtl(pal) : LaneColors::lapse(pal);
+            QColor warn =
+                interval.kind == K::NoTtl ? LaneColors::noTtl(pal) : LaneColors::lapse(pal);
             p.setPen(Qt::NoPen);
             p.setBrush(QBrush(withAlpha(warn, 150), Qt::BDiagPattern));
             p.drawRect(rect.adjusted(0, 2, 0, -2));
             p.setPen(QPen(warn, 2));
             p.setBrush(Qt::NoBrush);
             p.drawRect(rect.adjusted(1, 2, -1, -2));
-            text = interval.kind == K::NoTtl ? tr("no TTL: never expires") : tr("⚠ %1, still working").arg(qs(interval.label));
+            text = interval.kind == K::NoTtl ? tr("no TTL: never expires")
+                                             : tr("⚠ %1, still working").arg(qs(interval.label));
             double w = fm.horizontalAdvance(text) + 10;
-            if (w > rect.width() - 4) text = interval.kind == K::NoTtl ? tr("no TTL") : tr("⚠ no lock");
+            if (w > rect.width() - 4)
+                text = interval.kind == K::NoTtl ? tr("no TTL") : tr("⚠ no lock");
             w = fm.horizontalAdvance(text) + 10;
             if (w <= rect.width() - 4) {
                 QRectF label(rect.left() + 4, rect.center().y() - fm.height() / 2, w, fm.height());
@@ -253,7 +288,8 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
             }
             return;
         }
-        default: return;
+        default:
+            return;
     }
 }
 
@@ -278,7 +314,8 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
             if (e.kind == sim::EventKind::KeyChanged) {
                 QPointF c = m.rect.center();
                 double h = m.rect.width() / 2 + 1;
-                p.drawPolygon(QPolygonF({c + QPointF(0, -h), c + QPointF(h, 0), c + QPointF(0, h), c + QPointF(-h, 0)}));
+                p.drawPolygon(QPolygonF({c + QPointF(0, -h), c + QPointF(h, 0), c + QPointF(0, h),
+                                         c + QPointF(-h, 0)}));
             } else if (e.kind == sim::EventKind::ChunkWritten) {
                 p.drawRect(m.rect.adjusted(1, 1, -1, -1));
             } else {

@@ -1,0 +1,84 @@
+#include "outcome_comparison.h"
+
+#include <QEvent>
+#include <QHeaderView>
+
+#include "lane_colors.h"
+#include "sim_text.h"
+
+namespace lockscope::ui {
+
+OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
+    const auto& rows = sim::comparisonRows();
+    setRowCount(static_cast<int>(rows.size()));
+    QStringList labels;
+    for (const auto& row : rows) labels << qs(row.label);
+    setVerticalHeaderLabels(labels);
+    setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setSelectionMode(QAbstractItemView::NoSelection);
+    setFocusPolicy(Qt::NoFocus);
+    QFont f = font();
+    f.setPixelSize(16);
+    setFont(f);
+    horizontalHeader()->setFont(f);
+    verticalHeader()->setFont(f);
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    horizontalHeader()->setDefaultAlignment(Qt::AlignCenter | Qt::Alignment(Qt::TextWordWrap));
+    setWordWrap(true);
+}
+
+void OutcomeComparison::setColumn(int column, const QString& header,
+                                  const sim::OutcomeSummary& outcome) {
+    if (column >= columnCount()) setColumnCount(column + 1);
+    setHorizontalHeaderItem(column, new QTableWidgetItem(header));
+    const auto& rows = sim::comparisonRows();
+    for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
+        int v = rows[r].value(outcome);
+        auto* item = new QTableWidgetItem(QString::number(v));
+        item->setTextAlignment(Qt::AlignCenter);
+        item->setData(Qt::UserRole, v);
+        QFont f = font();
+        f.setBold(true);
+        item->setFont(f);
+        setItem(r, column, item);
+        tint(r, column, v);
+    }
+}
+
+int OutcomeComparison::value(int row, int column) const {
+    const QTableWidgetItem* cell = item(row, column);
+    return cell ? cell->data(Qt::UserRole).toInt() : -1;
+}
+
+void OutcomeComparison::tint(int row, int column, int v) {
+    QTableWidgetItem* cell = item(row, column);
+    if (!cell) return;
+    // Row 0 is emails sent (one is right), row 4 stale writes rejected (the fence working),
+    // the others count harm.
+    const QPalette& pal = palette();
+    QColor color;
+    if (row == 0)
+        color = v == 1 ? LaneColors::good(pal) : v > 1 ? LaneColors::bad(pal) : QColor();
+    else if (row == 4)
+        color = v > 0 ? LaneColors::good(pal) : QColor();
+    else
+        color = v > 0 ? LaneColors::bad(pal) : LaneColors::good(pal);
+    if (color.isValid()) {
+        QColor fill = color;
+        fill.setAlpha(LaneColors::isDark(pal) ? 90 : 55);
+        cell->setBackground(fill);
+    } else {
+        cell->setBackground(QBrush());
+    }
+    cell->setForeground(pal.color(QPalette::Text));
+}
+
+void OutcomeComparison::changeEvent(QEvent* event) {
+    QTableWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange)
+        for (int c = 0; c < columnCount(); ++c)
+            for (int r = 0; r < rowCount(); ++r) tint(r, c, value(r, c));
+}
+
+}  // namespace lockscope::ui

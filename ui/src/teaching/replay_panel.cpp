@@ -1,0 +1,374 @@
+#include "replay_panel.h"
+
+#include <qcustomplot.h>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QEvent>
+#include <QFileDialog>
+#include <QKeyEvent>
+#include <QLabel>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include "lane_colors.h"
+#include "narration_view.h"
+#include "outcome_comparison.h"
+#include "replay_pttl_plot.h"
+#include "replay_transport.h"
+#include "scenario_param_form.h"
+#include "sim_text.h"
+#include "timeline_export.h"
+#include "timeline_lanes.h"
+
+// The icons live in the static library's resources, registered by hand (outside any
+// namespace, as Q_INIT_RESOURCE requires); harmless when the window did it already.
+static void initTeachingResources() {
+    Q_INIT_RESOURCE(resources);
+}
+
+namespace lockscope::ui {
+namespace {
+
+sim::OutcomeSummary referenceOutcome(const char* scenario) {
+    if (!sim::findScenario(scenario)) return {};
+    return sim::Replay(scenario).outcome();
+}
+
+}  // namespace
+
+ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
+    initTeachingResources();
+    setObjectName(QStringLiteral("replayPanel"));
+    setFocusPolicy(Qt::StrongFocus);
+    brokenReference_ = referenceOutcome("broken-report");
+    fixedReference_ = referenceOutcome("fixed-report");
+
+    QWidget* top = buildTopRow();
+    transport_ = new ReplayTransport;
+    QWidget* timeline = buildTimeline();
+    narration_ = new NarrationView;
+    comparison_ = new OutcomeComparison;
+    comparison_->setObjectName(QStringLiteral("replayComparison"));
+    comparison_->setColumn(kBrokenColumn, tr("broken-report\n(guide, whole night)"),
+                           brokenReference_);
+    comparison_->setColumn(kFixedColumn, tr("fixed-report\n(guide, whole night)"), fixedReference_);
+
+    auto* bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(narration_);
+    bottom->addWidget(comparison_);
+    bottom->setStretchFactor(0, 3);
+    bottom->setStretchFactor(1, 2);
+    vertical_ = new QSplitter(Qt::Vertical);
+    vertical_->addWidget(timeline);
+    vertical_->addWidget(bottom);
+    vertical_->setStretchFactor(0, 3);
+    vertical_->setStretchFactor(1, 1);
+    vertical_->setChildrenCollapsible(false);
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(vertical_);
+    split->addWidget(buildSidebar());
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    split->setChildrenCollapsible(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(top);
+    layout->addWidget(transport_);
+    layout->addWidget(split, 1);
+
+    player_.setInterval(1000);
+    connect(&player_, &QTimer::timeout, this, &ReplayPanel::playTick);
+    connect(transport_, &ReplayTransport::restartClicked, this, &ReplayPanel::restart);
+    connect(transport_, &ReplayTransport::backClicked, this, &ReplayPanel::stepBack);
+    connect(transport_, &ReplayTransport::forwardClicked, this, &ReplayPanel::stepForward);
+    connect(transport_, &ReplayTransport::playClicked, this, &ReplayPanel::togglePlay);
+    connect(transport_, &ReplayTransport::speedChanged, this, &ReplayPanel::setSpeed);
+    connect(transport_, &ReplayTransport::scrubbed, this, &ReplayPanel::seek);
+    connect(chooser_, &QComboBox::currentIndexChanged, this,
+            [this] { loadScenario(chooser_->currentData().toString()); });
+    connect(seed_, &QSpinBox::valueChanged, this, &ReplayPanel::setSeed);
+    connect(predict_, &QCheckBox::toggled, this, &ReplayPanel::setPredictEnabled);
+    connect(params_, &ScenarioParamForm::edited, this, &ReplayPanel::setParam);
+    connect(lanes_, &TimelineLanes::timeClicked, this, &ReplayPanel::seekTime);
+    connect(lanes_, &TimelineLanes::pauseRequested, this, &ReplayPanel::pauseInstanceAt);
+    connect(lanes_, &TimelineLanes::crashRequested, this, &ReplayPanel::crashInstanceAt);
+
+    loadScenario(sim::findScenario("broken-report") ? QStringLiteral("broken-report")
+                                                    : chooser_->itemData(0).toString());
+}
+
+ReplayPanel::~ReplayPanel() = default;
+
+bool ReplayPanel::predictEnabled() const {
+    return predict_->isChecked();
+}
+
+bool ReplayPanel::loadScenario(const QString& name) {
+    setPlaying(false);
+    try {
+        replay_ = std::make_unique<sim::Replay>(name.toStdString(),
+                                                static_cast<std::uint64_t>(seed_->value()));
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        return false;
+    }
+    {
+        QSignalBlocker block(chooser_);
+        chooser_->setCurrentIndex(chooser_->findData(name));
+    }
+    const sim::Scenario& s = replay_->scenario();
+    summary_->setText(QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
+                          .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped()));
+    params_->setScenario(s, replay_->params());
+    lanes_->setReplay(replay_.get());
+    pttl_->setReplay(replay_.get());
+    showInfo({});
+    showStory();
+    return true;
+}
+
+void ReplayPanel::setSeed(int seed) {
+    if (!replay_ || static_cast<int>(replay_->seed()) == seed) return;
+    int beat = replay_->currentBeat();
+    try {
+        auto next = std::make_unique<sim::Replay>(replay_->scenario().name, replay_->params(),
+                                                  static_cast<std::uint64_t>(seed));
+        replay_ = std::move(next);
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        return;
+    }
+    replay_->seek(beat);
+    lanes_->setReplay(replay_.get());
+    pttl_->setReplay(replay_.get());
+    showStory();
+}
+
+bool ReplayPanel::setParam(const QString& name, qint64 value) {
+    try {
+        replay_->setParam(name.toStdString(), value);
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        params_->setValues(replay_->params());
+        return false;
+    }
+    params_->setValues(replay_->params());
+    showInfo({});
+    showStory();
+    return true;
+}
+
+void ReplayPanel::showStory() {
+    lanes_->refresh();
+    pttl_->setTimeAxis(lanes_->endTime(), lanes_->leftMargin(), lanes_->rightMargin());
+    title_->setText(
+        QStringLiteral("%1 — %2").arg(qs(replay_->scenario().name), qs(replay_->scenario().title)));
+    showBeat();
+    emit storyChanged();
+}
+
+void ReplayPanel::showBeat() {
+    const sim::Replay& r = *replay_;
+    lanes_->refresh();
+    pttl_->refresh();
+    narration_->showReplay(r, predict_->isChecked());
+    transport_->setPosition(r.currentBeat(), static_cast<int>(r.beats().size()),
+                            virtualTimeText(r.currentTime()));
+    bool end = r.currentBeat() >= 0 && r.atEnd();
+    QString name = qs(r.scenario().name);
+    comparison_->setColumn(
+        kCurrentColumn,
+        end ? tr("this run: %1\n(the end)").arg(name) : tr("this run: %1\n(so far)").arg(name),
+        end ? r.outcome() : r.outcomeSoFar());
+    if (const sim::Beat* b = r.beat()) {
+        QString what = b->command.empty()
+                           ? qs(b->narration).section(QLatin1Char('.'), 0, 0)
+                           : QStringLiteral("%1 → %2").arg(qs(b->command), qs(b->reply));
+        nowLine_->setText(tr("now %1 · beat %2/%3 · %4: %5")
+                              .arg(virtualTimeText(b->time))
+                              .arg(b->index + 1)
+                              .arg(r.beats().size())
+                              .arg(qs(b->actor), what));
+    } else {
+        nowLine_->setText(tr("before the first beat · %1 beats").arg(r.beats().size()));
+    }
+    emit beatChanged(r.currentBeat());
+}
+
+void ReplayPanel::stepForward() {
+    if (replay_->stepForward()) showBeat();
+}
+
+void ReplayPanel::stepBack() {
+    if (replay_->stepBack()) showBeat();
+}
+
+void ReplayPanel::restart() {
+    replay_->restart();
+    showBeat();
+}
+
+void ReplayPanel::seek(int beat) {
+    if (beat == replay_->currentBeat()) return;
+    replay_->seek(beat);
+    showBeat();
+}
+
+void ReplayPanel::seekTime(qint64 virtualMs) {
+    replay_->seekTime(virtualMs);
+    showBeat();
+}
+
+void ReplayPanel::togglePlay() {
+    setPlaying(!isPlaying());
+}
+
+void ReplayPanel::setPlaying(bool playing) {
+    if (playing == isPlaying()) return;
+    if (playing) {
+        if (replay_->atEnd()) restart();
+        player_.start();
+        playTick();
+    } else {
+        player_.stop();
+    }
+    transport_->setPlaying(isPlaying());
+}
+
+void ReplayPanel::playTick() {
+    if (!replay_->stepForward()) {
+        setPlaying(false);
+        return;
+    }
+    showBeat();
+    // A question waits for the class: playback stops until Space or →.
+    if (replay_->atEnd() || (predict_->isChecked() && replay_->pendingQuestion()))
+        setPlaying(false);
+}
+
+void ReplayPanel::setSpeed(double beatsPerSecond) {
+    player_.setInterval(std::max(50, static_cast<int>(1000.0 / std::max(0.1, beatsPerSecond))));
+}
+
+void ReplayPanel::setPredictEnabled(bool on) {
+    if (predict_->isChecked() != on)
+        predict_->setChecked(on);  // re-enters through toggled
+    else
+        showBeat();
+}
+
+bool ReplayPanel::pauseInstance(const QString& instance, qint64 durationMs) {
+    try {
+        replay_->pauseInstance(instance.toStdString(), durationMs);
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        return false;
+    }
+    showInfo(tr("Forked: %1 is frozen for %2 from %3; the story after this beat was re-simulated.")
+                 .arg(instance, qs(sim::formatDuration(durationMs)),
+                      virtualTimeText(replay_->currentTime())));
+    showStory();
+    return true;
+}
+
+bool ReplayPanel::crashInstance(const QString& instance) {
+    try {
+        replay_->crashInstance(instance.toStdString());
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        return false;
+    }
+    showInfo(tr("Forked: %1 crashed at %2; the story after this beat was re-simulated.")
+                 .arg(instance, virtualTimeText(replay_->currentTime())));
+    showStory();
+    return true;
+}
+
+bool ReplayPanel::pauseInstanceAt(const QString& instance, qint64 atMs, qint64 durationMs) {
+    if (atMs < replay_->currentTime()) replay_->seekTime(atMs);
+    return pauseInstance(instance, durationMs);
+}
+
+bool ReplayPanel::crashInstanceAt(const QString& instance, qint64 atMs) {
+    if (atMs < replay_->currentTime()) replay_->seekTime(atMs);
+    return crashInstance(instance);
+}
+
+void ReplayPanel::showError(const QString& message) {
+    lastError_ = message;
+    status_->setText(message);
+    status_->setStyleSheet(QStringLiteral("color: %1").arg(LaneColors::bad(palette()).name()));
+}
+
+void ReplayPanel::showInfo(const QString& message) {
+    lastError_.clear();
+    status_->setText(message);
+    status_->setStyleSheet(QString());
+}
+
+void ReplayPanel::keyPressEvent(QKeyEvent* event) {
+    switch (event->key()) {
+        case Qt::Key_Right:
+            stepForward();
+            break;
+        case Qt::Key_Left:
+            stepBack();
+            break;
+        case Qt::Key_Space:
+            togglePlay();
+            break;
+        case Qt::Key_Home:
+            restart();
+            break;
+        default:
+            QWidget::keyPressEvent(event);
+            return;
+    }
+    event->accept();
+}
+
+void ReplayPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange && replay_) showBeat();
+}
+
+void ReplayPanel::prepareExport() {
+    pttl_->redraw();
+    pttl_->plot()->replot(QCustomPlot::rpImmediateRefresh);
+}
+
+bool ReplayPanel::exportPng(const QString& path) {
+    prepareExport();
+    QString error;
+    if (!exportWidgetPng(timeline_, path, &error)) {
+        showError(error);
+        return false;
+    }
+    return true;
+}
+
+bool ReplayPanel::exportPdf(const QString& path) {
+    prepareExport();
+    QString error;
+    if (!exportWidgetPdf(timeline_, path, title_->text(), &error)) {
+        showError(error);
+        return false;
+    }
+    return true;
+}
+
+void ReplayPanel::exportWithDialog(bool pdf) {
+    QString base = QStringLiteral("%1-beat-%2")
+                       .arg(qs(replay_->scenario().name))
+                       .arg(replay_->currentBeat() + 1);
+    QString path = QFileDialog::getSaveFileName(
+        this, pdf ? tr("Export the timeline as PDF") : tr("Export the timeline as PNG"),
+        base + (pdf ? QStringLiteral(".pdf") : QStringLiteral(".png")),
+        pdf ? tr("PDF (*.pdf)") : tr("PNG image (*.png)"));
+    if (path.isEmpty()) return;
+    if (pdf ? exportPdf(path) : exportPng(path))
+        showInfo(tr("Exported the timeline to %1").arg(path));
+}
+
+}  // namespace lockscope::ui

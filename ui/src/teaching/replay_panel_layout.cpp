@@ -1,0 +1,128 @@
+// ReplayPanel's widgets and their layout: the top row (scenario, seed, predict, export),
+// the transport, the exported timeline (title, lanes, PTTL plot), the narration beside the
+// broken-vs-fixed table, and the sidebar with the scenario's summary and parameters.
+#include <QCheckBox>
+#include <QComboBox>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QMenu>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <limits>
+
+#include "lane_fonts.h"
+#include "narration_view.h"
+#include "outcome_comparison.h"
+#include "replay_panel.h"
+#include "replay_pttl_plot.h"
+#include "replay_transport.h"
+#include "scenario_param_form.h"
+#include "sim_text.h"
+#include "timeline_lanes.h"
+
+namespace lockscope::ui {
+
+QWidget* ReplayPanel::buildTopRow() {
+    auto* row = new QWidget;
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    chooser_ = new QComboBox;
+    chooser_->setObjectName(QStringLiteral("replayScenario"));
+    chooser_->setFocusPolicy(Qt::NoFocus);
+    for (const sim::Scenario& s : sim::scenarios()) {
+        chooser_->addItem(qs(s.name), qs(s.name));
+        chooser_->setItemData(chooser_->count() - 1, qs(s.title), Qt::ToolTipRole);
+    }
+    seed_ = new QSpinBox;
+    seed_->setObjectName(QStringLiteral("replaySeed"));
+    seed_->setRange(0, std::numeric_limits<int>::max());
+    seed_->setValue(1);
+    seed_->setKeyboardTracking(false);
+    seed_->setToolTip(
+        tr("The random seed: the same seed and parameters always tell the same story"));
+    predict_ = new QCheckBox(tr("Predict prompts"));
+    predict_->setObjectName(QStringLiteral("replayPredict"));
+    predict_->setChecked(true);
+    predict_->setFocusPolicy(Qt::NoFocus);
+    predict_->setToolTip(
+        tr("Ask the class what happens next before the beats that have a question"));
+    export_ = new QToolButton;
+    export_->setIcon(QIcon(QStringLiteral(":/icons/export.svg")));
+    export_->setText(tr("Export timeline"));
+    export_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    export_->setPopupMode(QToolButton::InstantPopup);
+    export_->setFocusPolicy(Qt::NoFocus);
+    auto* menu = new QMenu(export_);
+    menu->addAction(tr("As PNG image…"), this, [this] { exportWithDialog(false); });
+    menu->addAction(tr("As PDF page…"), this, [this] { exportWithDialog(true); });
+    export_->setMenu(menu);
+
+    layout->addWidget(new QLabel(tr("Scenario")));
+    layout->addWidget(chooser_);
+    layout->addSpacing(12);
+    layout->addWidget(new QLabel(tr("Seed")));
+    layout->addWidget(seed_);
+    layout->addSpacing(12);
+    layout->addWidget(predict_);
+    layout->addStretch(1);
+    layout->addWidget(export_);
+    return row;
+}
+
+QWidget* ReplayPanel::buildTimeline() {
+    timeline_ = new QWidget;
+    timeline_->setObjectName(QStringLiteral("replayTimeline"));
+    timeline_->setAutoFillBackground(true);
+    timeline_->setBackgroundRole(QPalette::Base);
+    auto* layout = new QVBoxLayout(timeline_);
+    layout->setContentsMargins(0, 4, 0, 0);
+    layout->setSpacing(2);
+    title_ = new QLabel;
+    title_->setFont(LaneFonts::sized(20, true));
+    title_->setContentsMargins(12, 0, 12, 0);
+    title_->setTextFormat(Qt::PlainText);
+    nowLine_ = new QLabel;
+    nowLine_->setFont(LaneFonts::sized(16, false));
+    nowLine_->setContentsMargins(12, 0, 12, 2);
+    nowLine_->setTextFormat(Qt::PlainText);
+    lanes_ = new TimelineLanes;
+    pttl_ = new ReplayPttlPlot;
+    layout->addWidget(title_);
+    layout->addWidget(nowLine_);
+    layout->addWidget(lanes_, 3);
+    layout->addWidget(pttl_, 1);
+    return timeline_;
+}
+
+QWidget* ReplayPanel::buildSidebar() {
+    auto* side = new QWidget;
+    auto* layout = new QVBoxLayout(side);
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    summary_->setTextFormat(Qt::RichText);
+    summary_->setAlignment(Qt::AlignTop | Qt::AlignLeft);
+    auto* group = new QGroupBox(tr("Parameters (an edit re-runs the story)"));
+    auto* groupLayout = new QVBoxLayout(group);
+    params_ = new ScenarioParamForm;
+    groupLayout->addWidget(params_);
+    status_ = new QLabel;
+    status_->setObjectName(QStringLiteral("replayStatus"));
+    status_->setWordWrap(true);
+    layout->addWidget(summary_);
+    layout->addWidget(group);
+    layout->addWidget(status_);
+    layout->addStretch(1);
+    auto* scroll = new QScrollArea;
+    scroll->setWidget(side);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(300);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    return scroll;
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,152 @@
+#include "replay_pttl_plot.h"
+
+#include <qcustomplot.h>
+#include <QEvent>
+#include <QVBoxLayout>
+
+#include "lane_colors.h"
+#include "lane_fonts.h"
+
+namespace lockscope::ui {
+
+ReplayPttlPlot::ReplayPttlPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(plot_);
+    setMinimumHeight(150);
+    plot_->addGraph();  // the TTL counting down
+    plot_->addGraph();  // no TTL at all
+    plot_->graph(0)->setName(tr("PTTL"));
+    plot_->yAxis->setLabel(tr("PTTL (s)"));
+    plot_->xAxis->setLabel(tr("virtual time (s)"));
+    plot_->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
+    cursor_ = new QCPItemStraightLine(plot_);
+    cursorLabel_ = new QCPItemText(plot_);
+    cursorLabel_->position->setTypeX(QCPItemPosition::ptPlotCoords);
+    cursorLabel_->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+    cursorLabel_->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+    cursorLabel_->setPadding(QMargins(4, 2, 4, 2));
+    applyPalette();
+
+    // PlotJuggler's trick: many updates, one replot per 40 ms at most.
+    coalesce_.setSingleShot(true);
+    coalesce_.setInterval(40);
+    connect(&coalesce_, &QTimer::timeout, this, &ReplayPttlPlot::redraw);
+}
+
+void ReplayPttlPlot::applyPalette() {
+    const QPalette& pal = palette();
+    QColor text = pal.color(QPalette::Text);
+    plot_->setBackground(pal.color(QPalette::Base));
+    plot_->axisRect()->setBackground(pal.color(QPalette::Base));
+    QFont tickFont = LaneFonts::axis();
+    QFont labelFont = LaneFonts::sized(14, true);
+    for (QCPAxis* axis : {plot_->xAxis, plot_->yAxis}) {
+        axis->setBasePen(QPen(text));
+        axis->setTickPen(QPen(text));
+        axis->setSubTickPen(QPen(pal.color(QPalette::Mid)));
+        axis->setTickLabelColor(text);
+        axis->setLabelColor(text);
+        axis->setTickLabelFont(tickFont);
+        axis->setLabelFont(labelFont);
+        QColor grid = text;
+        grid.setAlpha(45);
+        axis->grid()->setPen(QPen(grid, 1));
+    }
+    QColor line = LaneColors::actor(QStringLiteral("A"), pal);
+    QPen pen(line);
+    pen.setWidthF(3);
+    plot_->graph(0)->setPen(pen);
+    QColor fill = line;
+    fill.setAlpha(50);
+    plot_->graph(0)->setBrush(fill);
+    QPen noTtl(LaneColors::noTtl(pal));
+    noTtl.setWidthF(4);
+    noTtl.setStyle(Qt::DashLine);
+    plot_->graph(1)->setPen(noTtl);
+    QColor cursor = LaneColors::cursor(pal);
+    cursor_->setPen(QPen(cursor, 2.5));
+    cursorLabel_->setColor(LaneColors::textOn(cursor));
+    cursorLabel_->setBrush(cursor);
+    cursorLabel_->setFont(LaneFonts::cursor());
+}
+
+void ReplayPttlPlot::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange) {
+        applyPalette();
+        refresh();
+    }
+}
+
+void ReplayPttlPlot::setReplay(const sim::Replay* replay) {
+    replay_ = replay;
+    refresh();
+}
+
+void ReplayPttlPlot::setTimeAxis(sim::VirtualMs end, int leftMargin, int rightMargin) {
+    end_ = std::max<sim::VirtualMs>(end, 1);
+    plot_->axisRect()->setMargins(QMargins(leftMargin, 0, rightMargin, 0));
+    refresh();
+}
+
+void ReplayPttlPlot::refresh() {
+    if (!coalesce_.isActive()) coalesce_.start();
+}
+
+void ReplayPttlPlot::redraw() {
+    coalesce_.stop();
+    x_.clear();
+    y_.clear();
+    QVector<double> nx, ny;
+    double maxY = 1;
+    bool started = replay_ && replay_->currentBeat() >= 0;
+    sim::VirtualMs now = replay_ ? replay_->currentTime() : 0;
+    if (replay_) {
+        const auto& samples = replay_->recording().pttl;
+        for (const sim::PttlSample& s : samples) maxY = std::max(maxY, s.pttl / 1000.0);
+        const double noTtlLevel = maxY * 1.05;
+        for (std::size_t i = 0; started && i < samples.size(); ++i) {
+            const sim::PttlSample& s = samples[i];
+            if (s.time > now) break;
+            sim::VirtualMs until =
+                i + 1 < samples.size() ? std::min(samples[i + 1].time, now) : now;
+            double t0 = s.time / 1000.0, t1 = until / 1000.0;
+            if (s.pttl >= 0) {
+                double v = s.pttl / 1000.0;
+                x_ << t0 << t1;
+                y_ << v << std::max(0.0, v - (t1 - t0));
+                nx << t0;
+                ny << qQNaN();
+            } else {
+                // No key (-2): a gap. No TTL (-1): the amber line.
+                x_ << t0;
+                y_ << qQNaN();
+                if (s.pttl == -1) {
+                    nx << t0 << t1;
+                    ny << noTtlLevel << noTtlLevel;
+                } else {
+                    nx << t0;
+                    ny << qQNaN();
+                }
+            }
+        }
+    }
+    plot_->graph(0)->setData(x_, y_, true);
+    plot_->graph(1)->setData(nx, ny, true);
+    plot_->xAxis->setRange(0, end_ / 1000.0);
+    plot_->yAxis->setRange(0, maxY * 1.2);
+    double cx = started ? now / 1000.0 : 0.0;
+    cursor_->point1->setCoords(cx, 0);
+    cursor_->point2->setCoords(cx, 1);
+    cursorLabel_->position->setCoords(cx, 0.02);
+    cursorLabel_->setText(started ? QStringLiteral(" %1 s ").arg(now / 1000.0, 0, 'f', 3)
+                                  : tr(" start "));
+    // Keep the label inside the plot near the right edge.
+    bool right = cx > end_ / 1000.0 * 0.8;
+    cursorLabel_->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+    ++replots_;
+}
+
+}  // namespace lockscope::ui

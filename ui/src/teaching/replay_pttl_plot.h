@@ -1,0 +1,54 @@
+#pragma once
+// Under the lanes: the lock key's PTTL over virtual time, from the recording's samples,
+// drawn up to the current beat with the same time range and margins as the lanes and the
+// same "now" cursor. Between samples the TTL runs down one millisecond per millisecond; a
+// key without a TTL is an amber line at the top. Replots are coalesced (40 ms).
+
+#include <QTimer>
+#include <QVector>
+#include <QWidget>
+
+#include "lockscope/sim/replay.h"
+
+class QCustomPlot;
+class QCPItemStraightLine;
+class QCPItemText;
+
+namespace lockscope::ui {
+
+class ReplayPttlPlot : public QWidget {
+    Q_OBJECT
+  public:
+    explicit ReplayPttlPlot(QWidget* parent = nullptr);
+
+    void setReplay(const sim::Replay* replay);
+    // The lanes' time range and horizontal margins, so both views share one time axis.
+    void setTimeAxis(sim::VirtualMs end, int leftMargin, int rightMargin);
+    // Cheap to call often: the replot is coalesced.
+    void refresh();
+    // Replots now (tests, exports).
+    void redraw();
+
+    QCustomPlot* plot() const { return plot_; }
+    int replotCount() const { return replots_; }
+    // The curve drawn so far (seconds, seconds), for tests.
+    QVector<double> xs() const { return x_; }
+    QVector<double> ys() const { return y_; }
+
+  protected:
+    void changeEvent(QEvent* event) override;
+
+  private:
+    void applyPalette();
+
+    QCustomPlot* plot_;
+    QCPItemStraightLine* cursor_;
+    QCPItemText* cursorLabel_;
+    QTimer coalesce_;
+    const sim::Replay* replay_ = nullptr;
+    sim::VirtualMs end_ = 1000;
+    QVector<double> x_, y_;
+    int replots_ = 0;
+};
+
+}  // namespace lockscope::ui

@@ -1,0 +1,70 @@
+#include "scenario_param_form.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <limits>
+
+#include "sim_text.h"
+
+namespace lockscope::ui {
+namespace {
+
+int clampToInt(std::int64_t v) {
+    return static_cast<int>(std::clamp<std::int64_t>(v, std::numeric_limits<int>::min(),
+                                                     std::numeric_limits<int>::max()));
+}
+
+QString suffixOf(const QString& name) {
+    if (name.endsWith(QLatin1String("_ms"))) return QStringLiteral(" ms");
+    if (name.endsWith(QLatin1String("_s"))) return QStringLiteral(" s");
+    return {};
+}
+
+}  // namespace
+
+ScenarioParamForm::ScenarioParamForm(QWidget* parent)
+    : QWidget(parent), form_(new QFormLayout(this)) {
+    form_->setContentsMargins(0, 0, 0, 0);
+    form_->setFieldGrowthPolicy(QFormLayout::AllNonFixedFieldsGrow);
+    form_->setLabelAlignment(Qt::AlignLeft);
+}
+
+void ScenarioParamForm::setScenario(const sim::Scenario& scenario,
+                                    const sim::ScenarioParams& values) {
+    while (form_->rowCount() > 0) form_->removeRow(0);
+    editors_.clear();
+    for (const sim::ParamSpec& spec : scenario.params) {
+        QString name = qs(spec.name);
+        auto* box = new QSpinBox;
+        box->setObjectName(QStringLiteral("param_") + name);
+        box->setRange(clampToInt(spec.min), clampToInt(spec.max));
+        box->setValue(clampToInt(values.get(spec.name)));
+        box->setSuffix(suffixOf(name));
+        box->setKeyboardTracking(false);  // re-run on Enter or arrows, not on every digit
+        box->setGroupSeparatorShown(true);
+        QString tip = tr("%1\nrange %2 … %3, default %4")
+                          .arg(qs(spec.description))
+                          .arg(spec.min)
+                          .arg(spec.max)
+                          .arg(spec.defaultValue);
+        box->setToolTip(tip);
+        auto* label = new QLabel(name);
+        label->setToolTip(tip);
+        form_->addRow(label, box);
+        editors_.insert(name, box);
+        connect(box, &QSpinBox::valueChanged, this, [this, name](int v) { emit edited(name, v); });
+    }
+}
+
+void ScenarioParamForm::setValues(const sim::ScenarioParams& values) {
+    for (const sim::ParamSpec& spec : values.specs()) {
+        QSpinBox* box = editors_.value(qs(spec.name));
+        if (!box) continue;
+        QSignalBlocker block(box);
+        box->setValue(clampToInt(values.get(spec.name)));
+    }
+}
+
+}  // namespace lockscope::ui
