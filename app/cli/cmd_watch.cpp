@@ -4,7 +4,6 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
-#include <thread>
 
 #include "cli_command.h"
 #include "connection_flags.h"
@@ -105,10 +104,18 @@ int runWatch(const Arguments& args) {
             }
             nextPoll = now + options.pollInterval;
         }
-        // The countdown is interpolated between polls; a plain pipe gets a table per change.
+        // Between polls: keyspace notifications (when the server publishes them) bring
+        // changes at once, and the countdown is interpolated for the redraw.
+        auto slice =
+            std::chrono::milliseconds(std::max<long>(10, 100 / static_cast<long>(servers.size())));
+        for (auto& s : servers) {
+            auto u = s.watch->waitForEvents(
+                std::min<std::chrono::milliseconds>(slice, options.pollInterval));
+            if (u.changed.empty() && u.removed.empty() && u.connected) continue;
+            changed = true;
+            if (flags.json) printJsonUpdate(s, u);
+        }
         if (!flags.json && (ansi || changed)) redraw(servers, ansi);
-        std::this_thread::sleep_for(
-            ansi ? 100ms : std::min<std::chrono::milliseconds>(100ms, options.pollInterval));
     }
     return kOk;
 }

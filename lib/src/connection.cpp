@@ -1,11 +1,13 @@
 #include "lockscope/connection.h"
 
 #include <hiredis/hiredis.h>
+#include <poll.h>
 #include <sys/time.h>
 
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 
 #include "command_policy.h"
@@ -245,6 +247,16 @@ Reply Connection::receive() {
     void* raw = nullptr;
     if (redisGetReply(state_->context.get(), &raw) != REDIS_OK || !raw) state_->throwIoError("pipeline read");
     return Reply(static_cast<redisReply*>(raw));
+}
+
+bool Connection::waitForReply(std::chrono::milliseconds timeout) {
+    redisContext* c = state_->context.get();
+    if (!c) throw ConnectionLostError("wait on " + state_->where() + ": the connection was reset");
+    if (c->reader && c->reader->len > c->reader->pos) return true;  // bytes already buffered
+    pollfd p{c->fd, POLLIN, 0};
+    int ready = ::poll(&p, 1, static_cast<int>(std::clamp<std::int64_t>(timeout.count(), 0, 3'600'000)));
+    if (ready < 0 && errno != EINTR) state_->throwIoError("wait");
+    return ready > 0;
 }
 
 Reply Connection::eval(const Script& script, Argv keys, Argv args) {

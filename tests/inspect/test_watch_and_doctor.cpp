@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <mutex>
 #include <thread>
 
 #include "inspect_helpers.h"
@@ -245,4 +246,69 @@ TEST(LockRecordValue, CountsDownFromTheObservation) {
     EXPECT_EQ(r.remainingAt(r.observedAt + 5s), -1);
     // Compact: the fixed part of a record stays well under the 300-byte budget.
     EXPECT_LE(sizeof(LockRecord), 300u);
+}
+
+TEST_F(RedisTest, WatchFollowsKeyspaceEventsWhenTheServerPublishesThem) {
+    Connection admin = connect();
+    // The operator enabled them on this server; LockScope only detects and follows.
+    admin.command({"CONFIG", "SET", "notify-keyspace-events", "Kg$x"});
+    Connection w = connect({.readOnly = true});
+    // Polls and rescans far apart: only the events can bring the changes in time.
+    LockWatch watch(w, {.pollInterval = 10s, .rescanInterval = 60s});
+    EXPECT_TRUE(watch.step().connected);
+    EXPECT_TRUE(watch.followingEvents());
+    EXPECT_EQ(watch.server().keyspaceEvents, KeyspaceEvents::Enabled);
+    admin.command({"SET", "lock:{new}", "tok", "PX", "60000"});
+    admin.command({"SET", "other:key", "not watched"});
+    auto start = SteadyClock::now();
+    WatchUpdate added;
+    while (added.changed.empty() && SteadyClock::now() - start < 2s)
+        added = watch.waitForEvents(100ms);
+    ASSERT_EQ(added.changed.size(), 1u);
+    EXPECT_EQ(added.changed[0].key, "lock:{new}");
+    EXPECT_LT(SteadyClock::now() - start, 1s);
+    admin.command({"DEL", "lock:{new}"});
+    WatchUpdate removed;
+    while (removed.removed.empty() && SteadyClock::now() - start < 3s)
+        removed = watch.waitForEvents(100ms);
+    EXPECT_EQ(removed.removed, (std::vector<std::string>{"lock:{new}"}));
+    // Without notifications, waiting just waits.
+    admin.command({"CONFIG", "SET", "notify-keyspace-events", ""});
+    Connection w2 = connect();
+    LockWatch plain(w2, {.pollInterval = 10s});
+    plain.step();
+    EXPECT_FALSE(plain.followingEvents());
+    auto t0 = SteadyClock::now();
+    EXPECT_TRUE(plain.waitForEvents(50ms).changed.empty());
+    EXPECT_GE(SteadyClock::now() - t0, 45ms);
+}
+
+TEST_F(RedisTest, WatchRunDeliversEventsBetweenPolls) {
+    Connection admin = connect();
+    admin.command({"CONFIG", "SET", "notify-keyspace-events", "KA"});
+    Connection w = connect();
+    LockWatch watch(w, {.pollInterval = 10s, .rescanInterval = 60s});
+    std::mutex m;
+    std::vector<std::string> seen;
+    std::stop_source stop;
+    std::jthread t([&] {
+        watch.run(
+            [&](const WatchUpdate& u) {
+                std::lock_guard lock(m);
+                for (const auto& r : u.changed) seen.push_back(r.key);
+            },
+            stop.get_token());
+    });
+    std::this_thread::sleep_for(200ms);
+    admin.command({"SET", "lock:{late}", "tok", "PX", "60000"});
+    auto start = SteadyClock::now();
+    bool found = false;
+    while (!found && SteadyClock::now() - start < 2s) {
+        std::this_thread::sleep_for(20ms);
+        std::lock_guard lock(m);
+        found = std::find(seen.begin(), seen.end(), "lock:{late}") != seen.end();
+    }
+    stop.request_stop();
+    t.join();
+    EXPECT_TRUE(found);
 }

@@ -71,6 +71,9 @@ public:
     void send(Argv argv);
     void flush();
     Reply receive();
+    // Waits up to timeout until a reply can be read without blocking (a subscriber's next
+    // message). true: receive() will not wait for the server.
+    bool waitForReply(std::chrono::milliseconds timeout);
 
     // EVALSHA, then EVAL when the server answers NOSCRIPT (after SCRIPT FLUSH, a restart
     // or a failover).

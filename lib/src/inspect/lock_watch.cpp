@@ -48,10 +48,15 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
 }
 
 WatchUpdate LockWatch::poll() {
+    return reread(table_.keys());
+}
+
+WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
     WatchUpdate update;
+    if (keys.empty()) return update;
     Scanner reader(connection_, options_.scan);
     std::vector<std::string> vanished;
-    for (auto& r : reader.readKeys(table_.keys(), &vanished)) {
+    for (auto& r : reader.readKeys(keys, &vanished)) {
         LockRecord copy = r;
         if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
     }
@@ -67,6 +72,7 @@ WatchUpdate LockWatch::step(std::stop_token stop) {
         if (!probed_) {
             facts_ = probeServer(connection_);
             probed_ = true;
+            startFollowing();
         }
         bool due = needRescan_ || start - lastRescan_ >= options_.rescanInterval;
         update = due ? rescan(stop) : poll();
@@ -85,20 +91,73 @@ WatchUpdate LockWatch::step(std::stop_token stop) {
         update.error = e.what();
         needRescan_ = true;  // after a restart or failover, find out what is there again
         probed_ = false;
+        follower_.reset();
     }
     update.at = start;
     return update;
 }
 
+void LockWatch::startFollowing() {
+    if (!options_.followKeyspaceEvents || followDenied_ || follower_ ||
+        facts_.keyspaceEvents != KeyspaceEvents::Enabled)
+        return;
+    try {
+        follower_ =
+            std::make_unique<KeyspaceFollower>(connection_.openSibling(), options_.scan.patterns);
+    } catch (const PermissionError& e) {
+        followDenied_ = true;
+        notes_.push_back(
+            std::string("PSUBSCRIBE denied: polling instead of following keyspace events (") +
+            e.what() + ")");
+    }
+}
+
+WatchUpdate LockWatch::waitForEvents(std::chrono::milliseconds wait, std::stop_token stop) {
+    WatchUpdate update;
+    update.at = SteadyClock::now();
+    if (!follower_) {
+        std::mutex m;
+        std::condition_variable_any cv;
+        std::unique_lock lock(m);
+        cv.wait_for(lock, stop, wait, [] { return false; });
+        return update;
+    }
+    try {
+        auto keys = follower_->poll(wait);
+        if (keys.empty()) return update;
+        update = reread(keys);
+        for (auto& r : update.changed)
+            if (const LockRecord* merged = table_.find(r.key)) r = *merged;
+        refreshFindings(update.changed);
+    } catch (const IoError& e) {
+        follower_.reset();  // polling goes on; the next probe after a reconnect follows again
+        update = WatchUpdate{};
+        update.connected = false;
+        update.error = e.what();
+        needRescan_ = true;
+        probed_ = false;
+    }
+    update.at = SteadyClock::now();
+    return update;
+}
+
 void LockWatch::run(const UpdateCallback& onUpdate, std::stop_token stop) {
-    std::mutex m;
-    std::condition_variable_any cv;
     while (!stop.stop_requested()) {
-        auto start = SteadyClock::now();
+        auto next = SteadyClock::now() + options_.pollInterval;
         WatchUpdate update = step(stop);
         if (onUpdate) onUpdate(update);
-        std::unique_lock lock(m);
-        cv.wait_until(lock, stop, start + options_.pollInterval, [] { return false; });
+        // Between steps, keyspace notifications (if followed) bring changes at once.
+        for (auto now = SteadyClock::now(); now < next && !stop.stop_requested();
+             now = SteadyClock::now()) {
+            auto slice = std::min<std::chrono::milliseconds>(
+                std::chrono::duration_cast<std::chrono::milliseconds>(next - now) +
+                    std::chrono::milliseconds(1),
+                std::chrono::milliseconds(100));
+            WatchUpdate events = waitForEvents(slice, stop);
+            if ((!events.changed.empty() || !events.removed.empty() || !events.connected) &&
+                onUpdate)
+                onUpdate(events);
+        }
     }
 }
 

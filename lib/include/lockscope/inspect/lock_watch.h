@@ -2,20 +2,23 @@
 // Keeps the locks of one server up to date: re-reads the known locks cheaply (one pipeline
 // of PTTL + MGET + fence reads) every poll interval, and rescans for new ones less often.
 // A server that goes away (restart, failover) makes a step report disconnected; the next
-// step reconnects and goes on. Keyspace notifications are detected (ServerFacts) and never
-// switched on: LockScope does not change server configuration.
+// step reconnects and goes on. When the server publishes keyspace notifications, the watch
+// follows them on a second connection and re-reads a touched lock at once
+// (waitForEvents); it never switches them on: LockScope does not change server configuration.
 //
 // Threads: like Scanner, a LockWatch belongs to the thread that calls it, with its own
 // Connection. Updates are values; hand them to other threads as copies.
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <stop_token>
 #include <string>
 #include <vector>
 
 #include "lockscope/connection.h"
 #include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/keyspace_follower.h"
 #include "lockscope/inspect/lock_table.h"
 #include "lockscope/inspect/scan_options.h"
 #include "lockscope/inspect/server_facts.h"
@@ -27,6 +30,7 @@ struct WatchOptions {
     std::chrono::milliseconds pollInterval{500};
     std::chrono::milliseconds rescanInterval{5000};
     DoctorOptions doctor;
+    bool followKeyspaceEvents = true;  // when the server publishes them
 };
 
 struct WatchUpdate {
@@ -48,9 +52,15 @@ class LockWatch {
     // Connection errors are reported in the update, not thrown; other errors (a denied
     // SCAN, bad options) are thrown.
     WatchUpdate step(std::stop_token stop = {});
-    // Steps every poll interval until stop is requested, calling onUpdate after each.
+    // Waits up to `wait` for keyspace notifications and re-reads the keys they name. Returns
+    // an update (empty when nothing happened); without notifications it just waits.
+    WatchUpdate waitForEvents(std::chrono::milliseconds wait, std::stop_token stop = {});
+    // Steps every poll interval until stop is requested, calling onUpdate after each, and
+    // in between after every keyspace notification.
     void run(const UpdateCallback& onUpdate, std::stop_token stop);
 
+    // Whether keyspace notifications are being followed right now.
+    bool followingEvents() const { return follower_ != nullptr; }
     const LockTable& table() const { return table_; }
     const ServerFacts& server() const { return facts_; }
     const std::vector<std::string>& notes() const { return notes_; }
@@ -58,7 +68,9 @@ class LockWatch {
   private:
     WatchUpdate rescan(std::stop_token stop);
     WatchUpdate poll();
+    WatchUpdate reread(const std::vector<std::string>& keys);
     void refreshFindings(std::vector<LockRecord>& changed);
+    void startFollowing();
 
     Connection& connection_;
     WatchOptions options_;
@@ -68,6 +80,8 @@ class LockWatch {
     SteadyClock::time_point lastRescan_{};
     bool needRescan_ = true;
     std::vector<std::string> notes_;
+    std::unique_ptr<KeyspaceFollower> follower_;
+    bool followDenied_ = false;
 };
 
 }  // namespace lockscope::inspect
