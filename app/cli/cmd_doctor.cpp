@@ -21,10 +21,14 @@ void printServer(const InstanceScan& s) {
 }
 
 int runDoctor(const Arguments& args) {
-    args.allowOnly(inspectorFlagNames());
+    args.allowOnly(inspectorFlagNames({"--observe"}));
     if (!args.positionals().empty()) throw UsageError("doctor takes no arguments, only options");
     InspectorFlags flags = parseInspectorFlags(args);
-    auto scans = scanInstances(flags);
+    auto observe = std::chrono::seconds(
+        parseNumberFlag("--observe", args.value("--observe").value_or("0"), 0, 3600));
+    auto scans = observe.count() > 0
+                     ? observeInstances(flags, observe, std::chrono::milliseconds(500))
+                     : scanInstances(flags);
     auto now = inspect::SteadyClock::now();
     if (flags.json) {
         std::vector<const inspect::LockRecord*> records;
@@ -63,11 +67,14 @@ int runDoctor(const Arguments& args) {
 }
 
 const std::string kSynopsis =
-    "doctor [options]           the guide's common mistakes on live locks, each with why and the "
-    "fix\n"
+    "doctor [options] [--observe SECONDS]\n"
+    "                           the guide's common mistakes on live locks, each with why and the "
+    "fix;\n"
+    "                           --observe watches first, to catch locks renewed far past their "
+    "TTL\n"
     "                           (options as for list)";
 
-Registration doctor({"doctor", kSynopsis, inspectorValueFlags(), runDoctor});
+Registration doctor({"doctor", kSynopsis, inspectorValueFlags({"--observe"}), runDoctor});
 
 }  // namespace
 }  // namespace lockscope::cli

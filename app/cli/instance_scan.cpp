@@ -1,8 +1,11 @@
 #include "instance_scan.h"
 
 #include <algorithm>
+#include <memory>
+#include <thread>
 
 #include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/scanner.h"
 
 namespace lockscope::cli {
@@ -48,6 +51,61 @@ std::vector<InstanceScan> scanInstances(const InspectorFlags& flags) {
             s.errorExit = exitCodeFor(e);
         }
         scans.push_back(std::move(s));
+    }
+    return scans;
+}
+
+std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
+                                           std::chrono::milliseconds observe,
+                                           std::chrono::milliseconds interval) {
+    struct Watched {
+        InstanceScan scan;
+        std::unique_ptr<Connection> connection;
+        std::unique_ptr<inspect::LockWatch> watch;
+    };
+    inspect::WatchOptions options;
+    options.scan = flags.scan;
+    options.pollInterval = interval;
+    options.rescanInterval = observe + interval;  // one scan, then cheap re-reads
+    options.doctor.layout = flags.scan.layout;
+    options.followKeyspaceEvents = false;
+    std::vector<Watched> watched;
+    for (const auto& endpoint : flags.endpoints) {
+        Watched w;
+        w.scan.endpoint = endpoint;
+        try {
+            w.connection = std::make_unique<Connection>(
+                Connection::open(endpoint, connectionOptions(flags, true)));
+            w.watch = std::make_unique<inspect::LockWatch>(*w.connection, options);
+        } catch (const Error& e) {
+            w.scan.error = e.what();
+            w.scan.errorExit = exitCodeFor(e);
+        }
+        watched.push_back(std::move(w));
+    }
+    auto deadline = inspect::SteadyClock::now() + observe;
+    do {
+        auto next = inspect::SteadyClock::now() + interval;
+        for (auto& w : watched) {
+            if (!w.watch) continue;
+            auto u = w.watch->step();
+            if (!u.connected)
+                w.scan.notes.push_back("lost the connection for a moment: " + u.error);
+        }
+        std::this_thread::sleep_until(std::min(next, deadline));
+    } while (inspect::SteadyClock::now() < deadline);
+    std::vector<InstanceScan> scans;
+    for (auto& w : watched) {
+        if (w.watch) {
+            for (const auto& [key, r] : w.watch->table().records()) w.scan.records.push_back(r);
+            w.scan.facts = w.watch->server();
+            w.scan.notes.insert(w.scan.notes.end(), w.watch->notes().begin(),
+                                w.watch->notes().end());
+            w.scan.notes.insert(w.scan.notes.end(), w.scan.facts.notes.begin(),
+                                w.scan.facts.notes.end());
+            inspect::Doctor(options.doctor).annotate(w.scan.records, w.scan.facts);
+        }
+        scans.push_back(std::move(w.scan));
     }
     return scans;
 }

@@ -3,6 +3,7 @@
 // read-only connection: records with doctor findings, the server's facts, and the error of
 // a server that could not be read (the others are still shown).
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -24,6 +25,12 @@ struct InstanceScan {
 };
 
 std::vector<InstanceScan> scanInstances(const InspectorFlags& flags);
+
+// Watches every server for `observe` (re-reading every interval) before judging, so the
+// findings that need history (renewals past the TTL) can show.
+std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
+                                           std::chrono::milliseconds observe,
+                                           std::chrono::milliseconds interval);
 
 // The worst exit code among the instances (0 when every one was read).
 int exitCodeOf(const std::vector<InstanceScan>& scans);

@@ -2,11 +2,13 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <atomic>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "inspect_helpers.h"
 #include "lockscope/redis_lock.h"
@@ -207,4 +209,26 @@ TEST_F(CliTest, DoctorAndWatchRun) {
     EXPECT_EQ(lines[0]["key"], "lock:{cache:rebuild}");
     EXPECT_EQ(lines[0]["findings"], nlohmann::json::array({"no-ttl"}));
     EXPECT_EQ(cli({"watch", "-p", std::to_string(findFreePort()), "--for", "1"}).code, 6);
+}
+
+TEST_F(CliTest, DoctorObservesRenewalsPastTheTtl) {
+    Connection c = connect();
+    c.command({"SET", "lock:{long}", "0123456789abcdef0123456789abcdef", "PX", "300"});
+    std::atomic<bool> stop{false};
+    std::thread renewer([&] {  // a watchdog renewing a 300 ms lease every 100 ms
+        Connection r = Connection::open(endpoint());
+        while (!stop) {
+            r.command({"PEXPIRE", "lock:{long}", "300"});
+            std::this_thread::sleep_for(100ms);
+        }
+    });
+    auto run = cli({"doctor", "-u", url(), "--observe", "2", "--json"});
+    stop = true;
+    renewer.join();
+    ASSERT_EQ(run.code, 0) << run.err;
+    auto lines = jsonLines(run.out);
+    ASSERT_EQ(lines.size(), 1u) << run.out;
+    EXPECT_EQ(lines[0]["findings"], nlohmann::json::array({"renewed-past-ttl"})) << lines[0].dump();
+    EXPECT_GE(lines[0]["renewals"].get<int>(), 1);
+    EXPECT_EQ(cli({"doctor", "-u", url(), "--observe", "-1"}).code, 2);
 }
