@@ -1,5 +1,6 @@
 #include "lockscope/inspect/lock_watch.h"
 
+#include <algorithm>
 #include <condition_variable>
 #include <mutex>
 #include <unordered_set>
@@ -13,6 +14,7 @@ namespace lockscope::inspect {
 LockWatch::LockWatch(Connection& connection, WatchOptions options)
     : connection_(connection), options_(std::move(options)) {
     validate(options_.scan);
+    scanner_ = std::make_unique<Scanner>(connection_, options_.scan);
     if (options_.pollInterval.count() < 10 || options_.rescanInterval.count() < 10)
         throw InvalidArgumentError("watch intervals must be at least 10 ms");
 }
@@ -25,9 +27,8 @@ void LockWatch::refreshFindings(std::vector<LockRecord>& changed) {
 WatchUpdate LockWatch::rescan(std::stop_token stop) {
     WatchUpdate update;
     update.rescanned = true;
-    Scanner scanner(connection_, options_.scan);
     std::unordered_set<std::string> found;
-    ScanSummary summary = scanner.run(
+    ScanSummary summary = scanner_->run(
         [&](ScanBatch& batch) {
             for (auto& r : batch.records) {
                 found.insert(r.key);
@@ -36,7 +37,8 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
             }
         },
         stop);
-    notes_ = summary.notes;
+    for (const auto& n : summary.notes)
+        if (std::find(notes_.begin(), notes_.end(), n) == notes_.end()) notes_.push_back(n);
     if (!summary.cancelled) {
         for (const auto& key : table_.keys())
             if (!found.count(key)) {
@@ -54,9 +56,8 @@ WatchUpdate LockWatch::poll() {
 WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
     WatchUpdate update;
     if (keys.empty()) return update;
-    Scanner reader(connection_, options_.scan);
     std::vector<std::string> vanished;
-    for (auto& r : reader.readKeys(keys, &vanished)) {
+    for (auto& r : scanner_->readKeys(keys, &vanished)) {
         LockRecord copy = r;
         if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
     }

@@ -21,6 +21,7 @@
 #include "lockscope/inspect/keyspace_follower.h"
 #include "lockscope/inspect/lock_table.h"
 #include "lockscope/inspect/scan_options.h"
+#include "lockscope/inspect/scanner.h"
 #include "lockscope/inspect/server_facts.h"
 
 namespace lockscope::inspect {
@@ -80,6 +81,7 @@ class LockWatch {
     SteadyClock::time_point lastRescan_{};
     bool needRescan_ = true;
     std::vector<std::string> notes_;
+    std::unique_ptr<Scanner> scanner_;  // one for scans and re-reads: it remembers denied commands
     std::unique_ptr<KeyspaceFollower> follower_;
     bool followDenied_ = false;
 };
