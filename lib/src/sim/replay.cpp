@@ -13,7 +13,10 @@ Replay::Replay(std::string_view scenario, std::uint64_t seed)
 
 Replay::Replay(std::string_view scenario, ScenarioParams params, std::uint64_t seed)
     : scenario_(&scenarioNamed(scenario)), params_(std::move(params)), seed_(seed) {
-    if (!(params_.specs().size() == scenario_->params.size()))
+    bool same = params_.specs().size() == scenario_->params.size();
+    for (std::size_t i = 0; same && i < params_.specs().size(); ++i)
+        same = params_.specs()[i].name == scenario_->params[i].name;
+    if (!same)
         throw InvalidArgumentError("parameters do not belong to scenario " + scenario_->name);
     rebuild();
 }

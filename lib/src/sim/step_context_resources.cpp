@@ -1,0 +1,103 @@
+// StepContext's resources: the report output file, finance's outbox and the fenced store.
+// Each records its event and beat and counts the outcome by the rules.
+#include "lockscope/sim/step_context.h"
+
+namespace lockscope::sim {
+
+void StepContext::openFile() {
+    int truncated = world_.file.open(self_.name());
+    world_.outcome.outputFileIntact = world_.file.intact();
+    int e = emit(EventKind::FileOpened, world_.fileLane,
+                 self_.name() + " opens the file for writing (truncates it)");
+    if (truncated > 0)
+        beat(e, self_.name() + " opens the report file for writing, which truncates it: " +
+                    std::to_string(truncated) + " chunk(s) written by another run are gone.");
+}
+
+bool StepContext::writeChunk(int chunk) {
+    OutputFile::WriteResult w = world_.file.writeChunk(self_.name(), chunk);
+    std::string after = world_.file.describe();
+    world_.outcome.outputFileIntact = world_.file.intact();
+    int e = emit(EventKind::ChunkWritten, world_.fileLane,
+                 self_.name() + " writes chunk " + std::to_string(chunk) + ": " + after +
+                     (w.interleaved ? "  (interleaved)" : ""));
+    if (w.interleaved) {
+        ++world_.outcome.corruptedWrites;
+        beat(e, self_.name() + " writes chunk " + std::to_string(chunk) +
+                    " into a file another run has touched (was: " + w.before + ", now: " + after +
+                    "): a corrupted write.");
+    }
+    return !w.interleaved;
+}
+
+void StepContext::closeFile() {
+    world_.file.close(self_.name());
+}
+
+void StepContext::sendEmail() {
+    bool intact = world_.file.intact();
+    world_.outbox.deliver(now(), self_.name(), intact);
+    ++world_.outcome.emailsSent;
+    if (!intact) ++world_.outcome.corruptedReportsEmailed;
+    int e = emit(EventKind::EmailSent, world_.outboxLane,
+                 "email #" + std::to_string(world_.outcome.emailsSent) + " from " + self_.name());
+    beat(e,
+         "Finance receives report email #" + std::to_string(world_.outcome.emailsSent) + " (from " +
+             self_.name() + ")" +
+             (intact ? "." : "; the attached file is corrupted: " + world_.file.describe() + "."));
+}
+
+bool StepContext::sendEmailOnce() {
+    std::string key = "email:" + world_.reportDate;
+    bool first = world_.store.claimOnce(key);
+    if (live_.store) {
+        bool real = live_.store->claimOnce(key);
+        if (real != first && live_.divergences)
+            live_.divergences->push_back(formatVirtualTime(now()) + " claimOnce " + key +
+                                         " differs between SQLite and the model");
+        first = real;
+    }
+    if (first) {
+        sendEmail();
+        narrate("send_email_once(" + world_.reportDate + "): the first claim of " + key + ".");
+        return true;
+    }
+    ++world_.outcome.emailsSuppressed;
+    world_.outbox.suppress();
+    int e = emit(EventKind::EmailSuppressed, world_.outboxLane, key + " already claimed");
+    beat(e, "send_email_once(" + world_.reportDate + "): " + key +
+                " was already claimed, so no email goes out.");
+    return false;
+}
+
+bool StepContext::fencedSave(const std::string& body, std::int64_t fence) {
+    bool accepted = world_.store.write(world_.reportResource, body, fence);
+    if (live_.store) {
+        bool real = live_.store->write(world_.reportResource, body, fence);
+        if (real != accepted && live_.divergences)
+            live_.divergences->push_back(formatVirtualTime(now()) + " fenced write differs");
+        accepted = real;
+    }
+    const Holding* h = world_.currentHolding();
+    bool stillHolds = h && h->holder == self_.name();
+    int e = emit(accepted ? EventKind::FencedWriteAccepted : EventKind::FencedWriteRejected,
+                 world_.storeLane, "fence " + std::to_string(fence));
+    recording_.events[e].command = "UPDATE reports SET body = ?, fence = " + std::to_string(fence) +
+                                   " WHERE name = 'daily' AND fence < " + std::to_string(fence);
+    recording_.events[e].reply = accepted ? "1 row" : "0 rows";
+    std::string text;
+    if (accepted) {
+        if (!stillHolds) ++world_.outcome.staleWritesAccepted;
+        text = "save_report with fence " + std::to_string(fence) + " is accepted" +
+               (stillHolds ? "." : ", although " + self_.name() + " no longer holds the lock.");
+    } else {
+        ++world_.outcome.staleWritesRejected;
+        text = "save_report with fence " + std::to_string(fence) + " is rejected: fence " +
+               std::to_string(world_.store.lastFence(world_.reportResource)) +
+               " already wrote. The stale holder cannot overwrite the newer report.";
+    }
+    beat(e, text);
+    return accepted;
+}
+
+}  // namespace lockscope::sim
