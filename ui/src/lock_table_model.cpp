@@ -136,6 +136,7 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
     instances_.insert(instance);
     QSet<QString> seen;
     QVector<Record> added;
+    int firstChanged = int(rows_.size()), lastChanged = -1;
     for (const Record& rec : records) {
         QString key = rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
         seen.insert(key);
@@ -152,8 +153,11 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
             row.highlightedAt = now_();
             emit handoff(instance, QString::fromStdString(rec.key));
         }
-        emit dataChanged(index(*it, 0), index(*it, ColumnCount - 1));
+        firstChanged = std::min(firstChanged, *it);
+        lastChanged = std::max(lastChanged, *it);
     }
+    // One signal for the whole update: a sorting proxy re-sorts once, not once per row.
+    if (lastChanged >= 0) emit dataChanged(index(firstChanged, 0), index(lastChanged, ColumnCount - 1));
     if (!added.isEmpty()) {
         int first = int(rows_.size());
         beginInsertRows({}, first, first + int(added.size()) - 1);
