@@ -74,3 +74,78 @@ TEST(Nodes, EachNodeKeepsItsOwnKeysClockAndLane) {
     EXPECT_EQ(ownershipOnR2, 2);
     EXPECT_GT(samplesR2, 0);
 }
+
+namespace {
+
+// Takes the lock on whichever node is the primary at its wake time.
+class PrimaryClient final : public ClonableActor<PrimaryClient> {
+  public:
+    using ClonableActor::ClonableActor;
+    void step(StepContext& context) override {
+        RedisCommand set = RedisCommand::set("lock:r", name(), true, TtlUnit::Millis, 10000);
+        set.node = context.world().primary;
+        context.send(set);
+        context.stop();
+    }
+};
+
+// A primary r1 with an asynchronous replica r2 (lag ms behind), client one locking at 0,
+// a failover at 200 ms, and client two locking at 300 ms on the new primary.
+World failoverWorld(VirtualMs lag, Recording& recording) {
+    World world;
+    world.lockKey = "lock:r";
+    world.nodes.resize(2);
+    world.node(0).name = "r1";
+    world.node(1).name = "r2";
+    world.replication.push_back({0, 1, lag});
+    world.faults.failovers.push_back({200, 1});
+    world.node(0).keyLane = addLane(recording, LaneKind::RedisKey, "r1 lock:r", "primary");
+    world.node(1).keyLane = addLane(recording, LaneKind::RedisKey, "r2 lock:r", "replica");
+    addActor(
+        world,
+        std::make_unique<PrimaryClient>("one", addLane(recording, LaneKind::Instance, "one", "")),
+        0);
+    addActor(
+        world,
+        std::make_unique<PrimaryClient>("two", addLane(recording, LaneKind::Instance, "two", "")),
+        300);
+    return world;
+}
+
+// Runs what is due up to t (the locks' 10 s TTL has not run out yet).
+void runUntil(World& world, Recording& recording, VirtualMs t) {
+    while (Simulator::nextTime(world) && *Simulator::nextTime(world) <= t)
+        Simulator::advance(world, recording);
+}
+
+}  // namespace
+
+TEST(Nodes, FailoverBeforeReplicationLetsASecondClientIn) {
+    Recording recording;
+    World world = failoverWorld(500, recording);  // the write is still in flight at 200 ms
+    runUntil(world, recording, 1000);
+    int failover = findBeat(recording, [](const Beat& b) { return b.actor == "r2"; });
+    ASSERT_GE(failover, 0);
+    EXPECT_NE(recording.beats[failover].narration.find("1 write(s)"), std::string::npos)
+        << recording.beats[failover].narration;
+    int two = findBeat(recording, [](const Beat& b) { return sends(b, "two", "r2>"); });
+    ASSERT_GE(two, 0);
+    EXPECT_EQ(recording.beats[two].reply, "OK");  // both clients now believe they hold it
+    ASSERT_NE(world.currentHolding(0), nullptr);
+    ASSERT_NE(world.currentHolding(1), nullptr);
+    EXPECT_EQ(world.currentHolding(0)->holder, "one");
+    EXPECT_EQ(world.currentHolding(1)->holder, "two");
+}
+
+TEST(Nodes, ReplicationThatArrivesBeforeTheFailoverKeepsTheLock) {
+    Recording recording;
+    World world = failoverWorld(100, recording);  // replicated at 100 ms, failover at 200 ms
+    runUntil(world, recording, 1000);
+    int two = findBeat(recording, [](const Beat& b) { return sends(b, "two", "r2>"); });
+    ASSERT_GE(two, 0);
+    EXPECT_EQ(recording.beats[two].reply, "(nil)");
+    ASSERT_NE(world.currentHolding(1), nullptr);
+    EXPECT_EQ(world.currentHolding(1)->holder, "one");  // the replica knows who set it
+    // The replicated key keeps its absolute expiry: 10 s after the primary's SET.
+    EXPECT_EQ(world.node(1).redis.pttl("lock:r", 1000), 9000);
+}

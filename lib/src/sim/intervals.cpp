@@ -3,6 +3,34 @@
 
 namespace lockscope::sim {
 
+int recordEvent(const World& world, Recording& recording, EventKind kind, LaneId lane,
+                const std::string& actor, const std::string& detail) {
+    TimelineEvent e;
+    e.index = static_cast<int>(recording.events.size());
+    e.time = world.now;
+    e.lane = lane;
+    e.kind = kind;
+    e.actor = actor;
+    e.detail = detail;
+    recording.events.push_back(e);
+    return e.index;
+}
+
+void recordBeat(Recording& recording, int eventIndex, const std::string& narration) {
+    TimelineEvent& e = recording.events[eventIndex];
+    Beat b;
+    b.index = static_cast<int>(recording.beats.size());
+    b.time = e.time;
+    b.lane = e.lane;
+    b.actor = e.actor;
+    b.command = e.command;
+    b.reply = e.reply;
+    b.narration = narration;
+    b.eventIndex = eventIndex;
+    e.beat = b.index;
+    recording.beats.push_back(b);
+}
+
 void openInterval(World& world, Interval interval) {
     world.openIntervals.push_back(std::move(interval));
 }

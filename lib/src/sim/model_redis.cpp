@@ -52,6 +52,16 @@ std::vector<std::string> ModelRedis::expireDue(VirtualMs now) {
     return gone;
 }
 
+void ModelRedis::apply(const std::string& key, const std::optional<ModelEntry>& entry) {
+    if (!entry) {
+        keys_.erase(key);
+        return;
+    }
+    ModelEntry local = *entry;
+    if (local.deadline) *local.deadline += clockOffset_;
+    keys_[key] = local;
+}
+
 CommandReply ModelRedis::set(const RedisCommand& c, VirtualMs now) {
     if (c.nx && live(c.key, now)) return CommandReply::nil();
     ModelEntry entry{c.value, {}};

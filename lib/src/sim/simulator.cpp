@@ -3,12 +3,13 @@
 #include <tuple>
 
 #include "lockscope/sim/step_context.h"
+#include "replication.h"
 
 namespace lockscope::sim {
 
 namespace {
 
-enum class DueKind { PauseStart, PauseEnd, Crash, Expiry, ActorWake };
+enum class DueKind { PauseStart, PauseEnd, Crash, Failover, Expiry, Replicate, ActorWake };
 
 // What runs next. At the same millisecond faults come first (a pause or crash at t stops
 // the actor's step at t), then expiries (a key is gone from its deadline on), then actors
@@ -40,6 +41,13 @@ std::optional<Due> nextDue(const World& world) {
     for (std::size_t i = 0; i < f.crashes.size(); ++i)
         if (!f.crashes[i].announced)
             consider(best, {f.crashes[i].at, 0, f.pauses.size() + i, DueKind::Crash, i});
+    for (std::size_t i = 0; i < f.failovers.size(); ++i)
+        if (!f.failovers[i].announced)
+            consider(best, {f.failovers[i].at, 0, f.pauses.size() + f.crashes.size() + i,
+                            DueKind::Failover, i});
+    for (std::size_t i = 0; i < world.inFlight.size(); ++i)
+        consider(best,
+                 {world.inFlight[i].deliverAt, 1, world.inFlight[i].seq, DueKind::Replicate, i});
     for (std::size_t n = 0; n < world.nodes.size(); ++n)
         if (auto deadline = world.nodes[n].redis.nextDeadline())
             consider(best, {*deadline, 1, n, DueKind::Expiry, n});
@@ -58,27 +66,10 @@ struct Announcer {
     Recording& recording;
 
     int event(EventKind kind, LaneId lane, const std::string& actor, const std::string& detail) {
-        TimelineEvent e;
-        e.index = static_cast<int>(recording.events.size());
-        e.time = world.now;
-        e.lane = lane;
-        e.kind = kind;
-        e.actor = actor;
-        e.detail = detail;
-        recording.events.push_back(e);
-        return e.index;
+        return recordEvent(world, recording, kind, lane, actor, detail);
     }
     void beat(int eventIndex, const std::string& narration) {
-        TimelineEvent& e = recording.events[eventIndex];
-        Beat b;
-        b.index = static_cast<int>(recording.beats.size());
-        b.time = e.time;
-        b.lane = e.lane;
-        b.actor = e.actor;
-        b.narration = narration;
-        b.eventIndex = eventIndex;
-        e.beat = b.index;
-        recording.beats.push_back(b);
+        recordBeat(recording, eventIndex, narration);
     }
     std::string lockFacts(const std::string& actor) {
         const Holding* h = world.currentHolding();
@@ -204,6 +195,12 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
             break;
         case DueKind::Crash:
             announce.crash(world.faults.crashes[due->index]);
+            break;
+        case DueKind::Failover:
+            performFailover(world, recording, world.faults.failovers[due->index]);
+            break;
+        case DueKind::Replicate:
+            deliverReplicatedWrite(world, recording, due->index);
             break;
         case DueKind::Expiry:
             announce.expiry(static_cast<int>(due->index));

@@ -98,7 +98,20 @@ CommandReply StepContext::send(const RedisCommand& command) {
     facts_.clear();
     if (!world_.lockKey.empty() && command.key == world_.lockKey) updateOwnership(command, reply);
     beat(e, facts_);
+    replicate(command);
     return reply;
+}
+
+void StepContext::replicate(const RedisCommand& c) {
+    if (c.op == RedisOp::Get || c.op == RedisOp::Pttl) return;
+    const ModelRedis& source = world_.node(c.node).redis;
+    for (const auto& link : world_.replication) {
+        if (link.from != c.node) continue;
+        for (const std::string* key : {&c.key, &c.fenceKey})
+            if (!key->empty())
+                world_.inFlight.push_back(
+                    {now() + link.lag, link.to, *key, source.peek(*key, now()), ++world_.seq});
+    }
 }
 
 void StepContext::lostLock(int node, const std::string& how) {

@@ -36,6 +36,10 @@ const char* toString(EventKind kind) {
             return "run-aborted";
         case EventKind::RunRefused:
             return "run-refused";
+        case EventKind::Replicated:
+            return "replicated";
+        case EventKind::Failover:
+            return "failover";
         case EventKind::Printed:
             return "printed";
         case EventKind::Note:

@@ -27,9 +27,17 @@ struct CrashFault {
     bool announced = false;
 };
 
+// The replica `promote` becomes the primary; writes still in flight to it are lost.
+struct FailoverFault {
+    VirtualMs at = 0;
+    int promote = 1;
+    bool announced = false;
+};
+
 struct FaultPlan {
     std::vector<PauseFault> pauses;
     std::vector<CrashFault> crashes;
+    std::vector<FailoverFault> failovers;
 
     // When an actor due at wake really runs: pushed to the end of any pause covering it.
     VirtualMs effectiveWake(const std::string& actor, VirtualMs wake) const;

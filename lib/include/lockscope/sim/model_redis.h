@@ -36,6 +36,10 @@ class ModelRedis final : public KeyValueBackend {
     // Removes every key whose deadline is at or before now; returns their names.
     std::vector<std::string> expireDue(VirtualMs now);
 
+    // Sets a key to a replicated state (value and absolute deadline in simulation time), or
+    // removes it: how a replica applies what its primary did.
+    void apply(const std::string& key, const std::optional<ModelEntry>& entry);
+
     // This server's clock runs offset ms ahead of simulation time (negative: behind).
     // Raising it mid-run is a forward clock jump.
     void setClockOffset(VirtualMs offset) { clockOffset_ = offset; }

@@ -68,6 +68,7 @@ class StepContext {
     int beat(int eventIndex, std::string narration);
     void updateOwnership(const RedisCommand& command, const CommandReply& reply);
     void lostLock(int node, const std::string& how);
+    void replicate(const RedisCommand& command);
     void endRun(RunState state);
 
     World& world_;
@@ -76,6 +77,12 @@ class StepContext {
     Actor& self_;
     std::string facts_;  // the rules' facts about this step's latest beat
 };
+
+// Recording helpers shared by the context and the simulator loop: an event at world.now,
+// and a beat narrating it.
+int recordEvent(const World& world, Recording& recording, EventKind kind, LaneId lane,
+                const std::string& actor, const std::string& detail);
+void recordBeat(Recording& recording, int eventIndex, const std::string& narration);
 
 // Interval bookkeeping shared by the context and the simulator loop.
 void openInterval(World& world, Interval interval);

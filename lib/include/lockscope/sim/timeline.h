@@ -42,8 +42,10 @@ enum class EventKind {
     RunCompleted,
     RunAborted,
     RunRefused,
-    Printed,  // a line a scenario's script printed
-    Note,     // narration with no command (an operator reading the inspector)
+    Replicated,  // a replica applied a write of its primary (on the replica's key lane)
+    Failover,    // a replica was promoted to primary
+    Printed,     // a line a scenario's script printed
+    Note,        // narration with no command (an operator reading the inspector)
 };
 
 const char* toString(EventKind kind);

@@ -56,6 +56,22 @@ struct RedisNode {
     const Holding* lastHoldingOf(const std::string& actor) const;
 };
 
+// Asynchronous replication: every write on `from` reaches `to` lag ms later, as the key's
+// resulting value and absolute expiry (what Redis sends its replicas).
+struct ReplicationLink {
+    int from = 0;
+    int to = 1;
+    VirtualMs lag = 0;
+};
+
+struct InFlightWrite {
+    VirtualMs deliverAt = 0;
+    int to = 0;
+    std::string key;
+    std::optional<ModelEntry> entry;  // none: the key was deleted
+    std::uint64_t seq = 0;
+};
+
 // "expired at 10.000s", "was deleted by A at 40.000s": for narration.
 std::string describeLoss(const Holding& holding);
 
@@ -67,6 +83,9 @@ struct World {
 
     // The servers: models in simulation, shadows of the real ones in live mode.
     std::vector<RedisNode> nodes = std::vector<RedisNode>(1);
+    int primary = 0;  // the node clients should write to; a failover changes it
+    std::vector<ReplicationLink> replication;
+    std::vector<InFlightWrite> inFlight;
     ModelFencedStore store;
     OutputFile file;
     FinanceOutbox outbox;

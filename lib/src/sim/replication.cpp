@@ -1,0 +1,74 @@
+#include "replication.h"
+
+#include <algorithm>
+
+#include "lockscope/sim/step_context.h"
+
+namespace lockscope::sim {
+
+namespace {
+
+// Who set this value on any node: a replica's lock belongs to whoever took it upstream.
+std::string holderOf(const World& world, const std::string& value) {
+    for (const auto& node : world.nodes)
+        for (auto it = node.holdings.rbegin(); it != node.holdings.rend(); ++it)
+            if (it->token == value) return it->holder;
+    return "?";
+}
+
+}  // namespace
+
+void deliverReplicatedWrite(World& world, Recording& recording, std::size_t index) {
+    InFlightWrite write = world.inFlight[index];
+    world.inFlight.erase(world.inFlight.begin() + static_cast<std::ptrdiff_t>(index));
+    RedisNode& node = world.node(write.to);
+    node.redis.apply(write.key, write.entry);
+    recordEvent(world, recording, EventKind::Replicated, node.keyLane, node.name,
+                write.key + (write.entry ? " = " + write.entry->value : " deleted"));
+    if (write.key != world.lockKey) return;
+    const Holding* current = node.currentHolding();
+    if (!write.entry) {
+        if (current) recordLockLost(world, recording, write.to, "deleted by replication");
+        return;
+    }
+    if (current && current->token == write.entry->value) {
+        if (write.entry->deadline) node.currentHolding()->hasTtl = true;
+        return;
+    }
+    if (current) recordLockLost(world, recording, write.to, "overwritten by replication");
+    Holding h;
+    h.holder = holderOf(world, write.entry->value);
+    h.token = write.entry->value;
+    h.since = world.now;
+    h.hasTtl = write.entry->deadline.has_value();
+    node.holdings.push_back(h);
+    openInterval(world, {node.keyLane, IntervalKind::Ownership, world.now, 0, h.holder, h.token, 0,
+                         false, write.to});
+    recordBeat(recording,
+               recordEvent(world, recording, EventKind::KeyChanged, node.keyLane, node.name,
+                           world.lockKey + " = " + h.token + " (replicated)"),
+               node.name + " receives " + h.holder + "'s lock from its primary.");
+}
+
+void performFailover(World& world, Recording& recording, FailoverFault& failover) {
+    failover.announced = true;
+    const int old = world.primary;
+    world.primary = failover.promote;
+    auto lost = std::erase_if(world.inFlight,
+                              [&](const InFlightWrite& w) { return w.to == failover.promote; });
+    std::erase_if(world.replication, [&](const ReplicationLink& l) { return l.from == old; });
+    RedisNode& promoted = world.node(failover.promote);
+    std::string narration = "Failover: " + promoted.name + " is promoted to primary. " +
+                            std::to_string(lost) + " write(s) from " + world.node(old).name +
+                            " had not reached it and are lost.";
+    if (world.node(old).redis.peek(world.lockKey, world.now) &&
+        !promoted.redis.peek(world.lockKey, world.now))
+        narration += " " + world.lockKey + " is held on " + world.node(old).name +
+                     " but absent on " + promoted.name + ".";
+    recordBeat(recording,
+               recordEvent(world, recording, EventKind::Failover, promoted.keyLane, promoted.name,
+                           "promoted"),
+               narration);
+}
+
+}  // namespace lockscope::sim
