@@ -1,6 +1,7 @@
 // The teaching tab on the simulator alone (no Redis server): stepping, keys, predict
 // prompts, forks, parameter edits, the broken-vs-fixed table, exports and screenshots.
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFile>
 #include <QImage>
 #include <QSettings>
@@ -338,6 +339,23 @@ class ReplayPanelTest : public QObject {
                  true);
         QVERIFY(!shot.isNull());
         shoot(*dark, QStringLiteral("teaching-dark-broken"));
+    }
+
+    void everyScenarioPlaysToItsEnd() {
+        // Each registered scenario loads, steps to its end with the table equal to the
+        // Replay's outcome, and leaves a screenshot to look at.
+        auto panel = openPanel();
+        for (const sim::Scenario& s : sim::scenarios()) {
+            QString name = QString::fromStdString(s.name);
+            QVERIFY(panel->loadScenario(name));
+            QCOMPARE(panel->scenarioChooser()->currentText(), name);
+            QCOMPARE(panel->paramForm()->names().size(), static_cast<qsizetype>(s.params.size()));
+            toEnd(*panel);
+            QCOMPARE(column(*panel, ReplayPanel::kCurrentColumn),
+                     headline(panel->replay().outcome()));
+            QVERIFY(panel->lanes()->visibleMarkerCount() > 0);
+            shoot(*panel, QStringLiteral("teaching-%1-end").arg(name));
+        }
     }
 
     void theWindowHasATeachingTab() {

@@ -30,7 +30,35 @@ QString shortCommand(const sim::TimelineEvent& event) {
     return op;
 }
 
-MarkerStyle markerStyle(const sim::TimelineEvent& event, const QPalette& palette) {
+bool crashedBy(const sim::Recording& recording, const QString& actor, sim::VirtualMs t) {
+    for (const sim::Interval& interval : recording.intervals) {
+        if (interval.kind != sim::IntervalKind::Crashed || interval.from > t) continue;
+        const sim::Lane* lane = recording.lane(interval.lane);
+        if (lane && qs(lane->name) == actor) return true;
+    }
+    return false;
+}
+
+QString foreignVictim(const sim::Recording& recording, const sim::TimelineEvent& event) {
+    if (event.kind != sim::EventKind::Command || !replySucceeded(event.reply)) return {};
+    QString op = shortCommand(event);
+    if (op != QLatin1String("DEL") && op != QLatin1String("release")) return {};
+    // The key's tenure that ended right then, if it was somebody else's.
+    for (const sim::Interval& interval : recording.intervals) {
+        if (interval.kind != sim::IntervalKind::Ownership || interval.to != event.time ||
+            interval.ongoing)
+            continue;
+        const sim::Lane* lane = recording.lane(interval.lane);
+        if (!lane || lane->kind != sim::LaneKind::RedisKey) continue;
+        QString holder = intervalActor(interval);
+        // Removing a crashed holder's orphan is the operator's safe release, not harm.
+        if (holder != qs(event.actor) && !crashedBy(recording, holder, event.time)) return holder;
+    }
+    return {};
+}
+
+MarkerStyle markerStyle(const sim::TimelineEvent& event, const sim::Recording& recording,
+                        const QPalette& palette) {
     MarkerStyle style;
     style.color = LaneColors::actor(qs(event.actor), palette);
     QString detail = qs(event.detail);
@@ -40,8 +68,30 @@ MarkerStyle markerStyle(const sim::TimelineEvent& event, const QPalette& palette
             style.text = shortCommand(event);
             style.hollow = !replySucceeded(event.reply);
             break;
-        case K::KeyChanged:
+        case K::KeyChanged: {
+            // A new holder shows as a bar; a deletion of somebody else's lock is the
+            // moment of the lesson and gets a red pill on the key lane.
+            style.visible = false;
+            QString deleter = detail.section(QStringLiteral("deleted by "), 1).trimmed();
+            if (deleter.isEmpty()) break;
+            for (const sim::Interval& interval : recording.intervals) {
+                if (interval.lane != event.lane || interval.kind != sim::IntervalKind::Ownership ||
+                    interval.to != event.time || interval.ongoing)
+                    continue;
+                QString holder = intervalActor(interval);
+                if (holder == deleter) continue;
+                style.visible = true;
+                if (crashedBy(recording, holder, event.time)) {
+                    style.text = QObject::tr("✓ %1's orphan released by %2").arg(holder, deleter);
+                    style.color = LaneColors::good(palette);
+                } else {
+                    style.text = QObject::tr("✗ %1's lock deleted by %2").arg(holder, deleter);
+                    style.color = LaneColors::bad(palette);
+                }
+                break;
+            }
             break;
+        }
         case K::KeyExpired:
             style.text = QObject::tr("expired");
             style.color = LaneColors::lapse(palette);
@@ -50,7 +100,8 @@ MarkerStyle markerStyle(const sim::TimelineEvent& event, const QPalette& palette
             style.text = QObject::tr("open");
             break;
         case K::ChunkWritten:
-            style.alarm = detail.contains(QLatin1String("corrupt"));
+            style.alarm = detail.contains(QLatin1String("interleaved")) ||
+                          detail.contains(QLatin1String("corrupt"));
             break;
         case K::EmailSent:
             style.text = QObject::tr("✉ email");
@@ -76,6 +127,7 @@ MarkerStyle markerStyle(const sim::TimelineEvent& event, const QPalette& palette
             break;
         case K::RunStarted:
         case K::RunCompleted:
+            style.visible = false;  // the job bar starts and ends there
             break;
         case K::RunAborted:
             style.text = QObject::tr("abort");
@@ -89,13 +141,15 @@ MarkerStyle markerStyle(const sim::TimelineEvent& event, const QPalette& palette
             break;
         case K::Note:
             break;
+        default:  // kinds newer than this panel (replication, failover...): their name
+            style.text = QString::fromLatin1(sim::toString(event.kind));
+            break;
     }
-    if (detail.contains(QLatin1String("foreign")) || detail.contains(QLatin1String("not its own")))
-        style.alarm = true;
+    if (!foreignVictim(recording, event).isEmpty()) style.alarm = true;
     return style;
 }
 
-QString eventToolTip(const sim::TimelineEvent& event) {
+QString eventToolTip(const sim::TimelineEvent& event, const sim::Recording& recording) {
     QString html = QStringLiteral("<b>%1 · %2</b> <i>%3</i>")
                        .arg(virtualTimeText(event.time), qs(event.actor).toHtmlEscaped(),
                             QString::fromLatin1(sim::toString(event.kind)));
@@ -104,6 +158,10 @@ QString eventToolTip(const sim::TimelineEvent& event) {
                     .arg(qs(event.command).toHtmlEscaped(), qs(event.reply).toHtmlEscaped());
     if (!event.detail.empty())
         html += QStringLiteral("<br>%1").arg(qs(event.detail).toHtmlEscaped());
+    QString victim = foreignVictim(recording, event);
+    if (!victim.isEmpty())
+        html += QObject::tr("<br><b>⚠ a foreign deletion:</b> this removed %1's lock, not %2's")
+                    .arg(victim.toHtmlEscaped(), qs(event.actor).toHtmlEscaped());
     if (!event.script.empty())
         html += QStringLiteral("<pre>%1</pre>").arg(qs(event.script).trimmed().toHtmlEscaped());
     return html;
@@ -115,9 +173,12 @@ QString intervalActor(const sim::Interval& interval) {
 
 QString intervalLabel(const sim::Interval& interval) {
     if (interval.kind != sim::IntervalKind::Ownership) return qs(interval.label);
+    // Most telling first, so eliding drops the token before the fence.
     QString token = qs(interval.token);
     if (token.size() > 8) token = token.left(8) + QStringLiteral("…");
-    return QStringLiteral("%1 · %2").arg(qs(interval.label), token);
+    QString label = intervalActor(interval);
+    if (interval.fence) label += QObject::tr(" · fence %1").arg(interval.fence);
+    return label + QStringLiteral(" · ") + token;
 }
 
 QString intervalToolTip(const sim::Interval& interval, const QString& laneName) {

@@ -19,14 +19,19 @@ struct MarkerStyle {
     bool visible = true;  // pause start/end are drawn as bands, not markers
 };
 
-MarkerStyle markerStyle(const sim::TimelineEvent& event, const QPalette& palette);
+MarkerStyle markerStyle(const sim::TimelineEvent& event, const sim::Recording& recording,
+                        const QPalette& palette);
+// Whether an instance lane named actor shows a crash at or before t.
+bool crashedBy(const sim::Recording& recording, const QString& actor, sim::VirtualMs t);
+// A DEL or release that removed another live holder's lock: that holder's name, else empty.
+QString foreignVictim(const sim::Recording& recording, const sim::TimelineEvent& event);
 
 // "SET NX", "DEL", "acquire" (the guide's scripts by what their Lua does).
 QString shortCommand(const sim::TimelineEvent& event);
 // OK or a positive integer; false for (nil) and (integer) 0.
 bool replySucceeded(const std::string& reply);
 
-QString eventToolTip(const sim::TimelineEvent& event);
+QString eventToolTip(const sim::TimelineEvent& event, const sim::Recording& recording);
 QString intervalToolTip(const sim::Interval& interval, const QString& laneName);
 // "A (fence 2) · 1" as written on an ownership bar.
 QString intervalLabel(const sim::Interval& interval);

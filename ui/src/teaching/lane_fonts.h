@@ -13,7 +13,8 @@ struct LaneFonts {
         font.setBold(bold);
         return font;
     }
-    static QFont laneName() { return sized(22, true); }
+    static QFont laneName() { return sized(24, true); }
+    static QFont resourceName() { return sized(17, true); }
     static QFont subtitle() { return sized(13, false); }
     static QFont marker() { return sized(14, true); }
     static QFont bar() { return sized(14, true); }

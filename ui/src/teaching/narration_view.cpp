@@ -46,7 +46,8 @@ void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
         if (!beat->command.empty()) {
             html += QStringLiteral(
                         "<table width='100%' cellpadding='8' style='background:%1'><tr><td>"
-                        "<pre style='font-size:20px; margin:0'>&gt; %2\n%3</pre></td></tr></table>")
+                        "<p style='font-family:monospace; font-size:20px; white-space:pre-wrap; "
+                        "margin:0'>&gt; %2<br>%3</p></td></tr></table>")
                         .arg(codeBg, esc(beat->command), esc(beat->reply));
         }
         html += QStringLiteral("<p>%1</p>").arg(esc(beat->narration));

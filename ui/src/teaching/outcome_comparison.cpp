@@ -26,6 +26,8 @@ OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
     verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     horizontalHeader()->setDefaultAlignment(Qt::AlignCenter | Qt::Alignment(Qt::TextWordWrap));
     setWordWrap(true);
+    // Two lines of header ("broken-report" / "(whole night)").
+    horizontalHeader()->setMinimumHeight(QFontMetrics(f).height() * 2 + 16);
 }
 
 void OutcomeComparison::setColumn(int column, const QString& header,

@@ -11,6 +11,7 @@
 #include <QSplitter>
 #include <QVBoxLayout>
 
+#include "elided_label.h"
 #include "lane_colors.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
@@ -50,21 +51,22 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     narration_ = new NarrationView;
     comparison_ = new OutcomeComparison;
     comparison_->setObjectName(QStringLiteral("replayComparison"));
-    comparison_->setColumn(kBrokenColumn, tr("broken-report\n(guide, whole night)"),
-                           brokenReference_);
-    comparison_->setColumn(kFixedColumn, tr("fixed-report\n(guide, whole night)"), fixedReference_);
+    comparison_->setColumn(kBrokenColumn, tr("broken-report\n(whole night)"), brokenReference_);
+    comparison_->setColumn(kFixedColumn, tr("fixed-report\n(whole night)"), fixedReference_);
 
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(narration_);
     bottom->addWidget(comparison_);
-    bottom->setStretchFactor(0, 3);
-    bottom->setStretchFactor(1, 2);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({560, 520});
     vertical_ = new QSplitter(Qt::Vertical);
     vertical_->addWidget(timeline);
     vertical_->addWidget(bottom);
     vertical_->setStretchFactor(0, 3);
     vertical_->setStretchFactor(1, 1);
     vertical_->setChildrenCollapsible(false);
+    vertical_->setSizes({700, 260});  // proportions: the narration needs room to be read
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(vertical_);
     split->addWidget(buildSidebar());
@@ -162,7 +164,7 @@ bool ReplayPanel::setParam(const QString& name, qint64 value) {
 void ReplayPanel::showStory() {
     lanes_->refresh();
     pttl_->setTimeAxis(lanes_->endTime(), lanes_->leftMargin(), lanes_->rightMargin());
-    title_->setText(
+    title_->setFullText(
         QStringLiteral("%1 — %2").arg(qs(replay_->scenario().name), qs(replay_->scenario().title)));
     showBeat();
     emit storyChanged();
@@ -176,22 +178,20 @@ void ReplayPanel::showBeat() {
     transport_->setPosition(r.currentBeat(), static_cast<int>(r.beats().size()),
                             virtualTimeText(r.currentTime()));
     bool end = r.currentBeat() >= 0 && r.atEnd();
-    QString name = qs(r.scenario().name);
-    comparison_->setColumn(
-        kCurrentColumn,
-        end ? tr("this run: %1\n(the end)").arg(name) : tr("this run: %1\n(so far)").arg(name),
-        end ? r.outcome() : r.outcomeSoFar());
+    comparison_->setColumn(kCurrentColumn,
+                           end ? tr("this run\n(the end)") : tr("this run\n(so far)"),
+                           end ? r.outcome() : r.outcomeSoFar());
     if (const sim::Beat* b = r.beat()) {
         QString what = b->command.empty()
                            ? qs(b->narration).section(QLatin1Char('.'), 0, 0)
                            : QStringLiteral("%1 → %2").arg(qs(b->command), qs(b->reply));
-        nowLine_->setText(tr("now %1 · beat %2/%3 · %4: %5")
-                              .arg(virtualTimeText(b->time))
-                              .arg(b->index + 1)
-                              .arg(r.beats().size())
-                              .arg(qs(b->actor), what));
+        nowLine_->setFullText(tr("now %1 · beat %2/%3 · %4: %5")
+                                  .arg(virtualTimeText(b->time))
+                                  .arg(b->index + 1)
+                                  .arg(r.beats().size())
+                                  .arg(qs(b->actor), what));
     } else {
-        nowLine_->setText(tr("before the first beat · %1 beats").arg(r.beats().size()));
+        nowLine_->setFullText(tr("before the first beat · %1 beats").arg(r.beats().size()));
     }
     emit beatChanged(r.currentBeat());
 }
@@ -351,7 +351,7 @@ bool ReplayPanel::exportPng(const QString& path) {
 bool ReplayPanel::exportPdf(const QString& path) {
     prepareExport();
     QString error;
-    if (!exportWidgetPdf(timeline_, path, title_->text(), &error)) {
+    if (!exportWidgetPdf(timeline_, path, title_->fullText(), &error)) {
         showError(error);
         return false;
     }

@@ -21,6 +21,7 @@ class QToolButton;
 
 namespace lockscope::ui {
 
+class ElidedLabel;
 class NarrationView;
 class OutcomeComparison;
 class ReplayPttlPlot;
@@ -110,8 +111,8 @@ class ReplayPanel : public QWidget {
     QToolButton* export_;
     ReplayTransport* transport_;
     QWidget* timeline_;
-    QLabel* title_;
-    QLabel* nowLine_;
+    ElidedLabel* title_;
+    ElidedLabel* nowLine_;
     TimelineLanes* lanes_;
     ReplayPttlPlot* pttl_;
     NarrationView* narration_;

@@ -14,6 +14,7 @@
 #include <QVBoxLayout>
 #include <limits>
 
+#include "elided_label.h"
 #include "lane_fonts.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
@@ -81,14 +82,12 @@ QWidget* ReplayPanel::buildTimeline() {
     auto* layout = new QVBoxLayout(timeline_);
     layout->setContentsMargins(0, 4, 0, 0);
     layout->setSpacing(2);
-    title_ = new QLabel;
+    title_ = new ElidedLabel;
     title_->setFont(LaneFonts::sized(20, true));
     title_->setContentsMargins(12, 0, 12, 0);
-    title_->setTextFormat(Qt::PlainText);
-    nowLine_ = new QLabel;
+    nowLine_ = new ElidedLabel;
     nowLine_->setFont(LaneFonts::sized(16, false));
     nowLine_->setContentsMargins(12, 0, 12, 2);
-    nowLine_->setTextFormat(Qt::PlainText);
     lanes_ = new TimelineLanes;
     pttl_ = new ReplayPttlPlot;
     layout->addWidget(title_);

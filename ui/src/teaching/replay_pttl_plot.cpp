@@ -14,9 +14,6 @@ ReplayPttlPlot::ReplayPttlPlot(QWidget* parent) : QWidget(parent), plot_(new QCu
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
     setMinimumHeight(150);
-    plot_->addGraph();  // the TTL counting down
-    plot_->addGraph();  // no TTL at all
-    plot_->graph(0)->setName(tr("PTTL"));
     plot_->yAxis->setLabel(tr("PTTL (s)"));
     plot_->xAxis->setLabel(tr("virtual time (s)"));
     plot_->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
@@ -53,17 +50,11 @@ void ReplayPttlPlot::applyPalette() {
         grid.setAlpha(45);
         axis->grid()->setPen(QPen(grid, 1));
     }
-    QColor line = LaneColors::actor(QStringLiteral("A"), pal);
-    QPen pen(line);
-    pen.setWidthF(3);
-    plot_->graph(0)->setPen(pen);
-    QColor fill = line;
-    fill.setAlpha(50);
-    plot_->graph(0)->setBrush(fill);
-    QPen noTtl(LaneColors::noTtl(pal));
-    noTtl.setWidthF(4);
-    noTtl.setStyle(Qt::DashLine);
-    plot_->graph(1)->setPen(noTtl);
+    styleGraphs(std::max(1, plot_->graphCount() / 2));
+    plot_->legend->setBrush(pal.color(QPalette::Base));
+    plot_->legend->setTextColor(text);
+    plot_->legend->setBorderPen(QPen(pal.color(QPalette::Mid)));
+    plot_->legend->setFont(LaneFonts::axis());
     QColor cursor = LaneColors::cursor(pal);
     cursor_->setPen(QPen(cursor, 2.5));
     cursorLabel_->setColor(LaneColors::textOn(cursor));
@@ -94,46 +85,84 @@ void ReplayPttlPlot::refresh() {
     if (!coalesce_.isActive()) coalesce_.start();
 }
 
+void ReplayPttlPlot::styleGraphs(int nodes) {
+    // Two graphs per Redis node: the TTL counting down, and the key held with no TTL.
+    while (plot_->graphCount() < nodes * 2) plot_->addGraph();
+    while (plot_->graphCount() > nodes * 2) plot_->removeGraph(plot_->graphCount() - 1);
+    const QPalette& pal = palette();
+    for (int i = 0; i < nodes; ++i) {
+        QColor line = LaneColors::actor(QString(QChar(char16_t(u'D' + i % 5))), pal);
+        QPen pen(line);
+        pen.setWidthF(3);
+        plot_->graph(2 * i)->setPen(pen);
+        QColor fill = line;
+        fill.setAlpha(nodes == 1 ? 50 : 25);
+        plot_->graph(2 * i)->setBrush(fill);
+        QPen noTtl(LaneColors::noTtl(pal));
+        noTtl.setWidthF(4);
+        noTtl.setStyle(Qt::DashLine);
+        plot_->graph(2 * i + 1)->setPen(noTtl);
+        plot_->graph(2 * i + 1)->removeFromLegend();
+    }
+}
+
 void ReplayPttlPlot::redraw() {
     coalesce_.stop();
     x_.clear();
     y_.clear();
-    QVector<double> nx, ny;
-    double maxY = 1;
     bool started = replay_ && replay_->currentBeat() >= 0;
     sim::VirtualMs now = replay_ ? replay_->currentTime() : 0;
+    int nodes = 1;
+    double maxY = 1;
     if (replay_) {
-        const auto& samples = replay_->recording().pttl;
-        for (const sim::PttlSample& s : samples) maxY = std::max(maxY, s.pttl / 1000.0);
-        const double noTtlLevel = maxY * 1.05;
+        for (const sim::PttlSample& s : replay_->recording().pttl) {
+            nodes = std::max(nodes, s.node + 1);
+            maxY = std::max(maxY, s.pttl / 1000.0);
+        }
+    }
+    styleGraphs(nodes);
+    const double noTtlLevel = maxY * 1.05;
+    for (int node = 0; node < nodes; ++node) {
+        QVector<double> x, y, nx, ny;
+        std::vector<sim::PttlSample> samples;
+        if (replay_)
+            for (const sim::PttlSample& s : replay_->recording().pttl)
+                if (s.node == node) samples.push_back(s);
         for (std::size_t i = 0; started && i < samples.size(); ++i) {
             const sim::PttlSample& s = samples[i];
             if (s.time > now) break;
+            // Between samples the TTL runs down one millisecond per millisecond.
             sim::VirtualMs until =
                 i + 1 < samples.size() ? std::min(samples[i + 1].time, now) : now;
             double t0 = s.time / 1000.0, t1 = until / 1000.0;
             if (s.pttl >= 0) {
                 double v = s.pttl / 1000.0;
-                x_ << t0 << t1;
-                y_ << v << std::max(0.0, v - (t1 - t0));
+                x << t0 << t1;
+                y << v << std::max(0.0, v - (t1 - t0));
                 nx << t0;
                 ny << qQNaN();
             } else {
-                // No key (-2): a gap. No TTL (-1): the amber line.
-                x_ << t0;
-                y_ << qQNaN();
+                // No key (-2): a gap. No TTL (-1): the amber line at the top.
+                x << t0;
+                y << qQNaN();
+                nx << t0;
+                ny << qQNaN();
                 if (s.pttl == -1) {
                     nx << t0 << t1;
                     ny << noTtlLevel << noTtlLevel;
-                } else {
-                    nx << t0;
-                    ny << qQNaN();
                 }
             }
         }
+        plot_->graph(2 * node)->setData(x, y, true);
+        plot_->graph(2 * node + 1)->setData(nx, ny, true);
+        QString name = replay_ && node < static_cast<int>(replay_->state().nodes.size())
+                           ? QString::fromStdString(replay_->state().nodes[node].name)
+                           : tr("node %1").arg(node + 1);
+        plot_->graph(2 * node)->setName(name);
+        x_ += x;
+        y_ += y;
     }
-    plot_->graph(0)->setData(x_, y_, true);
-    plot_->graph(1)->setData(nx, ny, true);
+    plot_->legend->setVisible(nodes > 1);
     plot_->xAxis->setRange(0, end_ / 1000.0);
     plot_->yAxis->setRange(0, maxY * 1.2);
     double cx = started ? now / 1000.0 : 0.0;

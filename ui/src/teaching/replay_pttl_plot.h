@@ -40,6 +40,7 @@ class ReplayPttlPlot : public QWidget {
 
   private:
     void applyPalette();
+    void styleGraphs(int nodes);
 
     QCustomPlot* plot_;
     QCPItemStraightLine* cursor_;

@@ -36,7 +36,7 @@ void TimelineLanes::refresh() {
         for (const auto& i : r.intervals) last = std::max(last, i.to);
         for (const auto& b : r.beats) last = std::max(last, b.time);
         // A little room after the last event, so the final markers are not on the edge.
-        end_ = last == 0 ? 1000 : last + std::max<sim::VirtualMs>(last / 25, 1);
+        end_ = last == 0 ? 1000 : last + std::max<sim::VirtualMs>(last * 9 / 100, 1);
         int current = replay_->currentBeat();
         if (current >= 0) {
             cutoffEvent_ = r.beats[current].eventIndex;
@@ -105,43 +105,94 @@ int TimelineLanes::laneAt(const QPoint& pos) const {
     return -1;
 }
 
+bool TimelineLanes::hasBars(int lane) const {
+    auto kind = replay_->recording().lanes[lane].kind;
+    return kind == sim::LaneKind::Instance || kind == sim::LaneKind::RedisKey;
+}
+
 void TimelineLanes::layoutMarkers() {
     markers_.clear();
     if (!replay_) return;
+    const sim::Recording& recording = replay_->recording();
     QFontMetricsF fm(LaneFonts::marker());
     const double pillHeight = fm.height() + 6;
-    // Per lane and row, where the last marker ends: a marker that would overlap the one
-    // before it goes to the next row, or is nudged right when every row is taken.
-    std::vector<std::vector<double>> rowEnds(replay_->recording().lanes.size());
-    for (const sim::TimelineEvent& event : replay_->recording().events) {
+    const double dotSize = 14;
+    // Per lane: the last pill placed, and where each pill row ends. A pill that would
+    // overlap the one before it with the same label joins it ("extend ×8"); another label
+    // goes to a free row, or is nudged right when every row is taken.
+    std::vector<int> lastPill(recording.lanes.size(), -1);
+    std::vector<std::vector<double>> rowEnds(recording.lanes.size());
+    for (const sim::TimelineEvent& event : recording.events) {
         if (!eventVisible(event)) continue;
-        MarkerStyle style = markerStyle(event, palette());
+        MarkerStyle style = markerStyle(event, recording, palette());
         if (!style.visible) continue;
         int lane = laneIndex(event.lane);
         if (lane < 0) continue;
         QRectF area = laneRect(lane);
         double x = mapTimeToX(event.time);
-        double w = style.text.isEmpty() ? 14 : fm.horizontalAdvance(style.text) + 14;
-        double h = style.text.isEmpty() ? 14 : pillHeight;
+        if (style.text.isEmpty()) {
+            // Dots sit at their exact time: in the marker row on lanes with bars, in the
+            // middle of the bar row on resource lanes (chunks under the "open" pill).
+            double cy =
+                hasBars(lane) ? area.top() + 4 + pillHeight / 2 : barArea(lane).center().y();
+            Marker m;
+            m.rect = QRectF(x - dotSize / 2, cy - dotSize / 2, dotSize, dotSize);
+            m.events = {event.index};
+            m.x = x;
+            m.dot = true;
+            markers_.push_back(m);
+            continue;
+        }
+        double w = fm.horizontalAdvance(style.text) + 16;
+        // Pills may use the right margin, never the headers.
+        const double rightEdge = width() - 2;
+        double left = std::clamp(x - w / 2, area.left() + 1, rightEdge - w);
+        int previous = lastPill[lane];
+        if (previous >= 0 && markers_[previous].base == style.text &&
+            left < markers_[previous].rect.right() + 2) {
+            Marker& m = markers_[previous];
+            m.events.push_back(event.index);
+            m.text = QStringLiteral("%1 ×%2").arg(m.base).arg(m.events.size());
+            double width = fm.horizontalAdvance(m.text) + 16;
+            m.rect.setLeft(std::min(m.rect.left(), rightEdge - width));
+            m.rect.setWidth(width);
+            auto& groupEnds = rowEnds[lane];
+            if (m.row < static_cast<int>(groupEnds.size()))
+                groupEnds[m.row] = std::max(groupEnds[m.row], m.rect.right() + 2);
+            continue;
+        }
         int rows = std::max(1, int((area.height() * 0.5 - 4) / (pillHeight + 2)));
         auto& ends = rowEnds[lane];
         ends.resize(rows, -1e9);
-        double left = x - w / 2;
         int row = 0;
         while (row < rows && ends[row] > left) ++row;
         if (row == rows) {
             row = int(std::min_element(ends.begin(), ends.end()) - ends.begin());
-            left = ends[row] + 2;
+            left = std::min(ends[row], rightEdge - w);
         }
-        double top = area.top() + 4 + row * (pillHeight + 2) + (pillHeight - h) / 2;
-        ends[row] = left + w + 2;
-        markers_.push_back({QRectF(left, top, w, h), event.index, x});
+        Marker m;
+        m.rect = QRectF(left, area.top() + 4 + row * (pillHeight + 2), w, pillHeight);
+        m.events = {event.index};
+        m.x = x;
+        m.base = m.text = style.text;
+        m.row = row;
+        ends[row] = m.rect.right() + 2;
+        lastPill[lane] = static_cast<int>(markers_.size());
+        markers_.push_back(m);
     }
 }
 
 QRectF TimelineLanes::markerRect(int eventIndex) const {
     for (const Marker& m : markers_)
-        if (m.event == eventIndex) return m.rect;
+        if (std::find(m.events.begin(), m.events.end(), eventIndex) != m.events.end())
+            return m.rect;
+    return {};
+}
+
+QString TimelineLanes::markerText(int eventIndex) const {
+    for (const Marker& m : markers_)
+        if (std::find(m.events.begin(), m.events.end(), eventIndex) != m.events.end())
+            return m.text;
     return {};
 }
 
@@ -149,12 +200,25 @@ const sim::TimelineEvent* TimelineLanes::eventAt(const QPoint& pos) const {
     if (!replay_) return nullptr;
     for (auto it = markers_.rbegin(); it != markers_.rend(); ++it)
         if (it->rect.adjusted(-3, -3, 3, 3).contains(pos))
-            return &replay_->recording().events[it->event];
+            return &replay_->recording().events[it->events.back()];
     return nullptr;
 }
 
 QString TimelineLanes::toolTipAt(const QPoint& pos) const {
-    if (const sim::TimelineEvent* e = eventAt(pos)) return eventToolTip(*e);
+    for (auto it = markers_.rbegin(); it != markers_.rend(); ++it) {
+        if (!it->rect.adjusted(-3, -3, 3, 3).contains(pos)) continue;
+        const auto& events = replay_->recording().events;
+        const sim::TimelineEvent& last = events[it->events.back()];
+        QString tip = eventToolTip(last, replay_->recording());
+        if (it->events.size() > 1)
+            tip = tr("<b>%1 ×%2</b>, %3 → %4; the last one:<br>")
+                      .arg(it->base)
+                      .arg(it->events.size())
+                      .arg(virtualTimeText(events[it->events.front()].time),
+                           virtualTimeText(last.time)) +
+                  tip;
+        return tip;
+    }
     int lane = laneAt(pos);
     if (lane < 0 || pos.x() < kHeaderWidth) return {};
     const sim::Recording& r = replay_->recording();

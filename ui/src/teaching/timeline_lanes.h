@@ -38,6 +38,8 @@ class TimelineLanes : public QWidget {
     QRectF markerRect(int eventIndex) const;
     bool eventVisible(const sim::TimelineEvent& event) const;
     int visibleMarkerCount() const { return static_cast<int>(markers_.size()); }
+    // The label drawn on the marker of an event ("extend ×8"), empty for dots and hidden ones.
+    QString markerText(int eventIndex) const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -55,17 +57,24 @@ class TimelineLanes : public QWidget {
     void contextMenuEvent(QContextMenuEvent* event) override;
 
   private:
+    // One marker on screen: an event, or a run of same-label pills that would overlap
+    // ("extend ×8").
     struct Marker {
         QRectF rect;
-        int event = 0;
-        double x = 0;  // the event's exact time on screen (the pill may be nudged aside)
+        std::vector<int> events;
+        double x = 0;  // the first event's exact time on screen (a pill may be nudged)
+        QString base;  // the label without the count
+        QString text;
+        bool dot = false;
+        int row = 0;
     };
     static constexpr int kAxisHeight = 34;
-    static constexpr int kHeaderWidth = 200;
+    static constexpr int kHeaderWidth = 220;
     static constexpr int kRightMargin = 28;
 
     QRectF laneRect(int lane) const;  // the time area of a lane
     QRectF barArea(int lane) const;   // where ownership and job bars go
+    bool hasBars(int lane) const;     // instance and key lanes; resource lanes only have markers
     int laneIndex(sim::LaneId id) const;
     sim::VirtualMs now() const;
     sim::VirtualMs visibleEnd(const sim::Interval& interval) const;
@@ -76,9 +85,10 @@ class TimelineLanes : public QWidget {
     void paintHeaders(QPainter& p) const;
     void paintIntervals(QPainter& p) const;
     void paintBand(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
+    void paintBandLabel(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
     void paintBar(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
     void paintMarkers(QPainter& p) const;
-    void paintCursor(QPainter& p) const;
+    void paintCursor(QPainter& p, bool label) const;
 
     const sim::Replay* replay_ = nullptr;
     sim::VirtualMs end_ = 1000;

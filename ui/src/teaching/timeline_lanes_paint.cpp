@@ -57,9 +57,10 @@ void TimelineLanes::paintEvent(QPaintEvent*) {
                withAlpha(pal.color(QPalette::Mid), LaneColors::isDark(pal) ? 40 : 28));
     paintAxis(p);
     paintIntervals(p);
+    paintCursor(p, false);  // the line under the markers, so none is struck through
     paintMarkers(p);
     paintHeaders(p);
-    paintCursor(p);
+    paintCursor(p, true);
 }
 
 void TimelineLanes::paintAxis(QPainter& p) const {
@@ -156,11 +157,21 @@ void TimelineLanes::paintHeaders(QPainter& p) const {
                 status = tr("corrupted writes: %1").arg(so.corruptedWrites);
                 if (so.corruptedWrites) statusColor = LaneColors::bad(pal);
                 break;
+            case sim::LaneKind::FencedStore:
+                status = tr("stale writes rejected: %1").arg(so.staleWritesRejected);
+                if (so.staleWritesRejected) statusColor = LaneColors::good(pal);
+                if (so.staleWritesAccepted) {
+                    status = tr("stale writes accepted: %1").arg(so.staleWritesAccepted);
+                    statusColor = LaneColors::bad(pal);
+                }
+                break;
             default:
                 status = qs(lane.subtitle);
                 break;
         }
-        QFont nameFont = LaneFonts::laneName();
+        // Instance names are single letters: big. Resource names are long: smaller.
+        QFont nameFont = lane.kind == sim::LaneKind::Instance ? LaneFonts::laneName()
+                                                              : LaneFonts::resourceName();
         QFont small = LaneFonts::subtitle();
         QFontMetricsF nameMetrics(nameFont), smallMetrics(small);
         bool subtitleFits = box.height() >= nameMetrics.height() + 2 * smallMetrics.height() + 8 &&
@@ -192,8 +203,9 @@ void TimelineLanes::paintHeaders(QPainter& p) const {
 void TimelineLanes::paintIntervals(QPainter& p) const {
     using K = sim::IntervalKind;
     const sim::Recording& r = replay_->recording();
-    // Bands under bars, bars under the warnings.
-    for (K kind : {K::Pause, K::Crashed, K::JobRun, K::Ownership, K::LeaseLapsed, K::NoTtl}) {
+    // Bars, then the warnings on them, then the translucent pause and crash bands over
+    // the whole lane, so a frozen holder's bar still shows through.
+    for (K kind : {K::JobRun, K::Ownership, K::LeaseLapsed, K::NoTtl, K::Pause, K::Crashed}) {
         for (const sim::Interval& interval : r.intervals) {
             if (interval.kind != kind) continue;
             int lane = laneIndex(interval.lane);
@@ -202,7 +214,9 @@ void TimelineLanes::paintIntervals(QPainter& p) const {
             double x0 = mapTimeToX(interval.from), x1 = std::max(mapTimeToX(end), x0 + 2);
             if (kind == K::Pause || kind == K::Crashed) {
                 QRectF lr = laneRect(lane);
-                paintBand(p, interval, QRectF(x0, lr.top() + 1, x1 - x0, lr.height() - 2));
+                QRectF band(x0, lr.top() + 1, x1 - x0, lr.height() - 2);
+                paintBand(p, interval, band);
+                paintBandLabel(p, interval, band);
             } else {
                 QRectF bar = barArea(lane);
                 paintBar(p, interval, QRectF(x0, bar.top(), x1 - x0, bar.height()));
@@ -216,21 +230,53 @@ void TimelineLanes::paintBand(QPainter& p, const sim::Interval& interval,
     const QPalette& pal = palette();
     bool crash = interval.kind == sim::IntervalKind::Crashed;
     QColor color = crash ? LaneColors::crash(pal) : LaneColors::pause(pal);
-    p.fillRect(rect, withAlpha(color, 45));
-    p.fillRect(rect,
-               QBrush(withAlpha(color, 110), crash ? Qt::DiagCrossPattern : Qt::BDiagPattern));
-    p.setPen(QPen(color, 1.5, Qt::DashLine));
+    p.fillRect(rect, withAlpha(color, 40));
+    p.fillRect(rect, QBrush(withAlpha(color, 90), crash ? Qt::DiagCrossPattern : Qt::BDiagPattern));
+    p.setPen(QPen(color, 2, Qt::DashLine));
     p.drawLine(rect.topLeft(), rect.bottomLeft());
-    QString text = crash ? tr("✗ crashed") : tr("⏸ %1").arg(qs(interval.label));
+    if (!interval.ongoing || interval.to <= now()) p.drawLine(rect.topRight(), rect.bottomRight());
+}
+
+void TimelineLanes::paintBandLabel(QPainter& p, const sim::Interval& interval,
+                                   const QRectF& rect) const {
+    // In the bar row, at the band's right end if that is clear of the labels bars write at
+    // their left ends, else at its left end.
+    const QPalette& pal = palette();
+    bool crash = interval.kind == sim::IntervalKind::Crashed;
+    QColor color = crash ? LaneColors::crash(pal) : LaneColors::pause(pal);
+    QString text = crash ? tr("✗ crashed") : tr("frozen: %1").arg(qs(interval.label));
     p.setFont(LaneFonts::bar());
     QFontMetricsF fm(p.font());
-    if (fm.horizontalAdvance(text) + 8 <= rect.width()) {
-        QRectF label(rect.left() + 4, rect.bottom() - fm.height() - 2,
-                     fm.horizontalAdvance(text) + 6, fm.height());
-        p.fillRect(label, withAlpha(pal.color(QPalette::Base), 210));
-        p.setPen(color);
-        p.drawText(label, Qt::AlignCenter, text);
+    double w = fm.horizontalAdvance(text) + 10;
+    if (w + 4 > rect.width()) {
+        text = crash ? tr("✗") : tr("frozen");
+        w = fm.horizontalAdvance(text) + 10;
+        if (w + 4 > rect.width()) return;
     }
+    double top = rect.bottom() - fm.height() - 5;
+    QRectF right(rect.right() - w - 3, top, w, fm.height() + 2);
+    QRectF left(rect.left() + 3, top, w, fm.height() + 2);
+    auto clear = [&](const QRectF& candidate) {
+        for (const sim::Interval& other : replay_->recording().intervals) {
+            if (other.lane != interval.lane || &other == &interval || visibleEnd(other) < 0)
+                continue;
+            if (other.kind != sim::IntervalKind::LeaseLapsed &&
+                other.kind != sim::IntervalKind::Ownership &&
+                other.kind != sim::IntervalKind::NoTtl)
+                continue;
+            double x0 = mapTimeToX(other.from);
+            QRectF written(x0, top, std::min(200.0, mapTimeToX(visibleEnd(other)) - x0),
+                           candidate.height());
+            if (written.intersects(candidate)) return false;
+        }
+        return true;
+    };
+    QRectF label = clear(right) ? right : left;
+    p.setPen(QPen(color, 1.5));
+    p.setBrush(withAlpha(pal.color(QPalette::Base), 235));
+    p.drawRoundedRect(label, 4, 4);
+    p.setPen(color);
+    p.drawText(label, Qt::AlignCenter, text);
 }
 
 void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const QRectF& rect) const {
@@ -300,13 +346,16 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
     int currentEvent = current >= 0 ? r.beats[current].eventIndex : -1;
     p.setFont(LaneFonts::marker());
     for (const Marker& m : markers_) {
-        const sim::TimelineEvent& e = r.events[m.event];
-        MarkerStyle style = markerStyle(e, pal);
+        const sim::TimelineEvent& e = r.events[m.events.front()];
+        MarkerStyle style = markerStyle(e, r, pal);
+        for (int other : m.events) style.alarm |= markerStyle(r.events[other], r, pal).alarm;
         int lane = laneIndex(e.lane);
-        // A stem from the marker to the bar row keeps the exact time readable when a
-        // marker was nudged aside.
-        p.setPen(QPen(withAlpha(style.color, 170), 1.2));
-        p.drawLine(QPointF(m.x, m.rect.bottom()), QPointF(m.x, barArea(lane).top()));
+        // A stem from a pill to the bar row keeps the exact time readable when the pill was
+        // nudged aside or stands for several events.
+        if (!m.dot && hasBars(lane)) {
+            p.setPen(QPen(withAlpha(style.color, 170), 1.2));
+            p.drawLine(QPointF(m.x, m.rect.bottom()), QPointF(m.x, barArea(lane).top()));
+        }
         QColor fill = style.hollow ? pal.color(QPalette::Base) : style.color;
         p.setPen(QPen(style.color, 2));
         p.setBrush(fill);
@@ -324,7 +373,7 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
         } else {
             p.drawRoundedRect(m.rect, m.rect.height() / 2, m.rect.height() / 2);
             p.setPen(style.hollow ? style.color : LaneColors::textOn(fill));
-            p.drawText(m.rect, Qt::AlignCenter, style.text);
+            p.drawText(m.rect, Qt::AlignCenter, m.text);
         }
         if (style.alarm) {
             p.setPen(QPen(LaneColors::bad(pal), 2.5));
@@ -332,7 +381,7 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
             QRectF ring = m.rect.adjusted(-3, -3, 3, 3);
             p.drawRoundedRect(ring, ring.height() / 2, ring.height() / 2);
         }
-        if (e.index == currentEvent) {
+        if (std::find(m.events.begin(), m.events.end(), currentEvent) != m.events.end()) {
             p.setPen(QPen(LaneColors::cursor(pal), 3));
             p.setBrush(Qt::NoBrush);
             QRectF halo = m.rect.adjusted(-6, -4, 6, 4);
@@ -341,13 +390,16 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
     }
 }
 
-void TimelineLanes::paintCursor(QPainter& p) const {
+void TimelineLanes::paintCursor(QPainter& p, bool label) const {
     const QPalette& pal = palette();
     bool started = replay_->currentBeat() >= 0;
     double x = started ? mapTimeToX(now()) : kHeaderWidth;
     QColor color = LaneColors::cursor(pal);
-    p.setPen(QPen(color, 2.5));
-    p.drawLine(QPointF(x, kAxisHeight - 4), QPointF(x, height()));
+    if (!label) {
+        p.setPen(QPen(color, 2.5));
+        p.drawLine(QPointF(x, kAxisHeight - 4), QPointF(x, height()));
+        return;
+    }
     p.setFont(LaneFonts::cursor());
     QFontMetricsF fm(p.font());
     QString text = started ? tr("now %1").arg(virtualTimeText(now())) : tr("start");
