@@ -5,13 +5,16 @@
 #include <QFile>
 #include <QImage>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QSpinBox>
+#include <QStandardPaths>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "lockscope/sim/replay.h"
 #include "main_window.h"
+#include "teaching/live_run.h"
 #include "teaching/narration_view.h"
 #include "teaching/outcome_comparison.h"
 #include "teaching/replay_panel.h"
@@ -356,6 +359,28 @@ class ReplayPanelTest : public QObject {
             QVERIFY(panel->lanes()->visibleMarkerCount() > 0);
             shoot(*panel, QStringLiteral("teaching-%1-end").arg(name));
         }
+    }
+
+    void liveRunTellsTheSameStoryOnARealServer() {
+        if (QStandardPaths::findExecutable(QStringLiteral("redis-server")).isEmpty())
+            QSKIP("redis-server is not on PATH");
+        auto panel = openPanel();
+        QSignalSpy done(panel->liveRun(), &LiveRun::finished);
+        QVERIFY(panel->startLiveRun(20));
+        QVERIFY(panel->liveRun()->running());
+        QVERIFY(!panel->startLiveRun(20));  // one at a time
+        // The GUI thread stays free while the worker plays against the server.
+        panel->stepForward();
+        QCOMPARE(panel->replay().currentBeat(), 0);
+        QVERIFY(done.wait(30000));
+        const LiveRunResult& r = panel->liveRun()->result();
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.divergences.isEmpty(), qPrintable(r.divergences.join(QLatin1Char('\n'))));
+        QVERIFY(r.matchesSimulation);
+        QCOMPARE(r.beats, static_cast<int>(panel->replay().beats().size()));
+        QCOMPARE(column(*panel, ReplayPanel::kLiveColumn),
+                 headline(sim::Replay("broken-report").outcome()));
+        QVERIFY(panel->lastError().isEmpty());
     }
 
     void theWindowHasATeachingTab() {

@@ -13,6 +13,7 @@
 
 #include "elided_label.h"
 #include "lane_colors.h"
+#include "live_run.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
 #include "replay_pttl_plot.h"
@@ -45,6 +46,7 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     brokenReference_ = referenceOutcome("broken-report");
     fixedReference_ = referenceOutcome("fixed-report");
 
+    live_ = new LiveRun(this);
     QWidget* top = buildTopRow();
     transport_ = new ReplayTransport;
     QWidget* timeline = buildTimeline();
@@ -95,6 +97,7 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     connect(lanes_, &TimelineLanes::timeClicked, this, &ReplayPanel::seekTime);
     connect(lanes_, &TimelineLanes::pauseRequested, this, &ReplayPanel::pauseInstanceAt);
     connect(lanes_, &TimelineLanes::crashRequested, this, &ReplayPanel::crashInstanceAt);
+    connect(live_, &LiveRun::finished, this, &ReplayPanel::showLiveResult);
 
     loadScenario(sim::findScenario("broken-report") ? QStringLiteral("broken-report")
                                                     : chooser_->itemData(0).toString());
@@ -293,6 +296,44 @@ bool ReplayPanel::pauseInstanceAt(const QString& instance, qint64 atMs, qint64 d
 bool ReplayPanel::crashInstanceAt(const QString& instance, qint64 atMs) {
     if (atMs < replay_->currentTime()) replay_->seekTime(atMs);
     return crashInstance(instance);
+}
+
+bool ReplayPanel::startLiveRun(int realMsPerVirtualSecond) {
+    if (!live_->start(replay_->scenario().name, replay_->params(), replay_->seed(),
+                      realMsPerVirtualSecond))
+        return false;
+    liveButton_->setEnabled(false);
+    int pace = realMsPerVirtualSecond ? realMsPerVirtualSecond
+                                      : replay_->scenario().liveRealMsPerVirtualSecond;
+    showInfo(tr("Live: %1 is running against a private redis-server (1 virtual second = %2 ms)…")
+                 .arg(qs(replay_->scenario().name))
+                 .arg(pace));
+    return true;
+}
+
+void ReplayPanel::showLiveResult() {
+    liveButton_->setEnabled(true);
+    const LiveRunResult& r = live_->result();
+    if (!r.ok) {
+        showError(tr("Live run of %1 failed: %2").arg(r.scenario, r.error));
+        return;
+    }
+    comparison_->setColumn(kLiveColumn, tr("%1 live\n(redis-server)").arg(r.scenario), r.outcome);
+    QString verdict = r.matchesSimulation
+                          ? tr("the real server told the same story as the simulation ✓")
+                          : tr("the real server's story differs from the simulation ✗");
+    QString text = tr("Live run of %1: %2 beats in %3 s; %4.")
+                       .arg(r.scenario)
+                       .arg(r.beats)
+                       .arg(r.realMs / 1000.0, 0, 'f', 1)
+                       .arg(verdict);
+    if (!r.divergences.isEmpty())
+        text +=
+            QLatin1Char(' ') + tr("Divergences: %1").arg(r.divergences.join(QStringLiteral("; ")));
+    if (r.matchesSimulation)
+        showInfo(text);
+    else
+        showError(text);
 }
 
 void ReplayPanel::showError(const QString& message) {

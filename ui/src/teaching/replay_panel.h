@@ -22,6 +22,7 @@ class QToolButton;
 namespace lockscope::ui {
 
 class ElidedLabel;
+class LiveRun;
 class NarrationView;
 class OutcomeComparison;
 class ReplayPttlPlot;
@@ -44,6 +45,7 @@ class ReplayPanel : public QWidget {
     static constexpr int kBrokenColumn = 0;
     static constexpr int kFixedColumn = 1;
     static constexpr int kCurrentColumn = 2;
+    static constexpr int kLiveColumn = 3;  // after a live run
 
     TimelineLanes* lanes() const { return lanes_; }
     ReplayPttlPlot* pttlPlot() const { return pttl_; }
@@ -54,6 +56,7 @@ class ReplayPanel : public QWidget {
     QComboBox* scenarioChooser() const { return chooser_; }
     QCheckBox* predictToggle() const { return predict_; }
     QWidget* timeline() const { return timeline_; }
+    LiveRun* liveRun() const { return live_; }
 
     // The timeline (title, lanes, PTTL plot) for slides.
     bool exportPng(const QString& path);
@@ -79,6 +82,9 @@ class ReplayPanel : public QWidget {
     bool crashInstance(const QString& instance);
     bool pauseInstanceAt(const QString& instance, qint64 atMs, qint64 durationMs);
     bool crashInstanceAt(const QString& instance, qint64 atMs);
+    // Runs the loaded scenario (parameters and seed, not the forks) against a private
+    // redis-server on a worker thread; the table gains a "live" column when it is done.
+    bool startLiveRun(int realMsPerVirtualSecond = 0);
 
   signals:
     void beatChanged(int beat);
@@ -99,6 +105,7 @@ class ReplayPanel : public QWidget {
     void showInfo(const QString& message);
     void exportWithDialog(bool pdf);
     void prepareExport();
+    void showLiveResult();
 
     std::unique_ptr<sim::Replay> replay_;
     sim::OutcomeSummary brokenReference_, fixedReference_;
@@ -109,6 +116,8 @@ class ReplayPanel : public QWidget {
     QSpinBox* seed_;
     QCheckBox* predict_;
     QToolButton* export_;
+    QToolButton* liveButton_;
+    LiveRun* live_;
     ReplayTransport* transport_;
     QWidget* timeline_;
     ElidedLabel* title_;

@@ -69,7 +69,19 @@ QWidget* ReplayPanel::buildTopRow() {
     layout->addWidget(seed_);
     layout->addSpacing(12);
     layout->addWidget(predict_);
+    liveButton_ = new QToolButton;
+    liveButton_->setObjectName(QStringLiteral("replayLive"));
+    liveButton_->setIcon(QIcon(QStringLiteral(":/icons/sandbox.svg")));
+    liveButton_->setText(tr("Run live on redis-server"));
+    liveButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    liveButton_->setFocusPolicy(Qt::NoFocus);
+    liveButton_->setToolTip(
+        tr("Play this scenario against a private redis-server and a real SQLite store on a "
+           "worker thread, and check that the real server tells the same story"));
+    connect(liveButton_, &QToolButton::clicked, this, [this] { startLiveRun(); });
+
     layout->addStretch(1);
+    layout->addWidget(liveButton_);
     layout->addWidget(export_);
     return row;
 }

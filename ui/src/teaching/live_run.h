@@ -1,0 +1,48 @@
+#pragma once
+// Live mode: the loaded scenario, with its parameters and seed, run against a real
+// redis-server (a private sandbox on a free loopback port) and a real SQLite fenced store,
+// on a worker thread (QtConcurrent), never on the GUI thread. The result says whether the
+// real server told the same story as the simulation, beat for beat.
+
+#include <QFutureWatcher>
+#include <QObject>
+#include <QStringList>
+
+#include "lockscope/sim/outcome.h"
+#include "lockscope/sim/scenario_params.h"
+
+namespace lockscope::ui {
+
+struct LiveRunResult {
+    QString scenario;
+    bool ok = false;
+    QString error;
+    sim::OutcomeSummary outcome;
+    int beats = 0;
+    QStringList divergences;         // replies where the model and the server disagreed
+    bool matchesSimulation = false;  // same transcript and outcome as runSimulated
+    qint64 realMs = 0;
+};
+
+class LiveRun : public QObject {
+    Q_OBJECT
+  public:
+    explicit LiveRun(QObject* parent = nullptr);
+    ~LiveRun() override;
+
+    bool running() const { return watcher_.isRunning(); }
+    // realMsPerVirtualSecond 0: the scenario's default pace. Ignored while running.
+    bool start(const std::string& scenario, const sim::ScenarioParams& params, std::uint64_t seed,
+               int realMsPerVirtualSecond = 0);
+    const LiveRunResult& result() const { return result_; }
+
+  signals:
+    void started();
+    void finished();  // result() holds what happened
+
+  private:
+    QFutureWatcher<LiveRunResult> watcher_;
+    LiveRunResult result_;
+};
+
+}  // namespace lockscope::ui
