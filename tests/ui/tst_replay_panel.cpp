@@ -197,6 +197,7 @@ class ReplayPanelTest : public QObject {
         const sim::Beat& next = panel->replay().beats()[asked + 1];
         QString answer = QString::fromStdString(next.predict->answer);
         QVERIFY(!panel->narration()->plainText().contains(answer));
+        shoot(*panel, QStringLiteral("teaching-predict-question"));
         panel->stepForward();
         QVERIFY(panel->narration()->showsAnswer());
         QVERIFY(panel->narration()->plainText().contains(answer));
@@ -313,9 +314,13 @@ class ReplayPanelTest : public QObject {
         QVERIFY(file.open(QIODevice::ReadOnly));
         QVERIFY(file.size() > 1000);
         QCOMPARE(file.read(4), QByteArray("%PDF"));
-        QVERIFY(
-            QFile::copy(png, testing::screenshotPath(QStringLiteral("teaching-export-timeline"))) ||
-            QFile::exists(testing::screenshotPath(QStringLiteral("teaching-export-timeline"))));
+        // Kept beside the screenshots for a person to open.
+        QString keptPng = testing::screenshotPath(QStringLiteral("teaching-export-timeline"));
+        QString keptPdf = QString(keptPng).replace(QStringLiteral(".png"), QStringLiteral(".pdf"));
+        QFile::remove(keptPng);
+        QFile::remove(keptPdf);
+        QVERIFY(QFile::copy(png, keptPng));
+        QVERIFY(QFile::copy(pdf, keptPdf));
         QVERIFY(!panel->exportPng(dir.filePath(QStringLiteral("no/such/dir/x.png"))));
     }
 

@@ -28,7 +28,7 @@ void TimelineLanes::setReplay(const sim::Replay* replay) {
 
 void TimelineLanes::refresh() {
     end_ = 1000;
-    cutoffEvent_ = -1;
+    nextNarrated_ = 0;
     if (replay_) {
         const sim::Recording& r = replay_->recording();
         sim::VirtualMs last = 0;
@@ -38,12 +38,12 @@ void TimelineLanes::refresh() {
         // A little room after the last event, so the final markers are not on the edge.
         end_ = last == 0 ? 1000 : last + std::max<sim::VirtualMs>(last * 9 / 100, 1);
         int current = replay_->currentBeat();
-        if (current >= 0) {
-            cutoffEvent_ = r.beats[current].eventIndex;
-            for (const auto& e : r.events)
-                if (e.beat >= 0 && e.beat <= current)
-                    cutoffEvent_ = std::max(cutoffEvent_, e.index);
-        }
+        // Unnarrated events (the key changing under a DEL, chunk writes) belong to the
+        // story so far when they come before the next narrated one and are not later
+        // than now.
+        nextNarrated_ = static_cast<int>(r.events.size());
+        for (const auto& e : r.events)
+            if (e.beat > current) nextNarrated_ = std::min(nextNarrated_, e.index);
     }
     layoutMarkers();
     updateGeometry();
@@ -87,7 +87,9 @@ int TimelineLanes::laneIndex(sim::LaneId id) const {
 }
 
 bool TimelineLanes::eventVisible(const sim::TimelineEvent& event) const {
-    return replay_ && replay_->currentBeat() >= 0 && event.index <= cutoffEvent_;
+    if (!replay_ || replay_->currentBeat() < 0) return false;
+    if (event.beat >= 0) return event.beat <= replay_->currentBeat();
+    return event.index < nextNarrated_ && event.time <= now();
 }
 
 sim::VirtualMs TimelineLanes::visibleEnd(const sim::Interval& interval) const {

@@ -92,7 +92,7 @@ class TimelineLanes : public QWidget {
 
     const sim::Replay* replay_ = nullptr;
     sim::VirtualMs end_ = 1000;
-    int cutoffEvent_ = -1;  // events up to this index belong to the story so far
+    int nextNarrated_ = 0;  // the first event narrated after the current beat
     std::vector<Marker> markers_;
 };
 
