@@ -1,8 +1,10 @@
 // The teaching tab on the simulator alone (no Redis server): stepping, keys, predict
 // prompts, forks, parameter edits, the broken-vs-fixed table, exports and screenshots.
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QFile>
+#include <QHelpEvent>
 #include <QImage>
 #include <QSettings>
 #include <QSignalSpy>
@@ -11,6 +13,7 @@
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QToolTip>
 
 #include "lockscope/sim/replay.h"
 #include "main_window.h"
@@ -238,7 +241,9 @@ class ReplayPanelTest : public QObject {
         sim::Replay pauseReference("broken-report");
         pauseReference.seekTime(36000);
         pauseReference.pauseInstance("B", 20000);
-        QVERIFY(paused->pauseInstanceAt(QStringLiteral("B"), 36000, 20000));
+        // Through the lanes' signal, as the context menu sends it after asking the duration.
+        emit paused->lanes()->pauseRequested(QStringLiteral("B"), 36000, 20000);
+        QVERIFY2(paused->lastError().isEmpty(), qPrintable(paused->lastError()));
         QCOMPARE(paused->replay().currentTime(), sim::VirtualMs(36000));
         QCOMPARE(paused->replay().outcome(), pauseReference.outcome());
         QCOMPARE(paused->replay().transcript(), pauseReference.transcript());
@@ -279,6 +284,13 @@ class ReplayPanelTest : public QObject {
         QString tip = panel->lanes()->toolTipAt(marker.center().toPoint());
         QVERIFY2(tip.contains(QString::fromStdString(beat->command).toHtmlEscaped()),
                  qPrintable(tip));
+        // A real tooltip event shows it.
+        QPoint at = marker.center().toPoint();
+        QHelpEvent help(QEvent::ToolTip, at, panel->lanes()->mapToGlobal(at));
+        QApplication::sendEvent(panel->lanes(), &help);
+        QTRY_VERIFY(QToolTip::isVisible());
+        QVERIFY(QToolTip::text().contains(QStringLiteral("SET lock:report")));
+        QToolTip::hideText();
         // The key lane's ownership bar a moment later.
         panel->seekTime(10000);
         QCOMPARE(panel->replay().currentTime(), sim::VirtualMs(10000));

@@ -53,6 +53,10 @@ QColor LaneColors::cursor(const QPalette& palette) {
     return isDark(palette) ? QColor(0xff, 0xee, 0x58) : QColor(0x00, 0x00, 0x00);
 }
 
+QColor LaneColors::question(const QPalette& palette) {
+    return isDark(palette) ? QColor(0xff, 0xcc, 0x40) : QColor(0x9a, 0x40, 0x00);
+}
+
 QColor LaneColors::textOn(const QColor& fill) {
     // Relative luminance (sRGB approximation) decides.
     double l = 0.2126 * fill.redF() + 0.7152 * fill.greenF() + 0.0722 * fill.blueF();

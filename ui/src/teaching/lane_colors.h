@@ -13,13 +13,14 @@ struct LaneColors {
     static bool isDark(const QPalette& palette);
     // "A" → blue, "B" → orange... by the first letter; others (guide, redis) → grey.
     static QColor actor(const QString& name, const QPalette& palette);
-    static QColor lapse(const QPalette& palette);   // red: working without the lock
-    static QColor pause(const QPalette& palette);   // grey: frozen
-    static QColor crash(const QPalette& palette);   // dark red
-    static QColor noTtl(const QPalette& palette);   // amber: a key that never expires
-    static QColor good(const QPalette& palette);    // green
-    static QColor bad(const QPalette& palette);     // red
-    static QColor cursor(const QPalette& palette);  // the "now" line
+    static QColor lapse(const QPalette& palette);     // red: working without the lock
+    static QColor pause(const QPalette& palette);     // grey: frozen
+    static QColor crash(const QPalette& palette);     // dark red
+    static QColor noTtl(const QPalette& palette);     // amber: a key that never expires
+    static QColor good(const QPalette& palette);      // green
+    static QColor bad(const QPalette& palette);       // red
+    static QColor cursor(const QPalette& palette);    // the "now" line
+    static QColor question(const QPalette& palette);  // a predict prompt: dark amber
     // Black or white, whichever reads better on this fill.
     static QColor textOn(const QColor& fill);
 };

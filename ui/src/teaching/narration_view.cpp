@@ -61,9 +61,9 @@ void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
         if (auto question = replay.pendingQuestion()) {
             question_ = true;
             html += QStringLiteral(
-                        "<hr><p style='font-size:20px; color:%1'><b>❓ Predict:</b> %2</p>"
+                        "<hr><p style='font-size:20px; color:%1'><b>Predict:</b> %2</p>"
                         "<p style='color:%3'>%4</p>")
-                        .arg(LaneColors::noTtl(pal).name(), qs(*question).toHtmlEscaped(), dim,
+                        .arg(LaneColors::question(pal).name(), qs(*question).toHtmlEscaped(), dim,
                              tr("Think, then press → to see what happens."));
         }
     }
