@@ -269,7 +269,24 @@ class ReplayPanelTest : public QObject {
         QVERIFY(!panel->setParam(QStringLiteral("lock_ttl_s"), 0));
         QVERIFY(panel->lastError().contains(QStringLiteral("lock_ttl_s")));
         QCOMPARE(ttl->value(), 120);
-        // Another scenario brings its own parameters.
+        // The seed editor re-runs the story with the new seed: the same story as a Replay
+        // with that seed (the jitter is drawn from it).
+        QVERIFY(panel->setParam(QStringLiteral("jitter_ms"), 20000));
+        auto* seed = panel->findChild<QSpinBox*>(QStringLiteral("replaySeed"));
+        QVERIFY(seed);
+        seed->setValue(7);
+        QCOMPARE(panel->replay().seed(), std::uint64_t(7));
+        sim::ScenarioParams jittered = panel->replay().params();
+        QCOMPARE(jittered.get("jitter_ms"), std::int64_t(20000));
+        QCOMPARE(panel->replay().transcript(),
+                 sim::Replay("broken-report", jittered, 7).transcript());
+        QVERIFY(panel->replay().transcript() !=
+                sim::Replay("broken-report", jittered, 1).transcript());
+        // The chooser loads another scenario with its own parameters.
+        panel->scenarioChooser()->setCurrentIndex(
+            panel->scenarioChooser()->findData(QStringLiteral("fixed-report")));
+        QCOMPARE(panel->replay().scenario().name, std::string("fixed-report"));
+        QVERIFY(panel->paramForm()->editor(QStringLiteral("ttl_ms")));
         QVERIFY(panel->loadScenario(QStringLiteral("expiry-race")));
         QVERIFY(panel->paramForm()->editor(QStringLiteral("sleep_ms")));
         QVERIFY(!panel->paramForm()->editor(QStringLiteral("lock_ttl_s")));

@@ -298,44 +298,6 @@ bool ReplayPanel::crashInstanceAt(const QString& instance, qint64 atMs) {
     return crashInstance(instance);
 }
 
-bool ReplayPanel::startLiveRun(int realMsPerVirtualSecond) {
-    if (!live_->start(replay_->scenario().name, replay_->params(), replay_->seed(),
-                      realMsPerVirtualSecond))
-        return false;
-    liveButton_->setEnabled(false);
-    int pace = realMsPerVirtualSecond ? realMsPerVirtualSecond
-                                      : replay_->scenario().liveRealMsPerVirtualSecond;
-    showInfo(tr("Live: %1 is running against a private redis-server (1 virtual second = %2 ms)…")
-                 .arg(qs(replay_->scenario().name))
-                 .arg(pace));
-    return true;
-}
-
-void ReplayPanel::showLiveResult() {
-    liveButton_->setEnabled(true);
-    const LiveRunResult& r = live_->result();
-    if (!r.ok) {
-        showError(tr("Live run of %1 failed: %2").arg(r.scenario, r.error));
-        return;
-    }
-    comparison_->setColumn(kLiveColumn, tr("%1 live\n(redis-server)").arg(r.scenario), r.outcome);
-    QString verdict = r.matchesSimulation
-                          ? tr("the real server told the same story as the simulation ✓")
-                          : tr("the real server's story differs from the simulation ✗");
-    QString text = tr("Live run of %1: %2 beats in %3 s; %4.")
-                       .arg(r.scenario)
-                       .arg(r.beats)
-                       .arg(r.realMs / 1000.0, 0, 'f', 1)
-                       .arg(verdict);
-    if (!r.divergences.isEmpty())
-        text +=
-            QLatin1Char(' ') + tr("Divergences: %1").arg(r.divergences.join(QStringLiteral("; ")));
-    if (r.matchesSimulation)
-        showInfo(text);
-    else
-        showError(text);
-}
-
 void ReplayPanel::showError(const QString& message) {
     lastError_ = message;
     status_->setText(message);
@@ -372,44 +334,6 @@ void ReplayPanel::keyPressEvent(QKeyEvent* event) {
 void ReplayPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange && replay_) showBeat();
-}
-
-void ReplayPanel::prepareExport() {
-    pttl_->redraw();
-    pttl_->plot()->replot(QCustomPlot::rpImmediateRefresh);
-}
-
-bool ReplayPanel::exportPng(const QString& path) {
-    prepareExport();
-    QString error;
-    if (!exportWidgetPng(timeline_, path, &error)) {
-        showError(error);
-        return false;
-    }
-    return true;
-}
-
-bool ReplayPanel::exportPdf(const QString& path) {
-    prepareExport();
-    QString error;
-    if (!exportWidgetPdf(timeline_, path, title_->fullText(), &error)) {
-        showError(error);
-        return false;
-    }
-    return true;
-}
-
-void ReplayPanel::exportWithDialog(bool pdf) {
-    QString base = QStringLiteral("%1-beat-%2")
-                       .arg(qs(replay_->scenario().name))
-                       .arg(replay_->currentBeat() + 1);
-    QString path = QFileDialog::getSaveFileName(
-        this, pdf ? tr("Export the timeline as PDF") : tr("Export the timeline as PNG"),
-        base + (pdf ? QStringLiteral(".pdf") : QStringLiteral(".png")),
-        pdf ? tr("PDF (*.pdf)") : tr("PNG image (*.png)"));
-    if (path.isEmpty()) return;
-    if (pdf ? exportPdf(path) : exportPng(path))
-        showInfo(tr("Exported the timeline to %1").arg(path));
 }
 
 }  // namespace lockscope::ui

@@ -1,0 +1,50 @@
+// ReplayPanel's live mode: the loaded scenario against a private redis-server on a worker
+// thread, its outcome added to the table as a fourth column.
+#include <QToolButton>
+
+#include "live_run.h"
+#include "outcome_comparison.h"
+#include "replay_panel.h"
+#include "sim_text.h"
+
+namespace lockscope::ui {
+
+bool ReplayPanel::startLiveRun(int realMsPerVirtualSecond) {
+    if (!live_->start(replay_->scenario().name, replay_->params(), replay_->seed(),
+                      realMsPerVirtualSecond))
+        return false;
+    liveButton_->setEnabled(false);
+    int pace = realMsPerVirtualSecond ? realMsPerVirtualSecond
+                                      : replay_->scenario().liveRealMsPerVirtualSecond;
+    showInfo(tr("Live: %1 is running against a private redis-server (1 virtual second = %2 ms)…")
+                 .arg(qs(replay_->scenario().name))
+                 .arg(pace));
+    return true;
+}
+
+void ReplayPanel::showLiveResult() {
+    liveButton_->setEnabled(true);
+    const LiveRunResult& r = live_->result();
+    if (!r.ok) {
+        showError(tr("Live run of %1 failed: %2").arg(r.scenario, r.error));
+        return;
+    }
+    comparison_->setColumn(kLiveColumn, tr("%1 live\n(redis-server)").arg(r.scenario), r.outcome);
+    QString verdict = r.matchesSimulation
+                          ? tr("the real server told the same story as the simulation ✓")
+                          : tr("the real server's story differs from the simulation ✗");
+    QString text = tr("Live run of %1: %2 beats in %3 s; %4.")
+                       .arg(r.scenario)
+                       .arg(r.beats)
+                       .arg(r.realMs / 1000.0, 0, 'f', 1)
+                       .arg(verdict);
+    if (!r.divergences.isEmpty())
+        text +=
+            QLatin1Char(' ') + tr("Divergences: %1").arg(r.divergences.join(QStringLiteral("; ")));
+    if (r.matchesSimulation)
+        showInfo(text);
+    else
+        showError(text);
+}
+
+}  // namespace lockscope::ui
