@@ -299,9 +299,32 @@ TEST_F(RedisTest, NoCommandIsSlowAndKeysIsNeverSent) {
         load.push_back({"INCR", "fence:{j" + std::to_string(i) + "}"});
     }
     c.pipeline(load);
-    c.command({"SLOWLOG", "RESET"});
-    auto records = scanAll(c);
-    EXPECT_EQ(records.size(), 20000u);
-    EXPECT_EQ(observer().command({"SLOWLOG", "LEN"}).integer(), 0);
+    // A command that is really slow is slow every time; a busy machine that preempts the
+    // server makes one slow now and then. So: clean in at least one of three runs.
+    std::string slow;
+    for (int run = 0; run < 3; ++run) {
+        c.command({"SLOWLOG", "RESET"});
+        auto records = scanAll(c);
+        EXPECT_EQ(records.size(), 20000u);
+        Reply log = observer().command({"SLOWLOG", "GET", "10"});
+        if (log.size() == 0) {
+            slow.clear();
+            break;
+        }
+        for (std::size_t i = 0; i < log.size(); ++i) {
+            slow += std::to_string(log[i][2].integer()) + " us:";
+            for (std::size_t k = 0; k < log[i][3].size() && k < 4; ++k)
+                slow += " " + std::string(log[i][3][k].text());
+            slow += "\n";
+        }
+    }
+    EXPECT_TRUE(slow.empty()) << slow;
     EXPECT_EQ(lockscope::testing::commandCalls(observer(), "keys"), 0);
+    // The check can fail: a 5 ms script does land in the slow log.
+    c.command({"SLOWLOG", "RESET"});
+    c.command({"EVAL",
+               "local t0 = redis.call('TIME') local us = 0 repeat local t = redis.call('TIME') "
+               "us = (t[1] - t0[1]) * 1000000 + (t[2] - t0[2]) until us > 5000 return us",
+               "0"});
+    EXPECT_GE(observer().command({"SLOWLOG", "LEN"}).integer(), 1);
 }
