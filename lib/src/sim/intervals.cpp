@@ -1,4 +1,5 @@
-// Interval bookkeeping and the rule for a lost lock, shared by StepContext and Simulator.
+// Recording helpers (events, beats), interval bookkeeping and the rule for a lost lock,
+// shared by StepContext, the simulator loop and replication.
 #include "lockscope/sim/step_context.h"
 
 namespace lockscope::sim {
