@@ -360,6 +360,12 @@ class ReplayPanelTest : public QObject {
         QCOMPARE(column(*panel, ReplayPanel::kCurrentColumn),
                  column(*panel, ReplayPanel::kFixedColumn));
         shoot(*panel, QStringLiteral("teaching-fixed-end"));
+        // A 720p projector: smaller, and still readable.
+        panel->resize(1280, 720);
+        QCoreApplication::processEvents();
+        QCOMPARE(panel->size(), QSize(1280, 720));  // it fits: nothing pushed off the screen
+        QVERIFY(panel->lanes()->height() >= panel->lanes()->minimumSizeHint().height());
+        shoot(*panel, QStringLiteral("teaching-fixed-720p"));
 
         auto dark = openPanel();
         dark->setPalette(darkPalette());

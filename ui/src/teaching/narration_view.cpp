@@ -18,7 +18,7 @@ NarrationView::NarrationView(QWidget* parent) : QTextBrowser(parent) {
     QFont f = font();
     f.setPixelSize(18);
     setFont(f);
-    setMinimumHeight(150);
+    setMinimumHeight(90);
 }
 
 void NarrationView::showReplay(const sim::Replay& replay, bool predict) {

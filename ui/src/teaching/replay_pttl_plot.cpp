@@ -13,10 +13,11 @@ ReplayPttlPlot::ReplayPttlPlot(QWidget* parent) : QWidget(parent), plot_(new QCu
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
-    setMinimumHeight(150);
+    setMinimumHeight(110);
     plot_->yAxis->setLabel(tr("PTTL (s)"));
     plot_->xAxis->setLabel(tr("virtual time (s)"));
     plot_->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
+    plot_->yAxis->ticker()->setTickCount(4);
     cursor_ = new QCPItemStraightLine(plot_);
     cursorLabel_ = new QCPItemText(plot_);
     cursorLabel_->position->setTypeX(QCPItemPosition::ptPlotCoords);

@@ -67,14 +67,18 @@ sim::VirtualMs TimelineLanes::mapXToTime(double x) const {
 
 QRectF TimelineLanes::laneRect(int lane) const {
     int count = replay_ ? static_cast<int>(replay_->recording().lanes.size()) : 0;
-    double height = count ? std::max(52.0, double(this->height() - kAxisHeight - 4) / count) : 52.0;
+    double height =
+        count ? std::max(double(kMinLaneHeight), double(this->height() - kAxisHeight - 4) / count)
+              : double(kMinLaneHeight);
     return QRectF(kHeaderWidth, kAxisHeight + lane * height,
                   this->width() - kHeaderWidth - kRightMargin, height);
 }
 
 QRectF TimelineLanes::barArea(int lane) const {
     QRectF r = laneRect(lane);
-    double top = r.top() + r.height() * 0.52;
+    // Below the marker row, however short the lane (a 720p projector).
+    double markerRow = QFontMetricsF(LaneFonts::marker()).height() + 6;
+    double top = std::max(r.top() + r.height() * 0.52, r.top() + 4 + markerRow + 2);
     return QRectF(r.left(), top, r.width(), r.bottom() - 5 - top);
 }
 
@@ -299,7 +303,7 @@ QSize TimelineLanes::sizeHint() const {
 
 QSize TimelineLanes::minimumSizeHint() const {
     int lanes = replay_ ? static_cast<int>(replay_->recording().lanes.size()) : 5;
-    return {640, kAxisHeight + lanes * 52 + 4};
+    return {640, kAxisHeight + lanes * kMinLaneHeight + 4};
 }
 
 }  // namespace lockscope::ui

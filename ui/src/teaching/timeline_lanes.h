@@ -71,6 +71,7 @@ class TimelineLanes : public QWidget {
     static constexpr int kAxisHeight = 34;
     static constexpr int kHeaderWidth = 220;
     static constexpr int kRightMargin = 28;
+    static constexpr int kMinLaneHeight = 44;
 
     QRectF laneRect(int lane) const;  // the time area of a lane
     QRectF barArea(int lane) const;   // where ownership and job bars go

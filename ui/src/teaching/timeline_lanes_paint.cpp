@@ -170,7 +170,10 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
     QString owner =
         lane && lane->kind == sim::LaneKind::Instance ? qs(lane->name) : intervalActor(interval);
     QColor color = LaneColors::actor(owner, pal);
+    // Short lanes (a 720p projector) get a font that fits the bar rather than spilling.
     QFont font = LaneFonts::bar();
+    if (QFontMetricsF(font).height() > rect.height() + 1)
+        font.setPixelSize(std::max(9, int(rect.height() * 0.8)));
     QFontMetricsF fm(font);
     p.setFont(font);
     QString text;
@@ -182,8 +185,8 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
             p.drawRoundedRect(rect, 4, 4);
             return;
         case K::Ownership: {
-            QRectF bar =
-                lane && lane->kind == sim::LaneKind::Instance ? rect.adjusted(0, 4, 0, -4) : rect;
+            bool inset = lane && lane->kind == sim::LaneKind::Instance && rect.height() >= 24;
+            QRectF bar = inset ? rect.adjusted(0, 4, 0, -4) : rect;
             p.setPen(Qt::NoPen);
             p.setBrush(color);
             p.drawRoundedRect(bar, 4, 4);
