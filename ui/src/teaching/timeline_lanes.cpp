@@ -175,6 +175,15 @@ void TimelineLanes::layoutMarkers() {
         if (row == rows) {
             row = int(std::min_element(ends.begin(), ends.end()) - ends.begin());
             left = std::min(ends[row], rightEdge - w);
+            // At the right edge there is no room to nudge into: push the pills before it
+            // left instead, so none hides another.
+            double limit = left - 2;
+            for (auto it = markers_.rbegin(); it != markers_.rend(); ++it) {
+                if (it->dot || it->lane != lane || it->row != row) continue;
+                if (it->rect.right() <= limit) break;
+                it->rect.moveRight(std::max(limit, area.left() + 1 + it->rect.width()));
+                limit = it->rect.left() - 2;
+            }
         }
         Marker m;
         m.rect = QRectF(left, area.top() + 4 + row * (pillHeight + 2), w, pillHeight);
@@ -182,6 +191,7 @@ void TimelineLanes::layoutMarkers() {
         m.x = x;
         m.base = m.text = style.text;
         m.row = row;
+        m.lane = lane;
         ends[row] = m.rect.right() + 2;
         lastPill[lane] = static_cast<int>(markers_.size());
         markers_.push_back(m);

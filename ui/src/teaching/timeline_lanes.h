@@ -67,6 +67,7 @@ class TimelineLanes : public QWidget {
         QString text;
         bool dot = false;
         int row = 0;
+        int lane = 0;
     };
     static constexpr int kAxisHeight = 34;
     static constexpr int kHeaderWidth = 220;
