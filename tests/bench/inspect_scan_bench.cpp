@@ -133,6 +133,27 @@ long long integerCommand(int port, const char* command) {
     return v;
 }
 
+// SLOWLOG LEN of a phase (then reset), naming the slow commands on stderr.
+long long slowlogTake(int port, const char* phase) {
+    redisContext* c = rawConnect(port);
+    auto* len = static_cast<redisReply*>(redisCommand(c, "SLOWLOG LEN"));
+    long long n = len ? len->integer : -1;
+    if (len) freeReplyObject(len);
+    auto* r = static_cast<redisReply*>(redisCommand(c, "SLOWLOG GET 5"));
+    for (std::size_t i = 0; r && i < r->elements; ++i) {
+        redisReply* e = r->element[i];
+        redisReply* args = e->element[3];
+        std::fprintf(stderr, "slowlog %s: %lld us:", phase, e->element[2]->integer);
+        for (std::size_t k = 0; k < args->elements && k < 6; ++k)
+            std::fprintf(stderr, " %.*s", 40, args->element[k]->str);
+        std::fprintf(stderr, "\n");
+    }
+    if (r) freeReplyObject(r);
+    freeReplyObject(redisCommand(c, "SLOWLOG RESET"));
+    redisFree(c);
+    return n;
+}
+
 // Loading grows the key tables, and Redis moves the entries to the bigger table bit by bit
 // (incremental rehashing), which slows SCAN and every lookup until it is done. Measure on a
 // settled server: let the cron rehash faster for a moment and wait until it has finished.
@@ -178,6 +199,7 @@ int main(int argc, char** argv) {
     double cpu0 = serverCpu(server.pid());
     auto [floorKeys, floorTime] = floorScan(server.port());
     double floorCpu = serverCpu(server.pid()) - cpu0;
+    long long floorSlow = slowlogTake(server.port(), "floor");
 
     // (b) with the probe beside it.
     std::atomic<bool> probing{true};
@@ -211,6 +233,7 @@ int main(int argc, char** argv) {
     double annotateTime = seconds(Clock::now() - start);
     double annotateCpu = serverCpu(server.pid()) - cpu0;
     double annotateClientCpu = processCpu() - clientCpu0;
+    long long annotateSlow = slowlogTake(server.port(), "annotate");
     if (auto* stats =
             static_cast<redisReply*>(redisCommand(statsConnection, "INFO commandstats"))) {
         std::istringstream lines(std::string(stats->str, stats->len));
@@ -238,21 +261,7 @@ int main(int argc, char** argv) {
         pclose(p);
     }
 
-    long long slowlog = integerCommand(server.port(), "SLOWLOG LEN");
-    if (slowlog > 0) {  // name the slow commands
-        redisContext* c = rawConnect(server.port());
-        auto* r = static_cast<redisReply*>(redisCommand(c, "SLOWLOG GET 10"));
-        for (std::size_t i = 0; r && i < r->elements; ++i) {
-            redisReply* e = r->element[i];
-            redisReply* args = e->element[3];
-            std::fprintf(stderr, "slowlog: %lld us:", e->element[2]->integer);
-            for (std::size_t k = 0; k < args->elements && k < 6; ++k)
-                std::fprintf(stderr, " %.*s", 40, args->element[k]->str);
-            std::fprintf(stderr, "\n");
-        }
-        if (r) freeReplyObject(r);
-        redisFree(c);
-    }
+    long long pySlow = slowlogTake(server.port(), "redis-py");
     std::sort(probeMs.begin(), probeMs.end());
     double p99 =
         probeMs.empty() ? 0 : probeMs[std::min(probeMs.size() - 1, probeMs.size() * 99 / 100)];
@@ -281,9 +290,10 @@ int main(int argc, char** argv) {
     std::printf(
         "annotate %s locks %.1f s | floor scan %.1f s (%.2fx) | redis-py %.1f s (%.1fx slower) | "
         "probe p99 %.1f ms | "
-        "slowlog %lld | peak RSS %ld MB | %.0f B per tracked lock beyond key and token\n",
+        "slowlog %lld (floor %lld, redis-py %lld) | peak RSS %ld MB | %.0f B per tracked lock "
+        "beyond key and token\n",
         count.c_str(), annotateTime, floorTime, annotateTime / floorTime, pyTime,
-        pyTime / annotateTime, p99, slowlog, peakMb, beyond);
+        pyTime / annotateTime, p99, annotateSlow, floorSlow, pySlow, peakMb, beyond);
     bool ok = annotated == locks && floorKeys == locks && pyCount == locks;
     return ok ? 0 : 1;
 }

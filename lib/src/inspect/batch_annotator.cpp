@@ -105,19 +105,19 @@ BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std
     return s;
 }
 
-void BatchAnnotator::receive(Connection& c, const Sent& sent, Output& out) {
+void BatchAnnotator::receive(Connection& c, Sent& sent, Output& out) {
     if (sent.followUp)
         receiveFollowUp(c, sent, out);
     else
         receiveMain(c, sent, out);
 }
 
-LockRecord BatchAnnotator::makeRecord(const std::string& key, SteadyClock::time_point at,
+LockRecord BatchAnnotator::makeRecord(std::string&& key, SteadyClock::time_point at,
                                       std::int64_t pttl) const {
     LockRecord r;
     r.instance = instance_;
-    r.key = key;
-    auto [offset, length] = resourceSpan(key, options_.layout);
+    r.key = std::move(key);
+    auto [offset, length] = resourceSpan(r.key, options_.layout);
     if (offset <= 0xffff && length <= 0xffff) {
         r.resourceOffset = static_cast<std::uint16_t>(offset);
         r.resourceLength = static_cast<std::uint16_t>(length);
@@ -137,7 +137,7 @@ void BatchAnnotator::setToken(LockRecord& r, std::string_view value) const {
     r.kind = classifyString(r.key, value, r.fence.has_value(), options_.layout);
 }
 
-void BatchAnnotator::receiveMain(Connection& c, const Sent& s, Output& out) {
+void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
     const std::size_t n = s.keys.size();
     if (n == 0) return;
     std::vector<std::int64_t> pttl(n);
@@ -156,14 +156,14 @@ void BatchAnnotator::receiveMain(Connection& c, const Sent& s, Output& out) {
             if (isNoPerm(f)) throwReplyError("GET", where, f.text());
             std::int64_t t = p.integer();
             if (t == -2) {
-                out.vanished.push_back(s.keys[i]);
+                out.vanished.push_back(std::move(s.keys[i]));
                 continue;
             }
             if (v.isError() || v.isNil()) {  // WRONGTYPE, or gone and back: find out in a follow-up
-                out.followUps.push_back(s.keys[i]);
+                out.followUps.push_back(std::move(s.keys[i]));
                 continue;
             }
-            LockRecord r = makeRecord(s.keys[i], s.sentAt, t);
+            LockRecord r = makeRecord(std::move(s.keys[i]), s.sentAt, t);
             if (s.fenceIndex[i] >= 0) r.fence = parseFence(f.view());
             setToken(r, v.text());
             out.records.push_back(std::move(r));
@@ -189,14 +189,14 @@ void BatchAnnotator::receiveMain(Connection& c, const Sent& s, Output& out) {
     for (std::size_t i = 0; i < n; ++i) {
         ReplyView v = values[i];
         if (pttl[i] == -2) {
-            out.vanished.push_back(s.keys[i]);
+            out.vanished.push_back(std::move(s.keys[i]));
             continue;
         }
         if (!v.isString()) {
-            out.followUps.push_back(s.keys[i]);
+            out.followUps.push_back(std::move(s.keys[i]));
             continue;
         }
-        LockRecord r = makeRecord(s.keys[i], s.sentAt, pttl[i]);
+        LockRecord r = makeRecord(std::move(s.keys[i]), s.sentAt, pttl[i]);
         if (s.fenceIndex[i] >= 0)
             r.fence = parseFence(fences[static_cast<std::size_t>(s.fenceIndex[i])]);
         setToken(r, v.text());
@@ -204,7 +204,7 @@ void BatchAnnotator::receiveMain(Connection& c, const Sent& s, Output& out) {
     }
 }
 
-void BatchAnnotator::receiveFollowUp(Connection& c, const Sent& s, Output& out) {
+void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
     const std::string& where = *instance_;
     bool sentType = typeAllowed_;
     for (std::size_t i = 0; i < s.keys.size(); ++i) {
@@ -226,25 +226,25 @@ void BatchAnnotator::receiveFollowUp(Connection& c, const Sent& s, Output& out) 
             if (s.hgetall) throwReplyError("HGETALL", where, h.text());
             hscan_ = false;
             note("HSCAN denied: reading hashes with HGETALL");
-            out.retryFollow.push_back(s.keys[i]);
+            out.retryFollow.push_back(std::move(s.keys[i]));
             continue;
         }
         if (isNoPerm(v)) throwReplyError("GET", where, v.text());
         std::int64_t t = p.integer();
         if (t == -2 || (type.view().isStatus() && type.text() == "none")) {
-            out.vanished.push_back(s.keys[i]);
+            out.vanished.push_back(std::move(s.keys[i]));
             continue;
         }
-        LockRecord r = makeRecord(s.keys[i], s.sentAt, t);
+        LockRecord r = makeRecord(std::move(s.keys[i]), s.sentAt, t);
         if (s.fenceIndex[i] >= 0) r.fence = parseFence(f.view());
         ValueType vt = type.view().isStatus() ? valueTypeFromName(type.text())
                        : v.view().isString()  ? ValueType::String
                        : !h.isError()         ? ValueType::Hash
                                               : ValueType::Other;
         if (vt == ValueType::String) {
-            if (!v.view()
-                     .isString()) {  // changed type between TYPE and GET: read it again next round
-                out.retryFollow.push_back(s.keys[i]);
+            if (!v.view().isString()) {
+                // The type changed between TYPE and GET: read it again next round.
+                out.retryFollow.push_back(std::move(r.key));
                 continue;
             }
             setToken(r, v.text());

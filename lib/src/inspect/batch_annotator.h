@@ -44,16 +44,16 @@ class BatchAnnotator {
 
     Sent sendMain(Connection& c, std::vector<std::string> keys);
     Sent sendFollowUp(Connection& c, std::vector<std::string> keys);
-    // Reads exactly the replies of `sent` (in order) and decodes them into out.
-    void receive(Connection& c, const Sent& sent, Output& out);
+    // Reads exactly the replies of `sent` (in order) and decodes them into out. The keys are
+    // moved out of sent into the records.
+    void receive(Connection& c, Sent& sent, Output& out);
 
     const std::vector<std::string>& notes() const { return notes_; }
 
   private:
-    void receiveMain(Connection& c, const Sent& sent, Output& out);
-    void receiveFollowUp(Connection& c, const Sent& sent, Output& out);
-    LockRecord makeRecord(const std::string& key, SteadyClock::time_point at,
-                          std::int64_t pttl) const;
+    void receiveMain(Connection& c, Sent& sent, Output& out);
+    void receiveFollowUp(Connection& c, Sent& sent, Output& out);
+    LockRecord makeRecord(std::string&& key, SteadyClock::time_point at, std::int64_t pttl) const;
     void setToken(LockRecord& r, std::string_view value) const;
     void note(const std::string& text);
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <iterator>
 #include <mutex>
 #include <unordered_set>
 
@@ -30,11 +31,20 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
     std::unordered_set<std::string> found;
     ScanSummary summary = scanner_->run(
         [&](ScanBatch& batch) {
+            std::vector<LockRecord> changed;
             for (auto& r : batch.records) {
                 found.insert(r.key);
                 LockRecord copy = r;
-                if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
+                if (table_.observe(std::move(r))) changed.push_back(std::move(copy));
             }
+            if (!options_.onRescanBatch) {
+                std::move(changed.begin(), changed.end(), std::back_inserter(update.changed));
+                return;
+            }
+            for (auto& r : changed)
+                if (const LockRecord* merged = table_.find(r.key)) r = *merged;
+            refreshFindings(changed);
+            options_.onRescanBatch(changed, batch.progress);
         },
         stop);
     for (const auto& n : summary.notes)

@@ -126,7 +126,7 @@ ScanSummary Scanner::run(const BatchCallback& onBatch, std::stop_token stop) {
             bool stopping = stop.stop_requested();
             if (overlap && !stopping) compose(true);
             BatchAnnotator::Output out;
-            for (const auto& stage : round.stages) annotator_->receive(connection_, stage, out);
+            for (auto& stage : round.stages) annotator_->receive(connection_, stage, out);
             progress.vanished += out.vanished.size();
             progress.locks += out.records.size();
             append(pendingMain, std::move(out.retryMain));
@@ -198,7 +198,7 @@ std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
         connection_.flush();
         BatchAnnotator::Output out;
         try {
-            for (const auto& stage : stages) annotator_->receive(connection_, stage, out);
+            for (auto& stage : stages) annotator_->receive(connection_, stage, out);
         } catch (const IoError&) {
             throw;
         } catch (...) {
