@@ -158,7 +158,14 @@ class ReplayPanelTest : public QObject {
 
     void keysStepPlayAndRestart() {
         auto panel = openPanel();
-        panel->setFocus();
+        // The keys work from the moment the tab appears: the panel, not a spin box, has
+        // the focus.
+        panel->activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(panel.get()));
+        QVERIFY(QApplication::focusWidget() == panel.get());
+        QTest::keyClick(QApplication::focusWidget(), Qt::Key_Right);
+        QCOMPARE(panel->replay().currentBeat(), 0);
+        panel->restart();
         QTest::keyClick(panel.get(), Qt::Key_Right);
         QTest::keyClick(panel.get(), Qt::Key_Right);
         QCOMPARE(panel->replay().currentBeat(), 1);

@@ -1,6 +1,7 @@
 #include "replay_panel.h"
 
 #include <qcustomplot.h>
+#include <QApplication>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QEvent>
@@ -50,6 +51,7 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     QWidget* top = buildTopRow();
     transport_ = new ReplayTransport;
     QWidget* timeline = buildTimeline();
+    updateLegend();
     narration_ = new NarrationView;
     comparison_ = new OutcomeComparison;
     comparison_->setObjectName(QStringLiteral("replayComparison"));
@@ -94,6 +96,9 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     connect(seed_, &QSpinBox::valueChanged, this, &ReplayPanel::setSeed);
     connect(predict_, &QCheckBox::toggled, this, &ReplayPanel::setPredictEnabled);
     connect(params_, &ScenarioParamForm::edited, this, &ReplayPanel::setParam);
+    // After an edit the arrows and Space belong to the replay again.
+    connect(params_, &ScenarioParamForm::editingDone, this, [this] { setFocus(); });
+    connect(seed_, &QSpinBox::editingFinished, this, [this] { setFocus(); });
     connect(lanes_, &TimelineLanes::timeClicked, this, &ReplayPanel::seekTime);
     connect(lanes_, &TimelineLanes::pauseRequested, this, &ReplayPanel::pauseInstanceAt);
     connect(lanes_, &TimelineLanes::crashRequested, this, &ReplayPanel::crashInstanceAt);
@@ -331,9 +336,19 @@ void ReplayPanel::keyPressEvent(QKeyEvent* event) {
     event->accept();
 }
 
+void ReplayPanel::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // The keys step the story from the moment the tab appears.
+    QWidget* focused = QApplication::focusWidget();
+    if (!focused || !isAncestorOf(focused)) setFocus();
+}
+
 void ReplayPanel::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange && replay_) showBeat();
+    if (event->type() == QEvent::PaletteChange && replay_) {
+        updateLegend();
+        showBeat();
+    }
 }
 
 }  // namespace lockscope::ui

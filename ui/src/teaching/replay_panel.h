@@ -93,6 +93,7 @@ class ReplayPanel : public QWidget {
   protected:
     void keyPressEvent(QKeyEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   private:
     QWidget* buildTopRow();
@@ -106,6 +107,7 @@ class ReplayPanel : public QWidget {
     void exportWithDialog(bool pdf);
     void prepareExport();
     void showLiveResult();
+    void updateLegend();
 
     std::unique_ptr<sim::Replay> replay_;
     sim::OutcomeSummary brokenReference_, fixedReference_;
@@ -122,6 +124,7 @@ class ReplayPanel : public QWidget {
     QWidget* timeline_;
     ElidedLabel* title_;
     ElidedLabel* nowLine_;
+    QLabel* legend_;
     TimelineLanes* lanes_;
     ReplayPttlPlot* pttl_;
     NarrationView* narration_;

@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "elided_label.h"
+#include "lane_colors.h"
 #include "lane_fonts.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
@@ -43,6 +44,7 @@ QWidget* ReplayPanel::buildTopRow() {
     seed_->setRange(0, std::numeric_limits<int>::max());
     seed_->setValue(1);
     seed_->setKeyboardTracking(false);
+    seed_->setFocusPolicy(Qt::ClickFocus);
     seed_->setToolTip(
         tr("The random seed: the same seed and parameters always tell the same story"));
     predict_ = new QCheckBox(tr("Predict prompts"));
@@ -102,11 +104,29 @@ QWidget* ReplayPanel::buildTimeline() {
     nowLine_->setContentsMargins(12, 0, 12, 2);
     lanes_ = new TimelineLanes;
     pttl_ = new ReplayPttlPlot;
+    // How to read the lanes, for a class seeing them for the first time (and on slides).
+    legend_ = new QLabel;
+    legend_->setObjectName(QStringLiteral("replayLegend"));
+    legend_->setFont(LaneFonts::sized(13, false));
+    legend_->setContentsMargins(12, 0, 12, 2);
+    legend_->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     layout->addWidget(title_);
     layout->addWidget(nowLine_);
     layout->addWidget(lanes_, 3);
+    layout->addWidget(legend_);
     layout->addWidget(pttl_, 1);
     return timeline_;
+}
+
+void ReplayPanel::updateLegend() {
+    const QPalette& pal = palette();
+    legend_->setText(
+        tr("<span style='color:%1'>■</span> holds the lock &nbsp; ▭ job running &nbsp; "
+           "<span style='color:%2'>▨</span> working without the lock &nbsp; "
+           "<span style='color:%3'>▨</span> frozen / crashed &nbsp; hollow pill: changed nothing "
+           "&nbsp; <span style='color:%2'>◯</span> harm &nbsp; shaded: not yet")
+            .arg(LaneColors::actor(QStringLiteral("A"), pal).name(), LaneColors::lapse(pal).name(),
+                 LaneColors::pause(pal).name()));
 }
 
 QWidget* ReplayPanel::buildSidebar() {

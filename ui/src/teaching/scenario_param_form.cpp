@@ -42,7 +42,9 @@ void ScenarioParamForm::setScenario(const sim::Scenario& scenario,
         box->setRange(clampToInt(spec.min), clampToInt(spec.max));
         box->setValue(clampToInt(values.get(spec.name)));
         box->setSuffix(suffixOf(name));
-        box->setKeyboardTracking(false);  // re-run on Enter or arrows, not on every digit
+        box->setKeyboardTracking(false);      // re-run on Enter or arrows, not on every digit
+        box->setFocusPolicy(Qt::ClickFocus);  // the arrow keys step the story until clicked
+        connect(box, &QSpinBox::editingFinished, this, &ScenarioParamForm::editingDone);
         box->setGroupSeparatorShown(true);
         QString tip = tr("%1\nrange %2 … %3, default %4")
                           .arg(qs(spec.description))

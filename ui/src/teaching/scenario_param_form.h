@@ -26,6 +26,7 @@ class ScenarioParamForm : public QWidget {
 
   signals:
     void edited(const QString& name, qint64 value);
+    void editingDone();  // Enter or focus out: the keys can go back to the replay
 
   private:
     QFormLayout* form_;

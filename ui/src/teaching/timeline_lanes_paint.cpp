@@ -244,7 +244,9 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
             p.drawLine(QPointF(m.x, m.rect.bottom()), QPointF(m.x, barArea(lane).top()));
         }
         QColor fill = style.hollow ? pal.color(QPalette::Base) : style.color;
-        p.setPen(QPen(style.color, 2));
+        // A harmful dot (a corrupted chunk) gets a red outline; rings would chain up
+        // between dots a few pixels apart.
+        p.setPen(m.dot && style.alarm ? QPen(LaneColors::bad(pal), 3) : QPen(style.color, 2));
         p.setBrush(fill);
         if (style.text.isEmpty()) {
             if (e.kind == sim::EventKind::KeyChanged) {
@@ -262,7 +264,7 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
             p.setPen(style.hollow ? style.color : LaneColors::textOn(fill));
             p.drawText(m.rect, Qt::AlignCenter, m.text);
         }
-        if (style.alarm) {
+        if (style.alarm && !m.dot) {
             p.setPen(QPen(LaneColors::bad(pal), 2.5));
             p.setBrush(Qt::NoBrush);
             QRectF ring = m.rect.adjusted(-3, -3, 3, 3);
