@@ -71,6 +71,11 @@ CommandReply LiveRedisBackend::execute(const RedisCommand& c, VirtualMs /*now*/)
             return fromReply(connection_.eval(scripts::extend(), {c.key}, {c.value, ttl}));
         case RedisOp::ReleaseScript:
             return fromReply(connection_.eval(scripts::release(), {c.key}, {c.value}));
+        case RedisOp::Wait: {
+            const std::string replicas = std::to_string(c.numReplicas);
+            const std::string timeout = std::to_string(toRealMs(c.ttl));
+            return fromReply(connection_.command({"WAIT", replicas, timeout}));
+        }
     }
     return CommandReply::nil();
 }

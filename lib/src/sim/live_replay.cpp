@@ -50,6 +50,9 @@ RunResult runLive(const Scenario& scenario, const ScenarioParams& params, std::u
                   const LiveOptions& options) {
     int scale = options.realMsPerVirtualSecond > 0 ? options.realMsPerVirtualSecond
                                                    : scenario.liveRealMsPerVirtualSecond;
+    if (!scenario.liveUnavailable.empty())
+        throw InvalidArgumentError("live replay of " + scenario.name + " is not available: " +
+                                   scenario.liveUnavailable + " Replay it simulated instead.");
     if (scale > 100000) throw InvalidArgumentError("at most 100000 real ms per virtual second");
     World world;
     RunResult result;

@@ -14,6 +14,10 @@ bool ModelFencedStore::claimOnce(std::string_view key) {
     return claims_.emplace(std::string(key)).second;
 }
 
+void ModelFencedStore::overwrite(std::string_view resource, std::string_view body) {
+    rows_[std::string(resource)].body = std::string(body);
+}
+
 std::int64_t ModelFencedStore::lastFence(std::string_view resource) const {
     auto it = rows_.find(resource);
     return it == rows_.end() ? 0 : it->second.fence;

@@ -126,6 +126,10 @@ CommandReply ModelRedis::execute(const RedisCommand& c, VirtualMs now) {
             keys_.erase(c.key);
             return CommandReply::number(1);
         }
+        case RedisOp::Wait:
+            // One server alone knows no replicas: Redis answers 0 at once. The replication
+            // model's WAIT (wait_for_replicas.h) is answered by the simulator instead.
+            return CommandReply::number(0);
     }
     return CommandReply::nil();
 }

@@ -2,13 +2,35 @@
 
 namespace lockscope::sim {
 
-std::string formatOutcome(const OutcomeSummary& o) {
+namespace {
+
+void line(std::string& s, const char* name, int value) {
+    s += "  ";
+    s += name;
+    s += ": " + std::to_string(value) + "\n";
+}
+
+// The multi-server stories have no report file or email: their own lines only.
+std::string formatDistributed(const OutcomeSummary& o) {
     std::string s;
-    auto line = [&](const char* name, int value) {
-        s += "  ";
-        s += name;
-        s += ": " + std::to_string(value) + "\n";
-    };
+    line(s, "clients holding the lock at once", o.overlappingHolds);
+    line(s, "lock attempts that failed", o.lockAttemptsFailed);
+    line(s, "WAITs short of replicas", o.waitsShort);
+    line(s, "stale writes accepted", o.staleWritesAccepted);
+    line(s, "stale writes rejected", o.staleWritesRejected);
+    line(s, "corrupted writes", o.corruptedWrites);
+    line(s, "bookings confirmed", o.bookingsConfirmed);
+    line(s, "confirmations refused by the database", o.bookingsRefused);
+    line(s, "seats sold twice", o.seatsSoldTwice);
+    return s;
+}
+
+}  // namespace
+
+std::string formatOutcome(const OutcomeSummary& o) {
+    if (o.distributedStory) return formatDistributed(o);
+    std::string s;
+    auto line = [&](const char* name, int value) { lockscope::sim::line(s, name, value); };
     line("emails sent", o.emailsSent);
     line("duplicate runs", o.duplicateRuns);
     line("foreign deletions", o.foreignDeletions);
@@ -37,6 +59,17 @@ const std::vector<ComparisonRow>& comparisonRows() {
         {"Foreign deletions", [](const OutcomeSummary& o) { return o.foreignDeletions; }},
         {"Corrupted writes", [](const OutcomeSummary& o) { return o.corruptedWrites; }},
         {"Stale writes rejected", [](const OutcomeSummary& o) { return o.staleWritesRejected; }},
+    };
+    return rows;
+}
+
+const std::vector<ComparisonRow>& distributedComparisonRows() {
+    static const std::vector<ComparisonRow> rows = {
+        {"Clients holding at once", [](const OutcomeSummary& o) { return o.overlappingHolds; }},
+        {"Stale writes accepted", [](const OutcomeSummary& o) { return o.staleWritesAccepted; }},
+        {"Stale writes rejected", [](const OutcomeSummary& o) { return o.staleWritesRejected; }},
+        {"Corrupted writes", [](const OutcomeSummary& o) { return o.corruptedWrites; }},
+        {"Seats sold twice", [](const OutcomeSummary& o) { return o.seatsSoldTwice; }},
     };
     return rows;
 }

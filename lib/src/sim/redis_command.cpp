@@ -36,6 +36,8 @@ std::string RedisCommand::text() const {
                    std::to_string(ttl);
         case RedisOp::ReleaseScript:
             return "EVALSHA " + script()->sha1() + " 1 " + key + " " + value;
+        case RedisOp::Wait:
+            return "WAIT " + std::to_string(numReplicas) + " " + std::to_string(ttl);
     }
     return {};
 }
@@ -147,6 +149,14 @@ RedisCommand RedisCommand::extend(std::string key, std::string token, std::int64
 RedisCommand RedisCommand::release(std::string key, std::string token) {
     RedisCommand c = keyOnly(RedisOp::ReleaseScript, std::move(key));
     c.value = std::move(token);
+    return c;
+}
+
+RedisCommand RedisCommand::wait(int numReplicas, std::int64_t timeoutMs) {
+    RedisCommand c;
+    c.op = RedisOp::Wait;
+    c.numReplicas = numReplicas;
+    c.ttl = timeoutMs;  // ttlUnit stays None: WAIT sets no TTL
     return c;
 }
 

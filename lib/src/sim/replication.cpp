@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lockscope/sim/step_context.h"
+#include "wait_for_replicas.h"
 
 namespace lockscope::sim {
 
@@ -25,6 +26,7 @@ void deliverReplicatedWrite(World& world, Recording& recording, std::size_t inde
     node.redis.apply(write.key, write.entry);
     recordEvent(world, recording, EventKind::Replicated, node.keyLane, node.name,
                 write.key + (write.entry ? " = " + write.entry->value : " deleted"));
+    acknowledgeDelivery(world, recording, write);
     if (write.key != world.lockKey) return;
     const Holding* current = node.currentHolding();
     if (!write.entry) {
@@ -56,7 +58,14 @@ void performFailover(World& world, Recording& recording, FailoverFault& failover
     world.primary = failover.promote;
     auto lost = std::erase_if(world.inFlight,
                               [&](const InFlightWrite& w) { return w.to == failover.promote; });
-    std::erase_if(world.replication, [&](const ReplicationLink& l) { return l.from == old; });
+    // The old primary's replication stream ends: what it had not delivered to the other
+    // replicas is gone too, and they follow the promoted node from now on.
+    std::erase_if(world.inFlight, [&](const InFlightWrite& w) { return w.from == old; });
+    std::erase_if(world.replication, [&](const ReplicationLink& l) {
+        return l.from == old && l.to == failover.promote;
+    });
+    for (auto& link : world.replication)
+        if (link.from == old) link.from = failover.promote;
     RedisNode& promoted = world.node(failover.promote);
     std::string narration = "Failover: " + promoted.name + " is promoted to primary. " +
                             std::to_string(lost) + " write(s) from " + world.node(old).name +

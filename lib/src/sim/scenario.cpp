@@ -6,9 +6,15 @@
 namespace lockscope::sim {
 
 const std::vector<Scenario>& scenarios() {
-    static const std::vector<Scenario> all = {brokenReportScenario(), fixedReportScenario(),
-                                              expiryRaceScenario(), setnxExpireCrashScenario()};
+    static const std::vector<Scenario> all = {brokenReportScenario(),   fixedReportScenario(),
+                                              expiryRaceScenario(),     setnxExpireCrashScenario(),
+                                              failoverScenario(),       seatHoldScenario(),
+                                              redlockGcPauseScenario(), redlockClockJumpScenario()};
     return all;
+}
+
+const std::vector<ComparisonRow>& comparisonRowsFor(const Scenario& scenario) {
+    return scenario.comparison ? scenario.comparison() : comparisonRows();
 }
 
 const Scenario* findScenario(std::string_view name) {

@@ -9,5 +9,9 @@ Scenario brokenReportScenario();
 Scenario fixedReportScenario();
 Scenario expiryRaceScenario();
 Scenario setnxExpireCrashScenario();
+Scenario failoverScenario();
+Scenario seatHoldScenario();
+Scenario redlockGcPauseScenario();
+Scenario redlockClockJumpScenario();
 
 }  // namespace lockscope::sim

@@ -1,15 +1,28 @@
 #include "lockscope/sim/simulator.h"
 
+#include <algorithm>
 #include <tuple>
 
+#include "clock_jump.h"
 #include "lockscope/sim/step_context.h"
 #include "replication.h"
+#include "wait_for_replicas.h"
 
 namespace lockscope::sim {
 
 namespace {
 
-enum class DueKind { PauseStart, PauseEnd, Crash, Failover, Expiry, Replicate, ActorWake };
+enum class DueKind {
+    PauseStart,
+    PauseEnd,
+    Crash,
+    Failover,
+    ClockJump,
+    Expiry,
+    Replicate,
+    WaitTimeout,
+    ActorWake
+};
 
 // What runs next. At the same millisecond faults come first (a pause or crash at t stops
 // the actor's step at t), then expiries (a key is gone from its deadline on), then actors
@@ -45,12 +58,19 @@ std::optional<Due> nextDue(const World& world) {
         if (!f.failovers[i].announced)
             consider(best, {f.failovers[i].at, 0, f.pauses.size() + f.crashes.size() + i,
                             DueKind::Failover, i});
+    const std::size_t faultCount = f.pauses.size() + f.crashes.size() + f.failovers.size();
+    for (std::size_t i = 0; i < f.clockJumps.size(); ++i)
+        if (!f.clockJumps[i].announced)
+            consider(best, {f.clockJumps[i].at, 0, faultCount + i, DueKind::ClockJump, i});
     for (std::size_t i = 0; i < world.inFlight.size(); ++i)
         consider(best,
                  {world.inFlight[i].deliverAt, 1, world.inFlight[i].seq, DueKind::Replicate, i});
     for (std::size_t n = 0; n < world.nodes.size(); ++n)
         if (auto deadline = world.nodes[n].redis.nextDeadline())
-            consider(best, {*deadline, 1, n, DueKind::Expiry, n});
+            // A clock jump can put a deadline in the past: the key expires at once.
+            consider(best, {std::max(*deadline, world.now), 1, n, DueKind::Expiry, n});
+    if (auto deadline = nextWaitDeadline(world))
+        consider(best, {*deadline, 1, 0, DueKind::WaitTimeout, 0});
     for (std::size_t i = 0; i < world.actors.size(); ++i) {
         const Actor& a = *world.actors[i];
         if (a.crashed || !a.wake) continue;
@@ -201,6 +221,12 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
             break;
         case DueKind::Replicate:
             deliverReplicatedWrite(world, recording, due->index);
+            break;
+        case DueKind::ClockJump:
+            performClockJump(world, recording, world.faults.clockJumps[due->index]);
+            break;
+        case DueKind::WaitTimeout:
+            expireWaits(world, recording);
             break;
         case DueKind::Expiry:
             announce.expiry(static_cast<int>(due->index));

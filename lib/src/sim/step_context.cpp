@@ -103,14 +103,14 @@ CommandReply StepContext::send(const RedisCommand& command) {
 }
 
 void StepContext::replicate(const RedisCommand& c) {
-    if (c.op == RedisOp::Get || c.op == RedisOp::Pttl) return;
+    if (c.op == RedisOp::Get || c.op == RedisOp::Pttl || c.op == RedisOp::Wait) return;
     const ModelRedis& source = world_.node(c.node).redis;
     for (const auto& link : world_.replication) {
         if (link.from != c.node) continue;
         for (const std::string* key : {&c.key, &c.fenceKey})
             if (!key->empty())
-                world_.inFlight.push_back(
-                    {now() + link.lag, link.to, *key, source.peek(*key, now()), ++world_.seq});
+                world_.inFlight.push_back({now() + link.lag, link.to, c.node, *key,
+                                           source.peek(*key, now()), ++world_.seq});
     }
 }
 

@@ -78,8 +78,8 @@ bool StepContext::fencedSave(const std::string& body, std::int64_t fence) {
             live_.divergences->push_back(formatVirtualTime(now()) + " fenced write differs");
         accepted = real;
     }
-    const Holding* h = world_.currentHolding();
-    bool stillHolds = h && h->holder == self_.name();
+    bool stillHolds = holdsLockNow(world_, self_.name());
+    if (accepted) world_.storeWriter = self_.name();
     int e = emit(accepted ? EventKind::FencedWriteAccepted : EventKind::FencedWriteRejected,
                  world_.storeLane, "fence " + std::to_string(fence));
     recording_.events[e].command = "UPDATE reports SET body = ?, fence = " + std::to_string(fence) +
@@ -98,6 +98,38 @@ bool StepContext::fencedSave(const std::string& body, std::int64_t fence) {
     }
     beat(e, text);
     return accepted;
+}
+
+std::int64_t StepContext::readFence() {
+    std::int64_t version = world_.store.lastFence(world_.reportResource);
+    int e = emit(EventKind::Note, world_.storeLane, "version " + std::to_string(version));
+    recording_.events[e].command = "SELECT fence FROM reports WHERE name = 'daily'";
+    recording_.events[e].reply = std::to_string(version);
+    beat(e, "The report row's version is " + std::to_string(version) + ".");
+    return version;
+}
+
+void StepContext::plainSave(const std::string& body) {
+    const bool stillHolds = holdsLockNow(world_, self_.name());
+    const std::string previous = world_.storeWriter;
+    world_.store.overwrite(world_.reportResource, body);
+    world_.storeWriter = self_.name();
+    int e = emit(EventKind::FencedWriteAccepted, world_.storeLane, "no fence");
+    recording_.events[e].command = "UPDATE reports SET body = ? WHERE name = 'daily'";
+    recording_.events[e].reply = "1 row";
+    std::string text = "The write has no fence to check, so the store takes it";
+    if (stillHolds) {
+        text += ".";
+    } else {
+        ++world_.outcome.staleWritesAccepted;
+        text += ", although " + self_.name() + " no longer holds the lock on a majority";
+        if (!previous.empty() && previous != self_.name()) {
+            ++world_.outcome.corruptedWrites;
+            text += ": it overwrites " + previous + "'s newer report with stale data";
+        }
+        text += ".";
+    }
+    beat(e, text);
 }
 
 }  // namespace lockscope::sim

@@ -40,6 +40,8 @@ const char* toString(EventKind kind) {
             return "replicated";
         case EventKind::Failover:
             return "failover";
+        case EventKind::ClockJumped:
+            return "clock-jumped";
         case EventKind::Printed:
             return "printed";
         case EventKind::Note:

@@ -1,5 +1,6 @@
 #pragma once
-// Faults injected into a run: process pauses (GC, a suspended VM) and crashes. A paused
+// Faults injected into a run: process pauses (GC, a suspended VM), crashes, failovers and
+// clock jumps. A paused
 // instance runs nothing until the pause ends, then carries on as if no time had passed;
 // a crashed instance never runs again. Scenario parameters and user actions (the panel's
 // right-click, Replay::pauseInstance) both add faults here.
@@ -34,10 +35,21 @@ struct FailoverFault {
     bool announced = false;
 };
 
+// A Redis node's clock steps forward by `jump` ms at `at` (an NTP correction, a VM resumed
+// after suspension): every key there now expires `jump` ms earlier by the simulation's
+// clock. Redlock's drift allowance covers a slow drift rate, not a step like this.
+struct ClockJumpFault {
+    int node = 0;
+    VirtualMs at = 0;
+    VirtualMs jump = 0;
+    bool announced = false;
+};
+
 struct FaultPlan {
     std::vector<PauseFault> pauses;
     std::vector<CrashFault> crashes;
     std::vector<FailoverFault> failovers;
+    std::vector<ClockJumpFault> clockJumps;
 
     // When an actor due at wake really runs: pushed to the end of any pause covering it.
     VirtualMs effectiveWake(const std::string& actor, VirtualMs wake) const;

@@ -26,6 +26,9 @@ class ModelFencedStore final : public FencedResource {
     bool write(std::string_view resource, std::string_view body, std::int64_t fence) override;
     bool claimOnce(std::string_view key) override;
 
+    // A write with no fence check (the unfenced Redlock client): the body changes, the
+    // fence stays.
+    void overwrite(std::string_view resource, std::string_view body);
     // The last accepted fence for resource, 0 when nothing was written yet.
     std::int64_t lastFence(std::string_view resource) const;
 

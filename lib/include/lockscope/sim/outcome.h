@@ -27,6 +27,15 @@ struct OutcomeSummary {
     bool outputFileIntact = false;  // at this point of the story
     std::vector<std::string> printed;  // what a scenario's script printed (expiry-race)
 
+    // Several servers (Redlock, failover, seat-hold). Counted by the same rules.
+    bool distributedStory = false;  // set by those scenarios: formatOutcome shows this block
+    int overlappingHolds = 0;    // a client came to believe it held what another believed it held
+    int lockAttemptsFailed = 0;  // Redlock: no majority or no validity left; gave the lock back
+    int waitsShort = 0;          // WAIT returned fewer replicas than asked for
+    int bookingsConfirmed = 0;   // rows the bookings table took
+    int bookingsRefused = 0;     // second confirmations the database's rule refused cleanly
+    int seatsSoldTwice = 0;      // a seat with more than one confirmed booking
+
     bool operator==(const OutcomeSummary&) const = default;
 };
 
@@ -39,5 +48,8 @@ struct ComparisonRow {
     int (*value)(const OutcomeSummary&);
 };
 const std::vector<ComparisonRow>& comparisonRows();
+// The headline of the multi-server stories (clients holding at once, stale writes, seats
+// sold twice); Scenario::comparison names which set a scenario uses.
+const std::vector<ComparisonRow>& distributedComparisonRows();
 
 }  // namespace lockscope::sim

@@ -25,6 +25,7 @@ enum class RedisOp {
     AcquireScript,  // the guide's acquire: SET NX PX + INCR fence, atomically
     ExtendScript,   // the guide's extend: PEXPIRE only while GET == token
     ReleaseScript,  // the guide's release: DEL only while GET == token
+    Wait,  // WAIT numreplicas timeout: blocks until replicas acknowledge (wait_for_replicas.h)
 };
 
 enum class TtlUnit { None, Seconds, Millis };
@@ -38,6 +39,7 @@ struct RedisCommand {
     bool nx = false;
     TtlUnit ttlUnit = TtlUnit::None;
     std::int64_t ttl = 0;  // in ttlUnit (Expire: seconds, PExpire and scripts: ms)
+    int numReplicas = 0;   // Wait only; its timeout (ms) is in ttl with ttlUnit None
 
     // The argv as a client would send it, joined by spaces: "SET lock:report 1 NX EX 10",
     // "EVALSHA <sha1> 2 lock:{report:daily} fence:{report:daily} <token> 30000".
@@ -60,6 +62,7 @@ struct RedisCommand {
                                 std::int64_t ttlMs);
     static RedisCommand extend(std::string key, std::string token, std::int64_t ttlMs);
     static RedisCommand release(std::string key, std::string token);
+    static RedisCommand wait(int numReplicas, std::int64_t timeoutMs);
 };
 
 // A reply reduced to what the scenarios need; equal replies print the same summary.

@@ -8,6 +8,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lockscope/sim/outcome.h"
 #include "lockscope/sim/scenario_params.h"
 #include "lockscope/sim/timeline.h"
 #include "lockscope/sim/world.h"
@@ -23,12 +24,19 @@ struct Scenario {
     int liveRealMsPerVirtualSecond = 50;
     // Keys a live run needs absent at the start and removes at the end.
     std::vector<std::string> keys;
+    // Why `replay --live` cannot run this story (several servers, replication, failover),
+    // or empty when it can. runLive refuses with this text rather than pretend.
+    std::string liveUnavailable;
+    // The headline rows of its broken-vs-fixed table: comparisonRows() when null.
+    const std::vector<ComparisonRow>& (*comparison)() = nullptr;
     std::function<void(World&, Recording&, const ScenarioParams&)> build;
 
     ScenarioParams defaults() const { return ScenarioParams(params); }
 };
 
 const std::vector<Scenario>& scenarios();
+// The scenario's headline rows (comparisonRows() or distributedComparisonRows()).
+const std::vector<ComparisonRow>& comparisonRowsFor(const Scenario& scenario);
 const Scenario* findScenario(std::string_view name);
 // Throws InvalidArgumentError naming the known scenarios.
 const Scenario& scenarioNamed(std::string_view name);

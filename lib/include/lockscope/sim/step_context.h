@@ -56,6 +56,28 @@ class StepContext {
     // The guide's save_report: accepted only with a fence above the last accepted one.
     bool fencedSave(const std::string& body, std::int64_t fence);
 
+    // A command the network lost: recorded with reply "(timeout)" after `timeout`, never
+    // executed (a Redlock node the client cannot reach).
+    void sendUnanswered(const RedisCommand& command, VirtualMs timeout);
+    // WAIT numReplicas timeout on a node: the actor blocks (do not call wakeAfter) and is woken
+    // when enough replicas acknowledged or the timeout ran out; waitReply() then says how many.
+    void waitForReplicas(int node, int numReplicas, VirtualMs timeout);
+    std::int64_t waitReply() const;
+
+    // What the client believes it holds (a lock key, a seat). Starting to believe what another
+    // client believes it holds counts an overlapping hold and says so in the narration.
+    void believeHeld(const std::string& resource);
+    void stopBelieving(const std::string& resource);
+    // A Redlock attempt ended without the lock (no majority, or no validity left).
+    void lockAttemptFailed(const std::string& why);
+
+    // The report row as a plain resource: read its version (the fence a Redlock client can
+    // derive from the resource itself), and a write with no fence check at all.
+    std::int64_t readFence();
+    void plainSave(const std::string& body);
+    // The bookings table's INSERT; false when the database refused it (fix: unique seat).
+    bool confirmBooking(const std::string& event, const std::string& seat);
+
     // Facts for narration.
     const Holding* holding(int node = 0) const { return world_.currentHolding(node); }
     const Holding* lastHoldingOf(const std::string& actor, int node = 0) const {
@@ -90,5 +112,8 @@ void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind
                    int node = 0);
 // Called when the lock key on a node lost its holder (expiry, a DEL, a release).
 void recordLockLost(World& world, Recording& recording, int node, const std::string& how);
+// Whether actor holds the lock key on a majority of the nodes right now (the only node of a
+// single-server story): the rule for "stale" writes.
+bool holdsLockNow(const World& world, const std::string& actor);
 
 }  // namespace lockscope::sim

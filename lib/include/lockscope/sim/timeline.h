@@ -42,10 +42,11 @@ enum class EventKind {
     RunCompleted,
     RunAborted,
     RunRefused,
-    Replicated,  // a replica applied a write of its primary (on the replica's key lane)
-    Failover,    // a replica was promoted to primary
-    Printed,     // a line a scenario's script printed
-    Note,        // narration with no command (an operator reading the inspector)
+    Replicated,   // a replica applied a write of its primary (on the replica's key lane)
+    Failover,     // a replica was promoted to primary
+    ClockJumped,  // a Redis node's clock stepped forward (on its key lane)
+    Printed,      // a line a scenario's script printed
+    Note,         // narration with no command (an operator reading the inspector)
 };
 
 const char* toString(EventKind kind);

@@ -6,9 +6,11 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lockscope/sim/actor.h"
+#include "lockscope/sim/booking_database.h"
 #include "lockscope/sim/fault_plan.h"
 #include "lockscope/sim/fenced_resource.h"
 #include "lockscope/sim/finance_outbox.h"
@@ -67,9 +69,34 @@ struct ReplicationLink {
 struct InFlightWrite {
     VirtualMs deliverAt = 0;
     int to = 0;
+    int from = 0;  // the primary that sent it (a failover drops what its old primary sent)
     std::string key;
     std::optional<ModelEntry> entry;  // none: the key was deleted
     std::uint64_t seq = 0;
+};
+
+// What a client believes: that it holds `resource` (a lock key, a seat) since `since`. The
+// rules compare beliefs, not keys: two clients believing at once is the failure the
+// Redlock and failover stories are about, whatever the servers say.
+struct Belief {
+    std::string actor;
+    std::string resource;
+    VirtualMs since = 0;
+    bool current = true;
+};
+
+// A client blocked in WAIT numreplicas timeout (wait_for_replicas.h): each replica acks once
+// the last write its primary had sent it before the WAIT has arrived.
+struct PendingWait {
+    std::string actor;
+    int node = 0;
+    int numReplicas = 0;
+    VirtualMs sentAt = 0;
+    VirtualMs deadline = 0;
+    std::vector<std::pair<int, std::uint64_t>> awaiting;  // replica, seq of its last write
+    std::vector<int> acked;
+    bool done = false;
+    std::int64_t reply = 0;  // how many replicas acknowledged
 };
 
 // "expired at 10.000s", "was deleted by A at 40.000s": for narration.
@@ -87,6 +114,10 @@ struct World {
     std::vector<ReplicationLink> replication;
     std::vector<InFlightWrite> inFlight;
     ModelFencedStore store;
+    std::string storeWriter;  // who wrote the report row last (the stale-overwrite rule)
+    BookingDatabase bookings;
+    std::vector<Belief> beliefs;
+    std::vector<PendingWait> waits;
     OutputFile file;
     FinanceOutbox outbox;
     std::vector<ActorPtr> actors;

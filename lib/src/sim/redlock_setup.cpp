@@ -1,0 +1,45 @@
+#include "redlock_setup.h"
+
+namespace lockscope::sim {
+
+std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At) {
+    return {
+        {"fencing", "1: writes carry a token derived from the report row's version", 0, 0, 1},
+        {"ttl_ms", "TTL of the lock on every node (PX)", 10000, 100, 86400000},
+        {"node_timeout_ms", "how long a client waits for one node", 50, 1, 60000},
+        {"latency_ms", "round trip to a reachable node", 5, 0, 60000},
+        {"work_ms", "from holding the lock to writing the report", work, 0, 3600000},
+        {"client2_at_ms", "when client2 tries to lock", client2At, 0, 3600000},
+    };
+}
+
+RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioParams& params) {
+    world.outcome.distributedStory = true;
+    RedlockStory story;
+    story.client1 = addLane(recording, LaneKind::Instance, "client1", "Redlock client");
+    story.client2 = addLane(recording, LaneKind::Instance, "client2", "Redlock client");
+    world.lockKey = "lock:{report:daily}";
+    world.nodes.resize(5);
+    for (std::size_t n = 0; n < world.nodes.size(); ++n) {
+        RedisNode& node = world.nodes[n];
+        node.name = std::string(1, static_cast<char>('A' + n));
+        node.keyLane = addLane(recording, LaneKind::RedisKey, node.name + " " + world.lockKey,
+                               "independent primary " + node.name);
+    }
+    world.storeLane = addLane(recording, LaneKind::FencedStore, "reports.db", "report store");
+    story.config.key = world.lockKey;
+    story.config.ttlMs = params.get("ttl_ms");
+    story.config.nodeTimeout = params.get("node_timeout_ms");
+    story.config.latency = params.get("latency_ms");
+    story.config.work = params.get("work_ms");
+    story.config.fencing = params.get("fencing") == 1;
+    story.client2At = params.get("client2_at_ms");
+    return story;
+}
+
+std::string describeFencing(bool fencing) {
+    return fencing ? " Writes carry a fencing token the store checks (WHERE fence < ?)."
+                   : " The report store checks nothing: the last write wins.";
+}
+
+}  // namespace lockscope::sim

@@ -1,0 +1,23 @@
+#pragma once
+// What the two Redlock stories share: five independent primaries A..E (no replication),
+// each with its key lane, the two client lanes, the report store, and the clients'
+// common parameters.
+
+#include "lockscope/sim/scenario.h"
+#include "redlock_client.h"
+
+namespace lockscope::sim {
+
+struct RedlockStory {
+    LaneId client1 = -1, client2 = -1;
+    RedlockClientConfig config;  // from the shared parameters; unreachable nodes empty
+    VirtualMs client2At = 0;
+};
+
+// ttl_ms, node_timeout_ms, latency_ms, work_ms, client2_at_ms, fencing.
+std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At);
+RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioParams& params);
+// "(Kleppmann's critique) ... fence" sentence for the introduction.
+std::string describeFencing(bool fencing);
+
+}  // namespace lockscope::sim

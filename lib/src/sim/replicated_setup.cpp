@@ -1,0 +1,32 @@
+#include "replicated_setup.h"
+
+namespace lockscope::sim {
+
+const char* const kReplicasMistake =
+    "The guide's common mistake \"Replicas make the lock safe\": with asynchronous "
+    "replication, a failover can promote a replica that never saw the lock key, so two "
+    "clients hold it.";
+
+void setUpReplicaSet(World& world, Recording& recording, const ReplicaSetSpec& spec) {
+    world.lockKey = spec.key;
+    world.nodes.resize(spec.slowLag >= 0 ? 3 : 2);
+    for (std::size_t n = 0; n < world.nodes.size(); ++n) {
+        RedisNode& node = world.nodes[n];
+        node.name = "r" + std::to_string(n + 1);
+        node.keyLane = addLane(recording, LaneKind::RedisKey, node.name + " " + spec.key,
+                               n == 0 ? "primary" : "replica of r1");
+    }
+    world.replication.push_back({0, 1, spec.lag});
+    if (spec.slowLag >= 0) world.replication.push_back({0, 2, spec.slowLag});
+    world.faults.failovers.push_back({spec.failoverAt, spec.promote});
+}
+
+std::string describeReplicas(const World& world) {
+    std::string s;
+    for (const auto& link : world.replication)
+        s += (s.empty() ? "" : ", ") + world.node(link.to).name + " (" + formatDuration(link.lag) +
+             " behind)";
+    return s;
+}
+
+}  // namespace lockscope::sim

@@ -1,0 +1,24 @@
+#pragma once
+// What the failover and seat-hold stories share: a primary r1 with asynchronous replicas
+// (r2 lag ms behind, r3 if asked), each node with its key lane, and the planned failover.
+
+#include "lockscope/sim/scenario.h"
+
+namespace lockscope::sim {
+
+struct ReplicaSetSpec {
+    std::string key;  // the key whose lanes and ownership are drawn
+    VirtualMs lag = 20;
+    VirtualMs slowLag = -1;  // < 0: no third node
+    VirtualMs failoverAt = 0;
+    int promote = 1;  // node index promoted by the failover
+};
+
+void setUpReplicaSet(World& world, Recording& recording, const ReplicaSetSpec& spec);
+// "r2 (20 ms behind)", for the introduction.
+std::string describeReplicas(const World& world);
+
+// The explanation shared by the failover stories' readers: why the promoted node lacks keys.
+extern const char* const kReplicasMistake;
+
+}  // namespace lockscope::sim

@@ -1,0 +1,92 @@
+// failover: "Replicas make the lock safe" is a mistake. A lock the primary acknowledged has
+// not reached the replica that a failover promotes; a second client then takes the same
+// lock. WAIT 1 50 after acquiring narrows the window but does not close it.
+#include "failover_client.h"
+#include "narrator.h"
+#include "replicated_setup.h"
+#include "scenario_catalog.h"
+
+namespace lockscope::sim {
+
+namespace {
+
+const std::string kKey = "lock:{payroll}";
+
+void build(World& world, Recording& recording, const ScenarioParams& params) {
+    world.outcome.distributedStory = true;
+    LaneId one = addLane(recording, LaneKind::Instance, "client1", "client of the primary");
+    LaneId two = addLane(recording, LaneKind::Instance, "client2", "client of the primary");
+    ReplicaSetSpec spec;
+    spec.key = kKey;
+    spec.lag = params.get("lag_ms");
+    spec.slowLag = params.get("slow_lag_ms");
+    spec.failoverAt = params.get("failover_at_ms");
+    spec.promote = static_cast<int>(params.get("promote")) - 1;
+    setUpReplicaSet(world, recording, spec);
+
+    FailoverClientConfig config;
+    config.key = kKey;
+    config.ttlMs = params.get("ttl_ms");
+    config.wait = params.get("wait") == 1;
+    config.work = params.get("work_ms");
+    const VirtualMs secondAt = params.get("client2_at_ms");
+    std::string intro = std::string(kReplicasMistake) + " r1 is the primary; its replicas are " +
+                        describeReplicas(world) + ". client1 locks at 0.000s" +
+                        (config.wait ? " and then runs WAIT 1 50, giving the lock back unless "
+                                       "a replica acknowledged it"
+                                     : "") +
+                        "; r1 fails at " + formatVirtualTime(spec.failoverAt) + " and r" +
+                        std::to_string(spec.promote + 1) + " is promoted; client2 locks at " +
+                        formatVirtualTime(secondAt) + ".";
+    std::vector<Narrator::Line> lines = {{0, intro}};
+    lines.push_back(
+        {secondAt + config.work + 1,
+         config.wait
+             ? "WAIT only reports how many replicas had the write when it returned. It narrows "
+               "the window (a failover before any replica has the key is noticed, and the "
+               "client can give the lock back), but it cannot choose which replica is "
+               "promoted, nor keep the acknowledging replica alive: the window does not close. "
+               "Correctness needs the resource to check, not Redis alone."
+             : "Replication did not make the lock safe. Run again with wait=1: WAIT 1 50 "
+               "narrows the window; with failover_at_ms=100 promote=3 see that it does not "
+               "close it."});
+    addActor(world, std::make_unique<Narrator>(world.node(0).keyLane, lines), 0);
+    addActor(world, std::make_unique<FailoverClient>("client1", one, config, world.rng.token()), 0);
+    FailoverClientConfig second = config;
+    second.wait = false;  // the second client's own safety is not the question here
+    addActor(world, std::make_unique<FailoverClient>("client2", two, second, world.rng.token()),
+             secondAt);
+}
+
+}  // namespace
+
+Scenario failoverScenario() {
+    Scenario s;
+    s.name = "failover";
+    s.title = "\"Replicas make the lock safe\": a failover loses a lock, and WAIT 1 50 narrows it";
+    s.summary =
+        "A primary with two asynchronous replicas. client1's lock is acknowledged by the "
+        "primary before any replica has it; the primary fails and a replica is promoted; "
+        "client2 takes the same lock. With wait=1 client1 runs WAIT 1 50 and gives the lock "
+        "back when no replica acknowledged: that narrows the window, but a failover that "
+        "promotes the replica that did not acknowledge (failover_at_ms=100 promote=3) still "
+        "lets two clients hold it.";
+    s.params = {
+        {"wait", "1: client1 runs WAIT 1 50 after acquiring and gives the lock back on 0", 0, 0, 1},
+        {"lag_ms", "replication lag of r2", 20, 0, 60000},
+        {"slow_lag_ms", "replication lag of r3", 500, 0, 60000},
+        {"failover_at_ms", "when r1 fails and a replica is promoted", 10, 0, 3600000},
+        {"promote", "which replica is promoted (2 = r2, 3 = r3)", 2, 2, 3},
+        {"client2_at_ms", "when client2 asks for the lock", 1000, 0, 3600000},
+        {"ttl_ms", "TTL of the lock (PX)", 30000, 1, 86400000},
+        {"work_ms", "how long each client works with the lock", 5000, 0, 3600000},
+    };
+    s.keys = {kKey};
+    s.liveUnavailable =
+        "it needs a primary, two replicas and a failover, and live mode drives one server.";
+    s.comparison = distributedComparisonRows;
+    s.build = build;
+    return s;
+}
+
+}  // namespace lockscope::sim

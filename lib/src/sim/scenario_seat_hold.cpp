@@ -1,0 +1,101 @@
+// seat-hold: the guide's interview exercise. Seat holds live in Redis (SET NX PX 600000)
+// while buyers pay; the primary fails over in a busy sale; holds that had not reached the
+// replica are lost, and other buyers take the same seats. fix=1 makes the database the
+// authority: a unique constraint on (event_id, seat_id) refuses the second confirmation.
+#include "narrator.h"
+#include "replicated_setup.h"
+#include "scenario_catalog.h"
+#include "seat_buyer.h"
+
+namespace lockscope::sim {
+
+namespace {
+
+std::string seatName(int index) {
+    return "A" + std::to_string(index + 1);
+}
+
+void build(World& world, Recording& recording, const ScenarioParams& params) {
+    world.outcome.distributedStory = true;
+    const int buyers = static_cast<int>(params.get("buyers"));
+    const int seats = static_cast<int>(params.get("seats"));
+    const VirtualMs arrival = params.get("arrival_ms");
+    const bool fix = params.get("fix") == 1;
+    std::vector<LaneId> lanes;
+    for (int i = 0; i < buyers; ++i)
+        lanes.push_back(addLane(recording, LaneKind::Instance, "u" + std::to_string(i + 1),
+                                "buyer of seat " + seatName(i % seats)));
+    SeatBuyerConfig config;
+    config.holdMs = params.get("hold_ms");
+    config.pay = params.get("pay_ms");
+    config.databaseIsAuthority = fix;
+    ReplicaSetSpec spec;
+    spec.key = "seat:{" + config.event + "}:" + seatName(0);
+    spec.lag = params.get("lag_ms");
+    spec.failoverAt = params.get("failover_at_ms");
+    setUpReplicaSet(world, recording, spec);
+    world.bookings.setUniqueSeat(fix);
+    world.storeLane =
+        addLane(recording, LaneKind::FencedStore, "bookings",
+                fix ? "PostgreSQL, UNIQUE (event_id, seat_id)" : "PostgreSQL, no constraint");
+
+    std::vector<Narrator::Line> lines = {
+        {0,
+         "The guide's interview exercise: a ticketing service holds a seat with SET "
+         "seat:{event}:{seat} <userId> NX PX " +
+             std::to_string(config.holdMs) +
+             " while the user pays, and confirms the booking in PostgreSQL after payment. " +
+             std::to_string(buyers) + " buyers arrive " + formatDuration(arrival) + " apart for " +
+             std::to_string(seats) + " seats; r2 replicates r1 " + formatDuration(spec.lag) +
+             " behind, and r1 fails over at " + formatVirtualTime(spec.failoverAt) + "." +
+             (fix ? " The fix is in place: the bookings table has a unique constraint on "
+                    "(event_id, seat_id), so the database, not Redis, decides who gets a "
+                    "seat."
+                  : " The bookings table trusts the Redis hold: it has no constraint.")},
+        {(buyers - 1) * arrival + config.pay + 1,
+         fix ? "Redis still gives the fast, user-facing hold, but PostgreSQL is the authority: "
+               "whatever the failover lost, each seat has one booking, and a second "
+               "confirmation fails cleanly."
+             : "Redis was the only guard of a correctness property it cannot keep across a "
+               "failover. Run again with fix=1: the database becomes the authority."},
+    };
+    addActor(world, std::make_unique<Narrator>(world.node(0).keyLane, lines), 0);
+    for (int i = 0; i < buyers; ++i) {
+        SeatBuyerConfig mine = config;
+        mine.seat = seatName(i % seats);
+        addActor(world, std::make_unique<SeatBuyer>("u" + std::to_string(i + 1), lanes[i], mine),
+                 i * arrival);
+    }
+}
+
+}  // namespace
+
+Scenario seatHoldScenario() {
+    Scenario s;
+    s.name = "seat-hold";
+    s.title =
+        "The seat-hold interview exercise: a failover sells seats twice; the database fixes it";
+    s.summary =
+        "Buyers hold seats with SET seat:{event}:{seat} <userId> NX PX 600000 while paying. "
+        "The Redis primary fails over in a busy sale; holds that had not reached the replica "
+        "are lost and other buyers take the same seats, so both pay and the seat is sold "
+        "twice. With fix=1 PostgreSQL is the authority (a unique constraint on (event_id, "
+        "seat_id)): the second confirmation fails cleanly.";
+    s.params = {
+        {"fix", "1: the bookings table has UNIQUE (event_id, seat_id)", 0, 0, 1},
+        {"buyers", "buyers in the sale, one arriving every arrival_ms", 6, 1, 12},
+        {"seats", "seats they want (buyer i wants seat i mod seats)", 3, 1, 12},
+        {"arrival_ms", "time between two buyers' holds", 20, 0, 60000},
+        {"lag_ms", "replication lag of r2", 50, 0, 60000},
+        {"failover_at_ms", "when r1 fails and r2 is promoted", 30, 0, 3600000},
+        {"pay_ms", "how long a payment takes", 30000, 0, 3600000},
+        {"hold_ms", "TTL of a seat hold (PX)", 600000, 1, 86400000},
+    };
+    s.liveUnavailable =
+        "it needs a primary, a replica and a failover, and live mode drives one server.";
+    s.comparison = distributedComparisonRows;
+    s.build = build;
+    return s;
+}
+
+}  // namespace lockscope::sim

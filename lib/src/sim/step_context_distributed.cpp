@@ -1,0 +1,68 @@
+// StepContext for the multi-server stories: commands the network lost, WAIT, and what each
+// client believes it holds (the overlap the Redlock and failover lessons are about).
+#include <algorithm>
+
+#include "lockscope/sim/step_context.h"
+#include "redlock_rules.h"
+#include "wait_for_replicas.h"
+
+namespace lockscope::sim {
+
+void StepContext::sendUnanswered(const RedisCommand& command, VirtualMs timeout) {
+    const RedisNode& node = world_.node(command.node);
+    int e = emit(EventKind::Command, self_.lane(), "no reply");
+    recording_.events[e].command = node.name + "> " + command.text();
+    recording_.events[e].reply = "(timeout)";
+    facts_.clear();
+    beat(e, "No reply from " + node.name + " within " + formatDuration(timeout) +
+                ": the network between " + self_.name() + " and " + node.name +
+                " drops it, so it counts as a failure.");
+}
+
+void StepContext::waitForReplicas(int node, int numReplicas, VirtualMs timeout) {
+    self_.wake.reset();  // blocked until the WAIT returns
+    startWait(world_, recording_, self_.name(), node, numReplicas, timeout);
+}
+
+std::int64_t StepContext::waitReply() const {
+    for (auto it = world_.waits.rbegin(); it != world_.waits.rend(); ++it)
+        if (it->actor == self_.name() && it->done) return it->reply;
+    return 0;
+}
+
+void StepContext::believeHeld(const std::string& resource) {
+    std::string others;
+    for (const auto& b : world_.beliefs)
+        if (b.current && b.resource == resource && b.actor != self_.name())
+            others += (others.empty() ? "" : " and ") + b.actor;
+    world_.beliefs.push_back({self_.name(), resource, now(), true});
+    if (others.empty() || recording_.beats.empty()) return;
+    ++world_.outcome.overlappingHolds;
+    VirtualMs since = now();
+    for (const auto& b : world_.beliefs)
+        if (b.current && b.resource == resource && b.actor != self_.name())
+            since = std::min(since, b.since);
+    std::string text = " " + others + " also believes it holds " + resource + " (since " +
+                       formatVirtualTime(since) + "): two clients hold it at once.";
+    facts_ += text;
+    recording_.beats.back().narration += text;
+}
+
+void StepContext::stopBelieving(const std::string& resource) {
+    for (auto& b : world_.beliefs)
+        if (b.current && b.actor == self_.name() && b.resource == resource) b.current = false;
+}
+
+void StepContext::lockAttemptFailed(const std::string& why) {
+    ++world_.outcome.lockAttemptsFailed;
+    note(why);
+}
+
+bool holdsLockNow(const World& world, const std::string& actor) {
+    int held = 0;
+    for (const auto& node : world.nodes)
+        if (const Holding* h = node.currentHolding(); h && h->holder == actor) ++held;
+    return held >= redlockMajority(world.nodes.size());
+}
+
+}  // namespace lockscope::sim
