@@ -17,6 +17,10 @@ bool replySucceeded(const std::string& reply) {
 
 QString shortCommand(const sim::TimelineEvent& event) {
     QString command = qs(event.command);
+    // Commands to one of several nodes carry its name first ("A> EVALSHA ..."): the pill
+    // names the operation, so a fan-out to five nodes reads "acquire ×5".
+    if (command.section(QLatin1Char(' '), 0, 0).endsWith(QLatin1Char('>')))
+        command = command.section(QLatin1Char(' '), 1);
     QString op = command.section(QLatin1Char(' '), 0, 0).toUpper();
     if (op == QLatin1String("EVALSHA") || op == QLatin1String("EVAL")) {
         QString lua = qs(event.script);

@@ -18,10 +18,12 @@ QColor LaneColors::actor(const QString& name, const QPalette& palette) {
                                                QColor(0xf4, 0x8f, 0xb1), QColor(0xae, 0xd5, 0x81),
                                                QColor(0xbc, 0xaa, 0xa4), QColor(0x4d, 0xd0, 0xe1)};
     const auto& set = isDark(palette) ? dark : light;
-    if (name.size() == 1 && name[0].isLetter()) {
-        int index = name[0].toUpper().unicode() - 'A';
-        if (index >= 0 && index < static_cast<int>(set.size())) return set[index];
-    }
+    int index = -1;
+    if (name.size() == 1 && name[0].isLetter())
+        index = name[0].toUpper().unicode() - 'A';
+    else if (!name.isEmpty() && name.back().isDigit())
+        index = name.back().digitValue() - 1;  // client1 → A's hue
+    if (index >= 0 && index < static_cast<int>(set.size())) return set[index];
     return isDark(palette) ? QColor(0xb0, 0xbe, 0xc5) : QColor(0x54, 0x6e, 0x7a);
 }
 

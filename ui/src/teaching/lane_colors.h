@@ -11,7 +11,8 @@ namespace lockscope::ui {
 
 struct LaneColors {
     static bool isDark(const QPalette& palette);
-    // "A" → blue, "B" → orange... by the first letter; others (guide, redis) → grey.
+    // "A" → blue, "B" → orange... by the letter, "client1" → blue by the digit; others
+    // (guide, redis, operator) → grey.
     static QColor actor(const QString& name, const QPalette& palette);
     static QColor lapse(const QPalette& palette);     // red: working without the lock
     static QColor pause(const QPalette& palette);     // grey: frozen

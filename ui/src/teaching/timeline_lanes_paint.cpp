@@ -193,8 +193,9 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
             text = intervalLabel(interval);
             textColor = LaneColors::textOn(color);
             p.setPen(textColor);
-            p.drawText(bar.adjusted(6, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                       fm.elidedText(text, Qt::ElideRight, std::max(0.0, bar.width() - 10)));
+            if (bar.width() >= 40)  // a sliver says nothing with "…"; its tooltip does
+                p.drawText(bar.adjusted(6, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
+                           fm.elidedText(text, Qt::ElideRight, std::max(0.0, bar.width() - 10)));
             return;
         }
         case K::LeaseLapsed:
@@ -232,7 +233,14 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
     int current = replay_->currentBeat();
     int currentEvent = current >= 0 ? r.beats[current].eventIndex : -1;
     p.setFont(LaneFonts::marker());
-    for (const Marker& m : markers_) {
+    // Dots first, pills over them: a pill's words matter more than a dot under it.
+    std::vector<const Marker*> order;
+    for (const Marker& m : markers_)
+        if (m.dot) order.push_back(&m);
+    for (const Marker& m : markers_)
+        if (!m.dot) order.push_back(&m);
+    for (const Marker* marker : order) {
+        const Marker& m = *marker;
         const sim::TimelineEvent& e = r.events[m.events.front()];
         MarkerStyle style = markerStyle(e, r, pal);
         for (int other : m.events) style.alarm |= markerStyle(r.events[other], r, pal).alarm;
