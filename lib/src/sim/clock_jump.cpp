@@ -12,14 +12,25 @@ void performClockJump(World& world, Recording& recording, ClockJumpFault& jump) 
     const std::int64_t after = node.redis.pttl(world.lockKey, world.now);
     std::string text = node.name + "'s clock jumps " + formatDuration(jump.jump) +
                        " forward (an NTP step, a VM resumed after suspension).";
-    if (const Holding* h = node.currentHolding(); h && before >= 0)
-        text += " " + h->holder + "'s key there had " + formatDuration(before) + " left; by " +
+    if (const Holding* holder = node.currentHolding(); holder && before >= 0)
+        text += " " + holder->holder + "'s key there had " + formatDuration(before) + " left; by " +
                 node.name + "'s clock it now has " +
                 (after >= 0 ? formatDuration(after) : std::string("none: it expires now")) + ".";
+    const Holding* h = node.currentHolding();
     recordBeat(recording,
                recordEvent(world, recording, EventKind::ClockJumped, node.keyLane, node.name,
                            "clock +" + formatDuration(jump.jump)),
                text);
+    // Asked on the beat before: what a step of the node's clock does to the key there.
+    if (h && before >= 0)
+        recording.beats.back().predict =
+            Prompt{node.name + "'s clock is about to step " + formatDuration(jump.jump) +
+                       " forward. " + h->holder + "'s key there has " + formatDuration(before) +
+                       " left. What happens to it?",
+                   after >= 0 ? "It now expires " + formatDuration(before - after) + " early, at " +
+                                    formatVirtualTime(world.now + after) + "."
+                              : "It expires at once: its deadline is on " + node.name +
+                                    "'s own clock, which is now past it."};
 }
 
 }  // namespace lockscope::sim

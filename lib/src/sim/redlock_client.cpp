@@ -61,9 +61,9 @@ void RedlockClient::acquire(StepContext& context) {
         if (!reachable(n)) {
             context.sendUnanswered(set, config_.nodeTimeout);
             timedOut = true;
-            continue;
+        } else if (context.send(set).isOk()) {
+            granted_.push_back(context.world().node(n).name);
         }
-        if (context.send(set).isOk()) granted_.push_back(context.world().node(n).name);
         if (n == 0)
             context.narrate(name() + " starts Redlock: the same SET NX PX goes to all " +
                             std::to_string(nodes) + " nodes at once, each with a " +
@@ -92,8 +92,16 @@ void RedlockClient::decide(StepContext& context) {
         context.stop();
         return;
     }
+    std::string believer;
+    for (const auto& b : context.world().beliefs)
+        if (b.current && b.resource == config_.key) believer = b.actor;
     context.note(facts + " " + name() + " holds the lock until " +
                  formatVirtualTime(started_ + validity / 1000) + " by its own clock.");
+    if (!believer.empty())
+        context.predict(believer + " never released the lock and still believes it holds it. " +
+                            name() + " counted its OKs. Does " + name() + " hold the lock too?",
+                        "Yes: a majority of nodes no longer had " + believer +
+                            "'s key, so both clients now believe they hold the lock.");
     context.believeHeld(config_.key);
     if (config_.fencing) {
         fence_ = context.readFence() + 1;

@@ -125,6 +125,8 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
     RedisNode& node = world_.node(c.node);
     const LaneId keyLane = node.keyLane;
     const Holding* held = node.currentHolding();
+    // With several servers the facts say which one ("on B").
+    const std::string on = world_.nodes.size() > 1 ? " on " + node.name : std::string();
     auto holderText = [&](const Holding& h) {
         std::int64_t left = pttl(c.node);
         return h.holder + " holds it (" +
@@ -156,9 +158,10 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
         if (!h.hasTtl) {
             openInterval(world_, {keyLane, IntervalKind::NoTtl, now(), 0, "no TTL", c.value, 0,
                                   false, c.node});
-            facts_ = me + " now holds " + key + " with no TTL yet.";
+            facts_ = me + " now holds " + key + on + " with no TTL yet.";
         } else {
-            facts_ = me + " now holds " + key + " until " + formatVirtualTime(now() + c.ttlMs()) +
+            facts_ = me + " now holds " + key + on + " until " +
+                     formatVirtualTime(now() + c.ttlMs()) +
                      (h.fence ? ", fencing token " + std::to_string(h.fence) : "") + ".";
         }
     } else if (refused) {
