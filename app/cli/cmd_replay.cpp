@@ -23,6 +23,8 @@ void listScenarios() {
                         static_cast<long long>(p.defaultValue), range.c_str(),
                         p.description.c_str());
         }
+        if (!s.liveUnavailable.empty())
+            std::printf("  simulated only (no --live): %s\n", s.liveUnavailable.c_str());
         std::printf("\n");
     }
 }
@@ -64,6 +66,10 @@ int runReplay(const Arguments& args) {
 
     RunResult run;
     if (auto url = args.value("--live")) {
+        // Say so before connecting anywhere: these stories need more servers than one URL.
+        if (!scenario.liveUnavailable.empty())
+            throw UsageError("live replay of " + scenario.name + " is not available: " +
+                             scenario.liveUnavailable + " Replay it simulated instead.");
         LiveOptions options;
         options.endpoint = parseEndpoint(*url);
         options.realMsPerVirtualSecond = speed.value_or(0);
@@ -92,7 +98,8 @@ int runReplay(const Arguments& args) {
 Registration replay({"replay",
                      "replay NAME [--seed N] [--set param=value]... [--live URL [--speed MS]] | "
                      "replay --list    replay a teaching scenario (broken-report, fixed-report, "
-                     "expiry-race, setnx-expire-crash) one beat per line, then its outcome",
+                     "expiry-race, setnx-expire-crash, failover, seat-hold, redlock-gc-pause, "
+                     "redlock-clock-jump) one beat per line, then its outcome",
                      {"--seed", "--live", "--set", "--speed"},
                      runReplay});
 

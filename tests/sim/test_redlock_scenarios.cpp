@@ -164,4 +164,13 @@ TEST(RedlockScenarios, ReplaySessionForksAndReRunsWithNewParameters) {
     replay.seek(static_cast<int>(replay.beats().size()) / 2);
     EXPECT_GE(replay.currentBeat(), 0);
     EXPECT_EQ(replay.instances(), (std::vector<std::string>{"client1", "client2"}));
+    // At client2's verdict every node's key view names client2.
+    int verdict = -1;
+    for (const auto& b : replay.beats())
+        if (b.actor == "client2" && b.narration.find("5 of 5") != std::string::npos)
+            verdict = b.index;
+    ASSERT_GE(verdict, 0);
+    replay.seek(verdict);
+    for (int n = 0; n < 5; ++n) EXPECT_EQ(replay.keyView(n).holder, "client2") << n;
+    EXPECT_FALSE(replay.keyView(7).exists);
 }

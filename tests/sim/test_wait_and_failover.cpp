@@ -4,11 +4,16 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
+#include <thread>
+
 #include "lockscope/errors.h"
+#include "lockscope/sim/live_redis_backend.h"
 #include "lockscope/sim/live_replay.h"
 #include "lockscope/sim/scenario.h"
 #include "lockscope/sim/simulator.h"
 #include "lockscope/sim/step_context.h"
+#include "redis_fixture.h"
 #include "sim_test_support.h"
 
 using namespace lockscope::sim;
@@ -59,7 +64,8 @@ struct WaitRun {
 
 // r1 with replicas r2 (20 ms behind) and r3 (500 ms behind), and optionally a failover.
 WaitRun runWait(int numReplicas, VirtualMs timeout, bool write = true,
-                std::optional<FailoverFault> failover = std::nullopt, int replicas = 2) {
+                std::optional<FailoverFault> failover = std::nullopt, int replicas = 2,
+                VirtualMs lag = 20) {
     World world;
     WaitRun run{};
     world.lockKey = "lock:r";
@@ -68,7 +74,7 @@ WaitRun runWait(int numReplicas, VirtualMs timeout, bool write = true,
         world.node(n).name = "r" + std::to_string(n + 1);
         world.node(n).keyLane = addLane(run.recording, LaneKind::RedisKey, world.node(n).name, "");
     }
-    if (replicas >= 1) world.replication.push_back({0, 1, 20});
+    if (replicas >= 1) world.replication.push_back({0, 1, lag});
     if (replicas >= 2) world.replication.push_back({0, 2, 500});
     if (failover) world.faults.failovers.push_back(*failover);
     LaneId lane = addLane(run.recording, LaneKind::Instance, "client", "");
@@ -220,4 +226,40 @@ TEST(MultiServerScenarios, LiveModeRefusesPlainly) {
         }
     }
     EXPECT_EQ(&comparisonRowsFor(scenarioNamed("broken-report")), &comparisonRows());
+}
+
+// The model's WAIT against real Redis: a primary with one replica started by REPLICAOF.
+// A replica that is up acknowledges at once (the model: a lag under the timeout); a paused
+// replica (SIGSTOP: the write sits unread) cannot, and WAIT returns 0 when the timeout runs
+// out (the model: a lag beyond the timeout).
+class WaitLive : public lockscope::testing::RedisTest {};
+
+TEST_F(WaitLive, RealWaitTellsTheSameStoryAsTheModel) {
+    lockscope::LocalRedisServerOptions options;
+    options.configLines = {"replicaof 127.0.0.1 " + std::to_string(server().port())};
+    lockscope::LocalRedisServer replica(options);
+    lockscope::Connection replicaConnection = lockscope::Connection::open(replica.endpoint());
+    auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    while (std::string(replicaConnection.command({"INFO", "replication"}).text())
+               .find("master_link_status:up") == std::string::npos) {
+        ASSERT_LT(std::chrono::steady_clock::now(), deadline) << "the replica never linked up";
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    lockscope::Connection primary = connect();
+    LiveRedisBackend live(primary, 1000);  // real time: 1 virtual ms = 1 ms
+    auto set = RedisCommand::set("lock:w", "v1", true, TtlUnit::Millis, 10000);
+
+    EXPECT_TRUE(live.execute(set, 0).isOk());
+    EXPECT_EQ(live.execute(RedisCommand::wait(1, 1000), 0), CommandReply::number(1));
+    EXPECT_EQ(runWait(1, 1000, true, std::nullopt, 1, 1).reply, 1);
+
+    replica.pause();
+    EXPECT_TRUE(live.execute(RedisCommand::del("lock:w"), 0) == CommandReply::number(1));
+    auto start = std::chrono::steady_clock::now();
+    EXPECT_EQ(live.execute(RedisCommand::wait(1, 50), 0), CommandReply::number(0));
+    EXPECT_GE(std::chrono::steady_clock::now() - start, std::chrono::milliseconds(50));
+    replica.resume();
+    WaitRun model = runWait(1, 50, true, std::nullopt, 1, 60000);
+    EXPECT_EQ(model.reply, 0);
+    EXPECT_EQ(model.returnedAt, 50);
 }

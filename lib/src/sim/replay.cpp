@@ -103,13 +103,19 @@ std::optional<std::string> Replay::pendingQuestion() const {
 }
 
 KeyView Replay::keyView() const {
+    return keyView(0);
+}
+
+KeyView Replay::keyView(int node) const {
     KeyView view;
-    auto entry = state_.redis().peek(state_.lockKey, state_.now);
+    if (node < 0 || node >= static_cast<int>(state_.nodes.size())) return view;
+    const ModelRedis& redis = state_.node(node).redis;
+    auto entry = redis.peek(state_.lockKey, state_.now);
     if (!entry) return view;
     view.exists = true;
     view.value = entry->value;
-    view.pttl = state_.redis().pttl(state_.lockKey, state_.now);
-    if (const Holding* h = state_.currentHolding()) {
+    view.pttl = redis.pttl(state_.lockKey, state_.now);
+    if (const Holding* h = state_.currentHolding(node)) {
         view.holder = h->holder;
         view.fence = h->fence;
     }

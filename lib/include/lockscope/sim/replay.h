@@ -58,7 +58,9 @@ class Replay {
 
     // The state after the current beat (restored from a checkpoint + re-simulated).
     const World& state() const { return state_; }
-    KeyView keyView() const;
+    KeyView keyView() const;  // on the first node
+    // The lock key on one node of a multi-server story (a Redlock primary, a replica).
+    KeyView keyView(int node) const;
     const OutcomeSummary& outcomeSoFar() const { return state_.outcome; }
 
     // Forks at the current beat's time. Throw InvalidArgumentError for an unknown or
