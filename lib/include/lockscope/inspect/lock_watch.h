@@ -32,6 +32,10 @@ struct WatchOptions {
     std::chrono::milliseconds rescanInterval{5000};
     DoctorOptions doctor;
     bool followKeyspaceEvents = true;  // when the server publishes them
+    // When set, a rescan hands each batch's new and changed records (merged with their
+    // history, findings judged) to this callback as the batch arrives, instead of
+    // returning them all at the end: a view shows rows while a long scan streams in.
+    std::function<void(std::vector<LockRecord>& batch, const ScanProgress& progress)> onRescanBatch;
 };
 
 struct WatchUpdate {
@@ -53,6 +57,8 @@ class LockWatch {
     // Connection errors are reported in the update, not thrown; other errors (a denied
     // SCAN, bad options) are thrown.
     WatchUpdate step(std::stop_token stop = {});
+    // Makes the next step a rescan (the operator pressed Refresh), keeping the history.
+    void requestRescan() { needRescan_ = true; }
     // Waits up to `wait` for keyspace notifications and re-reads the keys they name. Returns
     // an update (empty when nothing happened); without notifications it just waits.
     WatchUpdate waitForEvents(std::chrono::milliseconds wait, std::stop_token stop = {});
