@@ -28,6 +28,7 @@ void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions
             [this, id](const QString&, ConnectionState state, const QString& message) { emit stateChanged(id, state, message); });
     connect(s.worker, &ConnectionWorker::locksChanged, this, &ConnectionHub::locksChanged);
     connect(s.worker, &ConnectionWorker::scanStarted, this, &ConnectionHub::scanStarted);
+    connect(s.worker, &ConnectionWorker::scanProgress, this, &ConnectionHub::scanProgress);
     connect(s.worker, &ConnectionWorker::scanFinished, this, &ConnectionHub::scanFinished);
     connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
     connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);

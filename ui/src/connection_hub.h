@@ -36,6 +36,7 @@ signals:
                       const QStringList& removed, bool rescanned);
     void instanceClosed(const QString& instance);
     void scanStarted(const QString& instance);
+    void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
     void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);
     void commandsLogged(const QVector<lockscope::ui::CommandLogEntry>& entries);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok, int outcome,

@@ -39,6 +39,14 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile, std::shared_ptr<in
       options_(std::move(options)) {
     options_.scan.patterns.clear();
     for (const QString& p : profile_.patterns) options_.scan.patterns.push_back(p.toStdString());
+    // Rows appear as a long scan streams in, batch by batch, not all at the end.
+    options_.onRescanBatch = [this](std::vector<inspect::LockRecord>& batch, const inspect::ScanProgress& progress) {
+        if (!batch.empty())
+            emit locksChanged(instance_, QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
+                                                                      std::make_move_iterator(batch.end())),
+                              {}, false);
+        emit scanProgress(instance_, progress.fraction, progress.keysSeen);
+    };
 }
 
 ConnectionWorker::~ConnectionWorker() = default;
@@ -48,7 +56,7 @@ void ConnectionWorker::cancelScan() { scanStop_.request_stop(); }
 void ConnectionWorker::start() {
     stepTimer_ = new QTimer(this);
     stepTimer_->setSingleShot(true);
-    connect(stepTimer_, &QTimer::timeout, this, &ConnectionWorker::step);
+    connect(stepTimer_, &QTimer::timeout, this, &ConnectionWorker::idle);
     logTimer_ = new QTimer(this);
     logTimer_->setInterval(100);  // the command log is coalesced, not sent per command
     connect(logTimer_, &QTimer::timeout, this, &ConnectionWorker::flushCommandLog);
@@ -69,12 +77,38 @@ void ConnectionWorker::stop() {
 
 void ConnectionWorker::refresh() {
     if (!watch_ || stopped_) return;
-    watch_ = std::make_unique<inspect::LockWatch>(*connection_, options_);  // the next step rescans
+    watch_->requestRescan();
+    nextStepAt_ = {};
     scheduleNext(0);
 }
 
 void ConnectionWorker::scheduleNext(int ms) {
     if (!stopped_) stepTimer_->start(ms);
+}
+
+void ConnectionWorker::idle() {
+    if (stopped_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (!watch_ || now >= nextStepAt_) {  // also: (re)connect
+        step();
+        return;
+    }
+    try {
+        // Short slices, so queued actions and Refresh wait at most this long.
+        auto slice = std::min(std::chrono::duration_cast<std::chrono::milliseconds>(nextStepAt_ - now),
+                              std::chrono::milliseconds(100));
+        inspect::WatchUpdate update = watch_->waitForEvents(slice);
+        if (!update.changed.empty() || !update.removed.empty()) {
+            QStringList removed;
+            for (const auto& key : update.removed) removed << QString::fromStdString(key);
+            emit locksChanged(instance_, QVector<inspect::LockRecord>(update.changed.begin(), update.changed.end()),
+                              removed, false);
+        }
+        scheduleNext(0);
+    } catch (const Error&) {
+        nextStepAt_ = {};  // the next step finds out what happened and reports it
+        scheduleNext(0);
+    }
 }
 
 void ConnectionWorker::setState(ConnectionState state, const QString& message) {
@@ -111,12 +145,13 @@ void ConnectionWorker::step() {
         for (const auto& key : update.removed) removed << QString::fromStdString(key);
         if (!changed.isEmpty() || !removed.isEmpty() || update.rescanned)
             emit locksChanged(instance_, changed, removed, update.rescanned);
-        if (update.rescanned) {
+        if (update.rescanned || rescan) {
             QStringList notes;
             for (const auto& n : watch_->notes()) notes << QString::fromStdString(n);
             emit scanFinished(instance_, scanStop_.stop_requested(), notes);
         }
-        scheduleNext(int(options_.pollInterval.count()));
+        nextStepAt_ = std::chrono::steady_clock::now() + options_.pollInterval;
+        scheduleNext(0);
     } catch (const Error& e) {
         QString message = QString::fromStdString(e.what());
         if (isFatal(e)) {
@@ -130,6 +165,7 @@ void ConnectionWorker::step() {
         watch_.reset();
         setState(ConnectionState::Reconnecting,
                  tr("%1 — retrying in %2 s").arg(message).arg(double(backoffMs_) / 1000.0, 0, 'f', 1));
+        nextStepAt_ = {};
         scheduleNext(backoffMs_);
     }
 }
@@ -158,7 +194,8 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
     } catch (const Error& e) {
         emit actionFinished(instance_, key, name, false, -1, QString::fromStdString(e.what()));
     }
-    scheduleNext(0);  // show the result of the action at once
+    nextStepAt_ = {};  // show the result of the action at once
+    scheduleNext(0);
 }
 
 void ConnectionWorker::flushCommandLog() {

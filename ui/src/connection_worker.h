@@ -63,6 +63,7 @@ signals:
     void locksChanged(const QString& instance, const QVector<lockscope::inspect::LockRecord>& changed,
                       const QStringList& removed, bool rescanned);
     void scanStarted(const QString& instance);
+    void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
     void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);
     void commandsLogged(const QVector<lockscope::ui::CommandLogEntry>& entries);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
@@ -70,6 +71,7 @@ signals:
 
 private:
     void step();
+    void idle();  // between steps: follow keyspace notifications, in short slices
     void connectNow();
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
@@ -84,6 +86,7 @@ private:
     QTimer* stepTimer_ = nullptr;
     QTimer* logTimer_ = nullptr;
     int backoffMs_ = 0;
+    std::chrono::steady_clock::time_point nextStepAt_{};
     ConnectionState state_ = ConnectionState::Stopped;
     bool stopped_ = false;
     std::stop_source scanStop_;

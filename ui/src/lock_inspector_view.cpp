@@ -84,8 +84,14 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     });
     connect(&hub_, &ConnectionHub::scanStarted, this, [this] {
         ++scansRunning_;
+        progress_->setRange(0, 0);  // busy until the first batch says how far it got
         progress_->show();
         cancel_->show();
+    });
+    connect(&hub_, &ConnectionHub::scanProgress, this, [this](const QString&, double fraction, quint64 keysSeen) {
+        progress_->setRange(0, 1000);
+        progress_->setValue(int(fraction * 1000));
+        progress_->setFormat(tr("%1 keys scanned").arg(keysSeen));
     });
     connect(&hub_, &ConnectionHub::scanFinished, this, [this](const QString& instance, bool cancelled, const QStringList& notes) {
         scansRunning_ = std::max(0, scansRunning_ - 1);

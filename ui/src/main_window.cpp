@@ -92,16 +92,18 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     sandbox_ = new SandboxSession(this);
     sidebar_ = new ConnectionSidebar;
     inspector_ = new LockInspectorView(*hub_);
-    tabs_ = new QTabWidget;
-    tabs_->setDocumentMode(true);
-    tabs_->addTab(inspector_, QIcon(QStringLiteral(":/icons/doctor.svg")), tr("Locks"));
-    tabs_->addTab(new ReplayPanel, QIcon(QStringLiteral(":/icons/play.svg")), tr("Teaching"));
+    // The Locks tab shows the welcome page until there is a connection; the Teaching tab
+    // needs no server at all, so it is always there.
     center_ = new QStackedWidget;
     center_->addWidget(welcomePage(this, [this] { startSandbox(); }, [this] { addConnection(); }));
-    center_->addWidget(tabs_);
+    center_->addWidget(inspector_);
+    tabs_ = new QTabWidget;
+    tabs_->setDocumentMode(true);
+    tabs_->addTab(center_, QIcon(QStringLiteral(":/icons/doctor.svg")), tr("Locks"));
+    tabs_->addTab(new ReplayPanel, QIcon(QStringLiteral(":/icons/play.svg")), tr("Teaching"));
     mainSplit_ = new QSplitter(Qt::Horizontal);
     mainSplit_->addWidget(sidebar_);
-    mainSplit_->addWidget(center_);
+    mainSplit_->addWidget(tabs_);
     mainSplit_->setStretchFactor(1, 1);
     mainSplit_->setSizes({240, 1000});
     setCentralWidget(mainSplit_);
@@ -230,7 +232,10 @@ void MainWindow::closeEvent(QCloseEvent* event) {
 
 void MainWindow::addTab(QWidget* page, const QIcon& icon, const QString& title) { tabs_->addTab(page, icon, title); }
 
-void MainWindow::showInspector() { center_->setCurrentWidget(tabs_); }
+void MainWindow::showInspector() {
+    center_->setCurrentWidget(inspector_);
+    tabs_->setCurrentWidget(center_);
+}
 
 void MainWindow::startSandbox() {
     showInspector();
