@@ -312,3 +312,33 @@ TEST_F(RedisTest, WatchRunDeliversEventsBetweenPolls) {
     t.join();
     EXPECT_TRUE(found);
 }
+
+TEST_F(RedisTest, RescanCanStreamItsBatchesToAView) {
+    Connection c = connect();
+    std::vector<std::vector<std::string>> load;
+    for (int i = 0; i < 500; ++i) load.push_back({"SET", "lock:{s" + std::to_string(i) + "}", "t"});
+    c.pipeline(load);
+    WatchOptions options;
+    options.scan.count = 50;
+    std::size_t streamed = 0, batches = 0, withFinding = 0;
+    double lastFraction = -1;
+    options.onRescanBatch = [&](std::vector<LockRecord>& batch, const ScanProgress& progress) {
+        ++batches;
+        streamed += batch.size();
+        for (const auto& r : batch) withFinding += (r.findings & bit(RuleId::NoTtl)) != 0;
+        EXPECT_GE(progress.fraction, lastFraction);
+        lastFraction = progress.fraction;
+    };
+    Connection w = connect();
+    LockWatch watch(w, options);
+    auto update = watch.step();
+    EXPECT_TRUE(update.rescanned);
+    EXPECT_TRUE(update.changed.empty());  // handed to the view batch by batch instead
+    EXPECT_EQ(streamed, 500u);
+    EXPECT_EQ(withFinding, 500u);  // judged before handing over
+    EXPECT_GT(batches, 3u);
+    watch.requestRescan();
+    lastFraction = -1;  // a new scan starts over
+    EXPECT_TRUE(watch.step().rescanned);
+    EXPECT_EQ(streamed, 500u);  // nothing changed, so nothing streamed again
+}
