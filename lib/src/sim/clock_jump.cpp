@@ -12,11 +12,11 @@ void performClockJump(World& world, Recording& recording, ClockJumpFault& jump) 
     const std::int64_t after = node.redis.pttl(world.lockKey, world.now);
     std::string text = node.name + "'s clock jumps " + formatDuration(jump.jump) +
                        " forward (an NTP step, a VM resumed after suspension).";
-    if (const Holding* holder = node.currentHolding(); holder && before >= 0)
-        text += " " + holder->holder + "'s key there had " + formatDuration(before) + " left; by " +
+    const Holding* h = node.currentHolding();
+    if (h && before >= 0)
+        text += " " + h->holder + "'s key there had " + formatDuration(before) + " left; by " +
                 node.name + "'s clock it now has " +
                 (after >= 0 ? formatDuration(after) : std::string("none: it expires now")) + ".";
-    const Holding* h = node.currentHolding();
     recordBeat(recording,
                recordEvent(world, recording, EventKind::ClockJumped, node.keyLane, node.name,
                            "clock +" + formatDuration(jump.jump)),

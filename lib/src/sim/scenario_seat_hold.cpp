@@ -28,7 +28,6 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     SeatBuyerConfig config;
     config.holdMs = params.get("hold_ms");
     config.pay = params.get("pay_ms");
-    config.databaseIsAuthority = fix;
     ReplicaSetSpec spec;
     spec.key = "seat:{" + config.event + "}:" + seatName(0);
     spec.lag = params.get("lag_ms");

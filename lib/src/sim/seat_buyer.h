@@ -17,7 +17,6 @@ struct SeatBuyerConfig {
     std::string seat = "A1";
     std::int64_t holdMs = 600000;
     VirtualMs pay = 30000;
-    bool databaseIsAuthority = false;  // the fix: for the narration only; the table decides
 };
 
 class SeatBuyer final : public ClonableActor<SeatBuyer> {
