@@ -10,6 +10,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/sim/live_redis_backend.h"
 #include "lockscope/sim/live_replay.h"
+#include "lockscope/sim/replay.h"
 #include "lockscope/sim/scenario.h"
 #include "lockscope/sim/simulator.h"
 #include "lockscope/sim/step_context.h"
@@ -262,4 +263,27 @@ TEST_F(WaitLive, RealWaitTellsTheSameStoryAsTheModel) {
     WaitRun model = runWait(1, 50, true, std::nullopt, 1, 60000);
     EXPECT_EQ(model.reply, 0);
     EXPECT_EQ(model.returnedAt, 50);
+}
+
+TEST(Failover, ForksWhileAClientIsBlockedInWait) {
+    const Scenario& scenario = scenarioNamed("failover");
+    ScenarioParams params = scenario.defaults();
+    params.set("wait", 1);
+    lockscope::sim::Replay replay("failover", params, 4);
+    int set =
+        findBeat(replay.recording(), [](const Beat& b) { return sends(b, "client1", "r1> SET"); });
+    ASSERT_GE(set, 0);
+    replay.seek(set);
+    replay.pauseInstance("client1", 2000);  // frozen inside its WAIT
+    int wait =
+        findBeat(replay.recording(), [](const Beat& b) { return sends(b, "client1", "r1> WAIT"); });
+    ASSERT_GE(wait, 0);
+    EXPECT_EQ(replay.recording().beats[wait].reply, "(integer) 0");
+    int giveBack = findBeat(replay.recording(),
+                            [](const Beat& b) { return sends(b, "client1", "r1> EVALSHA"); });
+    ASSERT_GE(giveBack, 0);
+    EXPECT_GE(replay.recording().beats[giveBack].time, 2000);  // it acts once the pause ends
+    EXPECT_EQ(replay.outcome().overlappingHolds, 0);
+    replay.crashInstance("client2");
+    EXPECT_EQ(replay.outcome().overlappingHolds, 0);
 }
