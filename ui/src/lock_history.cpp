@@ -23,7 +23,8 @@ void LockHistory::record(const QString& rowKey, const inspect::LockRecord& recor
     double t = wallSeconds(record.observedAt);
     if (!track.samples.empty() && track.samples.back().time >= t) return;  // same observation
     track.samples.push_back({t, double(record.pttlMs)});
-    while (track.samples.size() > maxSamples_) track.samples.pop_front();
+    if (track.samples.size() > maxSamples_)
+        track.samples.erase(track.samples.begin(), track.samples.begin() + std::ptrdiff_t(track.samples.size() - maxSamples_));
     QString holder = holderOf(record);
     if (track.holders.isEmpty() || track.holders.back().vanished || track.holders.back().token != holder) {
         track.holders.append({t, holder, record.fence ? std::optional<qint64>(*record.fence) : std::nullopt, false});

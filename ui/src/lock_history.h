@@ -7,7 +7,7 @@
 #include <QString>
 #include <QVector>
 #include <chrono>
-#include <deque>
+#include <vector>
 #include <optional>
 
 #include "lockscope/inspect/lock_record.h"
@@ -27,7 +27,7 @@ struct HolderChange {
 };
 
 struct LockTrack {
-    std::deque<PttlSample> samples;
+    std::vector<PttlSample> samples;  // a vector, not a deque: a deque costs 512 B per lock up front
     QVector<HolderChange> holders;  // first holder seen, then every change
 };
 

@@ -49,6 +49,8 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 12);
+    // Fixed row heights: with 100k+ rows the header must not measure or track each one.
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideMiddle);
@@ -77,7 +79,11 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(model_, &LockTableModel::countdownTick, table_->viewport(), qOverload<>(&QWidget::update));
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LockInspectorView::onSelectionChanged);
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
+    coalesce_.setSingleShot(true);
+    coalesce_.setInterval(100);
+    connect(&coalesce_, &QTimer::timeout, this, &LockInspectorView::applyPending);
     connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString& instance) {
+        pending_.remove(instance);
         model_->removeInstance(instance);
         table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
         showSelected();
@@ -120,6 +126,22 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 
 void LockInspectorView::onLocksChanged(const QString& instance, const QVector<inspect::LockRecord>& changed,
                                        const QStringList& removed, bool) {
+    PendingUpdate& p = pending_[instance];
+    p.changed += changed;
+    for (const QString& key : removed) {
+        p.changed.removeIf([&](const inspect::LockRecord& r) { return QString::fromStdString(r.key) == key; });
+        p.removed << key;
+    }
+    if (!coalesce_.isActive()) coalesce_.start();
+}
+
+void LockInspectorView::applyPending() {
+    auto pending = std::exchange(pending_, {});
+    for (auto it = pending.begin(); it != pending.end(); ++it) applyUpdate(it.key(), it->changed, it->removed);
+}
+
+void LockInspectorView::applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
+                                    const QStringList& removed) {
     for (const auto& r : changed)
         history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r.key)), r);
     QString selectedBefore = selectedRowKey();

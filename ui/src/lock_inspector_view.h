@@ -2,6 +2,8 @@
 // The inspector tab: a filter box and scan progress over the live lock table, and the
 // detail pane of the selected lock. Fed by the ConnectionHub; touches no Redis itself.
 
+#include <QHash>
+#include <QTimer>
 #include <QWidget>
 
 #include "lock_history.h"
@@ -47,6 +49,8 @@ signals:
 private:
     void onLocksChanged(const QString& instance, const QVector<inspect::LockRecord>& changed,
                         const QStringList& removed, bool rescanned);
+    void applyPending();
+    void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed, const QStringList& removed);
     void onSelectionChanged();
     void showSelected();
     bool selectedIsReadOnly() const;
@@ -64,6 +68,14 @@ private:
     LockDetailPane* detail_;
     QSplitter* splitter_;
     int scansRunning_ = 0;
+    // Updates wait here up to 100 ms and are applied together: a scan streaming thousands
+    // of batches costs the sorting proxy a few insertions, not one per batch.
+    struct PendingUpdate {
+        QVector<inspect::LockRecord> changed;
+        QStringList removed;
+    };
+    QHash<QString, PendingUpdate> pending_;
+    QTimer coalesce_;
 };
 
 }  // namespace lockscope::ui
