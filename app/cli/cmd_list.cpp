@@ -6,12 +6,14 @@
 #include "connection_flags.h"
 #include "instance_scan.h"
 #include "lock_table_text.h"
+#include "lockscope/inspect/redlock_group.h"
+#include "lockscope/inspect/resource_groups.h"
 
 namespace lockscope::cli {
 namespace {
 
 int runList(const Arguments& args) {
-    args.allowOnly(inspectorFlagNames());
+    args.allowOnly(inspectorFlagNames({"--group"}));
     if (!args.positionals().empty()) throw UsageError("list takes no arguments, only options");
     InspectorFlags flags = parseInspectorFlags(args);
     auto scans = scanInstances(flags);
@@ -25,7 +27,20 @@ int runList(const Arguments& args) {
         for (const auto& r : s.records) records.push_back(&r), all.push_back(r);
     }
     bool anyRead = std::any_of(scans.begin(), scans.end(), [](const auto& s) { return !s.error; });
-    if (flags.json) {
+    if (args.has("--group")) {
+        std::vector<std::string> instances, unreachable;
+        for (const auto& s : scans) {
+            instances.push_back(s.endpoint.display());
+            if (s.error) unreachable.push_back(instances.back());
+        }
+        for (const auto& g : inspect::groupByResource(all)) {
+            auto view = inspect::analyzeGroup(all, g, instances, now, unreachable);
+            if (flags.json)
+                std::printf("%s\n", inspect::toJsonLine(view).c_str());
+            else
+                std::fputs(formatRedlockGroup(view).c_str(), stdout);
+        }
+    } else if (flags.json) {
         printJsonLines(stdout, records, now);
     } else if (anyRead) {
         std::fputs(formatLockTable(records, scans.size() > 1, now).c_str(), stdout);
@@ -38,7 +53,11 @@ int runList(const Arguments& args) {
 
 const std::string kSynopsis = std::string(
                                   "list [options]             every lock with its holder, live "
-                                  "TTL, fence and findings (SCAN, never KEYS)\n") +
+                                  "TTL, fence and findings (SCAN, never KEYS)\n"
+                                  "  --group              per resource, the Redlock view across "
+                                  "the -u servers:\n"
+                                  "                       holder and PTTL per node, majority "
+                                  "(N/2+1), validity left\n") +
                               inspectorFlagsHelp();
 
 Registration list({"list", kSynopsis, inspectorValueFlags(), runList});

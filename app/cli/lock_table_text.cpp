@@ -93,4 +93,31 @@ std::string formatSharedResources(const std::vector<inspect::LockRecord>& all) {
     return out;
 }
 
+std::string formatRedlockGroup(const inspect::RedlockGroupView& v) {
+    std::string out = "resource " + printable(v.resource, 60) + ": ";
+    if (v.majority) {
+        out += std::to_string(v.agreeing) + " of " + std::to_string(v.nodes.size()) +
+               " nodes agree (quorum " + std::to_string(v.quorum) + ") on " +
+               printable(*v.token, 36) + ", validity " +
+               (v.validityMs < 0    ? std::string("no TTL")
+                : v.validityMs == 0 ? std::string("expired")
+                                    : formatRemaining(v.validityMs)) +
+               "\n";
+    } else {
+        out += "no majority (best " + std::to_string(v.agreeing) + " of " +
+               std::to_string(v.nodes.size()) + ", quorum " + std::to_string(v.quorum) +
+               "): expired/no majority, validity 0\n";
+    }
+    for (const auto& n : v.nodes) {
+        std::string l = "  " + pad(n.instance, 24) + " ";
+        if (n.state == inspect::RedlockNodeState::Held)
+            l += pad(printable(n.key, 48), 24) + " " + pad(printable(*n.token, 36), 36) + " " +
+                 formatRemaining(n.pttlMs);
+        else
+            l += inspect::toString(n.state);
+        out += l + "\n";
+    }
+    return out;
+}
+
 }  // namespace lockscope::cli

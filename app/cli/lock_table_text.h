@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "lockscope/inspect/lock_record.h"
+#include "lockscope/inspect/redlock_group.h"
 
 namespace lockscope::cli {
 
@@ -22,5 +23,9 @@ void printJsonLines(std::FILE* out, const std::vector<const inspect::LockRecord*
 
 // Lines naming the resources held on more than one instance (Redlock, or a failover).
 std::string formatSharedResources(const std::vector<inspect::LockRecord>& all);
+
+// One block per resource for list --group: the Redlock view (per node holder and PTTL,
+// majority, validity left).
+std::string formatRedlockGroup(const inspect::RedlockGroupView& view);
 
 }  // namespace lockscope::cli
