@@ -24,6 +24,7 @@
 #include "lockscope/local_redis_server.h"
 #include "main_window.h"
 #include "pttl_plot.h"
+#include "redlock_group_panel.h"
 #include "ui_test_support.h"
 
 using namespace lockscope;
@@ -200,6 +201,27 @@ private slots:
         dialog.urlEdit()->setText(QStringLiteral("redis://host:notaport"));
         QMetaObject::invokeMethod(dialog.urlEdit(), "textEdited", Q_ARG(QString, dialog.urlEdit()->text()));
         QVERIFY2(dialog.testResult().contains("port"), qPrintable(dialog.testResult()));
+    }
+
+    void redlockGroupAcrossInstances() {
+        LocalRedisServer second, third;
+        MainWindowOptions options;
+        for (const Endpoint& e : {server_->endpoint(), second.endpoint(), third.endpoint()})
+            options.extra.append(ConnectionProfile::create(QString::fromStdString(e.display()), e));
+        MainWindow w(*settings_, options);
+        w.show();
+        for (auto* s : {server_.get(), &second}) Connection::open(s->endpoint()).command({"SET", "lock:{invoice}", "same-token", "PX", "30000"});
+        Connection::open(third.endpoint()).command({"SET", "lock:{invoice}", "other-token", "PX", "30000"});
+        QString instance = QString::fromStdString(server_->endpoint().display());
+        QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowOf(QString::fromStdString(third.endpoint().display()),
+                                                               "lock:{invoice}") >= 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowOf(QString::fromStdString(second.endpoint().display()),
+                                                               "lock:{invoice}") >= 0, 10000);
+        w.inspector()->selectKey(instance, "lock:{invoice}");
+        QString summary = w.inspector()->detail()->group()->summary();
+        QVERIFY2(summary.contains("2 of 3") && summary.contains("same-token") && summary.contains("quorum 2"),
+                 qPrintable(summary));
+        QVERIFY(!w.inspector()->table()->isColumnHidden(LockTableModel::Instance));  // several servers
     }
 
     void modelPassesTheItemModelTester() {

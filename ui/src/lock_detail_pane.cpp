@@ -16,6 +16,7 @@
 #include "finding_text.h"
 #include "lock_table_model.h"
 #include "pttl_plot.h"
+#include "redlock_group_panel.h"
 
 namespace lockscope::ui {
 
@@ -59,6 +60,8 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     auto* tabs = new QTabWidget;
     tabs->addTab(history_, tr("Token history"));
     tabs->addTab(findings_, tr("Findings"));
+    group_ = new RedlockGroupPanel;
+    tabs->addTab(group_, tr("Redlock group"));
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(plot_);
     split->addWidget(tabs);

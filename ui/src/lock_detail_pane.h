@@ -18,6 +18,7 @@ class QTextBrowser;
 namespace lockscope::ui {
 
 class PttlPlot;
+class RedlockGroupPanel;
 
 class LockDetailPane : public QWidget {
     Q_OBJECT
@@ -37,6 +38,7 @@ public:
     QPushButton* forceDeleteButton() const { return forceDelete_; }
     QLabel* resultLabel() const { return result_; }
     PttlPlot* plot() const { return plot_; }
+    RedlockGroupPanel* group() const { return group_; }
     const std::optional<inspect::LockRecord>& shown() const { return record_; }
 
 signals:
@@ -55,6 +57,7 @@ private:
     PttlPlot* plot_;
     QTableWidget* history_;
     QTextBrowser* findings_;
+    RedlockGroupPanel* group_;
     QPushButton* release_;
     QPushButton* addTtl_;
     QPushButton* forceDelete_;

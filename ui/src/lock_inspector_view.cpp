@@ -19,6 +19,7 @@
 #include "lock_filter_proxy.h"
 #include "lock_table_delegate.h"
 #include "lock_table_model.h"
+#include "redlock_group_panel.h"
 
 namespace lockscope::ui {
 
@@ -196,6 +197,10 @@ void LockInspectorView::showSelected() {
     const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
     if (!record) return;
     detail_->showLock(*record, history_.track(selectedRowKey()), selectedIsReadOnly());
+    std::vector<std::string> instances;
+    for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());
+    std::sort(instances.begin(), instances.end());
+    detail_->group()->show(std::string(record->resource()), model_->recordsOfResource(record->resource()), instances);
 }
 
 void LockInspectorView::selectKey(const QString& instance, const QString& key) {

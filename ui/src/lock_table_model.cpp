@@ -204,6 +204,13 @@ void LockTableModel::reindex(int from) {
     }
 }
 
+std::vector<LockTableModel::Record> LockTableModel::recordsOfResource(std::string_view resource) const {
+    std::vector<Record> out;
+    for (const Row& row : rows_)
+        if (row.record.resource() == resource && row.record.kind != inspect::LockKind::NotALock) out.push_back(row.record);
+    return out;
+}
+
 const LockTableModel::Record* LockTableModel::recordAt(int row) const {
     return row >= 0 && row < rows_.size() ? &rows_[row].record : nullptr;
 }

@@ -46,6 +46,9 @@ public:
 
     const Record* recordAt(int row) const;
     int instanceCount() const { return int(instances_.size()); }
+    QStringList instanceNames() const { return QStringList(instances_.begin(), instances_.end()); }
+    // Every record whose resource is this one, on any instance (a Redlock's N keys).
+    std::vector<Record> recordsOfResource(std::string_view resource) const;
     int rowOf(const QString& instance, const QString& key) const;
     static QString rowKey(const QString& instance, const QString& key) { return instance + '\n' + key; }
 
