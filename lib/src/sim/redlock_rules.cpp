@@ -6,19 +6,16 @@
 
 namespace lockscope::sim {
 
-int redlockMajority(std::size_t nodes) {
-    return static_cast<int>(nodes / 2 + 1);
-}
+// The library's rules, in the simulator's integer milliseconds: the teaching story and
+// the real Redlock cannot disagree.
+int redlockMajority(std::size_t nodes) { return redlockQuorum(nodes); }
 
 std::int64_t redlockDriftMicros(VirtualMs ttl) {
-    // As redlockDriftAllowance: ttl in µs × the factor, plus the floor.
-    const auto proportional =
-        static_cast<std::int64_t>(static_cast<double>(ttl * 1000) * kRedlockClockDriftFactor);
-    return proportional + std::chrono::microseconds(kRedlockDriftFloor).count();
+    return redlockDriftAllowance(std::chrono::milliseconds(ttl)).count();
 }
 
 std::int64_t redlockValidityMicros(VirtualMs ttl, VirtualMs elapsed) {
-    return ttl * 1000 - elapsed * 1000 - redlockDriftMicros(ttl);
+    return redlockValidity(std::chrono::milliseconds(ttl), std::chrono::milliseconds(elapsed)).count();
 }
 
 }  // namespace lockscope::sim

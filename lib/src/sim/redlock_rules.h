@@ -1,11 +1,7 @@
 #pragma once
-// Redlock's majority and validity as the simulated client applies them, in virtual time.
-// They follow lockscope/redlock/validity.h to the microsecond and take its constants
-// (kRedlockClockDriftFactor, kRedlockDriftFloor). The functions themselves live in the
-// lockscope_redlock module, which lockscope_sim does not link (lib/CMakeLists.txt gives
-// the sim only lockscope_core); once it does, these become calls to redlockQuorum,
-// redlockDriftAllowance and redlockValidity. tests/sim/test_redlock_rules.cpp pins the
-// numbers the library's own tests use.
+// Redlock's majority and validity as the simulated client applies them, in virtual time:
+// thin wrappers over lockscope/redlock/validity.h (redlockQuorum, redlockDriftAllowance,
+// redlockValidity), so the story and the library share one definition.
 
 #include <cstddef>
 #include <cstdint>
