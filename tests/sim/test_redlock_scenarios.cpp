@@ -17,14 +17,6 @@ using namespace lockscope::sim::testing;
 
 namespace {
 
-RunResult simulate(const std::string& name, std::vector<std::string> sets = {},
-                   std::uint64_t seed = 1) {
-    const Scenario& scenario = scenarioNamed(name);
-    ScenarioParams params = scenario.defaults();
-    for (const auto& s : sets) params.assign(s);
-    return runSimulated(scenario, params, seed);
-}
-
 int beatOf(const Recording& r, const std::string& actor, const std::string& text) {
     return findBeat(r, [&](const Beat& b) {
         return b.actor == actor && b.narration.find(text) != std::string::npos;

@@ -9,18 +9,6 @@
 using namespace lockscope::sim;
 using namespace lockscope::sim::testing;
 
-namespace {
-
-RunResult simulate(const std::string& name, std::vector<std::string> sets = {},
-                   std::uint64_t seed = 1) {
-    const Scenario& scenario = scenarioNamed(name);
-    ScenarioParams params = scenario.defaults();
-    for (const auto& s : sets) params.assign(s);
-    return runSimulated(scenario, params, seed);
-}
-
-}  // namespace
-
 TEST(BrokenReport, DefaultNightTellsTheGuidesStory) {
     RunResult run = simulate("broken-report");
     const OutcomeSummary& o = run.outcome;

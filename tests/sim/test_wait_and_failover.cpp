@@ -22,14 +22,6 @@ using namespace lockscope::sim::testing;
 
 namespace {
 
-RunResult simulate(const std::string& name, std::vector<std::string> sets = {},
-                   std::uint64_t seed = 1) {
-    const Scenario& scenario = scenarioNamed(name);
-    ScenarioParams params = scenario.defaults();
-    for (const auto& s : sets) params.assign(s);
-    return runSimulated(scenario, params, seed);
-}
-
 // Writes the key on r1 at 0 (unless `write` is false), then WAIT numReplicas timeout, and
 // records what WAIT said and when it returned.
 class WaitingClient final : public ClonableActor<WaitingClient> {
