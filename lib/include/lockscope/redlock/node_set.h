@@ -78,7 +78,6 @@ class RedlockNodeSet {
     std::vector<NodeReplies> run(const std::vector<bool>& selected,
                                  const std::vector<Command>& commands,
                                  std::chrono::milliseconds timeout);
-    void closeDeadIdleLinks(const std::vector<bool>& selected);
 
     std::vector<Endpoint> endpoints_;
     std::vector<std::string> names_;
