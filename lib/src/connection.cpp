@@ -9,6 +9,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstring>
+#include <deque>
 
 #include "command_policy.h"
 #include "lockscope/errors.h"
@@ -51,6 +52,34 @@ bool isTimeoutText(std::string_view s) {
            s.find("timed out") != std::string_view::npos || s.find("Timeout") != std::string_view::npos;
 }
 
+// Appends one command in RESP ("*2\r\n$4\r\nPTTL\r\n$5\r\nlock:\r\n") to out: the
+// streaming path formats into one reused buffer instead of hiredis' allocation per command.
+void appendResp(std::string& out, Connection::Argv argv) {
+    auto number = [&out](char prefix, std::size_t n) {
+        char digits[24];
+        char* end = digits + sizeof digits;
+        char* p = end;
+        do *--p = static_cast<char>('0' + n % 10);
+        while (n /= 10);
+        out += prefix;
+        out.append(p, static_cast<std::size_t>(end - p));
+        out += "\r\n";
+    };
+    number('*', argv.size());
+    for (std::string_view a : argv) {
+        number('$', a.size());
+        out.append(a);
+        out += "\r\n";
+    }
+}
+
+// What the observer needs to report a streamed command when its reply arrives.
+struct StreamedCommand {
+    std::string command;  // describe(argv); empty when sent while no observer was set
+    Clock::time_point flushedAt;
+    bool flushed = false;
+};
+
 }  // namespace
 
 struct Connection::State {
@@ -58,6 +87,13 @@ struct Connection::State {
     ConnectionOptions options;
     ContextPtr context;
     CommandObserver observer;
+    // Streaming path: the RESP of commands sent but not yet handed to hiredis, and, only
+    // while an observer is set, one entry per command awaiting its reply. Commands sent
+    // without an observer before any tracked one are just counted, so no observer costs
+    // nothing but a counter.
+    std::string outgoing;
+    std::deque<StreamedCommand> streamed;
+    std::size_t untrackedAhead = 0;
 
     std::string where() const { return endpoint.display(); }
 
@@ -67,6 +103,7 @@ struct Connection::State {
         int err = context ? context->err : REDIS_ERR_OTHER;
         std::string text = context ? context->errstr : "cannot allocate a connection";
         context.reset();
+        dropStream();
         std::string message = action + " on " + where() + ": ";
         if (err == REDIS_ERR_PROTOCOL) throw ProtocolError(message + "the server's reply is not RESP (" + text + ")");
         if (err == REDIS_ERR_EOF) throw ConnectionLostError(message + "the server closed the connection");
@@ -93,8 +130,24 @@ struct Connection::State {
             throwIoError("set timeout");
     }
 
+    // Hands what send() formatted to hiredis' output buffer, ahead of anything sent later.
+    void pushOutgoing() {
+        if (outgoing.empty() || !context) return;
+        if (redisAppendFormattedCommand(context.get(), outgoing.data(), outgoing.size()) != REDIS_OK)
+            throwIoError("pipeline write");
+        outgoing.clear();
+    }
+
+    // A new or dropped socket has no replies pending: forget what the stream awaited.
+    void dropStream() {
+        outgoing.clear();
+        streamed.clear();
+        untrackedAhead = 0;
+    }
+
     void connect() {
         context.reset();
+        dropStream();
         timeval tv = toTimeval(options.connectTimeout);
         context.reset(endpoint.isUnix() ? redisConnectUnixWithTimeout(endpoint.unixPath.c_str(), tv)
                                         : redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, tv));
@@ -130,6 +183,7 @@ struct Connection::State {
             l = lens.data();
         }
         for (std::size_t i = 0; i < argv.size(); ++i) a[i] = argv[i].data(), l[i] = argv[i].size();
+        pushOutgoing();
         void* raw = redisCommandArgv(context.get(), static_cast<int>(argv.size()), a, l);
         if (!raw) throwIoError(upper(argv[0]));
         return Reply(static_cast<redisReply*>(raw));
@@ -144,6 +198,21 @@ struct Connection::State {
         if (options.readOnly && !isReadOnlySafe(argv))
             throw ReadOnlyError(upper(argv[0]) + " refused: the connection to " + where() +
                                 " is read-only, so LockScope sends no writes on it");
+    }
+
+    // Reports the streamed command this reply answers, if it was sent with an observer set.
+    void notifyStreamed(const Reply& reply) {
+        if (untrackedAhead > 0) {
+            --untrackedAhead;
+            return;
+        }
+        if (streamed.empty()) return;
+        StreamedCommand sent = std::move(streamed.front());
+        streamed.pop_front();
+        if (!observer || sent.command.empty()) return;
+        auto latency = sent.flushed ? Clock::now() - sent.flushedAt : Clock::duration{0};
+        observer(CommandEvent{std::move(sent.command), reply.summary(),
+                              std::chrono::duration_cast<std::chrono::microseconds>(latency)});
     }
 
     void notify(Argv argv, const Reply& reply, Clock::time_point start) {
@@ -200,6 +269,7 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
     }
     auto start = Clock::now();
     state_->ensureConnected();
+    state_->pushOutgoing();
     std::vector<const char*> args;
     std::vector<std::size_t> lens;
     for (const auto& argv : views) {
@@ -225,33 +295,46 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
 void Connection::send(Argv argv) {
     state_->checkAllowed(argv);
     state_->ensureConnected();
-    std::vector<const char*> args(argv.size());
-    std::vector<std::size_t> lens(argv.size());
-    for (std::size_t i = 0; i < argv.size(); ++i) args[i] = argv[i].data(), lens[i] = argv[i].size();
-    if (redisAppendCommandArgv(state_->context.get(), static_cast<int>(argv.size()), args.data(),
-                               lens.data()) != REDIS_OK)
-        state_->throwIoError(upper(argv[0]));
+    appendResp(state_->outgoing, argv);
+    if (state_->observer)
+        state_->streamed.push_back({describe(argv), {}, false});
+    else if (state_->streamed.empty())
+        ++state_->untrackedAhead;
+    else
+        state_->streamed.push_back({});  // the observer was removed with replies pending
 }
 
 void Connection::flush() {
     if (!state_->context) return;
+    State& s = *state_;
+    s.pushOutgoing();
+    if (!s.streamed.empty()) {
+        // Latency counts from here: the time the command spent queued locally is ours.
+        auto now = Clock::now();
+        for (auto it = s.streamed.rbegin(); it != s.streamed.rend() && !it->flushed; ++it)
+            it->flushedAt = now, it->flushed = true;
+    }
     int done = 0;
     while (!done)
-        if (redisBufferWrite(state_->context.get(), &done) != REDIS_OK) state_->throwIoError("pipeline write");
+        if (redisBufferWrite(s.context.get(), &done) != REDIS_OK) s.throwIoError("pipeline write");
 }
 
 Reply Connection::receive() {
     if (!state_->context)
         throw ConnectionLostError("pipeline read on " + state_->where() +
                                   ": the connection was reset, so no reply is pending");
+    if (!state_->outgoing.empty()) flush();  // a reply cannot come for a command not sent
     void* raw = nullptr;
     if (redisGetReply(state_->context.get(), &raw) != REDIS_OK || !raw) state_->throwIoError("pipeline read");
-    return Reply(static_cast<redisReply*>(raw));
+    Reply reply(static_cast<redisReply*>(raw));
+    state_->notifyStreamed(reply);
+    return reply;
 }
 
 bool Connection::waitForReply(std::chrono::milliseconds timeout) {
     redisContext* c = state_->context.get();
     if (!c) throw ConnectionLostError("wait on " + state_->where() + ": the connection was reset");
+    if (!state_->outgoing.empty()) flush();
     if (c->reader && c->reader->len > c->reader->pos) return true;  // bytes already buffered
     pollfd p{c->fd, POLLIN, 0};
     int ready = ::poll(&p, 1, static_cast<int>(std::clamp<std::int64_t>(timeout.count(), 0, 3'600'000)));

@@ -66,9 +66,14 @@ public:
     // A streaming pipeline for callers that overlap round trips (the inspector's scanner
     // sends the next SCAN before it decodes the previous batch): send() queues a command
     // without waiting (the read-only rule applies), flush() writes everything queued,
-    // receive() waits for the next reply in order. Error replies are returned in place;
-    // I/O errors throw and drop every pending reply. The observer is not called.
+    // receive() waits for the next reply in order (and flushes first if something is still
+    // queued). Error replies are returned in place; I/O errors throw and drop every pending
+    // reply. The observer hears each streamed command when its reply arrives, with the time
+    // from flush() to that reply as latency; without an observer this costs nothing.
     void send(Argv argv);
+    void send(std::initializer_list<std::string_view> argv) {
+        send(Argv(argv.begin(), argv.size()));
+    }
     void flush();
     Reply receive();
     // Waits up to timeout until a reply can be read without blocking (a subscriber's next
