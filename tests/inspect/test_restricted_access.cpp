@@ -66,7 +66,7 @@ TEST_F(RestrictedServer, ReaderCanListWatchAndDoctorWithDegradedCommands) {
         return all;
     };
     EXPECT_TRUE(contains(joined(summary.notes), "MGET denied")) << joined(summary.notes);
-    EXPECT_TRUE(contains(joined(summary.notes), "HSCAN denied")) << joined(summary.notes);
+    EXPECT_TRUE(contains(joined(summary.notes), "HSCAN and HLEN denied")) << joined(summary.notes);
 
     ServerFacts facts = probeServer(c);
     EXPECT_EQ(facts.role, ServerRole::Unknown);

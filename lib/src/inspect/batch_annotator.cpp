@@ -1,5 +1,6 @@
 #include "batch_annotator.h"
 
+#include <algorithm>
 #include <charconv>
 
 #include "lockscope/errors.h"
@@ -49,53 +50,100 @@ BatchAnnotator::Sent BatchAnnotator::sendMain(Connection& c, std::vector<std::st
     s.sentAt = SteadyClock::now();
     s.perKeyGet = !mget_;
     s.fenceIndex.assign(keys.size(), -1);
-    std::vector<std::string> fenceKeys;
+    // Fence keys go end to end into one buffer (sized first, so the views stay valid):
+    // no allocation per key.
+    std::vector<std::pair<std::size_t, std::size_t>> fenceSpans;  // offset, length
+    fenceSpans.reserve(keys.size());
+    const auto& layout = options_.layout;
+    std::size_t bytes = 0;
+    for (const auto& k : keys)
+        if (!layout.lockPrefix.empty() && k.starts_with(layout.lockPrefix))
+            bytes += layout.fencePrefix.size() + k.size() - layout.lockPrefix.size();
+    fenceArena_.clear();
+    fenceArena_.reserve(bytes);
     for (std::size_t i = 0; i < keys.size(); ++i) {
-        if (auto f = fenceKeyFor(keys[i], options_.layout)) {
-            s.fenceIndex[i] = static_cast<int>(fenceKeys.size());
-            fenceKeys.push_back(std::move(*f));
-        }
+        const auto& k = keys[i];
+        if (layout.lockPrefix.empty() || !k.starts_with(layout.lockPrefix)) continue;
+        s.fenceIndex[i] = static_cast<int>(fenceSpans.size());
+        std::size_t from = fenceArena_.size();
+        fenceArena_ += layout.fencePrefix;
+        fenceArena_.append(k, layout.lockPrefix.size());
+        fenceSpans.emplace_back(from, fenceArena_.size() - from);
     }
-    s.fences = static_cast<int>(fenceKeys.size());
+    auto fenceKey = [&](int index) {
+        auto [from, length] = fenceSpans[static_cast<std::size_t>(index)];
+        return std::string_view(fenceArena_).substr(from, length);
+    };
+    s.fences = static_cast<int>(fenceSpans.size());
     if (s.perKeyGet) {
         for (std::size_t i = 0; i < keys.size(); ++i) {
             sendArgv(c, {"PTTL", keys[i]});
             sendArgv(c, {"GET", keys[i]});
-            if (s.fenceIndex[i] >= 0) sendArgv(c, {"GET", fenceKeys[s.fenceIndex[i]]});
+            if (s.fenceIndex[i] >= 0) sendArgv(c, {"GET", fenceKey(s.fenceIndex[i])});
         }
     } else if (!keys.empty()) {
-        std::vector<std::string_view> argv;
-        argv.reserve(keys.size() + 2);
         for (const auto& k : keys) sendArgv(c, {"PTTL", k});
-        argv.push_back("MGET");
-        argv.insert(argv.end(), keys.begin(), keys.end());
-        c.send(argv);
-        if (!fenceKeys.empty()) {
-            argv.resize(1);
-            argv.insert(argv.end(), fenceKeys.begin(), fenceKeys.end());
-            c.send(argv);
+        argv_.clear();
+        argv_.push_back("MGET");
+        argv_.insert(argv_.end(), keys.begin(), keys.end());
+        c.send(argv_);
+        if (s.fences > 0) {
+            argv_.resize(1);
+            for (int f = 0; f < s.fences; ++f) argv_.push_back(fenceKey(f));
+            c.send(argv_);
         }
     }
     s.keys = std::move(keys);
     return s;
 }
 
+// Says how hashes are read now that HSCAN or HLEN was denied (replacing what an earlier
+// note said about the other).
+void BatchAnnotator::noteHashReads() {
+    std::erase_if(notes_, [](const std::string& n) {
+        return n.starts_with("HSCAN") || n.starts_with("HLEN");
+    });
+    const std::string cap = std::to_string(options_.maxHashFields);
+    if (hscan_)
+        note("HLEN denied: a hash's length is known only up to the " + cap + " fields read");
+    else if (hlen_)
+        note("HSCAN denied: reading hashes with HGETALL when HLEN shows at most " + cap +
+             " fields; longer hashes are listed without their fields");
+    else
+        note(
+            "HSCAN and HLEN denied: reading hashes with HGETALL, uncapped (a huge hash under "
+            "the pattern makes a slow command; allow HSCAN or HLEN to cap it)");
+}
+
+// How a follow-up reads a key's hash fields (if it is a hash): capped HSCAN when allowed;
+// else HGETALL only once HLEN has shown the hash within the cap, or blind when HLEN is
+// denied too.
+BatchAnnotator::HashRead BatchAnnotator::hashReadFor(const std::string& key) {
+    if (hscan_) return HashRead::Scan;
+    if (!hlen_) return HashRead::GetAll;
+    return smallHashes_.erase(key) ? HashRead::GetAll : HashRead::None;
+}
+
 BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std::string> keys) {
     Sent s;
     s.sentAt = SteadyClock::now();
     s.followUp = true;
-    s.hgetall = !hscan_;
+    s.hlen = hlen_;
     s.fenceIndex.assign(keys.size(), -1);
+    s.hashRead.reserve(keys.size());
     std::string cap = std::to_string(options_.maxHashFields);
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const auto& k = keys[i];
         if (typeAllowed_) sendArgv(c, {"TYPE", k});
         sendArgv(c, {"PTTL", k});
         sendArgv(c, {"GET", k});
-        if (s.hgetall)
-            sendArgv(c, {"HGETALL", k});
-        else
+        if (s.hlen) sendArgv(c, {"HLEN", k});
+        HashRead read = hashReadFor(k);
+        s.hashRead.push_back(read);
+        if (read == HashRead::Scan)
             sendArgv(c, {"HSCAN", k, "0", "COUNT", cap});
+        else if (read == HashRead::GetAll)
+            sendArgv(c, {"HGETALL", k});
         if (auto f = fenceKeyFor(k, options_.layout)) {
             s.fenceIndex[i] = s.fences++;
             sendArgv(c, {"GET", *f});
@@ -186,6 +234,7 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
     }
     if (values.isError()) throwReplyError("MGET", where, values.text());
     if (fences.isError()) throwReplyError("MGET", where, fences.text());
+    out.records.reserve(out.records.size() + n);
     for (std::size_t i = 0; i < n; ++i) {
         ReplyView v = values[i];
         if (pttl[i] == -2) {
@@ -204,15 +253,46 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
     }
 }
 
+void BatchAnnotator::setFields(LockRecord& r, const Reply& h, HashRead read,
+                               std::int64_t length) const {
+    r.type = ValueType::Hash;
+    if (read == HashRead::None) {  // too long to read with HGETALL: listed without fields
+        r.truncated = length > 0;
+        r.valueBytes = static_cast<std::uint32_t>(std::clamp<std::int64_t>(length, 0, UINT32_MAX));
+        r.kind = classifyHash(r.key, r.fields);
+        return;
+    }
+    ReplyView flat = read == HashRead::GetAll ? h.view() : h[1];
+    bool more = read == HashRead::Scan && h[0].text() != "0";
+    std::size_t pairs = flat.size() / 2;
+    std::size_t keep = std::min(pairs, options_.maxHashFields);
+    r.fields.reserve(keep);
+    bool cut = false;
+    for (std::size_t j = 0; j < keep; ++j) {
+        auto field = flat[2 * j].text(), value = flat[2 * j + 1].text();
+        cut = cut || field.size() > options_.maxValueBytes || value.size() > options_.maxValueBytes;
+        r.fields.push_back({std::string(field.substr(0, options_.maxValueBytes)),
+                            std::string(value.substr(0, options_.maxValueBytes))});
+    }
+    // HLEN, when allowed, is the true length; HSCAN alone only says more are left.
+    std::size_t total = length >= 0 ? static_cast<std::size_t>(length) : pairs;
+    r.truncated = cut || more || keep < pairs || keep < total;
+    r.valueBytes = static_cast<std::uint32_t>(std::min<std::size_t>(total, UINT32_MAX));
+    r.kind = classifyHash(r.key, r.fields);
+}
+
 void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
     const std::string& where = *instance_;
     bool sentType = typeAllowed_;
     for (std::size_t i = 0; i < s.keys.size(); ++i) {
+        const HashRead read = s.hashRead[i];
         Reply type;
         if (sentType) type = c.receive();
         Reply p = c.receive();
         Reply v = c.receive();
-        Reply h = c.receive();
+        Reply hl, h;
+        if (s.hlen) hl = c.receive();
+        if (read != HashRead::None) h = c.receive();
         Reply f;
         if (s.fenceIndex[i] >= 0) f = c.receive();
         if (p.isError()) throwReplyError("PTTL", where, p.text());
@@ -222,10 +302,18 @@ void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
         } else if (type.isError()) {
             throwReplyError("TYPE", where, type.text());
         }
-        if (isNoPerm(h)) {
-            if (s.hgetall) throwReplyError("HGETALL", where, h.text());
+        // A denied hash read is learnt once; the key is read again the allowed way.
+        const bool hlenDenied = isNoPerm(hl), hashDenied = isNoPerm(h);
+        if (hlenDenied) {
+            hlen_ = false;
+            hl = Reply();
+        }
+        if (hashDenied) {
+            if (read == HashRead::GetAll) throwReplyError("HGETALL", where, h.text());
             hscan_ = false;
-            note("HSCAN denied: reading hashes with HGETALL");
+        }
+        if (hlenDenied || hashDenied) noteHashReads();
+        if (hashDenied || (hlenDenied && read == HashRead::None)) {
             out.retryFollow.push_back(std::move(s.keys[i]));
             continue;
         }
@@ -237,10 +325,13 @@ void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
         }
         LockRecord r = makeRecord(std::move(s.keys[i]), s.sentAt, t);
         if (s.fenceIndex[i] >= 0) r.fence = parseFence(f.view());
+        const bool isHashReply =
+            (hl.view().isInteger() && hl.integer() > 0) || (read != HashRead::None && !h.isError());
         ValueType vt = type.view().isStatus() ? valueTypeFromName(type.text())
                        : v.view().isString()  ? ValueType::String
-                       : !h.isError()         ? ValueType::Hash
+                       : isHashReply          ? ValueType::Hash
                                               : ValueType::Other;
+        const std::int64_t length = hl.view().isInteger() ? hl.integer() : -1;
         if (vt == ValueType::String) {
             if (!v.view().isString()) {
                 // The type changed between TYPE and GET: read it again next round.
@@ -249,23 +340,14 @@ void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
             }
             setToken(r, v.text());
         } else if (vt == ValueType::Hash) {
-            r.type = ValueType::Hash;
-            ReplyView flat = s.hgetall ? h.view() : h[1];
-            bool more = !s.hgetall && h[0].text() != "0";
-            std::size_t pairs = flat.size() / 2;
-            std::size_t keep = std::min(pairs, options_.maxHashFields);
-            r.fields.reserve(keep);
-            bool cut = false;
-            for (std::size_t j = 0; j < keep; ++j) {
-                auto field = flat[2 * j].text(), value = flat[2 * j + 1].text();
-                cut = cut || field.size() > options_.maxValueBytes ||
-                      value.size() > options_.maxValueBytes;
-                r.fields.push_back({std::string(field.substr(0, options_.maxValueBytes)),
-                                    std::string(value.substr(0, options_.maxValueBytes))});
+            if (read == HashRead::None && length >= 0 &&
+                length <= static_cast<std::int64_t>(options_.maxHashFields)) {
+                smallHashes_.insert(r.key);  // short enough for HGETALL: read it next round
+                out.retryFollow.push_back(std::move(r.key));
+                continue;
             }
-            r.truncated = cut || more || keep < pairs;
-            r.valueBytes = static_cast<std::uint32_t>(pairs);
-            r.kind = classifyHash(r.key, r.fields);
+            // An error here means the key changed type since TYPE: listed without fields.
+            setFields(r, h, h.isError() ? HashRead::None : read, length);
         } else {
             r.type = vt;
             r.kind = classifyOther(r.key, vt);

@@ -2,9 +2,14 @@
 // The read pipeline behind Scanner: queues the commands that annotate a batch of keys on a
 // connection (without waiting) and later decodes their replies into LockRecords.
 //
-//   main stage, per batch:  PTTL k1..kn, MGET k1..kn, MGET fence keys   (GET per key if MGET is
-//   denied) follow-up, per key:     TYPE, PTTL, GET, HSCAN k 0 COUNT cap (HGETALL if denied), GET
-//   fence
+//   main stage, per batch:  PTTL k1..kn, MGET k1..kn, MGET fence keys
+//                           (GET per key if MGET is denied)
+//   follow-up, per key:     TYPE, PTTL, GET, HLEN, HSCAN k 0 COUNT cap, GET fence
+//
+// Hash fields are read capped so a huge hash never makes a slow command: HSCAN with COUNT
+// cap. When HSCAN is denied, HGETALL is sent only for hashes HLEN says are within the cap
+// (one more round); when HLEN is denied too, HGETALL is the only way left and the notes
+// say it is uncapped.
 //
 // A key whose MGET value is nil but which still has a PTTL is not a string: it goes to the
 // follow-up stage. Internal to lockscope_inspect.
@@ -12,6 +17,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "lockscope/connection.h"
@@ -22,13 +28,16 @@ namespace lockscope::inspect {
 
 class BatchAnnotator {
   public:
+    enum class HashRead : std::uint8_t { Scan, GetAll, None };
+
     struct Sent {
         std::vector<std::string> keys;
         std::vector<int> fenceIndex;  // per key: index into the fence reads, or -1
         int fences = 0;
         bool followUp = false;
-        bool perKeyGet = false;  // main stage sent as GET per key
-        bool hgetall = false;    // follow-up sent HGETALL instead of HSCAN
+        bool perKeyGet = false;          // main stage sent as GET per key
+        bool hlen = false;               // follow-up sent HLEN per key
+        std::vector<HashRead> hashRead;  // follow-up, per key: how its fields were read
         SteadyClock::time_point sentAt;
     };
 
@@ -56,11 +65,18 @@ class BatchAnnotator {
     LockRecord makeRecord(std::string&& key, SteadyClock::time_point at, std::int64_t pttl) const;
     void setToken(LockRecord& r, std::string_view value) const;
     void note(const std::string& text);
+    void noteHashReads();
+    HashRead hashReadFor(const std::string& key);
+    void setFields(LockRecord& r, const Reply& h, HashRead read, std::int64_t length) const;
 
     const ScanOptions& options_;
     std::shared_ptr<const std::string> instance_;
     bool mget_ = true;
     bool hscan_ = true;
+    bool hlen_ = true;
+    std::unordered_set<std::string> smallHashes_;  // HLEN within the cap: HGETALL is safe
+    std::string fenceArena_;                       // the fence keys of one batch, end to end
+    std::vector<std::string_view> argv_;           // reused MGET argument list
     bool typeAllowed_ = true;
     std::vector<std::string> notes_;
 };
