@@ -1,4 +1,5 @@
 #include <atomic>
+#include <memory>
 #include <thread>
 
 #include "lockscope/redis_lock.h"
@@ -95,4 +96,27 @@ TEST_F(RedisTest, WatchdogNeverRenewsAfterRelease) {
     std::this_thread::sleep_for(300ms);  // six renewal periods
     EXPECT_EQ(scriptCalls(observer()), callsAfterRelease);
     EXPECT_FALSE(dog.lost());
+}
+
+// The same loop with a renew function of the caller's: here a plain PEXPIRE on a key that is
+// not a lock, which keeps it alive until the key disappears; then the loss is reported with
+// the function's reason.
+TEST_F(RedisTest, WatchdogRunsACustomRenewFunctionOnTheSameSchedule) {
+    Connection setup = connect();
+    setup.command({"SET", "session:1", "x", "PX", "300"});
+    auto renewer = std::make_shared<Connection>(connect());
+    auto renew = [renewer](Clock::time_point sentAt, Clock::time_point) {
+        if (renewer->command({"PEXPIRE", "session:1", "300"}).integer() != 1)
+            return Renewal::lost("session:1 is gone");
+        return Renewal::renewed(sentAt + 280ms);
+    };
+    auto now = Clock::now();
+    Watchdog dog(renew, {.ttl = 300ms, .confirmedAt = now, .deadline = now + 280ms}, {});
+    std::this_thread::sleep_for(700ms);
+    EXPECT_EQ(observer().command({"EXISTS", "session:1"}).integer(), 1) << "not renewed";
+    EXPECT_GE(dog.renewals(), 5);  // every 100 ms
+    observer().command({"DEL", "session:1"});
+    auto deletedAt = Clock::now();
+    while (!dog.lost() && Clock::now() - deletedAt < 1s) std::this_thread::sleep_for(1ms);
+    EXPECT_EQ(dog.lostReason(), "session:1 is gone");
 }

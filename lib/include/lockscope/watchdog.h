@@ -1,7 +1,13 @@
 #pragma once
 // Lease renewal on a background thread, after Redisson's watchdog but loud where that one
-// is silent: a renewal that returns 0, or renewals that keep failing until the lease would
-// have run out, mark the lock lost, call a callback and request cancellation of the work.
+// is silent: a renewal that says the lock is gone, or renewals that keep failing until the
+// lease would have run out, mark the lock lost, call a callback and request cancellation of
+// the work.
+//
+// The loop (own thread, renew every interval, retry failures until a deadline, lost-lock
+// callback, stop() joins before it returns) is the same for every kind of lease; what a
+// renewal sends is a function. The Connection constructor renews a single-instance lease
+// with the guide's extend script; RedlockWatchdog passes a majority renewal over N nodes.
 
 #include <atomic>
 #include <chrono>
@@ -30,12 +36,46 @@ struct WatchdogOptions {
     std::function<void(const std::string& reason)> onLost;
 };
 
+// What one renewal achieved, as a renew function reports it.
+struct Renewal {
+    using Clock = std::chrono::steady_clock;
+    enum class Result {
+        Renewed,  // the lease was extended; `deadline` is the new one
+        Lost,     // the lock is certainly gone (another token, or no majority left): stop
+        Failed,   // no answer this time (I/O error, timeout): retry until the deadline
+    };
+    Result result = Result::Failed;
+    Clock::time_point deadline{};  // Renewed: when to declare the lease lost unless renewed again
+    std::string reason;            // Lost: why; Failed: the error, quoted if retries run out
+
+    static Renewal renewed(Clock::time_point deadline) { return {Result::Renewed, deadline, {}}; }
+    static Renewal lost(std::string why) { return {Result::Lost, {}, std::move(why)}; }
+    static Renewal failed(std::string why) { return {Result::Failed, {}, std::move(why)}; }
+};
+
+// Sends one renewal, on the watchdog's thread. `sentAt` was taken just before the call;
+// `deadline` is the current one (a renewal must not wait past it).
+using RenewFunction = std::function<Renewal(std::chrono::steady_clock::time_point sentAt,
+                                            std::chrono::steady_clock::time_point deadline)>;
+
+// When a lease was last confirmed and when it must be given up, for a renew function.
+struct RenewalSchedule {
+    std::chrono::milliseconds ttl;                      // the interval defaults to ttl / 3
+    std::chrono::steady_clock::time_point confirmedAt;  // send time of what last set the TTL
+    std::chrono::steady_clock::time_point deadline;     // declare it lost here unless renewed
+    std::string leaseName = "lease";                    // as in "until the lease ran out"
+};
+
 class Watchdog {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
 
-    // Takes its own connection (a connection belongs to one thread).
+    // Renews a single-instance lease with the extend script over its own connection (a
+    // connection belongs to one thread). Lost when the script returns 0, or when renewals
+    // keep failing until shortly before the TTL would run out on our clock.
     Watchdog(Connection connection, Lease lease, WatchdogOptions options);
+    // Renews any lease with `renew`, starting one interval after schedule.confirmedAt.
+    Watchdog(RenewFunction renew, RenewalSchedule schedule, WatchdogOptions options);
     ~Watchdog();
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
@@ -49,13 +89,12 @@ public:
     std::stop_token cancellation() const { return cancel_.get_token(); }
     int renewals() const { return renewals_.load(); }
 
-private:
+  private:
     void run(std::stop_token stop);
-    bool renewOnce(Clock::time_point deadline);  // true: renewed; throws IoError / ReplyError
     void markLost(const std::string& reason);
 
-    Connection connection_;
-    Lease lease_;
+    RenewFunction renew_;
+    RenewalSchedule schedule_;
     WatchdogOptions options_;
     std::atomic<bool> lost_{false};
     std::atomic<int> renewals_{0};

@@ -9,16 +9,17 @@
 // down or slow) until the validity runs out. Until then it keeps retrying, so two nodes
 // down out of five do not stop it.
 //
+// The loop itself (thread, schedule, retries, the lost-lock callback, stop() joining) is the
+// core Watchdog's, driven by a majority renewal instead of a single-instance one.
+//
 // Thread rules: renewals run on the watchdog's own thread over its own sibling node set;
 // every public member may be called from any thread.
 
 #include <atomic>
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <stop_token>
 #include <string>
-#include <thread>
 
 #include "lockscope/redlock/node_set.h"
 #include "lockscope/redlock/redlock_attempt.h"
@@ -46,33 +47,26 @@ class RedlockWatchdog {
     RedlockWatchdog& operator=(const RedlockWatchdog&) = delete;
 
     // Stops renewing and joins the thread: no renewal is sent after this returns.
-    void stop() noexcept;
+    void stop() noexcept { watchdog_.stop(); }
 
-    bool lost() const { return lost_.load(); }
-    std::string lostReason() const;
-    std::stop_token cancellation() const { return cancel_.get_token(); }
-    int renewals() const { return renewals_.load(); }
+    bool lost() const { return watchdog_.lost(); }
+    std::string lostReason() const { return watchdog_.lostReason(); }
+    std::stop_token cancellation() const { return watchdog_.cancellation(); }
+    int renewals() const { return watchdog_.renewals(); }
     // The validity end after the last successful renewal.
     Clock::time_point validUntil() const;
     // The most recent renewal round (default-constructed before the first one).
     RedlockAttempt lastRenewal() const;
 
   private:
-    void run(std::stop_token stop);
-    void markLost(const std::string& reason);
+    Renewal renew();  // one majority renewal, on the watchdog's thread
 
     RedlockNodeSet nodes_;
     RedlockLease lease_;
-    WatchdogOptions options_;
-    std::atomic<bool> lost_{false};
-    std::atomic<int> renewals_{0};
     std::atomic<Clock::rep> validUntil_;
-    mutable std::mutex mutex_;
-    std::condition_variable_any wake_;
-    std::string lostReason_;
+    mutable std::mutex mutex_;  // guards lastRenewal_
     RedlockAttempt lastRenewal_;
-    std::stop_source cancel_;
-    std::jthread thread_;
+    Watchdog watchdog_;  // last: its thread starts once everything it renews with exists
 };
 
 }  // namespace lockscope
