@@ -8,7 +8,9 @@
 #include "lock_table_text.h"
 #include "lockscope/connection.h"
 #include "lockscope/demo_workload.h"
+#include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/scanner.h"
+#include "lockscope/inspect/server_facts.h"
 #include "lockscope/local_redis_server.h"
 
 namespace lockscope::cli {
@@ -17,10 +19,11 @@ namespace {
 using namespace std::chrono_literals;
 volatile std::sig_atomic_t interrupted = 0;
 
-// The locks as `list` shows them, for the first seconds of the demo.
+// The locks as `list` shows them, doctor findings included, for the first seconds of the demo.
 void printLocks(Connection& c) {
     inspect::Scanner scanner(c);
     auto records = scanner.collect();
+    inspect::Doctor().annotate(records, inspect::probeServer(c));
     std::sort(records.begin(), records.end(),
               [](const auto& a, const auto& b) { return a.key < b.key; });
     std::vector<const inspect::LockRecord*> view;

@@ -19,6 +19,7 @@ namespace lockscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+constexpr std::size_t kReaderBufferKeep = 1 << 20;
 
 struct ContextFree {
     void operator()(redisContext* c) const noexcept { redisFree(c); }
@@ -133,7 +134,8 @@ struct Connection::State {
     // Hands what send() formatted to hiredis' output buffer, ahead of anything sent later.
     void pushOutgoing() {
         if (outgoing.empty() || !context) return;
-        if (redisAppendFormattedCommand(context.get(), outgoing.data(), outgoing.size()) != REDIS_OK)
+        if (redisAppendFormattedCommand(context.get(), outgoing.data(), outgoing.size()) !=
+            REDIS_OK)
             throwIoError("pipeline write");
         outgoing.clear();
     }
@@ -152,6 +154,9 @@ struct Connection::State {
         context.reset(endpoint.isUnix() ? redisConnectUnixWithTimeout(endpoint.unixPath.c_str(), tv)
                                         : redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, tv));
         if (!context || context->err) throwIoError("connect");
+        // hiredis frees its read buffer whenever more than 16 KB of it is unused and grows
+        // it again for the next pipeline; a scan's replies refill it every round trip.
+        if (context->reader) context->reader->maxbuf = kReaderBufferKeep;
         applyTimeout(options.connectTimeout);  // the handshake below is part of connecting
         if (!endpoint.password.empty()) {
             if (endpoint.user.empty()) handshake({"AUTH", endpoint.password});

@@ -3,8 +3,10 @@
 //   (a) the floor: a names-only SCAN MATCH lock:* COUNT 1000 loop over raw hiredis,
 //   (b) LockScope's full annotation (Scanner, unpaced), with a PING probe client beside it,
 //   (c) the redis-py script a user would write (inspect_redis_py.py),
-// then one line with the times, the probe's p99, the SLOWLOG length (slowlog-log-slower-than
-// 2000 us), the peak RSS, and the memory per tracked lock beyond its key and token.
+// then one line with the times, the probe's p99, the slow-log entries per phase
+// (slowlog-log-slower-than 2000 us; the bench's own helper connections, named bench-helper,
+// are not counted, and stderr names the slow commands), the peak RSS, and the memory per
+// tracked lock beyond its key and token.
 #include <hiredis/hiredis.h>
 #include <unistd.h>
 
@@ -14,7 +16,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <cctype>
 #include <ctime>
+#include <map>
 #include <deque>
 #include <filesystem>
 #include <fstream>
@@ -133,21 +137,49 @@ long long integerCommand(int port, const char* command) {
     return v;
 }
 
-// SLOWLOG LEN of a phase (then reset), naming the slow commands on stderr.
+// The bench's own helpers name their connections so the slow log of a phase counts only
+// commands LockScope (or the script under test) sent.
+constexpr const char* kBenchClient = "bench-helper";
+
+void nameAsHelper(redisContext* c) {
+    freeReplyObject(redisCommand(c, "CLIENT SETNAME %s", kBenchClient));
+}
+
+// The slow-log entries of a phase that the bench's helpers did not send (then reset), with
+// a per-command breakdown on stderr when there are any: count, slowest, and one example.
 long long slowlogTake(int port, const char* phase) {
     redisContext* c = rawConnect(port);
-    auto* len = static_cast<redisReply*>(redisCommand(c, "SLOWLOG LEN"));
-    long long n = len ? len->integer : -1;
-    if (len) freeReplyObject(len);
-    auto* r = static_cast<redisReply*>(redisCommand(c, "SLOWLOG GET 5"));
-    for (std::size_t i = 0; r && i < r->elements; ++i) {
+    nameAsHelper(c);
+    auto* r = static_cast<redisReply*>(redisCommand(c, "SLOWLOG GET 1024"));
+    struct Slow {
+        long long count = 0, maxUs = 0;
+        std::string example;
+    };
+    std::map<std::string, Slow> byCommand;
+    long long n = 0;
+    for (std::size_t i = 0; r && r->type == REDIS_REPLY_ARRAY && i < r->elements; ++i) {
         redisReply* e = r->element[i];
+        if (e->elements < 4 || e->element[3]->elements == 0) continue;
+        if (e->elements >= 6 && e->element[5]->type == REDIS_REPLY_STRING &&
+            std::strcmp(e->element[5]->str, kBenchClient) == 0)
+            continue;
+        ++n;
         redisReply* args = e->element[3];
-        std::fprintf(stderr, "slowlog %s: %lld us:", phase, e->element[2]->integer);
-        for (std::size_t k = 0; k < args->elements && k < 6; ++k)
-            std::fprintf(stderr, " %.*s", 40, args->element[k]->str);
-        std::fprintf(stderr, "\n");
+        std::string name(args->element[0]->str, args->element[0]->len);
+        for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+        Slow& slow = byCommand[name];
+        ++slow.count;
+        if (e->element[2]->integer > slow.maxUs) {
+            slow.maxUs = e->element[2]->integer;
+            slow.example.clear();
+            for (std::size_t k = 1; k < args->elements && k < 4; ++k)
+                slow.example += " " + std::string(args->element[k]->str,
+                                                  std::min<std::size_t>(args->element[k]->len, 40));
+        }
     }
+    for (const auto& [name, slow] : byCommand)
+        std::fprintf(stderr, "slowlog %s: %s x%lld, slowest %lld us:%s\n", phase, name.c_str(),
+                     slow.count, slow.maxUs, slow.example.c_str());
     if (r) freeReplyObject(r);
     freeReplyObject(redisCommand(c, "SLOWLOG RESET"));
     redisFree(c);
@@ -206,6 +238,7 @@ int main(int argc, char** argv) {
     std::vector<double> probeMs;
     std::thread probe([&] {
         redisContext* c = rawConnect(server.port());
+        nameAsHelper(c);
         while (probing) {
             auto t0 = Clock::now();
             freeReplyObject(redisCommand(c, "PING"));
@@ -215,6 +248,7 @@ int main(int argc, char** argv) {
         redisFree(c);
     });
     redisContext* statsConnection = rawConnect(server.port());
+    nameAsHelper(statsConnection);
     long rssBefore = statusKb("VmRSS:");
     std::deque<inspect::LockRecord> records;  // no doubling slack: memory per record is honest
     double keyTokenBytes = 0;

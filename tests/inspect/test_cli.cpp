@@ -232,3 +232,16 @@ TEST_F(CliTest, DoctorObservesRenewalsPastTheTtl) {
     EXPECT_GE(lines[0]["renewals"].get<int>(), 1);
     EXPECT_EQ(cli({"doctor", "-u", url(), "--observe", "-1"}).code, 2);
 }
+
+TEST_F(CliTest, SandboxListingShowsDoctorFindings) {
+    // The demo's SETNX-without-EXPIRE orphan is the guide's first mistake: the sandbox's
+    // listing must flag it as `list` would.
+    CliRun run = cli({"sandbox", "--for", "2"});
+    EXPECT_EQ(run.code, 0) << run.err;
+    EXPECT_TRUE(contains(run.out, "lock:{cache:rebuild}")) << run.out;
+    std::istringstream lines(run.out);
+    std::string orphan;
+    for (std::string line; std::getline(lines, line);)
+        if (contains(line, "lock:{cache:rebuild}")) orphan = line;
+    EXPECT_TRUE(contains(orphan, "no-ttl")) << run.out;
+}

@@ -58,9 +58,10 @@ class RedlockNodeSet {
     const std::string& nodeName(std::size_t i) const { return names_[i]; }  // no password
 
     // Sends `commands` to every node (reconnecting, with AUTH and SELECT pipelined in front,
-    // where a socket is closed or was found dead), then waits on all of them until the
-    // timeout. A node that does not answer in time has its socket closed, so a late reply can
-    // never be taken for the next round's. Never throws for a node's failure.
+    // where a socket is closed; a socket the server closed while idle is replaced and sent
+    // the commands again within the round), then waits on all of them until the timeout. A
+    // node that does not answer in time has its socket closed, so a late reply can never be
+    // taken for the next round's. Never throws for a node's failure.
     std::vector<NodeReplies> roundTrip(const std::vector<Command>& commands,
                                        std::chrono::milliseconds timeout);
 
