@@ -8,7 +8,9 @@ namespace {
 
 // ASCII only, without the locale lookup of std::toupper: this runs for every command a
 // read-only connection sends (a million PTTLs in one scan of a big keyspace).
-constexpr char asciiUpper(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 32) : c; }
+constexpr char asciiUpper(char c) {
+    return c >= 'a' && c <= 'z' ? static_cast<char>(c - 32) : c;
+}
 
 bool equalsIgnoreCase(std::string_view a, std::string_view b) {
     return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
@@ -17,11 +19,12 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
 }
 
 constexpr std::array<std::string_view, 36> kReadCommands = {
-    "PING",   "ECHO",     "AUTH",    "SELECT",  "HELLO",    "QUIT",     "SCAN",   "TYPE",   "PTTL",
-    "TTL",    "GET",      "MGET",    "STRLEN",  "EXISTS",   "HGETALL",  "HGET",   "HLEN",   "HSCAN",
-    "HKEYS",  "LLEN",     "LRANGE",  "ZCARD",   "ZRANGE",   "SCARD",    "INFO",   "ROLE",   "DBSIZE",
-    "TIME",   "OBJECT",   "EVAL_RO", "EVALSHA_RO", "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE",
-    "PUNSUBSCRIBE", "SLOWLOG"};
+    "PING",       "ECHO",      "AUTH",       "SELECT",      "HELLO",        "QUIT",
+    "SCAN",       "TYPE",      "PTTL",       "TTL",         "GET",          "MGET",
+    "STRLEN",     "EXISTS",    "HGETALL",    "HGET",        "HLEN",         "HSCAN",
+    "HKEYS",      "LLEN",      "LRANGE",     "ZCARD",       "ZRANGE",       "SCARD",
+    "INFO",       "ROLE",      "DBSIZE",     "TIME",        "OBJECT",       "EVAL_RO",
+    "EVALSHA_RO", "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SLOWLOG"};
 
 }  // namespace
 
