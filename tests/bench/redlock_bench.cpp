@@ -7,10 +7,11 @@
 //   awaiting all five answers, as LockScope's Redlock does (it reports every node's outcome
 //   before it returns), which is the figure the goal compares against; and as shipped, where
 //   acquire() and release() resolve at the third answer (quorum-return), shown for reference.
-// All run the same number of cycles in interleaved blocks after the same warm-up, and each
+// All run the same number of cycles in interleaved blocks (each block starting with another
+// contender) after the same warm-up, and each
 // reports its median block and the spread (fastest–slowest block), so a burst of load from
 // elsewhere on the machine hits all of them alike.
-// Usage: redlock_bench [cycles per block (default 400)] [blocks (default 11)]
+// Usage: redlock_bench [cycles per block (default 400)] [blocks (default 15)]
 // REDLOCK_BENCH_VERBOSE=1 prints every block on stderr.
 
 #include <hiredis/hiredis.h>
@@ -249,7 +250,7 @@ class NodeRedlock {
 
 int main(int argc, char** argv) {
     const int perBlock = argc > 1 ? std::atoi(argv[1]) : 400;
-    const int blocks = argc > 2 ? std::atoi(argv[2]) : 11;
+    const int blocks = argc > 2 ? std::atoi(argv[2]) : 15;
     if (perBlock <= 0 || blocks <= 0) die("usage: redlock_bench [cycles per block] [blocks]");
 
     std::vector<std::unique_ptr<LocalRedisServer>> owned;
@@ -279,12 +280,18 @@ int main(int argc, char** argv) {
     NodeRedlock node(servers);  // warms itself up before "ready"
     for (int i = 0; i < 300; ++i) floorCycle(), redlockCycle(), singleCycle();  // warm up
     Series floorTimes, redlockTimes, singleTimes, nodeAll, nodeQuorum;
+    // Each block starts with a different contender, so none always runs right after the same
+    // one (a server still busy from the previous block, a cold cache).
+    const std::array<std::function<void()>, 5> contenders{
+        [&] { floorTimes.add(timeBlock(floorCycle, perBlock)); },
+        [&] { redlockTimes.add(timeBlock(redlockCycle, perBlock)); },
+        [&] { singleTimes.add(timeBlock(singleCycle, perBlock)); },
+        [&] { nodeAll.add(node.block(perBlock, "all")); },
+        [&] { nodeQuorum.add(node.block(perBlock, "quorum")); },
+    };
     for (int b = 0; b < blocks; ++b) {
-        floorTimes.add(timeBlock(floorCycle, perBlock));
-        redlockTimes.add(timeBlock(redlockCycle, perBlock));
-        singleTimes.add(timeBlock(singleCycle, perBlock));
-        nodeAll.add(node.block(perBlock, "all"));
-        nodeQuorum.add(node.block(perBlock, "quorum"));
+        for (std::size_t k = 0; k < contenders.size(); ++k)
+            contenders[(b + k) % contenders.size()]();
         if (std::getenv("REDLOCK_BENCH_VERBOSE"))
             std::fprintf(
                 stderr,
