@@ -8,9 +8,8 @@
 //   before it returns), which is the figure the goal compares against; and as shipped, where
 //   acquire() and release() resolve at the third answer (quorum-return), shown for reference.
 // All run the same number of cycles in interleaved blocks (each block starting with another
-// contender) after the same warm-up, and each
-// reports its median block and the spread (fastest–slowest block), so a burst of load from
-// elsewhere on the machine hits all of them alike.
+// contender) after the same warm-up, and each reports its median block and the spread
+// (fastest–slowest block), so a burst of load from elsewhere on the machine hits all alike.
 // Usage: redlock_bench [cycles per block (default 400)] [blocks (default 15)]
 // REDLOCK_BENCH_VERBOSE=1 prints every block on stderr.
 
