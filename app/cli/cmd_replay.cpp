@@ -25,6 +25,7 @@ void listScenarios() {
         }
         if (!s.liveUnavailable.empty())
             std::printf("  simulated only (no --live): %s\n", s.liveUnavailable.c_str());
+        if (!s.liveNotes.empty()) std::printf("  %s\n", s.liveNotes.c_str());
         std::printf("\n");
     }
 }
@@ -48,6 +49,32 @@ int parseSpeed(const std::string& text) {
     return speed;
 }
 
+// Multi-server stories start their own servers: the URL is not used (and may be "private").
+RunResult replayLive(const Scenario& scenario, const ScenarioParams& params, std::uint64_t seed,
+                     const std::string& url, std::optional<int> speed) {
+    LiveOptions options;
+    options.realMsPerVirtualSecond = speed.value_or(0);
+    const int shown = speed.value_or(scenario.liveRealMsPerVirtualSecond);
+    std::string where;
+    if (runsOnPrivateServers(scenario, params)) {
+        where = "private redis-servers on 127.0.0.1 started for this run";
+        if (url != "private") where += " (" + url + " is not used: this story needs several)";
+    } else {
+        if (url == "private")
+            throw UsageError(scenario.name + " runs on one server: give its URL to --live");
+        options.endpoint = parseEndpoint(url);
+        where = options.endpoint.display();
+    }
+    std::printf("replay %s, seed %llu, live on %s (1 virtual s = %d ms)\n", scenario.name.c_str(),
+                static_cast<unsigned long long>(seed), where.c_str(), shown);
+    if (!scenario.liveNotes.empty()) std::printf("%s\n", scenario.liveNotes.c_str());
+    std::fflush(stdout);
+    RunResult run = runLive(scenario, params, seed, options);
+    if (run.servers.size() > 1)
+        for (const auto& server : run.servers) std::printf("  %s\n", server.c_str());
+    return run;
+}
+
 int runReplay(const Arguments& args) {
     args.allowOnly({"--seed", "--live", "--set", "--speed", "--list"});
     if (args.has("--list")) {
@@ -66,19 +93,11 @@ int runReplay(const Arguments& args) {
 
     RunResult run;
     if (auto url = args.value("--live")) {
-        // Say so before connecting anywhere: these stories need more servers than one URL.
+        // Say so before connecting anywhere.
         if (!scenario.liveUnavailable.empty())
             throw UsageError("live replay of " + scenario.name + " is not available: " +
                              scenario.liveUnavailable + " Replay it simulated instead.");
-        LiveOptions options;
-        options.endpoint = parseEndpoint(*url);
-        options.realMsPerVirtualSecond = speed.value_or(0);
-        int shown = speed.value_or(scenario.liveRealMsPerVirtualSecond);
-        std::printf("replay %s, seed %llu, live on %s (1 virtual s = %d ms)\n",
-                    scenario.name.c_str(), static_cast<unsigned long long>(seed),
-                    options.endpoint.display().c_str(), shown);
-        std::fflush(stdout);
-        run = runLive(scenario, params, seed, options);
+        run = replayLive(scenario, params, seed, *url, speed);
     } else {
         if (speed) throw UsageError("--speed only applies with --live");
         std::printf("replay %s, seed %llu, simulated\n", scenario.name.c_str(),
@@ -96,10 +115,17 @@ int runReplay(const Arguments& args) {
 }
 
 Registration replay({"replay",
-                     "replay NAME [--seed N] [--set param=value]... [--live URL [--speed MS]] | "
-                     "replay --list    replay a teaching scenario (broken-report, fixed-report, "
-                     "expiry-race, setnx-expire-crash, failover, seat-hold, redlock-gc-pause, "
-                     "redlock-clock-jump) one beat per line, then its outcome",
+                     "replay NAME [--seed N] [--set param=value]... [--live URL|private "
+                     "[--speed MS]] | replay --list    replay a teaching scenario (broken-report, "
+                     "fixed-report, expiry-race, setnx-expire-crash, failover, seat-hold, "
+                     "redlock-gc-pause, redlock-clock-jump) one beat per line, then its outcome. "
+                     "--live runs it on real servers and reports any reply that differs from "
+                     "the model: a single-server story on URL (its keys must be absent); the "
+                     "multi-server stories (redlock-*, failover, seat-hold) always start their "
+                     "own private redis-servers on loopback, one per node, with real replicas "
+                     "(REPLICAOF) and a real promotion, and ignore URL (write --live private). "
+                     "What a live run can only emulate (redlock-clock-jump's clock step) is "
+                     "printed with it",
                      {"--seed", "--live", "--set", "--speed"},
                      runReplay});
 

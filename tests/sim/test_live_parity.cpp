@@ -4,13 +4,14 @@
 
 #include <chrono>
 
+#include "live_parity_support.h"
 #include "lockscope/errors.h"
 #include "lockscope/sim/live_replay.h"
-#include "lockscope/sim/transcript.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;
 using namespace lockscope::sim;
+using lockscope::sim::testing::expectSameStory;
 using lockscope::testing::RedisTest;
 
 namespace {
@@ -27,21 +28,7 @@ class LiveParity : public RedisTest {
         RunResult live = runLive(scenario, scenario.defaults(), 5, options);
         auto took = std::chrono::steady_clock::now() - start;
 
-        EXPECT_TRUE(live.divergences.empty()) << live.divergences.front();
-        EXPECT_EQ(formatOutcome(live.outcome), formatOutcome(simulated.outcome));
-        EXPECT_EQ(live.outcome, simulated.outcome);
-        ASSERT_EQ(live.recording.beats.size(), simulated.recording.beats.size());
-        for (std::size_t i = 0; i < live.recording.beats.size(); ++i)
-            ASSERT_EQ(formatBeat(live.recording.beats[i]),
-                      formatBeat(simulated.recording.beats[i]));
-        ASSERT_EQ(live.recording.events.size(), simulated.recording.events.size());
-        for (std::size_t i = 0; i < live.recording.events.size(); ++i) {
-            const TimelineEvent &l = live.recording.events[i], &s = simulated.recording.events[i];
-            ASSERT_EQ(l.time, s.time) << i;
-            ASSERT_EQ(l.kind, s.kind) << i;
-            ASSERT_EQ(l.actor, s.actor) << i;
-            ASSERT_EQ(l.reply, s.reply) << i;
-        }
+        expectSameStory(live, simulated);
         // It really ran in scaled time, and left no key behind.
         VirtualMs end = simulated.recording.events.back().time;
         EXPECT_GE(took, std::chrono::microseconds(end * realMsPerVirtualSecond));

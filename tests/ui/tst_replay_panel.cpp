@@ -31,18 +31,30 @@ using namespace lockscope::ui;
 
 namespace {
 
-// The headline numbers of an outcome, as the table's rows list them.
-QList<int> headline(const sim::OutcomeSummary& outcome) {
+// The headline numbers of an outcome, as the story's table rows list them.
+QList<int> headline(const sim::OutcomeSummary& outcome,
+                    const std::string& scenario = "broken-report") {
     QList<int> values;
-    for (const auto& row : sim::comparisonRows()) values << row.value(outcome);
+    for (const auto& row : sim::comparisonRowsFor(sim::scenarioNamed(scenario)))
+        values << row.value(outcome);
     return values;
 }
 
 QList<int> column(const ReplayPanel& panel, int c) {
     QList<int> values;
-    for (int r = 0; r < OutcomeComparison::comparisonRowCount(); ++r)
+    for (int r = 0; r < panel.comparison()->rowCount(); ++r)
         values << panel.comparison()->value(r, c);
     return values;
+}
+
+QStringList rowLabels(const OutcomeComparison& table) {
+    QStringList labels;
+    for (int r = 0; r < table.rowCount(); ++r) labels << table.verticalHeaderItem(r)->text();
+    return labels;
+}
+
+QString header(const OutcomeComparison& table, int c) {
+    return table.horizontalHeaderItem(c) ? table.horizontalHeaderItem(c)->text() : QString();
 }
 
 QPalette darkPalette() {
@@ -391,6 +403,50 @@ class ReplayPanelTest : public QObject {
         shoot(*dark, QStringLiteral("teaching-dark-broken"));
     }
 
+    void redlockTableShowsTheDistributedRowsAgainstItsOwnFix() {
+        // A Redlock story is not judged by emails and duplicate report runs: its table says
+        // whether two clients held the lock at once and whether a stale write landed, for
+        // the story as told, with fencing, and this run.
+        auto panel = openPanel(QStringLiteral("redlock-gc-pause"));
+        const OutcomeComparison& table = *panel->comparison();
+        QStringList expected;
+        for (const auto& row : sim::distributedComparisonRows())
+            expected << QString::fromStdString(row.label);
+        QCOMPARE(rowLabels(table), expected);
+        QVERIFY(rowLabels(table).contains(QStringLiteral("Clients holding at once")));
+        QVERIFY(!rowLabels(table).contains(QStringLiteral("Emails sent")));
+        QVERIFY(header(table, ReplayPanel::kFixedColumn).contains(QStringLiteral("fencing=1")));
+
+        const sim::OutcomeSummary told = sim::Replay("redlock-gc-pause").outcome();
+        sim::ScenarioParams fencing = sim::scenarioNamed("redlock-gc-pause").defaults();
+        fencing.assign("fencing=1");
+        const sim::OutcomeSummary fenced = sim::Replay("redlock-gc-pause", fencing).outcome();
+        QCOMPARE(column(*panel, ReplayPanel::kBrokenColumn), headline(told, "redlock-gc-pause"));
+        QCOMPARE(column(*panel, ReplayPanel::kFixedColumn), headline(fenced, "redlock-gc-pause"));
+        // The rows a reader looks at: both clients held it in either run, the stale write
+        // landed without fencing and was rejected with it.
+        const int overlap =
+            static_cast<int>(expected.indexOf(QStringLiteral("Clients holding at once")));
+        const int accepted =
+            static_cast<int>(expected.indexOf(QStringLiteral("Stale writes accepted")));
+        const int rejected =
+            static_cast<int>(expected.indexOf(QStringLiteral("Stale writes rejected")));
+        QCOMPARE(table.value(overlap, ReplayPanel::kBrokenColumn), 1);
+        QCOMPARE(table.value(accepted, ReplayPanel::kBrokenColumn), 1);
+        QCOMPARE(table.value(accepted, ReplayPanel::kFixedColumn), 0);
+        QCOMPARE(table.value(rejected, ReplayPanel::kFixedColumn), 1);
+        toEnd(*panel);
+        QCOMPARE(column(*panel, ReplayPanel::kCurrentColumn),
+                 column(*panel, ReplayPanel::kBrokenColumn));
+        shoot(*panel, QStringLiteral("teaching-redlock-gc-pause-table"));
+
+        // Back to a report story: the report rows and the guide's two jobs again.
+        QVERIFY(panel->loadScenario(QStringLiteral("broken-report")));
+        QVERIFY(rowLabels(table).contains(QStringLiteral("Emails sent")));
+        QCOMPARE(column(*panel, ReplayPanel::kFixedColumn),
+                 headline(sim::Replay("fixed-report").outcome()));
+    }
+
     void everyScenarioPlaysToItsEnd() {
         // Each registered scenario loads, steps to its end with the table equal to the
         // Replay's outcome, and leaves a screenshot to look at.
@@ -402,7 +458,7 @@ class ReplayPanelTest : public QObject {
             QCOMPARE(panel->paramForm()->names().size(), static_cast<qsizetype>(s.params.size()));
             toEnd(*panel);
             QCOMPARE(column(*panel, ReplayPanel::kCurrentColumn),
-                     headline(panel->replay().outcome()));
+                     headline(panel->replay().outcome(), s.name));
             QVERIFY(panel->lanes()->visibleMarkerCount() > 0);
             shoot(*panel, QStringLiteral("teaching-%1-end").arg(name));
         }

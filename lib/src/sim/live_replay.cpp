@@ -11,6 +11,7 @@
 #include "lockscope/sim/live_fenced_resource.h"
 #include "lockscope/sim/live_redis_backend.h"
 #include "lockscope/sim/simulator.h"
+#include "private_servers.h"
 
 namespace lockscope::sim {
 
@@ -35,6 +36,67 @@ class ScratchDirectory {
     std::filesystem::path path_;
 };
 
+// Runs the World to its end against the given servers and a real SQLite fenced store,
+// each step at its virtual time scaled onto the steady clock.
+void runPaced(World& world, RunResult& result, LiveBackends live, int scale,
+              const LiveOptions& options) {
+    std::optional<ScratchDirectory> scratch;
+    std::string storePath = options.storePath;
+    if (storePath.empty()) {
+        scratch.emplace();
+        storePath = scratch->file("reports.db");
+    }
+    FencedStore store(storePath);
+    LiveFencedResource resource(store);
+    live.store = &resource;
+    live.divergences = &result.divergences;
+    live.realMsPerVirtualSecond = scale;
+    const auto start = std::chrono::steady_clock::now();
+    live.beforeStep = [&](VirtualMs t) {
+        std::this_thread::sleep_until(start + std::chrono::microseconds(t * scale));
+    };
+    Simulator::runToEnd(world, result.recording, live);
+}
+
+// A single-server story on the user's server: it must not hold the story's keys, and
+// loses them again at the end, whatever happens.
+void runOnEndpoint(const Scenario& scenario, World& world, RunResult& result, int scale,
+                   const LiveOptions& options) {
+    Connection connection = Connection::open(options.endpoint);
+    for (const auto& key : scenario.keys)
+        if (connection.command({"EXISTS", key}).integer() != 0)
+            throw InvalidArgumentError("live replay of " + scenario.name + " needs " + key +
+                                       " to be absent on " + options.endpoint.display() +
+                                       "; it exists (use an empty test server)");
+    LiveRedisBackend backend(connection, scale);
+    LiveBackends live;
+    live.redis = {&backend};
+    result.servers = {options.endpoint.display()};
+    auto removeKeys = [&] {
+        for (const auto& key : scenario.keys) connection.command({"DEL", key});
+    };
+    try {
+        runPaced(world, result, live, scale, options);
+    } catch (...) {
+        try {
+            removeKeys();
+        } catch (...) {
+        }
+        throw;
+    }
+    removeKeys();
+}
+
+// A multi-server story on servers of its own: they start empty and stop at the end.
+void runOnPrivateServers(World& world, RunResult& result, int scale, const LiveOptions& options) {
+    PrivateServers servers(world, scale);
+    LiveBackends live;
+    live.redis = servers.backends();
+    live.servers = &servers;
+    result.servers = servers.describe();
+    runPaced(world, result, live, scale, options);
+}
+
 }  // namespace
 
 RunResult runSimulated(const Scenario& scenario, const ScenarioParams& params, std::uint64_t seed) {
@@ -44,6 +106,13 @@ RunResult runSimulated(const Scenario& scenario, const ScenarioParams& params, s
     Simulator::runToEnd(world, result.recording);
     result.outcome = world.outcome;
     return result;
+}
+
+bool runsOnPrivateServers(const Scenario& scenario, const ScenarioParams& params) {
+    World world;
+    Recording recording;
+    buildScenario(scenario, params, 0, world, recording);
+    return world.nodes.size() > 1;
 }
 
 RunResult runLive(const Scenario& scenario, const ScenarioParams& params, std::uint64_t seed,
@@ -57,43 +126,10 @@ RunResult runLive(const Scenario& scenario, const ScenarioParams& params, std::u
     World world;
     RunResult result;
     buildScenario(scenario, params, seed, world, result.recording);  // validates first
-
-    Connection connection = Connection::open(options.endpoint);
-    for (const auto& key : scenario.keys)
-        if (connection.command({"EXISTS", key}).integer() != 0)
-            throw InvalidArgumentError("live replay of " + scenario.name + " needs " + key +
-                                       " to be absent on " + options.endpoint.display() +
-                                       "; it exists (use an empty test server)");
-    std::optional<ScratchDirectory> scratch;
-    std::string storePath = options.storePath;
-    if (storePath.empty()) {
-        scratch.emplace();
-        storePath = scratch->file("reports.db");
-    }
-    FencedStore store(storePath);
-    LiveFencedResource resource(store);
-    LiveRedisBackend backend(connection, scale);
-    const auto start = std::chrono::steady_clock::now();
-    LiveBackends live;
-    live.redis = {&backend};
-    live.store = &resource;
-    live.divergences = &result.divergences;
-    live.beforeStep = [&](VirtualMs t) {
-        std::this_thread::sleep_until(start + std::chrono::microseconds(t * scale));
-    };
-    auto removeKeys = [&] {
-        for (const auto& key : scenario.keys) connection.command({"DEL", key});
-    };
-    try {
-        Simulator::runToEnd(world, result.recording, live);
-    } catch (...) {
-        try {
-            removeKeys();
-        } catch (...) {
-        }
-        throw;
-    }
-    removeKeys();
+    if (world.nodes.size() > 1)
+        runOnPrivateServers(world, result, scale, options);
+    else
+        runOnEndpoint(scenario, world, result, scale, options);
     result.outcome = world.outcome;
     return result;
 }

@@ -1,5 +1,7 @@
 #include "redlock_setup.h"
 
+#include "narrator.h"
+
 namespace lockscope::sim {
 
 std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At) {
@@ -35,6 +37,17 @@ RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioPara
     story.config.fencing = params.get("fencing") == 1;
     story.client2At = params.get("client2_at_ms");
     return story;
+}
+
+void addRedlockActors(World& world, const RedlockStory& story, const std::string& intro,
+                      const RedlockClientConfig& one, const RedlockClientConfig& two) {
+    std::vector<Narrator::Line> lines = {{0, intro}};
+    addActor(world, std::make_unique<Narrator>(world.node(0).keyLane, lines), 0);
+    addActor(world,
+             std::make_unique<RedlockClient>("client1", story.client1, one, world.rng.token()), 0);
+    addActor(world,
+             std::make_unique<RedlockClient>("client2", story.client2, two, world.rng.token()),
+             story.client2At);
 }
 
 std::string describeFencing(bool fencing) {

@@ -17,6 +17,10 @@ struct RedlockStory {
 // ttl_ms, node_timeout_ms, latency_ms, work_ms, client2_at_ms, fencing.
 std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At);
 RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioParams& params);
+// The narrator with the introduction, client1 at 0 with config one, client2 at
+// story.client2At with config two.
+void addRedlockActors(World& world, const RedlockStory& story, const std::string& intro,
+                      const RedlockClientConfig& one, const RedlockClientConfig& two);
 // "(Kleppmann's critique) ... fence" sentence for the introduction.
 std::string describeFencing(bool fencing);
 

@@ -7,7 +7,19 @@ const char* const kReplicasMistake =
     "replication, a failover can promote a replica that never saw the lock key, so two "
     "clients hold it.";
 
-void setUpReplicaSet(World& world, Recording& recording, const ReplicaSetSpec& spec) {
+std::vector<ParamSpec> replicaSetParams(VirtualMs lag, VirtualMs failoverAt,
+                                        const std::string& failoverText) {
+    return {
+        {"lag_ms", "replication lag of r2", lag, 0, 60000},
+        {"failover_at_ms", failoverText, failoverAt, 0, 3600000},
+    };
+}
+
+void setUpReplicaSet(World& world, Recording& recording, const ScenarioParams& params,
+                     ReplicaSetSpec& spec) {
+    world.outcome.distributedStory = true;
+    spec.lag = params.get("lag_ms");
+    spec.failoverAt = params.get("failover_at_ms");
     world.lockKey = spec.key;
     world.nodes.resize(spec.slowLag >= 0 ? 3 : 2);
     for (std::size_t n = 0; n < world.nodes.size(); ++n) {

@@ -7,14 +7,20 @@
 namespace lockscope::sim {
 
 struct ReplicaSetSpec {
-    std::string key;  // the key whose lanes and ownership are drawn
-    VirtualMs lag = 20;
-    VirtualMs slowLag = -1;  // < 0: no third node
-    VirtualMs failoverAt = 0;
-    int promote = 1;  // node index promoted by the failover
+    std::string key;           // the key whose lanes and ownership are drawn
+    VirtualMs lag = 20;        // lag_ms
+    VirtualMs slowLag = -1;    // < 0: no third node
+    VirtualMs failoverAt = 0;  // failover_at_ms
+    int promote = 1;           // node index promoted by the failover
 };
 
-void setUpReplicaSet(World& world, Recording& recording, const ReplicaSetSpec& spec);
+// lag_ms (r2's replication lag) and failover_at_ms, which setUpReplicaSet reads.
+std::vector<ParamSpec> replicaSetParams(VirtualMs lag, VirtualMs failoverAt,
+                                        const std::string& failoverText);
+// Reads lag_ms and failover_at_ms into spec, then builds the nodes, their lanes, the links
+// and the failover of a story with several servers.
+void setUpReplicaSet(World& world, Recording& recording, const ScenarioParams& params,
+                     ReplicaSetSpec& spec);
 // "r2 (20 ms behind)", for the introduction.
 std::string describeReplicas(const World& world);
 

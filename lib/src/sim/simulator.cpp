@@ -216,14 +216,18 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
         case DueKind::Crash:
             announce.crash(world.faults.crashes[due->index]);
             break;
-        case DueKind::Failover:
+        case DueKind::Failover: {
+            const int old = world.primary;
             performFailover(world, recording, world.faults.failovers[due->index]);
+            if (live.servers) live.servers->failedOver(world, old);
             break;
+        }
         case DueKind::Replicate:
             deliverReplicatedWrite(world, recording, due->index);
             break;
         case DueKind::ClockJump:
             performClockJump(world, recording, world.faults.clockJumps[due->index]);
+            if (live.servers) live.servers->clockJumped(world, world.faults.clockJumps[due->index]);
             break;
         case DueKind::WaitTimeout:
             expireWaits(world, recording);
@@ -240,6 +244,7 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
         }
     }
     samplePttl(world, recording, world.now);
+    if (live.servers) live.servers->stepDone(world);
     return true;
 }
 

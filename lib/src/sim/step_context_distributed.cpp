@@ -24,10 +24,27 @@ void StepContext::waitForReplicas(int node, int numReplicas, VirtualMs timeout) 
     startWait(world_, recording_, self_.name(), node, numReplicas, timeout);
 }
 
-std::int64_t StepContext::waitReply() const {
-    for (auto it = world_.waits.rbegin(); it != world_.waits.rend(); ++it)
-        if (it->actor == self_.name() && it->done) return it->reply;
-    return 0;
+std::int64_t StepContext::waitReply() {
+    const PendingWait* wait = nullptr;
+    for (auto it = world_.waits.rbegin(); it != world_.waits.rend() && !wait; ++it)
+        if (it->actor == self_.name() && it->done) wait = &*it;
+    if (!wait) return 0;
+    if (static_cast<std::size_t>(wait->node) >= live_.redis.size()) return wait->reply;
+    // Live: a real WAIT, sent once the model's WAIT returned, so that the replication gates
+    // have let through exactly what the model delivered. The server's count is the answer.
+    // A WAIT the model saw acknowledged gets at least a real second: a scaled 50 ms can be
+    // shorter than a busy machine's loopback round trip, and WAIT returns at the ack anyway.
+    VirtualMs timeout = wait->deadline - wait->sentAt;
+    if (wait->reply >= wait->numReplicas && live_.realMsPerVirtualSecond > 0)
+        timeout = std::max<VirtualMs>(timeout, kSecond * 1000 / live_.realMsPerVirtualSecond);
+    RedisCommand c = RedisCommand::wait(wait->numReplicas, timeout);
+    c.node = wait->node;
+    std::int64_t real = live_.redis[wait->node]->execute(c, now()).integer;
+    if (real != wait->reply && live_.divergences)
+        live_.divergences->push_back(formatVirtualTime(now()) + " " + self_.name() + " " +
+                                     c.text() + ": server " + std::to_string(real) + ", model " +
+                                     std::to_string(wait->reply));
+    return real;
 }
 
 void StepContext::believeHeld(const std::string& resource) {

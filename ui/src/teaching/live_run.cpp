@@ -2,6 +2,7 @@
 
 #include <QElapsedTimer>
 #include <QtConcurrent/QtConcurrentRun>
+#include <optional>
 
 #include "lockscope/local_redis_server.h"
 #include "lockscope/sim/live_replay.h"
@@ -20,14 +21,20 @@ LiveRunResult runOnSandbox(const std::string& name, const sim::ScenarioParams& p
     timer.start();
     try {
         const sim::Scenario& scenario = sim::scenarioNamed(name);
-        LocalRedisServer server;
         sim::LiveOptions options;
-        options.endpoint = server.endpoint();
         options.realMsPerVirtualSecond = realMsPerVirtualSecond;
+        // A multi-server story starts its own servers, one per node; one sandbox serves
+        // the others.
+        std::optional<LocalRedisServer> server;
+        if (!sim::runsOnPrivateServers(scenario, params)) {
+            server.emplace();
+            options.endpoint = server->endpoint();
+        }
         sim::RunResult live = sim::runLive(scenario, params, seed, options);
         sim::RunResult simulated = sim::runSimulated(scenario, params, seed);
         result.outcome = live.outcome;
         result.beats = static_cast<int>(live.recording.beats.size());
+        result.servers = static_cast<int>(live.servers.size());
         for (const std::string& d : live.divergences) result.divergences << qs(d);
         result.matchesSimulation =
             live.outcome == simulated.outcome &&

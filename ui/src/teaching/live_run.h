@@ -1,6 +1,7 @@
 #pragma once
-// Live mode: the loaded scenario, with its parameters and seed, run against a real
-// redis-server (a private sandbox on a free loopback port) and a real SQLite fenced store,
+// Live mode: the loaded scenario, with its parameters and seed, run against real
+// redis-servers (private sandboxes on free loopback ports: one, or one per node of a
+// multi-server story) and a real SQLite fenced store,
 // on a worker thread (QtConcurrent), never on the GUI thread. The result says whether the
 // real server told the same story as the simulation, beat for beat.
 
@@ -19,6 +20,7 @@ struct LiveRunResult {
     QString error;
     sim::OutcomeSummary outcome;
     int beats = 0;
+    int servers = 0;                 // redis-servers it ran on (one per node of the story)
     QStringList divergences;         // replies where the model and the server disagreed
     bool matchesSimulation = false;  // same transcript and outcome as runSimulated
     qint64 realMs = 0;

@@ -9,11 +9,7 @@
 namespace lockscope::ui {
 
 OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
-    const auto& rows = sim::comparisonRows();
-    setRowCount(static_cast<int>(rows.size()));
-    QStringList labels;
-    for (const auto& row : rows) labels << qs(row.label);
-    setVerticalHeaderLabels(labels);
+    setRows(sim::comparisonRows());
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setFocusPolicy(Qt::NoFocus);
@@ -30,11 +26,23 @@ OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
     horizontalHeader()->setMinimumHeight(QFontMetrics(f).height() * 2 + 16);
 }
 
+void OutcomeComparison::setRows(const std::vector<sim::ComparisonRow>& rows) {
+    if (rows_ == &rows) return;
+    rows_ = &rows;
+    // The numbers of the other rows mean something else: no column survives.
+    clearContents();
+    setColumnCount(0);
+    setRowCount(static_cast<int>(rows.size()));
+    QStringList labels;
+    for (const auto& row : rows) labels << qs(row.label);
+    setVerticalHeaderLabels(labels);
+}
+
 void OutcomeComparison::setColumn(int column, const QString& header,
                                   const sim::OutcomeSummary& outcome) {
     if (column >= columnCount()) setColumnCount(column + 1);
     setHorizontalHeaderItem(column, new QTableWidgetItem(header));
-    const auto& rows = sim::comparisonRows();
+    const auto& rows = *rows_;
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         int v = rows[r].value(outcome);
         auto* item = new QTableWidgetItem(QString::number(v));
@@ -56,16 +64,19 @@ int OutcomeComparison::value(int row, int column) const {
 void OutcomeComparison::tint(int row, int column, int v) {
     QTableWidgetItem* cell = item(row, column);
     if (!cell) return;
-    // Row 0 is emails sent (one is right), row 4 stale writes rejected (the fence working),
-    // the others count harm.
     const QPalette& pal = palette();
     QColor color;
-    if (row == 0)
-        color = v == 1 ? LaneColors::good(pal) : v > 1 ? LaneColors::bad(pal) : QColor();
-    else if (row == 4)
-        color = v > 0 ? LaneColors::good(pal) : QColor();
-    else
-        color = v > 0 ? LaneColors::bad(pal) : LaneColors::good(pal);
+    switch (rows_->at(static_cast<std::size_t>(row)).sense) {
+        case sim::RowSense::ExactlyOne:
+            color = v == 1 ? LaneColors::good(pal) : v > 1 ? LaneColors::bad(pal) : QColor();
+            break;
+        case sim::RowSense::Protection:
+            color = v > 0 ? LaneColors::good(pal) : QColor();
+            break;
+        case sim::RowSense::Harm:
+            color = v > 0 ? LaneColors::bad(pal) : LaneColors::good(pal);
+            break;
+    }
     if (color.isValid()) {
         QColor fill = color;
         fill.setAlpha(LaneColors::isDark(pal) ? 90 : 55);

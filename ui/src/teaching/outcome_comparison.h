@@ -1,8 +1,9 @@
 #pragma once
-// The broken-vs-fixed table: the headline outcome fields (emails sent, duplicate runs,
-// foreign deletions, corrupted writes, stale writes rejected) as rows, one column per
-// scenario run: the guide's broken and fixed jobs run to the end, and the story loaded
-// now, so far. Harmful counts are tinted red, protective ones green.
+// The broken-vs-fixed table: the story's headline outcome fields as rows (the report
+// jobs': emails sent, duplicate runs, foreign deletions...; the multi-server stories':
+// clients holding at once, stale writes, seats sold twice), one column per run: the two
+// references run to the end, the story loaded now so far, and a live run. Harmful counts
+// are tinted red, protective ones green.
 
 #include <QTableWidget>
 
@@ -15,17 +16,21 @@ class OutcomeComparison : public QTableWidget {
   public:
     explicit OutcomeComparison(QWidget* parent = nullptr);
 
+    // The rows to show (sim::comparisonRowsFor the story). Other rows clear every column.
+    void setRows(const std::vector<sim::ComparisonRow>& rows);
+    const std::vector<sim::ComparisonRow>& rows() const { return *rows_; }
     // Sets (or adds) the column with this header.
     void setColumn(int column, const QString& header, const sim::OutcomeSummary& outcome);
     // The number shown in a cell (tests).
     int value(int row, int column) const;
-    static int comparisonRowCount() { return static_cast<int>(sim::comparisonRows().size()); }
 
   protected:
     void changeEvent(QEvent* event) override;
 
   private:
     void tint(int row, int column, int value);
+
+    const std::vector<sim::ComparisonRow>* rows_ = nullptr;
 };
 
 }  // namespace lockscope::ui

@@ -55,8 +55,6 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     narration_ = new NarrationView;
     comparison_ = new OutcomeComparison;
     comparison_->setObjectName(QStringLiteral("replayComparison"));
-    comparison_->setColumn(kBrokenColumn, tr("broken-report\n(whole night)"), brokenReference_);
-    comparison_->setColumn(kFixedColumn, tr("fixed-report\n(whole night)"), fixedReference_);
 
     auto* bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(narration_);
@@ -131,11 +129,29 @@ bool ReplayPanel::loadScenario(const QString& name) {
     summary_->setText(QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
                           .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped()));
     params_->setScenario(s, replay_->params());
+    showReferences();
     lanes_->setReplay(replay_.get());
     pttl_->setReplay(replay_.get());
     showInfo({});
     showStory();
     return true;
+}
+
+void ReplayPanel::showReferences() {
+    const sim::Scenario& s = replay_->scenario();
+    comparison_->setRows(sim::comparisonRowsFor(s));
+    if (s.fixedBy.empty()) {  // the report stories: the guide's broken and fixed jobs
+        comparison_->setColumn(kBrokenColumn, tr("broken-report\n(whole night)"), brokenReference_);
+        comparison_->setColumn(kFixedColumn, tr("fixed-report\n(whole night)"), fixedReference_);
+        return;
+    }
+    // A story with rows of its own is its own reference: as told, and with its fix.
+    sim::ScenarioParams fixed = s.defaults();
+    fixed.assign(s.fixedBy);
+    comparison_->setColumn(kBrokenColumn, tr("%1\n(as told, whole story)").arg(qs(s.name)),
+                           sim::Replay(s.name).outcome());
+    comparison_->setColumn(kFixedColumn, tr("with %1\n(whole story)").arg(qs(s.fixedBy)),
+                           sim::Replay(s.name, fixed).outcome());
 }
 
 void ReplayPanel::setSeed(int seed) {

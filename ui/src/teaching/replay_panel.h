@@ -99,8 +99,9 @@ class ReplayPanel : public QWidget {
     QWidget* buildTopRow();
     QWidget* buildSidebar();
     QWidget* buildTimeline();
-    void showStory();  // the recording changed (load, parameter, fork)
-    void showBeat();   // the current beat changed
+    void showStory();       // the recording changed (load, parameter, fork)
+    void showBeat();        // the current beat changed
+    void showReferences();  // the table's rows and reference columns for the story
     void playTick();
     void showError(const QString& message);  // red, and lastError()
     void showInfo(const QString& message);

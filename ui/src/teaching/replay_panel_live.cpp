@@ -16,9 +16,14 @@ bool ReplayPanel::startLiveRun(int realMsPerVirtualSecond) {
     liveButton_->setEnabled(false);
     int pace = realMsPerVirtualSecond ? realMsPerVirtualSecond
                                       : replay_->scenario().liveRealMsPerVirtualSecond;
-    showInfo(tr("Live: %1 is running against a private redis-server (1 virtual second = %2 ms)…")
-                 .arg(qs(replay_->scenario().name))
-                 .arg(pace));
+    QString text =
+        tr("Live: %1 is running against private redis-servers (1 virtual second = %2 ms)…")
+            .arg(qs(replay_->scenario().name))
+            .arg(pace);
+    // What the live run does for real and what it only emulates, before anyone reads it.
+    if (!replay_->scenario().liveNotes.empty())
+        text += QLatin1Char(' ') + qs(replay_->scenario().liveNotes);
+    showInfo(text);
     return true;
 }
 
@@ -29,7 +34,11 @@ void ReplayPanel::showLiveResult() {
         showError(tr("Live run of %1 failed: %2").arg(r.scenario, r.error));
         return;
     }
-    comparison_->setColumn(kLiveColumn, tr("%1 live\n(redis-server)").arg(r.scenario), r.outcome);
+    comparison_->setColumn(kLiveColumn,
+                           r.servers > 1
+                               ? tr("%1 live\n(%2 redis-servers)").arg(r.scenario).arg(r.servers)
+                               : tr("%1 live\n(redis-server)").arg(r.scenario),
+                           r.outcome);
     QString verdict = r.matchesSimulation
                           ? tr("the real server told the same story as the simulation ✓")
                           : tr("the real server's story differs from the simulation ✗");

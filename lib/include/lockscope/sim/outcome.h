@@ -42,10 +42,15 @@ struct OutcomeSummary {
 // One "name: value" line per field that matters, in a fixed order.
 std::string formatOutcome(const OutcomeSummary& outcome);
 
+// How a table should read a row's number: most count harm (0 is good), some count the
+// protection working (more is good), and the report's email should go out exactly once.
+enum class RowSense { Harm, Protection, ExactlyOne };
+
 // The headline fields side by side, for the broken-vs-fixed table.
 struct ComparisonRow {
     std::string label;
     int (*value)(const OutcomeSummary&);
+    RowSense sense = RowSense::Harm;
 };
 const std::vector<ComparisonRow>& comparisonRows();
 // The headline of the multi-server stories (clients holding at once, stale writes, seats

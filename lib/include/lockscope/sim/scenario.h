@@ -27,8 +27,14 @@ struct Scenario {
     // Why `replay --live` cannot run this story (several servers, replication, failover),
     // or empty when it can. runLive refuses with this text rather than pretend.
     std::string liveUnavailable;
+    // How a live run does the story's faults for real, and which it can only emulate (said
+    // plainly, so no one takes an emulation for the real thing). Empty: nothing to say.
+    std::string liveNotes;
     // The headline rows of its broken-vs-fixed table: comparisonRows() when null.
     const std::vector<ComparisonRow>& (*comparison)() = nullptr;
+    // The parameter assignment that makes the story come out safe ("fencing=1"): the table's
+    // "fixed" reference column for a story with its own rows. Empty: the guide's report jobs.
+    std::string fixedBy;
     std::function<void(World&, Recording&, const ScenarioParams&)> build;
 
     ScenarioParams defaults() const { return ScenarioParams(params); }

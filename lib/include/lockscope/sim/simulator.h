@@ -18,13 +18,26 @@
 
 namespace lockscope::sim {
 
+// Live mode's real counterparts of the World's server-side events, called right after the
+// model ran them: a failover, a clock jump, and the end of every step (the replication
+// gates follow what the model has in flight).
+class LiveServerEvents {
+  public:
+    virtual ~LiveServerEvents() = default;
+    virtual void failedOver(const World& world, int oldPrimary) = 0;
+    virtual void clockJumped(const World& world, const ClockJumpFault& jump) = 0;
+    virtual void stepDone(const World& world) = 0;
+};
+
 struct LiveBackends {
     // One per World node; empty: the World's models answer.
     std::vector<KeyValueBackend*> redis;
     FencedResource* store = nullptr;  // null: the World's model store answers
     // Called with the virtual time of each step before it runs (live pacing).
     std::function<void(VirtualMs)> beforeStep;
+    int realMsPerVirtualSecond = 0;                   // the pacing's scale (live only)
     std::vector<std::string>* divergences = nullptr;  // model vs real disagreements
+    LiveServerEvents* servers = nullptr;  // null: the servers' faults are the model's alone
 };
 
 class Simulator {

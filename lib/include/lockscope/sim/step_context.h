@@ -60,9 +60,10 @@ class StepContext {
     // executed (a Redlock node the client cannot reach).
     void sendUnanswered(const RedisCommand& command, VirtualMs timeout);
     // WAIT numReplicas timeout on a node: the actor blocks (do not call wakeAfter) and is woken
-    // when enough replicas acknowledged or the timeout ran out; waitReply() then says how many.
+    // when enough replicas acknowledged or the timeout ran out; waitReply() then says how many
+    // (in live mode after asking the real server the same WAIT).
     void waitForReplicas(int node, int numReplicas, VirtualMs timeout);
-    std::int64_t waitReply() const;
+    std::int64_t waitReply();
 
     // What the client believes it holds (a lock key, a seat). Starting to believe what another
     // client believes it holds counts an overlapping hold and says so in the narration.
