@@ -486,6 +486,29 @@ class ReplayPanelTest : public QObject {
         QVERIFY(panel->lastError().isEmpty());
     }
 
+    void liveRunOfAFailoverStartsItsOwnServers() {
+        // The failover story needs a primary and two replicas: the live run starts three
+        // redis-servers of its own, promotes a real replica, and the table's live column
+        // says so and agrees with the simulation.
+        if (QStandardPaths::findExecutable(QStringLiteral("redis-server")).isEmpty())
+            QSKIP("redis-server is not on PATH");
+        auto panel = openPanel(QStringLiteral("failover"));
+        QSignalSpy done(panel->liveRun(), &LiveRun::finished);
+        QVERIFY(panel->startLiveRun());
+        QVERIFY(done.wait(30000));
+        const LiveRunResult& r = panel->liveRun()->result();
+        QVERIFY2(r.ok, qPrintable(r.error));
+        QVERIFY2(r.divergences.isEmpty(), qPrintable(r.divergences.join(QLatin1Char('\n'))));
+        QVERIFY(r.matchesSimulation);
+        QCOMPARE(r.servers, 3);
+        QVERIFY(header(*panel->comparison(), ReplayPanel::kLiveColumn)
+                    .contains(QStringLiteral("3 servers")));
+        QCOMPARE(column(*panel, ReplayPanel::kLiveColumn),
+                 headline(sim::Replay("failover").outcome(), "failover"));
+        toEnd(*panel);
+        shoot(*panel, QStringLiteral("teaching-failover-live"));
+    }
+
     void theWindowHasATeachingTab() {
         QTemporaryDir dir;
         QSettings settings(dir.filePath(QStringLiteral("lockscope.ini")), QSettings::IniFormat);

@@ -22,8 +22,9 @@ OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
     verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     horizontalHeader()->setDefaultAlignment(Qt::AlignCenter | Qt::Alignment(Qt::TextWordWrap));
     setWordWrap(true);
-    // Two lines of header ("broken-report" / "(whole night)").
-    horizontalHeader()->setMinimumHeight(QFontMetrics(f).height() * 2 + 16);
+    // Three lines of header: "broken-report" / "(whole night)", and with four columns in a
+    // narrow pane "failover live" wraps to "failover" / "live" / "(3 servers)".
+    horizontalHeader()->setMinimumHeight(QFontMetrics(f).height() * 3 + 16);
 }
 
 void OutcomeComparison::setRows(const std::vector<sim::ComparisonRow>& rows) {

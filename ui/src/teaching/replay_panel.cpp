@@ -148,9 +148,9 @@ void ReplayPanel::showReferences() {
     // A story with rows of its own is its own reference: as told, and with its fix.
     sim::ScenarioParams fixed = s.defaults();
     fixed.assign(s.fixedBy);
-    comparison_->setColumn(kBrokenColumn, tr("%1\n(as told, whole story)").arg(qs(s.name)),
+    comparison_->setColumn(kBrokenColumn, tr("as told\n(whole story)"),
                            sim::Replay(s.name).outcome());
-    comparison_->setColumn(kFixedColumn, tr("with %1\n(whole story)").arg(qs(s.fixedBy)),
+    comparison_->setColumn(kFixedColumn, tr("%1\n(whole story)").arg(qs(s.fixedBy)),
                            sim::Replay(s.name, fixed).outcome());
 }
 

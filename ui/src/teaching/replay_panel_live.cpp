@@ -3,6 +3,7 @@
 #include <QToolButton>
 
 #include "live_run.h"
+#include "lockscope/sim/scenario.h"
 #include "outcome_comparison.h"
 #include "replay_panel.h"
 #include "sim_text.h"
@@ -36,7 +37,7 @@ void ReplayPanel::showLiveResult() {
     }
     comparison_->setColumn(kLiveColumn,
                            r.servers > 1
-                               ? tr("%1 live\n(%2 redis-servers)").arg(r.scenario).arg(r.servers)
+                               ? tr("%1 live\n(%2 servers)").arg(r.scenario).arg(r.servers)
                                : tr("%1 live\n(redis-server)").arg(r.scenario),
                            r.outcome);
     QString verdict = r.matchesSimulation
@@ -47,6 +48,10 @@ void ReplayPanel::showLiveResult() {
                        .arg(r.beats)
                        .arg(r.realMs / 1000.0, 0, 'f', 1)
                        .arg(verdict);
+    // What was real and what was emulated stays beside the verdict.
+    if (const sim::Scenario* s = sim::findScenario(r.scenario.toStdString());
+        s && !s->liveNotes.empty())
+        text += QLatin1Char(' ') + qs(s->liveNotes);
     if (!r.divergences.isEmpty())
         text +=
             QLatin1Char(' ') + tr("Divergences: %1").arg(r.divergences.join(QStringLiteral("; ")));
