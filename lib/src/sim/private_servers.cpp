@@ -84,7 +84,7 @@ std::vector<std::string> PrivateServers::describe() const {
         std::string role = "independent primary";
         for (const auto& link : world_.replication)
             if (link.to == static_cast<int>(n))
-                role = "replica of " + world_.node(link.from).name + " (REPLICAOF)";
+                role = "replica of " + world_.node(link.from).name + ", REPLICAOF";
         if (role.starts_with("independent") && !world_.replication.empty()) role = "primary";
         lines.push_back(world_.node(static_cast<int>(n)).name + " " + nodes_[n]->server().url() +
                         " (" + role + ")");
