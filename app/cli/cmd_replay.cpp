@@ -114,20 +114,22 @@ int runReplay(const Arguments& args) {
     return kOk;
 }
 
-Registration replay({"replay",
-                     "replay NAME [--seed N] [--set param=value]... [--live URL|private "
-                     "[--speed MS]] | replay --list    replay a teaching scenario (broken-report, "
-                     "fixed-report, expiry-race, setnx-expire-crash, failover, seat-hold, "
-                     "redlock-gc-pause, redlock-clock-jump) one beat per line, then its outcome. "
-                     "--live runs it on real servers and reports any reply that differs from "
-                     "the model: a single-server story on URL (its keys must be absent); the "
-                     "multi-server stories (redlock-*, failover, seat-hold) always start their "
-                     "own private redis-servers on loopback, one per node, with real replicas "
-                     "(REPLICAOF) and a real promotion, and ignore URL (write --live private). "
-                     "What a live run can only emulate (redlock-clock-jump's clock step) is "
-                     "printed with it",
-                     {"--seed", "--live", "--set", "--speed"},
-                     runReplay});
+Registration replay(
+    {"replay",
+     "replay NAME [--seed N] [--set param=value]... [--live URL|private [--speed MS]]\n"
+     "  replay --list            replay a teaching scenario (broken-report, fixed-report,\n"
+     "                           expiry-race, setnx-expire-crash, failover, seat-hold,\n"
+     "                           redlock-gc-pause, redlock-clock-jump) one beat per line, then\n"
+     "                           its outcome. --live runs it on real servers and reports each\n"
+     "                           reply that differs from the model. A single-server story runs\n"
+     "                           on URL (its keys must be absent). The multi-server stories\n"
+     "                           (redlock-*, failover, seat-hold) always start private\n"
+     "                           redis-servers on loopback, one per node, with real replicas\n"
+     "                           (REPLICAOF) and a real promotion, and ignore URL (write\n"
+     "                           --live private); what they can only emulate (the clock step\n"
+     "                           of redlock-clock-jump) is printed with the run",
+     {"--seed", "--live", "--set", "--speed"},
+     runReplay});
 
 }  // namespace
 }  // namespace lockscope::cli
