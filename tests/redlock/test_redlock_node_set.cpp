@@ -68,3 +68,16 @@ TEST_F(RedlockNodeSetTest, EmptyCommandsAreRefusedBeforeAnythingIsSent) {
     EXPECT_THROW(nodes.roundTrip({}, 100ms), InvalidArgumentError);
     EXPECT_THROW(nodes.roundTrip({{"PING"}, {}}, 100ms), InvalidArgumentError);
 }
+
+// The round encodes its commands once for all nodes: a value with NUL, CR and LF bytes must
+// reach every node byte for byte.
+TEST_F(RedlockNodeSetTest, SendsBinaryValuesUnchangedToEveryNode) {
+    const std::string value("a\0b\r\n$3\r\n*1\xff\0", 13);  // ends in NUL too
+    RedlockNodeSet nodes = nodeSet();
+    auto replies = nodes.roundTrip({{"SET", "bin", value}, {"GET", "bin"}}, 100ms);
+    for (int i = 0; i < kNodes; ++i) {
+        ASSERT_TRUE(replies[i].ok()) << replies[i].error;
+        EXPECT_EQ(replies[i].replies[1].text(), value);
+        EXPECT_EQ(observer(i).command({"STRLEN", "bin"}).integer(), 13);
+    }
+}

@@ -3,7 +3,6 @@
 #include <hiredis/hiredis.h>
 
 #include <array>
-#include <vector>
 
 namespace lockscope::redlock_detail {
 
@@ -38,22 +37,24 @@ std::optional<LinkFailure> NodeLink::open(int& handshakeReplies) {
         return failure;
     }
     receivedAnything_ = false;
+    std::string handshake;
     if (!endpoint_.password.empty()) {
         if (endpoint_.user.empty()) {
             std::array<std::string_view, 2> auth{"AUTH", endpoint_.password};
-            append(auth);
+            appendRequest(handshake, auth);
         } else {
             std::array<std::string_view, 3> auth{"AUTH", endpoint_.user, endpoint_.password};
-            append(auth);
+            appendRequest(handshake, auth);
         }
         ++handshakeReplies;
     }
     if (endpoint_.db != 0) {
         std::string db = std::to_string(endpoint_.db);
         std::array<std::string_view, 2> select{"SELECT", db};
-        append(select);
+        appendRequest(handshake, select);
         ++handshakeReplies;
     }
+    if (!handshake.empty()) appendEncoded(handshake);
     return std::nullopt;
 }
 
@@ -61,24 +62,21 @@ void NodeLink::close() noexcept {
     context_.reset();
 }
 
-void NodeLink::append(std::span<const std::string_view> argv) {
-    // Redlock's commands have at most a handful of arguments: no heap for those.
-    constexpr std::size_t kSmall = 16;
-    std::array<const char*, kSmall> smallArgs;
-    std::array<std::size_t, kSmall> smallLens;
-    std::vector<const char*> bigArgs;
-    std::vector<std::size_t> bigLens;
-    const char** args = smallArgs.data();
-    std::size_t* lens = smallLens.data();
-    if (argv.size() > kSmall) {
-        bigArgs.resize(argv.size());
-        bigLens.resize(argv.size());
-        args = bigArgs.data();
-        lens = bigLens.data();
+void NodeLink::appendEncoded(std::string_view request) {
+    redisAppendFormattedCommand(context_.get(), request.data(), request.size());
+}
+
+void appendRequest(std::string& out, std::span<const std::string_view> argv) {
+    out += '*';
+    out += std::to_string(argv.size());
+    out += "\r\n";
+    for (std::string_view arg : argv) {
+        out += '$';
+        out += std::to_string(arg.size());
+        out += "\r\n";
+        out += arg;
+        out += "\r\n";
     }
-    for (std::size_t i = 0; i < argv.size(); ++i)
-        args[i] = argv[i].data(), lens[i] = argv[i].size();
-    redisAppendCommandArgv(context_.get(), static_cast<int>(argv.size()), args, lens);
 }
 
 bool NodeLink::flush(std::optional<LinkFailure>& failure) {

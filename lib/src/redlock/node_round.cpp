@@ -32,7 +32,13 @@ NodeRound::NodeRound(std::span<NodeLink> links, const std::vector<bool>& selecte
       commands_(commands),
       timeout_(timeout),
       results_(links.size()),
-      pending_(links.size()) {}
+      pending_(links.size()) {
+    std::size_t size = 0;
+    for (const auto& command : commands)
+        for (std::string_view arg : command) size += arg.size() + 16;  // "$<len>\r\n…\r\n"
+    request_.reserve(size + 16 * commands.size());
+    for (const auto& command : commands) appendRequest(request_, command);
+}
 
 std::vector<NodeReplies> NodeRound::run() {
     sentAt_ = Clock::now();
@@ -54,7 +60,7 @@ void NodeRound::send(std::size_t i) {
     if (!p.reused) {
         if (auto failure = links_[i].open(p.handshake)) return fail(i, std::move(*failure));
     }
-    for (const auto& command : commands_) links_[i].append(command);
+    links_[i].appendEncoded(request_);
     p.expected = p.handshake + commands_.size();
     results_[i].replies.reserve(p.expected);
     p.active = true;

@@ -11,6 +11,7 @@
 
 #include <chrono>
 #include <span>
+#include <string>
 #include <vector>
 
 #include "lockscope/redlock/node_set.h"
@@ -53,6 +54,7 @@ class NodeRound {
     const std::vector<bool>& selected_;
     const std::vector<Command>& commands_;
     std::chrono::milliseconds timeout_;
+    std::string request_;  // the commands in the Redis protocol, encoded once for every node
     Clock::time_point sentAt_{};
     Clock::time_point deadline_{};
     std::vector<NodeReplies> results_;
