@@ -15,6 +15,14 @@ std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At) {
     };
 }
 
+Scenario redlockScenario(VirtualMs work, VirtualMs client2At) {
+    Scenario s;
+    s.params = redlockParams(work, client2At);
+    s.comparison = distributedComparisonRows;
+    s.fixedBy = "fencing=1";
+    return s;
+}
+
 RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioParams& params) {
     world.outcome.distributedStory = true;
     RedlockStory story;

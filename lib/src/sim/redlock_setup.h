@@ -16,6 +16,9 @@ struct RedlockStory {
 
 // ttl_ms, node_timeout_ms, latency_ms, work_ms, client2_at_ms, fencing.
 std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At);
+// What both Redlock stories declare alike: those parameters, the multi-server table rows,
+// and fencing=1 as the fix the table compares with.
+Scenario redlockScenario(VirtualMs work, VirtualMs client2At);
 RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioParams& params);
 // The narrator with the introduction, client1 at 0 with config one, client2 at
 // story.client2At with config two.

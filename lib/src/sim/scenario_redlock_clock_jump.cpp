@@ -30,14 +30,13 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
 }  // namespace
 
 Scenario redlockClockJumpScenario() {
-    Scenario s;
+    Scenario s = redlockScenario(5000, 2000);
     s.name = "redlock-clock-jump";
     s.title = "Redlock and a clock jump: two clients each hold a majority";
     s.summary =
         "client1 locks A, B and C (D and E unreachable). C's clock jumps forward and its key "
         "expires early. client2 locks C, D and E (A and B unreachable). Each has three of "
         "five, and both believe they hold the lock: Redlock's safety rests on clocks.";
-    s.params = redlockParams(5000, 2000);
     s.params.push_back({"jump_at_ms", "when C's clock jumps", 1000, 0, 3600000});
     s.params.push_back(
         {"jump_ms", "how far C's clock jumps forward (0 = no jump)", 9500, 0, 86400000});
@@ -48,8 +47,6 @@ Scenario redlockClockJumpScenario() {
         "from outside, so at the jump every key on C has its TTL shortened by the jump "
         "(PEXPIRE, or DEL when nothing is left), which is what the jumped clock does to its "
         "expiry.";
-    s.comparison = distributedComparisonRows;
-    s.fixedBy = "fencing=1";
     s.build = build;
     return s;
 }

@@ -29,7 +29,7 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
 }  // namespace
 
 Scenario redlockGcPauseScenario() {
-    Scenario s;
+    Scenario s = redlockScenario(500, 12000);
     s.name = "redlock-gc-pause";
     s.title = "Redlock and a GC pause: a majority of five does not stop a stale write";
     s.summary =
@@ -38,7 +38,6 @@ Scenario redlockGcPauseScenario() {
         "wakes and writes too. Without fencing the store takes the stale write; with "
         "fencing=1 it is rejected (Redlock has no fencing token: the narration says where one "
         "would come from).";
-    s.params = redlockParams(500, 12000);
     s.params.push_back({"pause_at_ms", "when client1's GC pause starts", 50, 0, 3600000});
     s.params.push_back(
         {"pause_ms", "how long client1 is frozen (0 = no pause)", 15000, 0, 3600000});
@@ -46,8 +45,6 @@ Scenario redlockGcPauseScenario() {
         "Live: five private redis-servers A to E, one per node, which really expire the keys. "
         "client1's GC pause needs no server action: its actor does not run while paused, as a "
         "frozen process sends nothing.";
-    s.comparison = distributedComparisonRows;
-    s.fixedBy = "fencing=1";
     s.build = build;
     return s;
 }
