@@ -36,6 +36,17 @@ bool writeAll(int fd, const char* data, std::size_t size) {
     return true;
 }
 
+// The wake pipe carries no data, only "look again": one byte in, everything out.
+void signal(int fd) {
+    if (fd >= 0 && ::write(fd, "x", 1) < 0) return;  // full: a wake-up is pending anyway
+}
+
+void drain(int fd) {
+    char bytes[64];
+    while (::read(fd, bytes, sizeof bytes) > 0) {  // non-blocking: stops when empty
+    }
+}
+
 void closeFd(int& fd) {
     if (fd >= 0) ::close(fd);
     fd = -1;
@@ -44,13 +55,14 @@ void closeFd(int& fd) {
 }  // namespace
 
 ReplicationGate::ReplicationGate(int primaryPort) : primaryPort_(primaryPort) {
-    listenFd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    // Close-on-exec: a server spawned meanwhile must not inherit the gate and keep it open.
+    listenFd_ = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in addr = loopback(0);
     socklen_t len = sizeof addr;
     if (listenFd_ < 0 || ::bind(listenFd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 ||
         ::listen(listenFd_, 4) != 0 ||
         ::getsockname(listenFd_, reinterpret_cast<sockaddr*>(&addr), &len) != 0 ||
-        ::pipe(wakePipe_) != 0) {
+        ::pipe2(wakePipe_, O_NONBLOCK | O_CLOEXEC) != 0) {
         closeFd(listenFd_);
         throw ProcessError("cannot open a replication gate on 127.0.0.1");
     }
@@ -109,8 +121,7 @@ void ReplicationGate::cut() {
 }
 
 void ReplicationGate::wake() {
-    if (wakePipe_[1] >= 0) [[maybe_unused]]
-        auto n = ::write(wakePipe_[1], "x", 1);
+    signal(wakePipe_[1]);
 }
 
 void ReplicationGate::run() {
@@ -124,8 +135,7 @@ void ReplicationGate::relayOnce() {
                      {primaryFd_, POLLIN, 0}};
     if (::poll(fds, 4, 100) < 0) return;
     char buffer[16384];
-    if (fds[1].revents & POLLIN) [[maybe_unused]]
-        auto n = ::read(wakePipe_[0], buffer, sizeof buffer);
+    if (fds[1].revents & POLLIN) drain(wakePipe_[0]);
     if (fds[0].revents & POLLIN) acceptReplica();
     // The replica's side (handshake, REPLCONF ACK) is never held: WAIT counts those acks.
     if (replicaFd_ >= 0 && (fds[2].revents & (POLLIN | POLLHUP | POLLERR))) {
@@ -149,11 +159,11 @@ void ReplicationGate::relayOnce() {
 }
 
 void ReplicationGate::acceptReplica() {
-    int replica = ::accept(listenFd_, nullptr, nullptr);
+    int replica = ::accept4(listenFd_, nullptr, nullptr, SOCK_CLOEXEC);
     if (replica < 0) return;
     // A replica reconnecting starts a new stream: what the old one held is gone with it.
     closeConnections();
-    int primary = ::socket(AF_INET, SOCK_STREAM, 0);
+    int primary = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
     sockaddr_in addr = loopback(primaryPort_);
     if (primary < 0 || ::connect(primary, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
         if (primary >= 0) ::close(primary);
@@ -183,7 +193,7 @@ void ReplicationGate::forwardReleased() {
     const bool written = writeAll(replicaFd_, chunk.data(), chunk.size());
     {
         std::lock_guard lock(mutex_);
-        forwarded_ += chunk.size();  // counted once on the wire, so flush() means delivered
+        forwarded_ += chunk.size();  // counted once on the wire: waitForwarded means sent
     }
     if (!written) closeConnections();
     forwardedChanged_.notify_all();
