@@ -263,11 +263,18 @@ int main(int argc, char** argv) {
     RedlockNodeSet nodes(endpoints);
     Connection single = Connection::open(servers[0]->endpoint());
 
+    // A node that misses its 50 ms timeout on a loaded machine fails that round; Redlock then
+    // carries on with the majority (a key left behind expires with its TTL). Such rounds are
+    // counted and shown, not hidden and not fatal; a lock that keeps failing still ends the run.
+    int redlockFailures = 0;
+    std::string lastFailure;
     auto redlockCycle = [&] {
         Redlock lock(nodes, "bench:redlock", {.ttl = std::chrono::milliseconds(10'000)});
         RedlockAttempt attempt = lock.tryAcquire();
-        if (!attempt.succeeded) die("redlock: " + attempt.details());
-        if (!lock.release().succeeded) die("redlock: release failed");
+        RedlockAttempt release = attempt.succeeded ? lock.release() : attempt;
+        if (attempt.succeeded && release.succeeded) return;
+        lastFailure = release.details();
+        if (++redlockFailures > 100) die("redlock keeps failing: " + lastFailure);
     };
     auto singleCycle = [&] {
         RedisLock lock(single, "bench:single", {.ttl = std::chrono::milliseconds(10'000)});
@@ -318,5 +325,8 @@ int main(int argc, char** argv) {
         "\n(%d interleaved blocks of %d cycles each on %d local redis-servers, medians; goals: "
         "redlock <= 1.2x floor, faster than node-redlock awaiting all five answers)\n",
         blocks, perBlock, kNodes);
+    if (redlockFailures > 0)
+        std::printf("%d redlock cycles failed on a node during the run; the last: %s\n",
+                    redlockFailures, lastFailure.c_str());
     return 0;
 }
