@@ -161,12 +161,17 @@ TEST_F(RedisTest, PacedScanRestsBetweenRoundTrips) {
     c.pipeline(load);
     ScanOptions fast;
     fast.count = 200;
-    auto t0 = SteadyClock::now();
-    EXPECT_EQ(scanAll(c, fast).size(), 20000u);
-    auto unpaced = SteadyClock::now() - t0;
+    // The fastest of three unpaced scans: a busy machine only ever makes a scan slower, and a
+    // single preempted run must not pass for the unpaced speed.
+    auto unpaced = SteadyClock::duration::max();
+    for (int run = 0; run < 3; ++run) {
+        auto start = SteadyClock::now();
+        EXPECT_EQ(scanAll(c, fast).size(), 20000u);
+        unpaced = std::min(unpaced, SteadyClock::now() - start);
+    }
     ScanOptions slow = fast;
     slow.maxLoad = 0.2;
-    t0 = SteadyClock::now();
+    auto t0 = SteadyClock::now();
     EXPECT_EQ(scanAll(c, slow).size(), 20000u);
     auto paced = SteadyClock::now() - t0;
     // At 20% the scan rests four times as long as it works.
