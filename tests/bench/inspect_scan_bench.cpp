@@ -253,6 +253,11 @@ int main(int argc, char** argv) {
     std::deque<inspect::LockRecord> records;  // no doubling slack: memory per record is honest
     double keyTokenBytes = 0;
     Connection connection = Connection::open(server.endpoint(), {.readOnly = true});
+    // LOCKSCOPE_BENCH_OBSERVER=1: annotate with a command observer set, as the GUI's command
+    // log does, to see what reporting every streamed command costs.
+    long long observed = 0;
+    if (std::getenv("LOCKSCOPE_BENCH_OBSERVER"))
+        connection.setObserver([&](const CommandEvent& e) { observed += !e.command.empty(); });
     inspect::Scanner scanner(connection);
     freeReplyObject(redisCommand(statsConnection, "CONFIG RESETSTAT"));
     cpu0 = serverCpu(server.pid());
@@ -312,6 +317,7 @@ int main(int argc, char** argv) {
                      return l + "\n";
                  }()
                      .c_str());
+    if (observed) std::fprintf(stderr, "observer saw %lld commands\n", observed);
     std::fprintf(stderr,
                  "floor keys %ld, annotated %ld (%ld with fence), vanished %llu, redis-py %ld, "
                  "rounds %llu\n",
