@@ -9,30 +9,25 @@ LockFilterProxy::LockFilterProxy(QObject* parent) : QSortFilterProxyModel(parent
     setDynamicSortFilter(true);
 }
 
+void LockFilterProxy::setSourceModel(QAbstractItemModel* model) {
+    locks_ = qobject_cast<LockTableModel*>(model);
+    QSortFilterProxyModel::setSourceModel(model);
+}
+
+void LockFilterProxy::sort(int column, Qt::SortOrder order) {
+    if (!locks_) return QSortFilterProxyModel::sort(column, order);
+    locks_->sort(column, order);
+}
+
 void LockFilterProxy::setFilterText(const QString& text) {
-    filter_ = text.trimmed();
+    filter_ = text.trimmed().toLower().toStdString();
     invalidateFilter();
 }
 
 bool LockFilterProxy::filterAcceptsRow(int sourceRow, const QModelIndex& sourceParent) const {
-    if (filter_.isEmpty()) return true;
-    const auto* model = sourceModel();
-    for (int column : {LockTableModel::Instance, LockTableModel::Key, LockTableModel::Resource, LockTableModel::Kind}) {
-        if (model->index(sourceRow, column, sourceParent).data().toString().contains(filter_, Qt::CaseInsensitive))
-            return true;
-    }
-    QModelIndex holder = model->index(sourceRow, LockTableModel::Holder, sourceParent);
-    if (holder.data(LockTableModel::FullTokenRole).toString().contains(filter_, Qt::CaseInsensitive)) return true;
-    const QStringList findings = holder.data(LockTableModel::FindingsRole).toStringList();
-    for (const QString& f : findings)
-        if (f.contains(filter_, Qt::CaseInsensitive)) return true;
-    return false;
-}
-
-bool LockFilterProxy::lessThan(const QModelIndex& left, const QModelIndex& right) const {
-    QVariant l = left.data(Qt::EditRole), r = right.data(Qt::EditRole);
-    if (l.typeId() == QMetaType::LongLong || l.typeId() == QMetaType::Int) return l.toLongLong() < r.toLongLong();
-    return QString::localeAwareCompare(l.toString(), r.toString()) < 0;
+    if (filter_.empty()) return true;
+    if (locks_) return locks_->rowMatches(sourceRow, filter_);
+    return QSortFilterProxyModel::filterAcceptsRow(sourceRow, sourceParent);
 }
 
 }  // namespace lockscope::ui

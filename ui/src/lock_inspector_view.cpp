@@ -7,8 +7,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
-#include <QSignalBlocker>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
@@ -24,10 +24,14 @@
 namespace lockscope::ui {
 
 LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
-    : QWidget(parent), hub_(hub), model_(new LockTableModel(this)), proxy_(new LockFilterProxy(this)) {
+    : QWidget(parent),
+      hub_(hub),
+      model_(new LockTableModel(this)),
+      proxy_(new LockFilterProxy(this)) {
     proxy_->setSourceModel(model_);
     filter_ = new QLineEdit;
-    filter_->setPlaceholderText(tr("Filter by key, resource, kind, holder token or finding (Ctrl+F)"));
+    filter_->setPlaceholderText(
+        tr("Filter by key, resource, kind, holder token or finding (Ctrl+F)"));
     filter_->setClearButtonEnabled(true);
     progress_ = new QProgressBar;
     progress_->setRange(0, 0);
@@ -77,8 +81,10 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 
     connect(filter_, &QLineEdit::textChanged, proxy_, &LockFilterProxy::setFilterText);
     connect(cancel_, &QToolButton::clicked, &hub_, &ConnectionHub::cancelScans);
-    connect(model_, &LockTableModel::countdownTick, table_->viewport(), qOverload<>(&QWidget::update));
-    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this, &LockInspectorView::onSelectionChanged);
+    connect(model_, &LockTableModel::countdownTick, table_->viewport(),
+            qOverload<>(&QWidget::update));
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &LockInspectorView::onSelectionChanged);
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
     coalesce_.setSingleShot(true);
     coalesce_.setInterval(100);
@@ -95,82 +101,115 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
         progress_->show();
         cancel_->show();
     });
-    connect(&hub_, &ConnectionHub::scanProgress, this, [this](const QString&, double fraction, quint64 keysSeen) {
-        progress_->setRange(0, 1000);
-        progress_->setValue(int(fraction * 1000));
-        progress_->setFormat(tr("%1 keys scanned").arg(keysSeen));
-    });
-    connect(&hub_, &ConnectionHub::scanFinished, this, [this](const QString& instance, bool cancelled, const QStringList& notes) {
-        scansRunning_ = std::max(0, scansRunning_ - 1);
-        progress_->setVisible(scansRunning_ > 0);
-        cancel_->setVisible(scansRunning_ > 0);
-        if (cancelled) emit statusMessage(tr("Scan of %1 cancelled").arg(instance), 5000);
-        else if (!notes.isEmpty()) emit statusMessage(instance + QStringLiteral(": ") + notes.join(QStringLiteral("; ")), 10000);
-    });
+    connect(&hub_, &ConnectionHub::scanProgress, this,
+            [this](const QString&, double fraction, quint64 keysSeen) {
+                progress_->setRange(0, 1000);
+                progress_->setValue(int(fraction * 1000));
+                progress_->setFormat(tr("%1 keys scanned").arg(keysSeen));
+            });
+    connect(&hub_, &ConnectionHub::scanFinished, this,
+            [this](const QString& instance, bool cancelled, const QStringList& notes) {
+                scansRunning_ = std::max(0, scansRunning_ - 1);
+                progress_->setVisible(scansRunning_ > 0);
+                cancel_->setVisible(scansRunning_ > 0);
+                if (cancelled)
+                    emit statusMessage(tr("Scan of %1 cancelled").arg(instance), 5000);
+                else if (!notes.isEmpty())
+                    emit statusMessage(
+                        instance + QStringLiteral(": ") + notes.join(QStringLiteral("; ")), 10000);
+            });
     connect(&hub_, &ConnectionHub::actionFinished, this,
-            [this](const QString& instance, const QString& key, const QString& action, bool ok, int, const QString& message) {
+            [this](const QString& instance, const QString& key, const QString& action, bool ok, int,
+                   const QString& message) {
                 const auto& shown = detail_->shown();
-                if (shown && QString::fromStdString(shown->instanceName()) == instance && QString::fromStdString(shown->key) == key)
+                if (shown && QString::fromStdString(shown->instanceName()) == instance &&
+                    QString::fromStdString(shown->key) == key)
                     detail_->showActionResult(ok, message);
                 emit statusMessage(tr("%1 %2 on %3: %4").arg(action, key, instance, message), 8000);
             });
-    connect(detail_, &LockDetailPane::releaseRequested, this, [this](const inspect::LockRecord& seen) {
-        hub_.act(QString::fromStdString(seen.instanceName()), LockAction::Release, seen);
-    });
-    connect(detail_, &LockDetailPane::addTtlRequested, this, [this](const inspect::LockRecord& seen, qint64 ttlMs) {
-        hub_.act(QString::fromStdString(seen.instanceName()), LockAction::AddTtl, seen, ttlMs);
-    });
-    connect(detail_, &LockDetailPane::forceDeleteRequested, this, [this](const inspect::LockRecord& seen) {
-        hub_.act(QString::fromStdString(seen.instanceName()), LockAction::ForceDelete, seen, 0, true);
-    });
+    connect(detail_, &LockDetailPane::releaseRequested, this,
+            [this](const inspect::LockRecord& seen) {
+                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::Release, seen);
+            });
+    connect(detail_, &LockDetailPane::addTtlRequested, this,
+            [this](const inspect::LockRecord& seen, qint64 ttlMs) {
+                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::AddTtl, seen,
+                         ttlMs);
+            });
+    connect(detail_, &LockDetailPane::forceDeleteRequested, this,
+            [this](const inspect::LockRecord& seen) {
+                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::ForceDelete, seen,
+                         0, true);
+            });
 }
 
-void LockInspectorView::onLocksChanged(const QString& instance, const QVector<inspect::LockRecord>& changed,
+void LockInspectorView::onLocksChanged(const QString& instance,
+                                       const QVector<inspect::LockRecord>& changed,
                                        const QStringList& removed, bool) {
     PendingUpdate& p = pending_[instance];
-    p.changed += changed;
-    for (const QString& key : removed) {
-        p.changed.removeIf([&](const inspect::LockRecord& r) { return QString::fromStdString(r.key) == key; });
-        p.removed << key;
+    if (!removed.isEmpty()) {
+        // A key removed after an update still pending is gone: drop the update.
+        const QSet<QString> gone(removed.begin(), removed.end());
+        p.changed.removeIf([&](const inspect::LockRecord& r) {
+            return gone.contains(QString::fromStdString(r.key));
+        });
+        p.removed += removed;
     }
+    // Implicit sharing: the first batch of an interval is taken over, not copied.
+    if (p.changed.isEmpty())
+        p.changed = changed;
+    else
+        p.changed += changed;
     if (!coalesce_.isActive()) coalesce_.start();
 }
 
 void LockInspectorView::applyPending() {
-    auto pending = std::exchange(pending_, {});
-    for (auto it = pending.begin(); it != pending.end(); ++it) applyUpdate(it.key(), it->changed, it->removed);
+    // A rescan of a large keyspace delivers tens of thousands of records per interval.
+    // Applying them a slice at a time, yielding to the event loop in between, keeps every
+    // stall of the window short; the rest follows on the next turn of the loop.
+    constexpr qsizetype kSlice = 4000;
+    if (pending_.isEmpty()) return;
+    const QString instance = pending_.begin().key();
+    PendingUpdate& p = pending_.begin().value();
+    QVector<inspect::LockRecord> slice =
+        p.changed.size() <= kSlice ? std::exchange(p.changed, {}) : p.changed.first(kSlice);
+    if (!p.changed.isEmpty()) p.changed.remove(0, slice.size());
+    QStringList removed = std::exchange(p.removed, {});
+    if (p.changed.isEmpty()) pending_.erase(pending_.begin());
+    applyUpdate(instance, slice, removed);
+    if (!pending_.isEmpty()) QTimer::singleShot(0, this, &LockInspectorView::applyPending);
 }
 
-void LockInspectorView::applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
+void LockInspectorView::applyUpdate(const QString& instance,
+                                    const QVector<inspect::LockRecord>& changed,
                                     const QStringList& removed) {
     for (const auto& r : changed)
         history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r.key)), r);
     QString selectedBefore = selectedRowKey();
-    for (const QString& key : removed) {
-        QString rowKey = LockTableModel::rowKey(instance, key);
-        history_.vanished(rowKey);
-        if (rowKey != selectedBefore) {
-            model_->removeKey(instance, key);
-            continue;
-        }
+    for (const QString& key : removed) history_.vanished(LockTableModel::rowKey(instance, key));
+    if (removed.contains(selectedBefore.section('\n', 1)) &&
+        selectedBefore.section('\n', 0, 0) == instance) {
         // The selected lock is gone (released, expired): never slide the selection onto
         // a neighbour, where the next Delete would release a lock nobody looked at.
         QSignalBlocker block(table_->selectionModel());
-        model_->removeKey(instance, key);
         table_->selectionModel()->clear();
-        detail_->markVanished(history_.track(rowKey));
+        detail_->markVanished(history_.track(selectedBefore));
     }
+    model_->removeKeys(instance, removed);
     model_->apply(instance, changed, false);
     // With one server the instance column repeats itself; the detail pane still names it.
     table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
     counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
     QString selected = selectedRowKey();
-    bool touched = removed.contains(selected.section('\n', 1)) ||
-                   std::any_of(changed.begin(), changed.end(), [&](const auto& r) {
-                       return LockTableModel::rowKey(instance, QString::fromStdString(r.key)) == selected;
-                   });
-    if (touched) showSelected();
-    else if (!selected.isEmpty()) detail_->refreshTrack(history_.track(selected));
+    bool touched =
+        removed.contains(selected.section('\n', 1)) ||
+        std::any_of(changed.begin(), changed.end(), [&](const auto& r) {
+            return LockTableModel::rowKey(instance, QString::fromStdString(r.key)) == selected;
+        });
+    if (touched)
+        showSelected();
+    else if (!selected.isEmpty())
+        detail_->refreshTrack(history_.track(selected));
 }
 
 QString LockInspectorView::selectedRowKey() const {
@@ -182,11 +221,14 @@ bool LockInspectorView::selectedIsReadOnly() const {
     auto rows = table_->selectionModel()->selectedRows();
     if (rows.isEmpty()) return false;
     const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
-    const ConnectionProfile* p = record ? hub_.profileForInstance(QString::fromStdString(record->instanceName())) : nullptr;
+    const ConnectionProfile* p =
+        record ? hub_.profileForInstance(QString::fromStdString(record->instanceName())) : nullptr;
     return p && p->readOnly;
 }
 
-void LockInspectorView::onSelectionChanged() { showSelected(); }
+void LockInspectorView::onSelectionChanged() {
+    showSelected();
+}
 
 void LockInspectorView::showSelected() {
     auto rows = table_->selectionModel()->selectedRows();
@@ -200,7 +242,8 @@ void LockInspectorView::showSelected() {
     std::vector<std::string> instances;
     for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());
     std::sort(instances.begin(), instances.end());
-    detail_->group()->show(std::string(record->resource()), model_->recordsOfResource(record->resource()), instances);
+    detail_->group()->show(std::string(record->resource()),
+                           model_->recordsOfResource(record->resource()), instances);
 }
 
 void LockInspectorView::selectKey(const QString& instance, const QString& key) {
@@ -229,7 +272,9 @@ void LockInspectorView::forceDeleteSelected() {
 void LockInspectorView::copySelectedToken() {
     auto rows = table_->selectionModel()->selectedRows();
     if (rows.isEmpty()) return;
-    QString token = proxy_->index(rows.first().row(), LockTableModel::Holder).data(LockTableModel::FullTokenRole).toString();
+    QString token = proxy_->index(rows.first().row(), LockTableModel::Holder)
+                        .data(LockTableModel::FullTokenRole)
+                        .toString();
     QApplication::clipboard()->setText(token);
     emit statusMessage(tr("Copied holder token %1").arg(token.left(40)), 4000);
 }

@@ -6,6 +6,8 @@
 #include <algorithm>
 
 #include "finding_text.h"
+#include "lock_row_compare.h"
+#include "lockscope/inspect/doctor.h"
 
 namespace lockscope::ui {
 namespace {
@@ -24,7 +26,8 @@ QString holderText(const LockTableModel::Record& r) {
     if (!r.fields.empty()) {
         QStringList parts;
         for (const auto& f : r.fields)
-            parts << QString::fromStdString(f.field) + QStringLiteral(" → ") + QString::fromStdString(f.value);
+            parts << QString::fromStdString(f.field) + QStringLiteral(" → ") +
+                         QString::fromStdString(f.value);
         return parts.join(QStringLiteral(", "));
     }
     return QString::fromUtf8(r.token.data(), qsizetype(r.token.size()));
@@ -39,8 +42,12 @@ LockTableModel::LockTableModel(QObject* parent) : QAbstractTableModel(parent) {
     ticker_.start();
 }
 
-int LockTableModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(rows_.size()); }
-int LockTableModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int LockTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : order_.size();
+}
+int LockTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QString LockTableModel::formatDuration(std::int64_t ms) {
     if (ms < 0) return tr("no TTL");
@@ -54,26 +61,37 @@ QString LockTableModel::formatDuration(std::int64_t ms) {
 
 QVariant LockTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[ColumnCount] = {QT_TR_NOOP("Instance"), QT_TR_NOOP("Key"),      QT_TR_NOOP("Resource"),
-                                             QT_TR_NOOP("Kind"),     QT_TR_NOOP("Holder"),   QT_TR_NOOP("Remaining TTL"),
-                                             QT_TR_NOOP("Fence"),    QT_TR_NOOP("Held for"), QT_TR_NOOP("Renewals"),
-                                             QT_TR_NOOP("Findings")};
+    static const char* names[ColumnCount] = {QT_TR_NOOP("Instance"), QT_TR_NOOP("Key"),
+                                             QT_TR_NOOP("Resource"), QT_TR_NOOP("Kind"),
+                                             QT_TR_NOOP("Holder"),   QT_TR_NOOP("Remaining TTL"),
+                                             QT_TR_NOOP("Fence"),    QT_TR_NOOP("Held for"),
+                                             QT_TR_NOOP("Renewals"), QT_TR_NOOP("Findings")};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
 QVariant LockTableModel::display(const Row& row, int column) const {
     const Record& r = row.record;
     switch (column) {
-        case Instance: return QString::fromStdString(r.instanceName());
-        case Key: return QString::fromUtf8(r.key.data(), qsizetype(r.key.size()));
-        case Resource: return QString::fromUtf8(r.resource().data(), qsizetype(r.resource().size()));
-        case Kind: return QString::fromLatin1(inspect::toString(r.kind));
-        case Holder: return elideMiddle(holderText(r), 36);
-        case Remaining: return formatDuration(r.remainingAt(now_()));
-        case Fence: return r.fence ? QVariant(qlonglong(*r.fence)) : QVariant(QStringLiteral("—"));
-        case HeldFor: return formatDuration(duration_cast<milliseconds>(now_() - r.lastChange).count());
-        case Renewals: return int(r.renewals);
-        case Findings: return findingLabels(r.findings).join(QStringLiteral("  "));
+        case Instance:
+            return QString::fromStdString(r.instanceName());
+        case Key:
+            return QString::fromUtf8(r.key.data(), qsizetype(r.key.size()));
+        case Resource:
+            return QString::fromUtf8(r.resource().data(), qsizetype(r.resource().size()));
+        case Kind:
+            return QString::fromLatin1(inspect::toString(r.kind));
+        case Holder:
+            return elideMiddle(holderText(r), 36);
+        case Remaining:
+            return formatDuration(r.remainingAt(now_()));
+        case Fence:
+            return r.fence ? QVariant(qlonglong(*r.fence)) : QVariant(QStringLiteral("—"));
+        case HeldFor:
+            return formatDuration(duration_cast<milliseconds>(now_() - r.lastChange).count());
+        case Renewals:
+            return int(r.renewals);
+        case Findings:
+            return findingLabels(r.findings).join(QStringLiteral("  "));
     }
     return {};
 }
@@ -83,23 +101,32 @@ QVariant LockTableModel::sortValue(const Row& row, int column) const {
     switch (column) {
         case Remaining: {
             auto left = r.remainingAt(now_());
-            return qlonglong(left < 0 ? std::numeric_limits<qint64>::max() : left);  // no TTL sorts last
+            return qlonglong(left < 0 ? std::numeric_limits<qint64>::max()
+                                      : left);  // no TTL sorts last
         }
-        case Fence: return qlonglong(r.fence.value_or(-1));
-        case HeldFor: return qlonglong(duration_cast<milliseconds>(now_() - r.lastChange).count());
-        case Renewals: return int(r.renewals);
-        case Findings: return int(findingLabels(r.findings).size());
-        default: return display(row, column);
+        case Fence:
+            return qlonglong(r.fence.value_or(-1));
+        case HeldFor:
+            return qlonglong(duration_cast<milliseconds>(now_() - r.lastChange).count());
+        case Renewals:
+            return int(r.renewals);
+        case Findings:
+            return int(findingLabels(r.findings).size());
+        default:
+            return display(row, column);
     }
 }
 
 QVariant LockTableModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
-    const Row& row = rows_[index.row()];
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row& row = rowAt(index.row());
     const Record& r = row.record;
     switch (role) {
-        case Qt::DisplayRole: return display(row, index.column());
-        case Qt::EditRole: return sortValue(row, index.column());
+        case Qt::DisplayRole:
+            return display(row, index.column());
+        case Qt::EditRole:
+            return sortValue(row, index.column());
         case Qt::ToolTipRole:
             if (index.column() == Holder) return holderText(r);
             if (index.column() == Kind) return QString::fromLatin1(inspect::describe(r.kind));
@@ -113,7 +140,8 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
             if (index.column() == Fence || index.column() == Renewals)
                 return int(Qt::AlignRight | Qt::AlignVCenter);
             return int(Qt::AlignLeft | Qt::AlignVCenter);
-        case RemainingMsRole: return qlonglong(r.remainingAt(now_()));
+        case RemainingMsRole:
+            return qlonglong(r.remainingAt(now_()));
         case TtlFractionRole: {
             auto left = r.remainingAt(now_());
             if (left < 0 || row.largestPttl <= 0) return 0.0;
@@ -122,12 +150,15 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
         case HighlightRole: {
             auto since = now_() - row.highlightedAt;
             if (row.highlightedAt == Clock::time_point{} || since > kHighlightFor) return 0.0;
-            return 1.0 - double(duration_cast<milliseconds>(since).count()) / double(kHighlightFor.count());
+            return 1.0 - double(duration_cast<milliseconds>(since).count()) /
+                             double(kHighlightFor.count());
         }
-        case FindingsRole: return findingIds(r.findings);
-        case FullTokenRole: return holderText(r);
+        case FindingsRole:
+            return findingIds(r.findings);
+        case FullTokenRole:
+            return holderText(r);
         case RowKeyRole:
-            return rowKey(QString::fromStdString(r.instanceName()), QString::fromUtf8(r.key.data(), qsizetype(r.key.size())));
+            return row.rowKey;
     }
     return {};
 }
@@ -136,94 +167,236 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
     instances_.insert(instance);
     QSet<QString> seen;
     QVector<Record> added;
-    int firstChanged = int(rows_.size()), lastChanged = -1;
+    QHash<QString, qsizetype> addedAt;  // a key twice in one update is one new row
+    std::vector<int> changed, moved;
     for (const Record& rec : records) {
-        QString key = rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
-        seen.insert(key);
-        auto it = index_.find(key);
-        if (it == index_.end()) {
-            added.append(rec);
+        QString key =
+            rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
+        if (complete) seen.insert(key);
+        auto it = index_.constFind(key);
+        if (it == index_.constEnd()) {
+            auto at = addedAt.constFind(key);
+            if (at != addedAt.constEnd())
+                added[*at] = rec;
+            else
+                addedAt.insert(key, added.size()), added.append(rec);
             continue;
         }
-        Row& row = rows_[*it];
+        Row& row = slots_[std::size_t(*it)];
         bool handedOff = !row.record.sameHolder(rec);
+        if (sortColumn_ >= 0 && compareLockRecords(row.record, rec, sortColumn_) != 0)
+            moved.push_back(*it);
         row.record = rec;
+        if (numericSort_) row.sortKey = numericSortKey(rec, sortColumn_);
         row.largestPttl = handedOff ? rec.pttlMs : std::max(row.largestPttl, rec.pttlMs);
         if (handedOff) {
             row.highlightedAt = now_();
             emit handoff(instance, QString::fromStdString(rec.key));
         }
-        firstChanged = std::min(firstChanged, *it);
-        lastChanged = std::max(lastChanged, *it);
+        changed.push_back(order_.positionOf(*it));
     }
-    // One signal for the whole update: a sorting proxy re-sorts once, not once per row.
-    if (lastChanged >= 0) emit dataChanged(index(firstChanged, 0), index(lastChanged, ColumnCount - 1));
-    if (!added.isEmpty()) {
-        int first = int(rows_.size());
-        beginInsertRows({}, first, first + int(added.size()) - 1);
-        for (const Record& rec : added) {
-            index_.insert(rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size()))), int(rows_.size()));
-            rows_.append(Row{rec, rec.pttlMs, {}});
-        }
-        endInsertRows();
-    }
+    emitChanged(std::move(changed));
+    insertRows(instance, added, moved);
+    keepSorted(moved);
     if (!complete) return;
-    for (int i = int(rows_.size()) - 1; i >= 0; --i) {
-        const Record& r = rows_[i].record;
-        if (QString::fromStdString(r.instanceName()) != instance) continue;
-        QString key = QString::fromUtf8(r.key.data(), qsizetype(r.key.size()));
-        if (!seen.contains(rowKey(instance, key))) removeKey(instance, key);
+    std::vector<int> gone;
+    for (int p = 0; p < order_.size(); ++p) {
+        const Row& row = rowAt(p);
+        if (row.rowKey.startsWith(instance + '\n') && !seen.contains(row.rowKey))
+            gone.push_back(order_.idAt(p));
     }
+    removeIds(gone);
+}
+
+void LockTableModel::insertRows(const QString& instance, const QVector<Record>& records,
+                                std::vector<int>& moved) {
+    if (records.isEmpty()) return;
+    const int first = order_.size();
+    std::vector<int> ids;
+    ids.reserve(std::size_t(records.size()));
+    beginInsertRows({}, first, first + int(records.size()) - 1);
+    for (const Record& rec : records) {
+        QString key =
+            rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
+        Row row{rec, key, rec.pttlMs, {}, ++arrivals_};
+        if (numericSort_) row.sortKey = numericSortKey(rec, sortColumn_);
+        int id = allocate(std::move(row));
+        index_.insert(key, id);
+        ids.push_back(id);
+    }
+    order_.append(ids);
+    endInsertRows();
+    // New rows arrive at the end, one contiguous insert; keepSorted() moves them in place.
+    if (sortColumn_ >= 0) moved.insert(moved.end(), ids.begin(), ids.end());
+}
+
+int LockTableModel::allocate(Row row) {
+    if (freeSlots_.empty()) {
+        slots_.push_back(std::move(row));
+        return int(slots_.size()) - 1;
+    }
+    int id = freeSlots_.back();
+    freeSlots_.pop_back();
+    slots_[std::size_t(id)] = std::move(row);
+    return id;
+}
+
+void LockTableModel::keepSorted(const std::vector<int>& moved) {
+    if (sortColumn_ < 0 || moved.empty()) return;
+    auto lessById = [this](int l, int r) { return less(l, r); };
+    if (order_.inOrder(moved, lessById)) return;
+    std::vector<int> unique = moved;
+    std::sort(unique.begin(), unique.end());
+    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+    relayout([&] { order_.resort(unique, lessById); });
+}
+
+void LockTableModel::sort(int column, Qt::SortOrder order) {
+    sortColumn_ = column >= 0 && column < ColumnCount ? column : -1;
+    sortOrder_ = order;
+    numericSort_ = isNumericColumn(sortColumn_);
+    if (sortColumn_ < 0) return;  // arrival order from here on; the rows stay where they are
+    if (numericSort_)
+        for (int p = 0; p < order_.size(); ++p) {
+            Row& row = slots_[std::size_t(order_.idAt(p))];
+            row.sortKey = numericSortKey(row.record, sortColumn_);
+        }
+    relayout([this] { order_.sortAll([this](int l, int r) { return less(l, r); }); });
+}
+
+bool LockTableModel::less(int leftId, int rightId) const {
+    const Row& a = slots_[std::size_t(leftId)];
+    const Row& b = slots_[std::size_t(rightId)];
+    int c = numericSort_ ? (a.sortKey > b.sortKey) - (a.sortKey < b.sortKey)
+                         : compareLockRecords(a.record, b.record, sortColumn_);
+    if (sortOrder_ == Qt::DescendingOrder) c = -c;
+    return c != 0 ? c < 0 : a.arrival < b.arrival;
+}
+
+void LockTableModel::relayout(const std::function<void()>& reorder) {
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> ids;
+    ids.reserve(std::size_t(before.size()));
+    for (const QModelIndex& i : before) ids.push_back(order_.idAt(i.row()));
+    reorder();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        after.append(index(order_.positionOf(ids[std::size_t(i)]), before[i].column()));
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void LockTableModel::emitChanged(std::vector<int> positions) {
+    if (positions.empty()) return;
+    std::sort(positions.begin(), positions.end());
+    // One signal per run of neighbouring rows; past a few hundred runs one signal over the
+    // span costs a view less than the signals would.
+    constexpr std::size_t kMaxRuns = 256;
+    std::vector<std::pair<int, int>> runs;
+    for (int p : positions) {
+        if (!runs.empty() && p <= runs.back().second + 1)
+            runs.back().second = std::max(runs.back().second, p);
+        else
+            runs.emplace_back(p, p);
+        if (runs.size() > kMaxRuns) {
+            emit dataChanged(index(positions.front(), 0), index(positions.back(), ColumnCount - 1));
+            return;
+        }
+    }
+    for (auto [first, last] : runs) emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
 }
 
 void LockTableModel::removeKey(const QString& instance, const QString& key) {
-    auto it = index_.find(rowKey(instance, key));
-    if (it == index_.end()) return;
-    int row = *it;
-    beginRemoveRows({}, row, row);
-    rows_.removeAt(row);
-    index_.erase(it);
-    endRemoveRows();
-    reindex(row);
-    emit vanished(instance, key);
+    removeKeys(instance, {key});
+}
+
+void LockTableModel::removeKeys(const QString& instance, const QStringList& keys) {
+    std::vector<int> ids;
+    for (const QString& key : keys) {
+        auto it = index_.constFind(rowKey(instance, key));
+        if (it != index_.constEnd()) ids.push_back(*it);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    removeIds(ids);
 }
 
 void LockTableModel::removeInstance(const QString& instance) {
     instances_.remove(instance);
-    for (int i = int(rows_.size()) - 1; i >= 0; --i) {
-        const Record& r = rows_[i].record;
-        if (QString::fromStdString(r.instanceName()) == instance)
-            removeKey(instance, QString::fromUtf8(r.key.data(), qsizetype(r.key.size())));
-    }
+    std::vector<int> ids;
+    for (int p = 0; p < order_.size(); ++p)
+        if (rowAt(p).rowKey.startsWith(instance + '\n')) ids.push_back(order_.idAt(p));
+    removeIds(ids);
 }
 
-void LockTableModel::reindex(int from) {
-    for (int i = from; i < rows_.size(); ++i) {
-        const Record& r = rows_[i].record;
-        index_[rowKey(QString::fromStdString(r.instanceName()), QString::fromUtf8(r.key.data(), qsizetype(r.key.size())))] = i;
+void LockTableModel::removeIds(const std::vector<int>& ids) {
+    if (ids.empty()) return;
+    const int count = int(ids.size());
+    // Scattered rows are first gathered at the tail, so a view sees one removal, not one
+    // per row (each costs it O(rows)).
+    if (!order_.atTail(ids)) relayout([&] { order_.moveToTail(ids); });
+    const int first = order_.size() - count;
+    QVector<QPair<QString, QString>> removed;
+    removed.reserve(count);
+    beginRemoveRows({}, first, order_.size() - 1);
+    for (int id : ids) {
+        Row& row = slots_[std::size_t(id)];
+        removed.append({row.rowKey.section('\n', 0, 0), row.rowKey.section('\n', 1)});
+        index_.remove(row.rowKey);
+        row = Row{};
+        freeSlots_.push_back(id);
     }
+    order_.popTail(count);
+    endRemoveRows();
+    for (const auto& [instance, key] : removed) emit vanished(instance, key);
 }
 
-std::vector<LockTableModel::Record> LockTableModel::recordsOfResource(std::string_view resource) const {
+std::vector<LockTableModel::Record> LockTableModel::recordsOfResource(
+    std::string_view resource) const {
     std::vector<Record> out;
-    for (const Row& row : rows_)
-        if (row.record.resource() == resource && row.record.kind != inspect::LockKind::NotALock) out.push_back(row.record);
+    for (int p = 0; p < order_.size(); ++p) {
+        const Record& r = rowAt(p).record;
+        if (r.resource() == resource && r.kind != inspect::LockKind::NotALock) out.push_back(r);
+    }
     return out;
 }
 
 const LockTableModel::Record* LockTableModel::recordAt(int row) const {
-    return row >= 0 && row < rows_.size() ? &rows_[row].record : nullptr;
+    return row >= 0 && row < order_.size() ? &rowAt(row).record : nullptr;
 }
 
 int LockTableModel::rowOf(const QString& instance, const QString& key) const {
-    return index_.value(rowKey(instance, key), -1);
+    auto it = index_.constFind(rowKey(instance, key));
+    return it == index_.constEnd() ? -1 : order_.positionOf(*it);
+}
+
+bool LockTableModel::rowMatches(int row, const std::string& lowerText) const {
+    if (lowerText.empty()) return true;
+    auto contains = [&](std::string_view haystack) {
+        auto lowerEquals = [](char a, char b) {
+            return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+        };
+        return std::search(haystack.begin(), haystack.end(), lowerText.begin(), lowerText.end(),
+                           lowerEquals) != haystack.end();
+    };
+    const Record& r = rowAt(row).record;
+    if (contains(r.instanceName()) || contains(r.key) || contains(inspect::toString(r.kind)) ||
+        contains(r.token))
+        return true;
+    for (const auto& f : r.fields)
+        if (contains(f.field) || contains(f.value)) return true;
+    for (const std::string& rule : inspect::ruleNames(r.findings))
+        if (contains(rule)) return true;
+    return false;
 }
 
 void LockTableModel::tick() {
     // No dataChanged here: every row counts down at the same rate, so the order by
     // remaining TTL cannot change between polls and a proxy need not re-sort 10k rows ten
     // times a second. Views just repaint what is visible.
-    if (!rows_.isEmpty()) emit countdownTick();
+    if (order_.size() > 0) emit countdownTick();
 }
 
 }  // namespace lockscope::ui

@@ -3,6 +3,11 @@
 // connection workers. The remaining TTL is not stored but interpolated from the observed
 // PTTL and a steady clock at paint time, so rows count down smoothly between polls; a
 // single coalesced tick repaints only the moving columns.
+//
+// The model sorts itself (sort()), and LockFilterProxy forwards sorting to it and only
+// filters: a sorting proxy announces each scattered run of inserted rows separately, and
+// with a million rows every announcement costs the view O(n). Here an update of any size
+// is at most one contiguous insert, one layout change and one contiguous removal.
 
 #include <QAbstractTableModel>
 #include <QHash>
@@ -12,14 +17,27 @@
 #include <chrono>
 #include <functional>
 
+#include "lock_row_order.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::ui {
 
 class LockTableModel : public QAbstractTableModel {
     Q_OBJECT
-public:
-    enum Column { Instance, Key, Resource, Kind, Holder, Remaining, Fence, HeldFor, Renewals, Findings, ColumnCount };
+  public:
+    enum Column {
+        Instance,
+        Key,
+        Resource,
+        Kind,
+        Holder,
+        Remaining,
+        Fence,
+        HeldFor,
+        Renewals,
+        Findings,
+        ColumnCount
+    };
     enum Role {
         RemainingMsRole = Qt::UserRole + 1,  // qint64, -1 without TTL
         TtlFractionRole,                     // double 0..1: remaining / largest PTTL seen
@@ -36,13 +54,21 @@ public:
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
     // Adds or updates these records of one instance. complete: the batch is the whole set
     // for that instance, so rows of it that are missing have expired or been deleted.
     void apply(const QString& instance, const QVector<Record>& records, bool complete);
     void removeInstance(const QString& instance);
     void removeKey(const QString& instance, const QString& key);
+    void removeKeys(const QString& instance, const QStringList& keys);
+    // Orders the rows by a column (-1: arrival order) and keeps them so as they change.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    int sortColumn() const { return sortColumn_; }
+    // Whether the row's instance, key, resource, kind, holder or a finding id contains the
+    // text, ignoring ASCII case (text already lower-cased, UTF-8).
+    bool rowMatches(int row, const std::string& lowerText) const;
 
     const Record* recordAt(int row) const;
     int instanceCount() const { return int(instances_.size()); }
@@ -50,37 +76,59 @@ public:
     // Every record whose resource is this one, on any instance (a Redlock's N keys).
     std::vector<Record> recordsOfResource(std::string_view resource) const;
     int rowOf(const QString& instance, const QString& key) const;
-    static QString rowKey(const QString& instance, const QString& key) { return instance + '\n' + key; }
+    static QString rowKey(const QString& instance, const QString& key) {
+        return instance + '\n' + key;
+    }
 
     // Time source, replaceable so tests can move time forward deterministically.
     void setClock(std::function<Clock::time_point()> now) { now_ = std::move(now); }
     // Repaint interval of the moving columns (countdown, held for, highlight).
-    void setTickInterval(std::chrono::milliseconds interval) { ticker_.setInterval(int(interval.count())); }
+    void setTickInterval(std::chrono::milliseconds interval) {
+        ticker_.setInterval(int(interval.count()));
+    }
 
     // Human formats shared with the detail pane: "12.3 s", "4 min 10 s", "no TTL".
     static QString formatDuration(std::int64_t ms);
 
-signals:
+  signals:
     // A row's holder changed (handoff) or a row vanished (expired or deleted).
     void handoff(const QString& instance, const QString& key);
     void vanished(const QString& instance, const QString& key);
     // The moving columns (countdown, held for, highlight) changed: repaint visible rows.
     void countdownTick();
 
-private:
+  private:
     struct Row {
         Record record;
+        QString rowKey;
         std::int64_t largestPttl = 0;  // scale of the TTL bar
         Clock::time_point highlightedAt{};
+        std::uint64_t arrival = 0;  // orders rows that sort equal: first seen first
+        std::int64_t sortKey = 0;   // numericSortKey() of a numeric sort column
     };
+    const Row& rowAt(int position) const { return slots_[std::size_t(order_.idAt(position))]; }
     void tick();
-    void reindex(int from);
+    int allocate(Row row);
+    void insertRows(const QString& instance, const QVector<Record>& records,
+                    std::vector<int>& moved);
+    void keepSorted(const std::vector<int>& moved);
+    void removeIds(const std::vector<int>& ids);
+    void emitChanged(std::vector<int> positions);
+    // Runs a reordering of order_ inside one layout change, carrying persistent indexes.
+    void relayout(const std::function<void()>& reorder);
+    bool less(int leftId, int rightId) const;
     QVariant display(const Row& row, int column) const;
     QVariant sortValue(const Row& row, int column) const;
 
-    QVector<Row> rows_;
-    QHash<QString, int> index_;  // rowKey -> row
-    QSet<QString> instances_;    // instances with rows or an applied snapshot
+    std::vector<Row> slots_;  // by id; ids in freeSlots_ are unused
+    std::vector<int> freeSlots_;
+    LockRowOrder order_;
+    QHash<QString, int> index_;  // rowKey -> id
+    int sortColumn_ = -1;
+    bool numericSort_ = false;
+    std::uint64_t arrivals_ = 0;
+    Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
+    QSet<QString> instances_;  // instances with rows or an applied snapshot
     QTimer ticker_;
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
 };

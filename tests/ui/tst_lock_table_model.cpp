@@ -1,0 +1,200 @@
+// The lock table's model at the sizes an operator meets: its order holds through updates,
+// inserts and removals while it sorts itself, a selection follows its lock through a
+// re-sort, and an update of any size reaches a view as at most one insert, one layout
+// change and one removal (each costs a view O(rows), so per-row signals do not scale).
+
+#include <QAbstractItemModelTester>
+#include <QPersistentModelIndex>
+#include <QSignalSpy>
+#include <QTest>
+#include <chrono>
+#include <memory>
+#include <random>
+
+#include "lock_filter_proxy.h"
+#include "lock_table_model.h"
+#include "lockscope/inspect/doctor.h"
+
+using namespace lockscope;
+using namespace lockscope::ui;
+
+namespace {
+
+const QString kInstance = QStringLiteral("redis://127.0.0.1:1");
+
+class Records {
+  public:
+    explicit Records(unsigned seed) : random_(seed) {}
+
+    inspect::LockRecord make(int i) {
+        inspect::LockRecord r;
+        r.instance = instance_;
+        r.key = "lock:{r" + std::to_string(i) + "}";
+        r.resourceOffset = 6;
+        r.resourceLength = std::uint16_t(r.key.size() - 7);
+        r.token = "t" + std::to_string(i);
+        r.pttlMs = i % 9 == 0 ? -1 : std::int64_t(random_() % 600'000);
+        r.observedAt = r.firstSeen = r.lastChange = now_;
+        return r;
+    }
+    QVector<inspect::LockRecord> range(int from, int to) {
+        QVector<inspect::LockRecord> out;
+        for (int i = from; i < to; ++i) out.append(make(i));
+        return out;
+    }
+    std::mt19937& random() { return random_; }
+
+  private:
+    std::mt19937 random_;
+    std::shared_ptr<const std::string> instance_ =
+        std::make_shared<const std::string>(kInstance.toStdString());
+    std::chrono::steady_clock::time_point now_ = std::chrono::steady_clock::now();
+};
+
+// Rows in the proxy by remaining TTL, ascending, "no TTL" after every countdown.
+bool sortedByRemaining(const QAbstractItemModel& view) {
+    bool sawNoTtl = false;
+    qint64 previous = 0;
+    for (int row = 0; row < view.rowCount(); ++row) {
+        qint64 left = view.index(row, LockTableModel::Remaining)
+                          .data(LockTableModel::RemainingMsRole)
+                          .toLongLong();
+        if (left < 0) {
+            sawNoTtl = true;
+            continue;
+        }
+        if (sawNoTtl || left < previous) return false;
+        previous = left;
+    }
+    return true;
+}
+
+// Every key's row says that key: the index from key to row is right after reordering.
+bool rowOfAgreesWithRows(const LockTableModel& model) {
+    for (int row = 0; row < model.rowCount(); ++row) {
+        const auto* record = model.recordAt(row);
+        if (model.rowOf(kInstance, QString::fromStdString(record->key)) != row) return false;
+    }
+    return true;
+}
+
+}  // namespace
+
+// A model whose clock stands still, so reading the countdowns row by row compares them at
+// one instant.
+void freezeClock(LockTableModel& model) {
+    const auto frozen = std::chrono::steady_clock::now();
+    model.setClock([frozen] { return frozen; });
+}
+
+class LockTableModelTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void orderHoldsThroughUpdatesInsertsAndRemovals() {
+        LockTableModel model;
+        freezeClock(model);
+        LockFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(LockTableModel::Remaining);
+        Records make(7);
+        QVector<inspect::LockRecord> live = make.range(0, 300);
+        model.apply(kInstance, live, true);
+        QCOMPARE(proxy.rowCount(), 300);
+        QVERIFY(sortedByRemaining(proxy));
+
+        for (int round = 0; round < 5; ++round) {
+            // Some locks renewed or handed off with new TTLs, some gone, some new.
+            for (int n = 0; n < 60; ++n) {
+                auto& r = live[int(make.random()() % live.size())];
+                r.pttlMs = std::int64_t(make.random()() % 600'000);
+                r.token += "'";
+            }
+            for (int n = 0; n < 40; ++n) live.remove(int(make.random()() % live.size()));
+            live += make.range(300 + round * 100, 400 + round * 100);
+            model.apply(kInstance, live, true);
+            QCOMPARE(model.rowCount(), live.size());
+            QVERIFY2(sortedByRemaining(proxy), qPrintable(QStringLiteral("round %1").arg(round)));
+            QVERIFY(rowOfAgreesWithRows(model));
+        }
+    }
+
+    void sortsByAnyColumnBothWays() {
+        LockTableModel model;
+        freezeClock(model);
+        LockFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        Records make(11);
+        model.apply(kInstance, make.range(0, 300), true);
+        proxy.sort(LockTableModel::Key, Qt::DescendingOrder);
+        for (int row = 1; row < proxy.rowCount(); ++row)
+            QVERIFY(proxy.index(row - 1, LockTableModel::Key).data().toString() >=
+                    proxy.index(row, LockTableModel::Key).data().toString());
+        proxy.sort(LockTableModel::Remaining, Qt::DescendingOrder);
+        qint64 first = proxy.index(0, LockTableModel::Remaining)
+                           .data(LockTableModel::RemainingMsRole)
+                           .toLongLong();
+        QCOMPARE(first, -1);  // descending: locks that never expire first
+        QVERIFY(rowOfAgreesWithRows(model));
+    }
+
+    void aLargeUpdateIsOneInsertOneLayoutChangeOneRemoval() {
+        LockTableModel model;
+        freezeClock(model);
+        LockFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        proxy.sort(LockTableModel::Remaining);
+        Records make(3);
+        QVector<inspect::LockRecord> live = make.range(0, 20'000);
+        model.apply(kInstance, live, true);
+        // A selection: the persistent index a view keeps on the selected row.
+        const int selectedSourceRow = model.rowOf(kInstance, QStringLiteral("lock:{r12346}"));
+        QPersistentModelIndex selected(proxy.mapFromSource(model.index(selectedSourceRow, 0)));
+
+        QSignalSpy inserted(&proxy, &QAbstractItemModel::rowsInserted);
+        QSignalSpy removed(&proxy, &QAbstractItemModel::rowsRemoved);
+        QSignalSpy layouts(&proxy, &QAbstractItemModel::layoutChanged);
+        QVector<inspect::LockRecord> next;
+        for (const auto& r : live)
+            if (std::stoi(r.key.substr(7)) % 4 != 1)
+                next.append(r);              // every 4th lock gone, scattered
+        next += make.range(20'000, 25'000);  // new ones, TTLs all over
+        model.apply(kInstance, next, true);
+
+        QCOMPARE(model.rowCount(), next.size());
+        QCOMPARE(inserted.count(), 1);
+        QCOMPARE(removed.count(), 1);
+        QVERIFY2(layouts.count() <= 2, qPrintable(QString::number(layouts.count())));
+        QVERIFY(sortedByRemaining(proxy));
+        QVERIFY(selected.isValid());
+        QCOMPARE(selected.sibling(selected.row(), LockTableModel::Key).data().toString(),
+                 QStringLiteral("lock:{r12346}"));
+    }
+
+    void filterMatchesAnyCaseAndFindingIds() {
+        LockTableModel model;
+        freezeClock(model);
+        LockFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        Records make(5);
+        QVector<inspect::LockRecord> records = make.range(0, 100);
+        records[42].findings = inspect::bit(inspect::RuleId::NoTtl);
+        model.apply(kInstance, records, true);
+        proxy.setFilterText(QStringLiteral("LOCK:{R4"));
+        QCOMPARE(proxy.rowCount(), 11);  // r4 and r40..r49
+        proxy.setFilterText(QStringLiteral("no-ttl"));
+        QCOMPARE(proxy.rowCount(), 1);
+        QCOMPARE(proxy.index(0, LockTableModel::Key).data().toString(),
+                 QStringLiteral("lock:{r42}"));
+        proxy.setFilterText(QStringLiteral("   "));
+        QCOMPARE(proxy.rowCount(), 100);
+        proxy.setFilterText(QStringLiteral("nothing-like-this"));
+        QCOMPARE(proxy.rowCount(), 0);
+    }
+};
+
+QTEST_MAIN(LockTableModelTest)
+#include "tst_lock_table_model.moc"
