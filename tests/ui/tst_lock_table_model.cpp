@@ -120,6 +120,16 @@ class LockTableModelTest : public QObject {
             QVERIFY2(sortedByRemaining(proxy), qPrintable(QStringLiteral("round %1").arg(round)));
             QVERIFY(rowOfAgreesWithRows(model));
         }
+        // A few renewals alone (the common case while watching): placed one by one.
+        for (int round = 0; round < 20; ++round) {
+            for (int n = 0; n < 3; ++n)
+                live[int(make.random()() % live.size())].pttlMs =
+                    std::int64_t(make.random()() % 600'000);
+            model.apply(kInstance, live, false);
+            QVERIFY2(sortedByRemaining(proxy),
+                     qPrintable(QStringLiteral("renewal round %1").arg(round)));
+            QVERIFY(rowOfAgreesWithRows(model));
+        }
     }
 
     void sortsByAnyColumnBothWays() {

@@ -7,15 +7,16 @@
 #include <QString>
 #include <QVector>
 #include <chrono>
-#include <vector>
 #include <optional>
+#include <vector>
 
 #include "lockscope/inspect/lock_record.h"
+#include "string_key_map.h"
 
 namespace lockscope::ui {
 
 struct PttlSample {
-    double time;  // seconds since the Unix epoch (wall clock, for the time axis)
+    double time;    // seconds since the Unix epoch (wall clock, for the time axis)
     double pttlMs;  // -1 without TTL
 };
 
@@ -27,25 +28,28 @@ struct HolderChange {
 };
 
 struct LockTrack {
-    std::vector<PttlSample> samples;  // a vector, not a deque: a deque costs 512 B per lock up front
+    std::vector<PttlSample>
+        samples;                    // a vector, not a deque: a deque costs 512 B per lock up front
     QVector<HolderChange> holders;  // first holder seen, then every change
 };
 
 class LockHistory {
-public:
+  public:
     explicit LockHistory(std::size_t maxSamplesPerLock = 512) : maxSamples_(maxSamplesPerLock) {}
 
     void record(const QString& rowKey, const inspect::LockRecord& record);
     void vanished(const QString& rowKey);
-    void forget(const QString& rowKey) { tracks_.remove(rowKey); }
+    void forget(const QString& rowKey) { tracks_.erase(rowKey); }
     const LockTrack* track(const QString& rowKey) const;
+    void reserve(std::size_t locks) { tracks_.reserve(locks); }
 
     // The wall-clock time of a steady-clock instant, for plotting.
     static double wallSeconds(std::chrono::steady_clock::time_point at);
 
-private:
+  private:
     std::size_t maxSamples_;
-    QHash<QString, LockTrack> tracks_;
+    // A track's address stays valid for the detail pane while others are added.
+    StringKeyMap<LockTrack> tracks_;
 };
 
 QString holderOf(const inspect::LockRecord& record);

@@ -103,6 +103,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     });
     connect(&hub_, &ConnectionHub::scanProgress, this,
             [this](const QString&, double fraction, quint64 keysSeen) {
+                reserveForScan(fraction, keysSeen);
                 progress_->setRange(0, 1000);
                 progress_->setValue(int(fraction * 1000));
                 progress_->setFormat(tr("%1 keys scanned").arg(keysSeen));
@@ -160,7 +161,20 @@ void LockInspectorView::onLocksChanged(const QString& instance,
         p.changed = changed;
     else
         p.changed += changed;
-    if (!coalesce_.isActive()) coalesce_.start();
+    if (!coalesce_.isActive()) coalesce_.start(100);
+}
+
+void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
+    // Early in a large scan, size the tables for the whole keyspace it projects (an upper
+    // bound: not every key is a lock), so they never grow in one long step mid-scan.
+    constexpr double kMinFraction = 0.02;
+    constexpr double kMaxRows = 4e6;
+    if (fraction < kMinFraction) return;
+    const int projected = int(std::min(kMaxRows, double(keysSeen) / fraction * 1.1));
+    if (projected <= reserved_) return;
+    reserved_ = projected;
+    model_->reserve(projected);
+    history_.reserve(std::size_t(projected));
 }
 
 void LockInspectorView::applyPending() {
@@ -177,7 +191,9 @@ void LockInspectorView::applyPending() {
     QStringList removed = std::exchange(p.removed, {});
     if (p.changed.isEmpty()) pending_.erase(pending_.begin());
     applyUpdate(instance, slice, removed);
-    if (!pending_.isEmpty()) QTimer::singleShot(0, this, &LockInspectorView::applyPending);
+    // Through a timer, not a posted call: posted calls run back to back before timers and
+    // repaints get their turn, which would make the slices one long stall again.
+    if (!pending_.isEmpty()) coalesce_.start(1);
 }
 
 void LockInspectorView::applyUpdate(const QString& instance,

@@ -24,7 +24,7 @@ class LockTableModel;
 
 class LockInspectorView : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit LockInspectorView(ConnectionHub& hub, QWidget* parent = nullptr);
 
     LockTableModel* model() const { return model_; }
@@ -35,7 +35,7 @@ public:
     QSplitter* splitter() const { return splitter_; }
     QProgressBar* progress() const { return progress_; }
 
-public slots:
+  public slots:
     void focusFilter();
     void releaseSelected();
     void addTtlToSelected();
@@ -43,14 +43,16 @@ public slots:
     void copySelectedToken();
     void selectKey(const QString& instance, const QString& key);
 
-signals:
+  signals:
     void statusMessage(const QString& message, int timeoutMs);
 
-private:
+  private:
     void onLocksChanged(const QString& instance, const QVector<inspect::LockRecord>& changed,
                         const QStringList& removed, bool rescanned);
     void applyPending();
-    void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed, const QStringList& removed);
+    void reserveForScan(double fraction, quint64 keysSeen);
+    void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
+                     const QStringList& removed);
     void onSelectionChanged();
     void showSelected();
     bool selectedIsReadOnly() const;
@@ -76,6 +78,7 @@ private:
     };
     QHash<QString, PendingUpdate> pending_;
     QTimer coalesce_;
+    int reserved_ = 0;  // rows the tables were last sized for
 };
 
 }  // namespace lockscope::ui

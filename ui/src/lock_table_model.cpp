@@ -173,8 +173,8 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
         QString key =
             rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
         if (complete) seen.insert(key);
-        auto it = index_.constFind(key);
-        if (it == index_.constEnd()) {
+        auto found = index_.find(key);
+        if (found == index_.end()) {
             auto at = addedAt.constFind(key);
             if (at != addedAt.constEnd())
                 added[*at] = rec;
@@ -182,18 +182,19 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
                 addedAt.insert(key, added.size()), added.append(rec);
             continue;
         }
-        Row& row = slots_[std::size_t(*it)];
+        const int id = found->second;
+        Row& row = slots_[std::size_t(id)];
         bool handedOff = !row.record.sameHolder(rec);
         if (sortColumn_ >= 0 && compareLockRecords(row.record, rec, sortColumn_) != 0)
-            moved.push_back(*it);
+            moved.push_back(id);
         row.record = rec;
-        if (numericSort_) row.sortKey = numericSortKey(rec, sortColumn_);
+        if (numericSort_) keys_[std::size_t(id)].value = numericSortKey(rec, sortColumn_);
         row.largestPttl = handedOff ? rec.pttlMs : std::max(row.largestPttl, rec.pttlMs);
         if (handedOff) {
             row.highlightedAt = now_();
             emit handoff(instance, QString::fromStdString(rec.key));
         }
-        changed.push_back(order_.positionOf(*it));
+        changed.push_back(order_.positionOf(id));
     }
     emitChanged(std::move(changed));
     insertRows(instance, added, moved);
@@ -218,10 +219,9 @@ void LockTableModel::insertRows(const QString& instance, const QVector<Record>& 
     for (const Record& rec : records) {
         QString key =
             rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
-        Row row{rec, key, rec.pttlMs, {}, ++arrivals_};
-        if (numericSort_) row.sortKey = numericSortKey(rec, sortColumn_);
-        int id = allocate(std::move(row));
-        index_.insert(key, id);
+        int id = allocate(Row{rec, key, rec.pttlMs, {}});
+        keys_[std::size_t(id)] = {numericSort_ ? numericSortKey(rec, sortColumn_) : 0, ++arrivals_};
+        index_.emplace(key, id);
         ids.push_back(id);
     }
     order_.append(ids);
@@ -230,9 +230,16 @@ void LockTableModel::insertRows(const QString& instance, const QVector<Record>& 
     if (sortColumn_ >= 0) moved.insert(moved.end(), ids.begin(), ids.end());
 }
 
+void LockTableModel::reserve(int rows) {
+    if (rows <= int(index_.size())) return;
+    index_.reserve(std::size_t(rows));
+    keys_.reserve(std::size_t(rows));
+}
+
 int LockTableModel::allocate(Row row) {
     if (freeSlots_.empty()) {
         slots_.push_back(std::move(row));
+        keys_.emplace_back();
         return int(slots_.size()) - 1;
     }
     int id = freeSlots_.back();
@@ -258,17 +265,18 @@ void LockTableModel::sort(int column, Qt::SortOrder order) {
     if (sortColumn_ < 0) return;  // arrival order from here on; the rows stay where they are
     if (numericSort_)
         for (int p = 0; p < order_.size(); ++p) {
-            Row& row = slots_[std::size_t(order_.idAt(p))];
-            row.sortKey = numericSortKey(row.record, sortColumn_);
+            const auto id = std::size_t(order_.idAt(p));
+            keys_[id].value = numericSortKey(slots_[id].record, sortColumn_);
         }
     relayout([this] { order_.sortAll([this](int l, int r) { return less(l, r); }); });
 }
 
 bool LockTableModel::less(int leftId, int rightId) const {
-    const Row& a = slots_[std::size_t(leftId)];
-    const Row& b = slots_[std::size_t(rightId)];
-    int c = numericSort_ ? (a.sortKey > b.sortKey) - (a.sortKey < b.sortKey)
-                         : compareLockRecords(a.record, b.record, sortColumn_);
+    const SortKey& a = keys_[std::size_t(leftId)];
+    const SortKey& b = keys_[std::size_t(rightId)];
+    int c = numericSort_ ? (a.value > b.value) - (a.value < b.value)
+                         : compareLockRecords(slots_[std::size_t(leftId)].record,
+                                              slots_[std::size_t(rightId)].record, sortColumn_);
     if (sortOrder_ == Qt::DescendingOrder) c = -c;
     return c != 0 ? c < 0 : a.arrival < b.arrival;
 }
@@ -315,8 +323,8 @@ void LockTableModel::removeKey(const QString& instance, const QString& key) {
 void LockTableModel::removeKeys(const QString& instance, const QStringList& keys) {
     std::vector<int> ids;
     for (const QString& key : keys) {
-        auto it = index_.constFind(rowKey(instance, key));
-        if (it != index_.constEnd()) ids.push_back(*it);
+        auto it = index_.find(rowKey(instance, key));
+        if (it != index_.end()) ids.push_back(it->second);
     }
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -344,7 +352,7 @@ void LockTableModel::removeIds(const std::vector<int>& ids) {
     for (int id : ids) {
         Row& row = slots_[std::size_t(id)];
         removed.append({row.rowKey.section('\n', 0, 0), row.rowKey.section('\n', 1)});
-        index_.remove(row.rowKey);
+        index_.erase(row.rowKey);
         row = Row{};
         freeSlots_.push_back(id);
     }
@@ -368,8 +376,8 @@ const LockTableModel::Record* LockTableModel::recordAt(int row) const {
 }
 
 int LockTableModel::rowOf(const QString& instance, const QString& key) const {
-    auto it = index_.constFind(rowKey(instance, key));
-    return it == index_.constEnd() ? -1 : order_.positionOf(*it);
+    auto it = index_.find(rowKey(instance, key));
+    return it == index_.end() ? -1 : order_.positionOf(it->second);
 }
 
 bool LockTableModel::rowMatches(int row, const std::string& lowerText) const {
