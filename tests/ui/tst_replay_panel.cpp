@@ -413,7 +413,7 @@ class ReplayPanelTest : public QObject {
         for (const auto& row : sim::distributedComparisonRows())
             expected << QString::fromStdString(row.label);
         QCOMPARE(rowLabels(table), expected);
-        QVERIFY(rowLabels(table).contains(QStringLiteral("Clients holding at once")));
+        QVERIFY(rowLabels(table).contains(QStringLiteral("Times two clients held it at once")));
         QVERIFY(!rowLabels(table).contains(QStringLiteral("Emails sent")));
         QVERIFY(header(table, ReplayPanel::kFixedColumn).contains(QStringLiteral("fencing=1")));
 
@@ -426,7 +426,7 @@ class ReplayPanelTest : public QObject {
         // The rows a reader looks at: both clients held it in either run, the stale write
         // landed without fencing and was rejected with it.
         const int overlap =
-            static_cast<int>(expected.indexOf(QStringLiteral("Clients holding at once")));
+            static_cast<int>(expected.indexOf(QStringLiteral("Times two clients held it at once")));
         const int accepted =
             static_cast<int>(expected.indexOf(QStringLiteral("Stale writes accepted")));
         const int rejected =
