@@ -12,6 +12,7 @@
 #include <deque>
 
 #include "command_policy.h"
+#include "resp_request.h"
 #include "lockscope/errors.h"
 #include "lockscope/text_format.h"
 
@@ -53,26 +54,6 @@ bool isTimeoutText(std::string_view s) {
            s.find("timed out") != std::string_view::npos || s.find("Timeout") != std::string_view::npos;
 }
 
-// Appends one command in RESP ("*2\r\n$4\r\nPTTL\r\n$5\r\nlock:\r\n") to out: the
-// streaming path formats into one reused buffer instead of hiredis' allocation per command.
-void appendResp(std::string& out, Connection::Argv argv) {
-    auto number = [&out](char prefix, std::size_t n) {
-        char digits[24];
-        char* end = digits + sizeof digits;
-        char* p = end;
-        do *--p = static_cast<char>('0' + n % 10);
-        while (n /= 10);
-        out += prefix;
-        out.append(p, static_cast<std::size_t>(end - p));
-        out += "\r\n";
-    };
-    number('*', argv.size());
-    for (std::string_view a : argv) {
-        number('$', a.size());
-        out.append(a);
-        out += "\r\n";
-    }
-}
 
 // What the observer needs to report a streamed command when its reply arrives.
 struct StreamedCommand {
@@ -300,7 +281,7 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
 void Connection::send(Argv argv) {
     state_->checkAllowed(argv);
     state_->ensureConnected();
-    appendResp(state_->outgoing, argv);
+    appendRespRequest(state_->outgoing, argv);
     if (state_->observer)
         state_->streamed.push_back({describe(argv), {}, false});
     else if (state_->streamed.empty())

@@ -1,4 +1,5 @@
 #include "node_link.h"
+#include "resp_request.h"
 
 #include <hiredis/hiredis.h>
 
@@ -41,17 +42,17 @@ std::optional<LinkFailure> NodeLink::open(int& handshakeReplies) {
     if (!endpoint_.password.empty()) {
         if (endpoint_.user.empty()) {
             std::array<std::string_view, 2> auth{"AUTH", endpoint_.password};
-            appendRequest(handshake, auth);
+            appendRespRequest(handshake, auth);
         } else {
             std::array<std::string_view, 3> auth{"AUTH", endpoint_.user, endpoint_.password};
-            appendRequest(handshake, auth);
+            appendRespRequest(handshake, auth);
         }
         ++handshakeReplies;
     }
     if (endpoint_.db != 0) {
         std::string db = std::to_string(endpoint_.db);
         std::array<std::string_view, 2> select{"SELECT", db};
-        appendRequest(handshake, select);
+        appendRespRequest(handshake, select);
         ++handshakeReplies;
     }
     if (!handshake.empty()) appendEncoded(handshake);
@@ -64,19 +65,6 @@ void NodeLink::close() noexcept {
 
 void NodeLink::appendEncoded(std::string_view request) {
     redisAppendFormattedCommand(context_.get(), request.data(), request.size());
-}
-
-void appendRequest(std::string& out, std::span<const std::string_view> argv) {
-    out += '*';
-    out += std::to_string(argv.size());
-    out += "\r\n";
-    for (std::string_view arg : argv) {
-        out += '$';
-        out += std::to_string(arg.size());
-        out += "\r\n";
-        out += arg;
-        out += "\r\n";
-    }
 }
 
 bool NodeLink::flush(std::optional<LinkFailure>& failure) {

@@ -43,7 +43,7 @@ class NodeLink {
     std::optional<LinkFailure> open(int& handshakeReplies);
     void close() noexcept;
 
-    // Queues commands already encoded with appendRequest() (binary-safe). Nothing is sent
+    // Queues commands already encoded with appendRespRequest() (binary-safe). Nothing is sent
     // until flush(). A round encodes its commands once and queues the same bytes on every node.
     void appendEncoded(std::string_view request);
     // Writes what the socket takes now. true: everything queued has been written.
@@ -66,9 +66,6 @@ class NodeLink {
     std::unique_ptr<redisContext, ContextFree> context_;
     bool receivedAnything_ = false;  // distinguishes "refused at connect" from "lost later"
 };
-
-// Appends one command to `out` in the Redis protocol (an array of bulk strings).
-void appendRequest(std::string& out, std::span<const std::string_view> argv);
 
 // The error kind of an error reply, as Connection classifies it (NOPERM, WRONGPASS, ...).
 ErrorKind errorKindOfReply(std::string_view text);

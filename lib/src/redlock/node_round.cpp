@@ -7,6 +7,8 @@
 #include <cerrno>
 #include <string>
 
+#include "resp_request.h"
+
 namespace lockscope::redlock_detail {
 namespace {
 
@@ -37,7 +39,7 @@ NodeRound::NodeRound(std::span<NodeLink> links, const std::vector<bool>& selecte
     for (const auto& command : commands)
         for (std::string_view arg : command) size += arg.size() + 16;  // "$<len>\r\n…\r\n"
     request_.reserve(size + 16 * commands.size());
-    for (const auto& command : commands) appendRequest(request_, command);
+    for (const auto& command : commands) appendRespRequest(request_, command);
 }
 
 std::vector<NodeReplies> NodeRound::run() {
