@@ -184,6 +184,34 @@ class LockTableModelTest : public QObject {
                  QStringLiteral("lock:{r12346}"));
     }
 
+    void aResortDelayGathersMovesIntoOneLayoutChange() {
+        LockTableModel model;
+        freezeClock(model);
+        model.setResortDelay(std::chrono::milliseconds(50));
+        LockFilterProxy proxy;
+        proxy.setSourceModel(&model);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(LockTableModel::Remaining);
+        Records make(13);
+        QVector<inspect::LockRecord> live = make.range(0, 500);
+        model.apply(kInstance, live, true);
+        QTRY_VERIFY_WITH_TIMEOUT(sortedByRemaining(proxy), 2000);
+        QSignalSpy layouts(&model, &QAbstractItemModel::layoutChanged);
+        for (int batch = 0; batch < 5; ++batch) {  // five polls, each renewing some locks
+            for (int n = 0; n < 10; ++n)
+                live[int(make.random()() % live.size())].pttlMs =
+                    std::int64_t(make.random()() % 600'000);
+            live.remove(int(make.random()() % live.size()));  // and one lock gone
+            model.apply(kInstance, live, true);
+        }
+        QTRY_VERIFY_WITH_TIMEOUT(sortedByRemaining(proxy), 2000);
+        QVERIFY(rowOfAgreesWithRows(model));
+        // One re-sort for the five polls; removals gathered at the tail may add their own.
+        QVERIFY2(layouts.count() <= 6, qPrintable(QString::number(layouts.count())));
+        QCOMPARE(model.rowCount(), live.size());
+    }
+
     void filterMatchesAnyCaseAndFindingIds() {
         LockTableModel model;
         freezeClock(model);

@@ -29,6 +29,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
       model_(new LockTableModel(this)),
       proxy_(new LockFilterProxy(this)) {
     proxy_->setSourceModel(model_);
+    // Renewed and handed-off locks find their new place within 100 ms, in one re-sort for
+    // all of them rather than one per batch (each costs a million-row view ~40 ms).
+    model_->setResortDelay(std::chrono::milliseconds(100));
     filter_ = new QLineEdit;
     filter_->setPlaceholderText(
         tr("Filter by key, resource, kind, holder token or finding (Ctrl+F)"));

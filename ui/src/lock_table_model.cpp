@@ -37,6 +37,9 @@ LockTableModel::LockTableModel(QObject* parent) : QAbstractTableModel(parent) {
     // ~10 repaints a second is smooth for a countdown shown to 0.1 s.
     ticker_.setInterval(100);
     connect(&ticker_, &QTimer::timeout, this, &LockTableModel::tick);
+    resortTimer_.setSingleShot(true);
+    resortTimer_.setInterval(0);
+    connect(&resortTimer_, &QTimer::timeout, this, &LockTableModel::resortNow);
     ticker_.start();
 }
 

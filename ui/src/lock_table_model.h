@@ -87,6 +87,11 @@ class LockTableModel : public QAbstractTableModel {
 
     // Time source, replaceable so tests can move time forward deterministically.
     void setClock(std::function<Clock::time_point()> now) { now_ = std::move(now); }
+    // How long rows whose sort key changed may wait for their new place: each re-sort costs
+    // a view O(rows), so a large table gathers them (0, the default: placed within apply()).
+    void setResortDelay(std::chrono::milliseconds delay) {
+        resortTimer_.setInterval(int(delay.count()));
+    }
     // Repaint interval of the moving columns (countdown, held for, highlight).
     void setTickInterval(std::chrono::milliseconds interval) {
         ticker_.setInterval(int(interval.count()));
@@ -115,6 +120,7 @@ class LockTableModel : public QAbstractTableModel {
     void insertRows(const QString& instance, const QVector<Record>& records,
                     std::vector<int>& moved);
     void keepSorted(const std::vector<int>& moved);
+    void resortNow();
     void removeIds(const std::vector<int>& ids);
     void emitChanged(std::vector<int> positions);
     // Runs a reordering of order_ inside one layout change, carrying persistent indexes.
@@ -142,6 +148,8 @@ class LockTableModel : public QAbstractTableModel {
     Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
     QSet<QString> instances_;  // instances with rows or an applied snapshot
     QTimer ticker_;
+    QTimer resortTimer_;
+    std::vector<int> unsorted_;  // ids whose sort key changed since the last re-sort
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
 };
 

@@ -97,18 +97,29 @@ int LockTableModel::allocate(Row row) {
 
 void LockTableModel::keepSorted(const std::vector<int>& moved) {
     if (sortColumn_ < 0 || moved.empty()) return;
+    unsorted_.insert(unsorted_.end(), moved.begin(), moved.end());
+    if (resortTimer_.interval() == 0)
+        resortNow();
+    else if (!resortTimer_.isActive())
+        resortTimer_.start();
+}
+
+void LockTableModel::resortNow() {
+    std::vector<int> ids = std::exchange(unsorted_, {});
+    if (sortColumn_ < 0) return;
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::erase_if(ids, [this](int id) { return order_.positionOf(id) < 0; });  // removed since
     auto lessById = [this](int l, int r) { return less(l, r); };
-    if (order_.inOrder(moved, lessById)) return;
-    std::vector<int> unique = moved;
-    std::sort(unique.begin(), unique.end());
-    unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
-    relayout([&] { order_.resort(unique, lessById); });
+    if (ids.empty() || order_.inOrder(ids, lessById)) return;
+    relayout([&] { order_.resort(ids, lessById); });
 }
 
 void LockTableModel::sort(int column, Qt::SortOrder order) {
     sortColumn_ = column >= 0 && column < ColumnCount ? column : -1;
     sortOrder_ = order;
     numericSort_ = isNumericColumn(sortColumn_);
+    unsorted_.clear();            // the full sort below places them
     if (sortColumn_ < 0) return;  // arrival order from here on; the rows stay where they are
     if (numericSort_)
         for (int p = 0; p < order_.size(); ++p) {
