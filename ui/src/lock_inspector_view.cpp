@@ -184,7 +184,7 @@ void LockInspectorView::applyPending() {
     // A rescan of a large keyspace delivers tens of thousands of records per interval.
     // Applying them a slice at a time, yielding to the event loop in between, keeps every
     // stall of the window short; the rest follows on the next turn of the loop.
-    constexpr qsizetype kSlice = 4000;
+    constexpr qsizetype kSlice = 2000;
     if (pending_.isEmpty()) return;
     const QString instance = pending_.begin().key();
     PendingUpdate& p = pending_.begin().value();
