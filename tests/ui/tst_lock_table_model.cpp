@@ -87,14 +87,22 @@ void freezeClock(LockTableModel& model) {
     model.setClock([frozen] { return frozen; });
 }
 
+// The model and the filter proxy in front of it, as the window has them.
+struct Table {
+    LockTableModel model;
+    LockFilterProxy proxy;
+    Table() {
+        freezeClock(model);
+        proxy.setSourceModel(&model);
+    }
+};
+
 class LockTableModelTest : public QObject {
     Q_OBJECT
   private slots:
     void orderHoldsThroughUpdatesInsertsAndRemovals() {
-        LockTableModel model;
-        freezeClock(model);
-        LockFilterProxy proxy;
-        proxy.setSourceModel(&model);
+        Table table;
+        auto& [model, proxy] = table;
         QAbstractItemModelTester tester(&model,
                                         QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(
@@ -133,10 +141,8 @@ class LockTableModelTest : public QObject {
     }
 
     void sortsByAnyColumnBothWays() {
-        LockTableModel model;
-        freezeClock(model);
-        LockFilterProxy proxy;
-        proxy.setSourceModel(&model);
+        Table table;
+        auto& [model, proxy] = table;
         Records make(11);
         model.apply(kInstance, make.range(0, 300), true);
         proxy.sort(LockTableModel::Key, Qt::DescendingOrder);
@@ -152,10 +158,8 @@ class LockTableModelTest : public QObject {
     }
 
     void aLargeUpdateIsOneInsertOneLayoutChangeOneRemoval() {
-        LockTableModel model;
-        freezeClock(model);
-        LockFilterProxy proxy;
-        proxy.setSourceModel(&model);
+        Table table;
+        auto& [model, proxy] = table;
         proxy.sort(LockTableModel::Remaining);
         Records make(3);
         QVector<inspect::LockRecord> live = make.range(0, 20'000);
@@ -213,10 +217,8 @@ class LockTableModelTest : public QObject {
     }
 
     void filterMatchesAnyCaseAndFindingIds() {
-        LockTableModel model;
-        freezeClock(model);
-        LockFilterProxy proxy;
-        proxy.setSourceModel(&model);
+        Table table;
+        auto& [model, proxy] = table;
         Records make(5);
         QVector<inspect::LockRecord> records = make.range(0, 100);
         records[42].findings = inspect::bit(inspect::RuleId::NoTtl);
