@@ -12,6 +12,7 @@
 #include <QTest>
 #include <qcustomplot.h>
 
+#include "command_log_model.h"
 #include "connection_dialog.h"
 #include "connection_hub.h"
 #include "connection_sidebar.h"
@@ -74,6 +75,24 @@ private slots:
         workload_.reset();
         server_.reset();
         settings_.reset();
+    }
+
+    void commandLogShowsTheScanTraffic() {
+        // The scanner's commands go out on the streaming path; the drawer must list them
+        // too, with what the server answered.
+        auto w = openWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->model()->rowCount() >= 4, 10000);
+        auto* log = w->commandLog();
+        auto sawCommand = [log](const QString& name) {
+            for (int row = 0; row < log->rowCount(); ++row) {
+                QString command = log->index(row, CommandLogModel::Command).data().toString();
+                QString reply = log->index(row, CommandLogModel::Reply).data().toString();
+                if (command.startsWith(name + ' ') && !reply.isEmpty()) return true;
+            }
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(sawCommand(QStringLiteral("SCAN")), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(sawCommand(QStringLiteral("PTTL")), 5000);
     }
 
     void showsTheDemoLocksAndCountsDown() {

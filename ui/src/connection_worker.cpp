@@ -22,16 +22,22 @@ bool isFatal(const Error& e) {
 
 QString toString(ConnectionState state) {
     switch (state) {
-        case ConnectionState::Connecting: return QObject::tr("connecting");
-        case ConnectionState::Connected: return QObject::tr("connected");
-        case ConnectionState::Reconnecting: return QObject::tr("reconnecting");
-        case ConnectionState::Failed: return QObject::tr("failed");
-        case ConnectionState::Stopped: return QObject::tr("stopped");
+        case ConnectionState::Connecting:
+            return QObject::tr("connecting");
+        case ConnectionState::Connected:
+            return QObject::tr("connected");
+        case ConnectionState::Reconnecting:
+            return QObject::tr("reconnecting");
+        case ConnectionState::Failed:
+            return QObject::tr("failed");
+        case ConnectionState::Stopped:
+            return QObject::tr("stopped");
     }
     return {};
 }
 
-ConnectionWorker::ConnectionWorker(ConnectionProfile profile, std::shared_ptr<inspect::AuditLog> audit,
+ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
+                                   std::shared_ptr<inspect::AuditLog> audit,
                                    inspect::WatchOptions options)
     : profile_(std::move(profile)),
       instance_(QString::fromStdString(profile_.endpoint.display())),
@@ -40,10 +46,12 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile, std::shared_ptr<in
     options_.scan.patterns.clear();
     for (const QString& p : profile_.patterns) options_.scan.patterns.push_back(p.toStdString());
     // Rows appear as a long scan streams in, batch by batch, not all at the end.
-    options_.onRescanBatch = [this](std::vector<inspect::LockRecord>& batch, const inspect::ScanProgress& progress) {
+    options_.onRescanBatch = [this](std::vector<inspect::LockRecord>& batch,
+                                    const inspect::ScanProgress& progress) {
         if (!batch.empty())
-            emit locksChanged(instance_, QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
-                                                                      std::make_move_iterator(batch.end())),
+            emit locksChanged(instance_,
+                              QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
+                                                           std::make_move_iterator(batch.end())),
                               {}, false);
         emit scanProgress(instance_, progress.fraction, progress.keysSeen);
     };
@@ -51,7 +59,9 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile, std::shared_ptr<in
 
 ConnectionWorker::~ConnectionWorker() = default;
 
-void ConnectionWorker::cancelScan() { scanStop_.request_stop(); }
+void ConnectionWorker::cancelScan() {
+    scanStop_.request_stop();
+}
 
 void ConnectionWorker::start() {
     stepTimer_ = new QTimer(this);
@@ -95,14 +105,17 @@ void ConnectionWorker::idle() {
     }
     try {
         // Short slices, so queued actions and Refresh wait at most this long.
-        auto slice = std::min(std::chrono::duration_cast<std::chrono::milliseconds>(nextStepAt_ - now),
-                              std::chrono::milliseconds(100));
+        auto slice =
+            std::min(std::chrono::duration_cast<std::chrono::milliseconds>(nextStepAt_ - now),
+                     std::chrono::milliseconds(100));
         inspect::WatchUpdate update = watch_->waitForEvents(slice);
         if (!update.changed.empty() || !update.removed.empty()) {
             QStringList removed;
             for (const auto& key : update.removed) removed << QString::fromStdString(key);
-            emit locksChanged(instance_, QVector<inspect::LockRecord>(update.changed.begin(), update.changed.end()),
-                              removed, false);
+            emit locksChanged(
+                instance_,
+                QVector<inspect::LockRecord>(update.changed.begin(), update.changed.end()), removed,
+                false);
         }
         scheduleNext(0);
     } catch (const Error&) {
@@ -117,12 +130,13 @@ void ConnectionWorker::setState(ConnectionState state, const QString& message) {
 }
 
 void ConnectionWorker::connectNow() {
-    connection_ = std::make_unique<Connection>(Connection::open(profile_.endpoint, {.readOnly = profile_.readOnly}));
+    connection_ = std::make_unique<Connection>(
+        Connection::open(profile_.endpoint, {.readOnly = profile_.readOnly}));
     connection_->setObserver([this](const CommandEvent& e) {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
         QMutexLocker lock(&logMutex_);
-        if (pendingLog_.size() >= kMaxLogEntriesPerFlush) pendingLog_.removeFirst();
-        pendingLog_.append({instance_, QString::fromStdString(e.command), QString::fromStdString(e.replySummary),
-                            qint64(e.latency.count()), QDateTime::currentMSecsSinceEpoch()});
+        if (pendingLog_.size() >= std::size_t(kMaxLogEntriesPerFlush)) pendingLog_.pop_front();
+        pendingLog_.push_back({e, now});
     });
     watch_ = std::make_unique<inspect::LockWatch>(*connection_, options_);
 }
@@ -163,19 +177,21 @@ void ConnectionWorker::step() {
         backoffMs_ = backoffMs_ == 0 ? 500 : std::min(backoffMs_ * 2, kMaxBackoffMs);
         connection_.reset();
         watch_.reset();
-        setState(ConnectionState::Reconnecting,
-                 tr("%1 — retrying in %2 s").arg(message).arg(double(backoffMs_) / 1000.0, 0, 'f', 1));
+        setState(
+            ConnectionState::Reconnecting,
+            tr("%1 — retrying in %2 s").arg(message).arg(double(backoffMs_) / 1000.0, 0, 'f', 1));
         nextStepAt_ = {};
         scheduleNext(backoffMs_);
     }
 }
 
-void ConnectionWorker::act(LockAction action, const QString& key, const inspect::LockRecord& seen, qint64 ttlMs,
-                           bool confirmed) {
+void ConnectionWorker::act(LockAction action, const QString& key, const inspect::LockRecord& seen,
+                           qint64 ttlMs, bool confirmed) {
     static const char* names[] = {"release", "expire", "force-delete"};
     QString name = QString::fromLatin1(names[int(action)]);
     if (!connection_) {
-        emit actionFinished(instance_, key, name, false, -1, tr("not connected to %1").arg(instance_));
+        emit actionFinished(instance_, key, name, false, -1,
+                            tr("not connected to %1").arg(instance_));
         return;
     }
     try {
@@ -183,11 +199,16 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
         const std::string& k = seen.key;  // the exact bytes: a key need not be valid UTF-8
         inspect::ActionResult result;
         switch (action) {
-            case LockAction::Release: result = actions.release(k, inspect::Holder::of(seen)); break;
-            case LockAction::AddTtl:
-                result = actions.expire(k, inspect::Holder::of(seen), std::chrono::milliseconds(ttlMs));
+            case LockAction::Release:
+                result = actions.release(k, inspect::Holder::of(seen));
                 break;
-            case LockAction::ForceDelete: result = actions.forceDelete(k, confirmed); break;
+            case LockAction::AddTtl:
+                result =
+                    actions.expire(k, inspect::Holder::of(seen), std::chrono::milliseconds(ttlMs));
+                break;
+            case LockAction::ForceDelete:
+                result = actions.forceDelete(k, confirmed);
+                break;
         }
         emit actionFinished(instance_, key, name, result.ok(), int(result.outcome),
                             QString::fromStdString(result.message));
@@ -199,12 +220,19 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
 }
 
 void ConnectionWorker::flushCommandLog() {
-    QVector<CommandLogEntry> batch;
+    std::deque<SentCommand> sent;
     {
         QMutexLocker lock(&logMutex_);
-        batch.swap(pendingLog_);
+        sent.swap(pendingLog_);
     }
-    if (!batch.isEmpty()) emit commandsLogged(batch);
+    if (sent.empty()) return;
+    QVector<CommandLogEntry> batch;
+    batch.reserve(qsizetype(sent.size()));
+    for (const SentCommand& c : sent)
+        batch.append({instance_, QString::fromStdString(c.event.command),
+                      QString::fromStdString(c.event.replySummary), qint64(c.event.latency.count()),
+                      c.atMs});
+    emit commandsLogged(batch);
 }
 
 }  // namespace lockscope::ui

@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QVector>
 #include <atomic>
+#include <deque>
 #include <memory>
 #include <stop_token>
 
@@ -42,7 +43,7 @@ enum class LockAction { Release, AddTtl, ForceDelete };
 
 class ConnectionWorker : public QObject {
     Q_OBJECT
-public:
+  public:
     ConnectionWorker(ConnectionProfile profile, std::shared_ptr<inspect::AuditLog> audit,
                      inspect::WatchOptions options = {});
     ~ConnectionWorker() override;
@@ -50,17 +51,19 @@ public:
     // Thread-safe: interrupts a scan in progress (the next rescan starts over).
     void cancelScan();
 
-public slots:
+  public slots:
     void start();    // connect and begin watching (on the worker thread)
     void refresh();  // rescan now
     void stop();
     // Safe actions; the result arrives as actionFinished.
-    void act(lockscope::ui::LockAction action, const QString& key, const lockscope::inspect::LockRecord& seen,
-             qint64 ttlMs, bool confirmed);
+    void act(lockscope::ui::LockAction action, const QString& key,
+             const lockscope::inspect::LockRecord& seen, qint64 ttlMs, bool confirmed);
 
-signals:
-    void stateChanged(const QString& instance, lockscope::ui::ConnectionState state, const QString& message);
-    void locksChanged(const QString& instance, const QVector<lockscope::inspect::LockRecord>& changed,
+  signals:
+    void stateChanged(const QString& instance, lockscope::ui::ConnectionState state,
+                      const QString& message);
+    void locksChanged(const QString& instance,
+                      const QVector<lockscope::inspect::LockRecord>& changed,
                       const QStringList& removed, bool rescanned);
     void scanStarted(const QString& instance);
     void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
@@ -69,7 +72,7 @@ signals:
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
 
-private:
+  private:
     void step();
     void idle();  // between steps: follow keyspace notifications, in short slices
     void connectNow();
@@ -90,8 +93,15 @@ private:
     ConnectionState state_ = ConnectionState::Stopped;
     bool stopped_ = false;
     std::stop_source scanStop_;
+    // Commands sent since the last flush, as the connection reported them: only the newest
+    // kMaxLogEntriesPerFlush are kept, and they become CommandLogEntry (QStrings) at the
+    // flush, so a million-key scan does not convert a million commands it then drops.
+    struct SentCommand {
+        CommandEvent event;
+        qint64 atMs = 0;  // wall clock, ms since the epoch
+    };
     QMutex logMutex_;
-    QVector<CommandLogEntry> pendingLog_;
+    std::deque<SentCommand> pendingLog_;
 };
 
 }  // namespace lockscope::ui
