@@ -5,7 +5,6 @@
 namespace lockscope::ui {
 
 LockFilterProxy::LockFilterProxy(QObject* parent) : QSortFilterProxyModel(parent) {
-    setSortRole(Qt::EditRole);
     setDynamicSortFilter(true);
 }
 

@@ -1,8 +1,8 @@
 #pragma once
 // The display order of the lock table's rows, kept apart from the rows themselves: rows
 // live in stable slots (ids), and this maps position <-> id. Re-sorting after an update
-// compares only the rows that changed (k log n comparisons, one O(n) copy), and rows to remove are first
-// moved to the tail, so a model announces any change with one layout change and at most one
+// compares only the rows that changed (k log n comparisons, one O(n) copy), and rows to remove are
+// first moved to the tail, so a model announces any change with one layout change and at most one
 // contiguous insert or removal, whatever the number of rows. With a million rows a view pays
 // O(n) per signal, so the number of signals is what matters.
 

@@ -97,27 +97,6 @@ QVariant LockTableModel::display(const Row& row, int column) const {
     return {};
 }
 
-QVariant LockTableModel::sortValue(const Row& row, int column) const {
-    const Record& r = row.record;
-    switch (column) {
-        case Remaining: {
-            auto left = r.remainingAt(now_());
-            return qlonglong(left < 0 ? std::numeric_limits<qint64>::max()
-                                      : left);  // no TTL sorts last
-        }
-        case Fence:
-            return qlonglong(r.fence.value_or(-1));
-        case HeldFor:
-            return qlonglong(duration_cast<milliseconds>(now_() - r.lastChange).count());
-        case Renewals:
-            return int(r.renewals);
-        case Findings:
-            return int(findingLabels(r.findings).size());
-        default:
-            return display(row, column);
-    }
-}
-
 QVariant LockTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
@@ -126,8 +105,6 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
     switch (role) {
         case Qt::DisplayRole:
             return display(row, index.column());
-        case Qt::EditRole:
-            return sortValue(row, index.column());
         case Qt::ToolTipRole:
             if (index.column() == Holder) return holderText(r);
             if (index.column() == Kind) return QString::fromLatin1(inspect::describe(r.kind));

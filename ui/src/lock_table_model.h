@@ -127,7 +127,6 @@ class LockTableModel : public QAbstractTableModel {
     void relayout(const std::function<void()>& reorder);
     bool less(int leftId, int rightId) const;
     QVariant display(const Row& row, int column) const;
-    QVariant sortValue(const Row& row, int column) const;
 
     // What ordering reads, by id beside the rows: a comparison touches 32 bytes, not two
     // rows hundreds of bytes apart.
