@@ -6,7 +6,7 @@
 
 #include "lockscope/endpoint.h"
 #include "lockscope/errors.h"
-#include "main_window.h"
+#include "widgets/main_window.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);

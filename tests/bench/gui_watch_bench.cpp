@@ -15,13 +15,13 @@
 #include <cstdio>
 #include <thread>
 
-#include "connection_hub.h"
-#include "lock_inspector_view.h"
-#include "lock_table_model.h"
+#include "session/connection_hub.h"
+#include "widgets/lock_inspector_view.h"
+#include "models/lock_table_model.h"
 #include "lockscope/connection.h"
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redis_lock.h"
-#include "main_window.h"
+#include "widgets/main_window.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;

@@ -30,7 +30,7 @@
 
 #include "lockscope/connection.h"
 #include "lockscope/inspect/scanner.h"
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 
 using namespace lockscope;
 using Clock = std::chrono::steady_clock;

@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redis_lock.h"
 
 namespace {

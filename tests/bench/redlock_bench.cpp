@@ -29,7 +29,7 @@
 #include <string>
 #include <vector>
 
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redis_lock.h"
 #include "lockscope/redlock/redlock.h"
 

@@ -11,7 +11,7 @@
 #include "lockscope/connection.h"
 #include "lockscope/inspect/redlock_group.h"
 #include "lockscope/inspect/resource_groups.h"
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 
 using namespace lockscope;
 using namespace lockscope::inspect;

@@ -1,6 +1,6 @@
 #include <thread>
 
-#include "lockscope/demo_workload.h"
+#include "lockscope/sandbox/demo_workload.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redlock/node_set.h"
 
 namespace lockscope::testing {

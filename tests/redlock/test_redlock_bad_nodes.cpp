@@ -3,7 +3,7 @@
 // still make a majority, and nothing throws.
 
 #include "five_redis_servers.h"
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redlock/redlock.h"
 
 using namespace lockscope;

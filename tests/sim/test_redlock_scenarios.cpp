@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "../../lib/src/sim/redlock_rules.h"
+#include "redlock_rules.h"
 #include "lockscope/sim/live_replay.h"
 #include "lockscope/sim/replay.h"
 #include "lockscope/sim/simulator.h"

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 
 namespace lockscope::testing {
 

@@ -12,20 +12,20 @@
 #include <QTest>
 #include <qcustomplot.h>
 
-#include "command_log_model.h"
-#include "connection_dialog.h"
-#include "connection_hub.h"
-#include "connection_sidebar.h"
-#include "lock_detail_pane.h"
-#include "lock_filter_proxy.h"
-#include "lock_inspector_view.h"
-#include "lock_table_model.h"
+#include "models/command_log_model.h"
+#include "widgets/connection_dialog.h"
+#include "session/connection_hub.h"
+#include "widgets/connection_sidebar.h"
+#include "widgets/lock_detail_pane.h"
+#include "models/lock_filter_proxy.h"
+#include "widgets/lock_inspector_view.h"
+#include "models/lock_table_model.h"
 #include "lockscope/connection.h"
-#include "lockscope/demo_workload.h"
-#include "lockscope/local_redis_server.h"
-#include "main_window.h"
-#include "pttl_plot.h"
-#include "redlock_group_panel.h"
+#include "lockscope/sandbox/demo_workload.h"
+#include "lockscope/sandbox/local_redis_server.h"
+#include "widgets/main_window.h"
+#include "widgets/pttl_plot.h"
+#include "widgets/redlock_group_panel.h"
 #include "ui_test_support.h"
 
 using namespace lockscope;

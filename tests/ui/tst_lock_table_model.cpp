@@ -11,8 +11,8 @@
 #include <memory>
 #include <random>
 
-#include "lock_filter_proxy.h"
-#include "lock_table_model.h"
+#include "models/lock_filter_proxy.h"
+#include "models/lock_table_model.h"
 #include "lockscope/inspect/doctor.h"
 
 using namespace lockscope;

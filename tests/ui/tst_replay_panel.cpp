@@ -16,7 +16,7 @@
 #include <QToolTip>
 
 #include "lockscope/sim/replay.h"
-#include "main_window.h"
+#include "widgets/main_window.h"
 #include "teaching/live_run.h"
 #include "teaching/narration_view.h"
 #include "teaching/outcome_comparison.h"

@@ -8,13 +8,13 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "connection_sidebar.h"
-#include "lock_inspector_view.h"
-#include "lock_table_model.h"
-#include "lockscope/demo_workload.h"
-#include "lockscope/local_redis_server.h"
-#include "main_window.h"
-#include "sandbox_session.h"
+#include "widgets/connection_sidebar.h"
+#include "widgets/lock_inspector_view.h"
+#include "models/lock_table_model.h"
+#include "lockscope/sandbox/demo_workload.h"
+#include "lockscope/sandbox/local_redis_server.h"
+#include "widgets/main_window.h"
+#include "session/sandbox_session.h"
 #include "ui_test_support.h"
 
 using namespace lockscope;

@@ -1,5 +1,5 @@
 #include "node_link.h"
-#include "resp_request.h"
+#include "core/resp_request.h"
 
 #include <hiredis/hiredis.h>
 

@@ -7,7 +7,7 @@
 #include <cerrno>
 #include <string>
 
-#include "resp_request.h"
+#include "core/resp_request.h"
 
 namespace lockscope::redlock_detail {
 namespace {

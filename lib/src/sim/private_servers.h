@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/sim/live_redis_backend.h"
 #include "lockscope/sim/simulator.h"
 #include "replica_links.h"

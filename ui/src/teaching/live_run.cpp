@@ -4,7 +4,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 #include <optional>
 
-#include "lockscope/local_redis_server.h"
+#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/sim/live_replay.h"
 #include "lockscope/sim/transcript.h"
 #include "sim_text.h"

@@ -1,0 +1,56 @@
+#include "models/lock_history.h"
+
+#include <QDateTime>
+#include <QStringList>
+
+namespace lockscope::ui {
+
+QString holderOf(const inspect::LockRecord& record) {
+    if (record.fields.empty())
+        return QString::fromUtf8(record.token.data(), qsizetype(record.token.size()));
+    QStringList parts;
+    for (const auto& f : record.fields)
+        parts << QString::fromStdString(f.field) + '=' + QString::fromStdString(f.value);
+    return parts.join(QStringLiteral(", "));
+}
+
+double LockHistory::wallSeconds(std::chrono::steady_clock::time_point at) {
+    auto age = std::chrono::steady_clock::now() - at;
+    double ageSeconds = std::chrono::duration<double>(age).count();
+    return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 - ageSeconds;
+}
+
+void LockHistory::record(const QString& rowKey, const inspect::LockRecord& record) {
+    LockTrack& track = tracks_[rowKey];
+    double t = wallSeconds(record.observedAt);
+    if (!track.samples.empty() && track.samples.back().time >= t) return;  // same observation
+    track.samples.push_back({t, double(record.pttlMs)});
+    if (track.samples.size() > maxSamples_)
+        track.samples.erase(
+            track.samples.begin(),
+            track.samples.begin() + std::ptrdiff_t(track.samples.size() - maxSamples_));
+    QString holder = holderOf(record);
+    if (track.holders.isEmpty() || track.holders.back().vanished ||
+        track.holders.back().token != holder) {
+        track.holders.append(
+            {t, holder, record.fence ? std::optional<qint64>(*record.fence) : std::nullopt, false});
+        if (track.holders.size() > 64) track.holders.removeFirst();
+    }
+}
+
+void LockHistory::vanished(const QString& rowKey) {
+    auto it = tracks_.find(rowKey);
+    if (it == tracks_.end()) return;
+    LockTrack& track = it->second;
+    if (!track.holders.isEmpty() && track.holders.back().vanished) return;
+    double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    track.samples.push_back({t, 0});
+    track.holders.append({t, QString(), std::nullopt, true});
+}
+
+const LockTrack* LockHistory::track(const QString& rowKey) const {
+    auto it = tracks_.find(rowKey);
+    return it == tracks_.end() ? nullptr : &it->second;
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,57 @@
+#pragma once
+// What the detail pane plots: per lock, the PTTL observed over time (renewals make a
+// sawtooth), and the events between observations — handoffs with their new token and
+// fence, and expiry or deletion. Bounded per lock so 10k watched locks stay cheap.
+
+#include <QHash>
+#include <QString>
+#include <QVector>
+#include <chrono>
+#include <optional>
+#include <vector>
+
+#include "lockscope/inspect/lock_record.h"
+#include "models/string_key_map.h"
+
+namespace lockscope::ui {
+
+struct PttlSample {
+    double time;    // seconds since the Unix epoch (wall clock, for the time axis)
+    double pttlMs;  // -1 without TTL
+};
+
+struct HolderChange {
+    double time;
+    QString token;  // the holder token, or the Redisson fields joined
+    std::optional<qint64> fence;
+    bool vanished = false;  // the key expired or was deleted
+};
+
+struct LockTrack {
+    std::vector<PttlSample>
+        samples;                    // a vector, not a deque: a deque costs 512 B per lock up front
+    QVector<HolderChange> holders;  // first holder seen, then every change
+};
+
+class LockHistory {
+  public:
+    explicit LockHistory(std::size_t maxSamplesPerLock = 512) : maxSamples_(maxSamplesPerLock) {}
+
+    void record(const QString& rowKey, const inspect::LockRecord& record);
+    void vanished(const QString& rowKey);
+    void forget(const QString& rowKey) { tracks_.erase(rowKey); }
+    const LockTrack* track(const QString& rowKey) const;
+    void reserve(std::size_t locks) { tracks_.reserve(locks); }
+
+    // The wall-clock time of a steady-clock instant, for plotting.
+    static double wallSeconds(std::chrono::steady_clock::time_point at);
+
+  private:
+    std::size_t maxSamples_;
+    // A track's address stays valid for the detail pane while others are added.
+    StringKeyMap<LockTrack> tracks_;
+};
+
+QString holderOf(const inspect::LockRecord& record);
+
+}  // namespace lockscope::ui

@@ -1,0 +1,151 @@
+#include "models/lock_table_model.h"
+
+#include <QColor>
+#include <QFont>
+#include <QFontDatabase>
+#include <algorithm>
+
+#include "models/finding_text.h"
+
+namespace lockscope::ui {
+namespace {
+
+using std::chrono::duration_cast;
+using std::chrono::milliseconds;
+
+constexpr auto kHighlightFor = std::chrono::milliseconds(1500);
+
+QString elideMiddle(const QString& s, int keep) {
+    if (s.size() <= keep) return s;
+    return s.left(keep / 2) + QStringLiteral("…") + s.right(keep - keep / 2 - 1);
+}
+
+QString holderText(const LockTableModel::Record& r) {
+    if (!r.fields.empty()) {
+        QStringList parts;
+        for (const auto& f : r.fields)
+            parts << QString::fromStdString(f.field) + QStringLiteral(" → ") +
+                         QString::fromStdString(f.value);
+        return parts.join(QStringLiteral(", "));
+    }
+    return QString::fromUtf8(r.token.data(), qsizetype(r.token.size()));
+}
+
+}  // namespace
+
+LockTableModel::LockTableModel(QObject* parent) : QAbstractTableModel(parent) {
+    // ~10 repaints a second is smooth for a countdown shown to 0.1 s.
+    ticker_.setInterval(100);
+    connect(&ticker_, &QTimer::timeout, this, &LockTableModel::tick);
+    resortTimer_.setSingleShot(true);
+    resortTimer_.setInterval(0);
+    connect(&resortTimer_, &QTimer::timeout, this, &LockTableModel::resortNow);
+    ticker_.start();
+}
+
+int LockTableModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : order_.size();
+}
+int LockTableModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QString LockTableModel::formatDuration(std::int64_t ms) {
+    if (ms < 0) return tr("no TTL");
+    if (ms < 10'000) return QString::number(double(ms) / 1000.0, 'f', 1) + tr(" s");
+    std::int64_t s = ms / 1000;
+    if (s < 120) return QString::number(s) + tr(" s");
+    if (s < 7200) return tr("%1 min %2 s").arg(s / 60).arg(s % 60);
+    if (s < 172800) return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
+    return tr("%1 days").arg(s / 86400);
+}
+
+QVariant LockTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
+    static const char* names[ColumnCount] = {QT_TR_NOOP("Instance"), QT_TR_NOOP("Key"),
+                                             QT_TR_NOOP("Resource"), QT_TR_NOOP("Kind"),
+                                             QT_TR_NOOP("Holder"),   QT_TR_NOOP("Remaining TTL"),
+                                             QT_TR_NOOP("Fence"),    QT_TR_NOOP("Held for"),
+                                             QT_TR_NOOP("Renewals"), QT_TR_NOOP("Findings")};
+    return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+QVariant LockTableModel::display(const Row& row, int column) const {
+    const Record& r = row.record;
+    switch (column) {
+        case Instance:
+            return QString::fromStdString(r.instanceName());
+        case Key:
+            return QString::fromUtf8(r.key.data(), qsizetype(r.key.size()));
+        case Resource:
+            return QString::fromUtf8(r.resource().data(), qsizetype(r.resource().size()));
+        case Kind:
+            return QString::fromLatin1(inspect::toString(r.kind));
+        case Holder:
+            return elideMiddle(holderText(r), 36);
+        case Remaining:
+            return formatDuration(r.remainingAt(now_()));
+        case Fence:
+            return r.fence ? QVariant(qlonglong(*r.fence)) : QVariant(QStringLiteral("—"));
+        case HeldFor:
+            return formatDuration(duration_cast<milliseconds>(now_() - r.lastChange).count());
+        case Renewals:
+            return int(r.renewals);
+        case Findings:
+            return findingLabels(r.findings).join(QStringLiteral("  "));
+    }
+    return {};
+}
+
+QVariant LockTableModel::data(const QModelIndex& index, int role) const {
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row& row = rowAt(index.row());
+    const Record& r = row.record;
+    switch (role) {
+        case Qt::DisplayRole:
+            return display(row, index.column());
+        case Qt::ToolTipRole:
+            if (index.column() == Holder) return holderText(r);
+            if (index.column() == Kind) return QString::fromLatin1(inspect::describe(r.kind));
+            if (index.column() == Findings) return findingTooltips(r.findings);
+            return display(row, index.column());
+        case Qt::FontRole:
+            if (index.column() == Holder || index.column() == Key)
+                return QFontDatabase::systemFont(QFontDatabase::FixedFont);
+            return {};
+        case Qt::TextAlignmentRole:
+            if (index.column() == Fence || index.column() == Renewals)
+                return int(Qt::AlignRight | Qt::AlignVCenter);
+            return int(Qt::AlignLeft | Qt::AlignVCenter);
+        case RemainingMsRole:
+            return qlonglong(r.remainingAt(now_()));
+        case TtlFractionRole: {
+            auto left = r.remainingAt(now_());
+            if (left < 0 || row.largestPttl <= 0) return 0.0;
+            return std::clamp(double(left) / double(row.largestPttl), 0.0, 1.0);
+        }
+        case HighlightRole: {
+            auto since = now_() - row.highlightedAt;
+            if (row.highlightedAt == Clock::time_point{} || since > kHighlightFor) return 0.0;
+            return 1.0 - double(duration_cast<milliseconds>(since).count()) /
+                             double(kHighlightFor.count());
+        }
+        case FindingsRole:
+            return findingIds(r.findings);
+        case FullTokenRole:
+            return holderText(r);
+        case RowKeyRole:
+            return row.rowKey;
+    }
+    return {};
+}
+
+void LockTableModel::tick() {
+    // No dataChanged here: every row counts down at the same rate, so the order by
+    // remaining TTL cannot change between polls and a proxy need not re-sort 10k rows ten
+    // times a second. Views just repaint what is visible.
+    if (order_.size() > 0) emit countdownTick();
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,155 @@
+#pragma once
+// The live lock table: one row per (instance, key), fed with value-type snapshots from the
+// connection workers. The remaining TTL is not stored but interpolated from the observed
+// PTTL and a steady clock at paint time, so rows count down smoothly between polls; a
+// single coalesced tick repaints only the moving columns.
+//
+// The model sorts itself (sort()), and LockFilterProxy forwards sorting to it and only
+// filters: a sorting proxy announces each scattered run of inserted rows separately, and
+// with a million rows every announcement costs the view O(n). Here an update of any size
+// is at most one contiguous insert, one layout change and one contiguous removal.
+
+#include <QAbstractTableModel>
+#include <QHash>
+#include <QSet>
+#include <QTimer>
+#include <QVector>
+#include <chrono>
+#include <deque>
+#include <functional>
+
+#include "models/lock_row_order.h"
+#include "lockscope/inspect/lock_record.h"
+#include "models/string_key_map.h"
+
+namespace lockscope::ui {
+
+class LockTableModel : public QAbstractTableModel {
+    Q_OBJECT
+  public:
+    enum Column {
+        Instance,
+        Key,
+        Resource,
+        Kind,
+        Holder,
+        Remaining,
+        Fence,
+        HeldFor,
+        Renewals,
+        Findings,
+        ColumnCount
+    };
+    enum Role {
+        RemainingMsRole = Qt::UserRole + 1,  // qint64, -1 without TTL
+        TtlFractionRole,                     // double 0..1: remaining / largest PTTL seen
+        HighlightRole,                       // double 0..1: fades after a handoff or an expiry
+        FindingsRole,                        // QStringList of rule ids
+        FullTokenRole,                       // the whole holder token (or fields)
+        RowKeyRole,                          // "instance\nkey": stable identity of the row
+    };
+    using Clock = std::chrono::steady_clock;
+    using Record = lockscope::inspect::LockRecord;
+
+    explicit LockTableModel(QObject* parent = nullptr);
+
+    int rowCount(const QModelIndex& parent = {}) const override;
+    int columnCount(const QModelIndex& parent = {}) const override;
+    QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+    // Adds or updates these records of one instance. complete: the batch is the whole set
+    // for that instance, so rows of it that are missing have expired or been deleted.
+    void apply(const QString& instance, const QVector<Record>& records, bool complete);
+    void removeInstance(const QString& instance);
+    void removeKey(const QString& instance, const QString& key);
+    void removeKeys(const QString& instance, const QStringList& keys);
+    // Makes room for this many rows now, while growing is cheap, rather than at each
+    // doubling of a million-row table (a scan in progress knows roughly how many come).
+    void reserve(int rows);
+    // Orders the rows by a column (-1: arrival order) and keeps them so as they change.
+    void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
+    int sortColumn() const { return sortColumn_; }
+    // Whether the row's instance, key, resource, kind, holder or a finding id contains the
+    // text, ignoring ASCII case (text already lower-cased, UTF-8).
+    bool rowMatches(int row, const std::string& lowerText) const;
+
+    const Record* recordAt(int row) const;
+    int instanceCount() const { return int(instances_.size()); }
+    QStringList instanceNames() const { return QStringList(instances_.begin(), instances_.end()); }
+    // Every record whose resource is this one, on any instance (a Redlock's N keys).
+    std::vector<Record> recordsOfResource(std::string_view resource) const;
+    int rowOf(const QString& instance, const QString& key) const;
+    static QString rowKey(const QString& instance, const QString& key) {
+        return instance + '\n' + key;
+    }
+
+    // Time source, replaceable so tests can move time forward deterministically.
+    void setClock(std::function<Clock::time_point()> now) { now_ = std::move(now); }
+    // How long rows whose sort key changed may wait for their new place: each re-sort costs
+    // a view O(rows), so a large table gathers them (0, the default: placed within apply()).
+    void setResortDelay(std::chrono::milliseconds delay) {
+        resortTimer_.setInterval(int(delay.count()));
+    }
+    // Repaint interval of the moving columns (countdown, held for, highlight).
+    void setTickInterval(std::chrono::milliseconds interval) {
+        ticker_.setInterval(int(interval.count()));
+    }
+
+    // Human formats shared with the detail pane: "12.3 s", "4 min 10 s", "no TTL".
+    static QString formatDuration(std::int64_t ms);
+
+  signals:
+    // A row's holder changed (handoff) or a row vanished (expired or deleted).
+    void handoff(const QString& instance, const QString& key);
+    void vanished(const QString& instance, const QString& key);
+    // The moving columns (countdown, held for, highlight) changed: repaint visible rows.
+    void countdownTick();
+
+  private:
+    struct Row {
+        Record record;
+        QString rowKey;
+        std::int64_t largestPttl = 0;  // scale of the TTL bar
+        Clock::time_point highlightedAt{};
+    };
+    const Row& rowAt(int position) const { return slots_[std::size_t(order_.idAt(position))]; }
+    void tick();
+    int allocate(Row row);
+    void insertRows(const QString& instance, const QVector<Record>& records,
+                    std::vector<int>& moved);
+    void keepSorted(const std::vector<int>& moved);
+    void resortNow();
+    void removeIds(const std::vector<int>& ids);
+    void emitChanged(std::vector<int> positions);
+    // Runs a reordering of order_ inside one layout change, carrying persistent indexes.
+    void relayout(const std::function<void()>& reorder);
+    bool less(int leftId, int rightId) const;
+    QVariant display(const Row& row, int column) const;
+
+    // What ordering reads, by id beside the rows: a comparison touches 32 bytes, not two
+    // rows hundreds of bytes apart.
+    struct SortKey {
+        std::int64_t value = 0;     // numericSortKey() of a numeric sort column
+        std::uint64_t arrival = 0;  // orders rows that sort equal: first seen first
+    };
+    // By id; ids in freeSlots_ are unused. A deque: growing never moves the rows (a vector
+    // of a million rows would copy them all at each doubling, a stall of a third of a second).
+    std::deque<Row> slots_;
+    std::vector<SortKey> keys_;
+    std::vector<int> freeSlots_;
+    LockRowOrder order_;
+    StringKeyMap<int> index_;  // rowKey -> id
+    int sortColumn_ = -1;
+    bool numericSort_ = false;
+    std::uint64_t arrivals_ = 0;
+    Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
+    QSet<QString> instances_;  // instances with rows or an applied snapshot
+    QTimer ticker_;
+    QTimer resortTimer_;
+    std::vector<int> unsorted_;  // ids whose sort key changed since the last re-sort
+    std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
+};
+
+}  // namespace lockscope::ui

@@ -1,0 +1,261 @@
+// LockTableModel, keeping its rows: applying snapshots from the workers, the display order
+// (sorting), removal, and lookups by key. The rows' presentation is lock_table_model.cpp.
+
+#include <QSet>
+#include <algorithm>
+
+#include "models/lock_row_compare.h"
+#include "models/lock_table_model.h"
+#include "lockscope/inspect/doctor.h"
+
+namespace lockscope::ui {
+
+void LockTableModel::apply(const QString& instance, const QVector<Record>& records, bool complete) {
+    instances_.insert(instance);
+    QSet<QString> seen;
+    QVector<Record> added;
+    QHash<QString, qsizetype> addedAt;  // a key twice in one update is one new row
+    std::vector<int> changed, moved;
+    for (const Record& rec : records) {
+        QString key =
+            rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
+        if (complete) seen.insert(key);
+        auto found = index_.find(key);
+        if (found == index_.end()) {
+            auto at = addedAt.constFind(key);
+            if (at != addedAt.constEnd())
+                added[*at] = rec;
+            else
+                addedAt.insert(key, added.size()), added.append(rec);
+            continue;
+        }
+        const int id = found->second;
+        Row& row = slots_[std::size_t(id)];
+        bool handedOff = !row.record.sameHolder(rec);
+        if (sortColumn_ >= 0 && compareLockRecords(row.record, rec, sortColumn_) != 0)
+            moved.push_back(id);
+        row.record = rec;
+        if (numericSort_) keys_[std::size_t(id)].value = numericSortKey(rec, sortColumn_);
+        row.largestPttl = handedOff ? rec.pttlMs : std::max(row.largestPttl, rec.pttlMs);
+        if (handedOff) {
+            row.highlightedAt = now_();
+            emit handoff(instance, QString::fromStdString(rec.key));
+        }
+        changed.push_back(order_.positionOf(id));
+    }
+    emitChanged(std::move(changed));
+    insertRows(instance, added, moved);
+    keepSorted(moved);
+    if (!complete) return;
+    std::vector<int> gone;
+    for (int p = 0; p < order_.size(); ++p) {
+        const Row& row = rowAt(p);
+        if (row.rowKey.startsWith(instance + '\n') && !seen.contains(row.rowKey))
+            gone.push_back(order_.idAt(p));
+    }
+    removeIds(gone);
+}
+
+void LockTableModel::insertRows(const QString& instance, const QVector<Record>& records,
+                                std::vector<int>& moved) {
+    if (records.isEmpty()) return;
+    const int first = order_.size();
+    std::vector<int> ids;
+    ids.reserve(std::size_t(records.size()));
+    beginInsertRows({}, first, first + int(records.size()) - 1);
+    for (const Record& rec : records) {
+        QString key =
+            rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
+        int id = allocate(Row{rec, key, rec.pttlMs, {}});
+        keys_[std::size_t(id)] = {numericSort_ ? numericSortKey(rec, sortColumn_) : 0, ++arrivals_};
+        index_.emplace(key, id);
+        ids.push_back(id);
+    }
+    order_.append(ids);
+    endInsertRows();
+    // New rows arrive at the end, one contiguous insert; keepSorted() moves them in place.
+    if (sortColumn_ >= 0) moved.insert(moved.end(), ids.begin(), ids.end());
+}
+
+void LockTableModel::reserve(int rows) {
+    if (rows <= int(index_.size())) return;
+    index_.reserve(std::size_t(rows));
+    keys_.reserve(std::size_t(rows));
+}
+
+int LockTableModel::allocate(Row row) {
+    if (freeSlots_.empty()) {
+        slots_.push_back(std::move(row));
+        keys_.emplace_back();
+        return int(slots_.size()) - 1;
+    }
+    int id = freeSlots_.back();
+    freeSlots_.pop_back();
+    slots_[std::size_t(id)] = std::move(row);
+    return id;
+}
+
+void LockTableModel::keepSorted(const std::vector<int>& moved) {
+    if (sortColumn_ < 0 || moved.empty()) return;
+    unsorted_.insert(unsorted_.end(), moved.begin(), moved.end());
+    if (resortTimer_.interval() == 0)
+        resortNow();
+    else if (!resortTimer_.isActive())
+        resortTimer_.start();
+}
+
+void LockTableModel::resortNow() {
+    std::vector<int> ids = std::exchange(unsorted_, {});
+    if (sortColumn_ < 0) return;
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    std::erase_if(ids, [this](int id) { return order_.positionOf(id) < 0; });  // removed since
+    auto lessById = [this](int l, int r) { return less(l, r); };
+    if (ids.empty() || order_.inOrder(ids, lessById)) return;
+    relayout([&] { order_.resort(ids, lessById); });
+}
+
+void LockTableModel::sort(int column, Qt::SortOrder order) {
+    sortColumn_ = column >= 0 && column < ColumnCount ? column : -1;
+    sortOrder_ = order;
+    numericSort_ = isNumericColumn(sortColumn_);
+    unsorted_.clear();            // the full sort below places them
+    if (sortColumn_ < 0) return;  // arrival order from here on; the rows stay where they are
+    if (numericSort_)
+        for (int p = 0; p < order_.size(); ++p) {
+            const auto id = std::size_t(order_.idAt(p));
+            keys_[id].value = numericSortKey(slots_[id].record, sortColumn_);
+        }
+    relayout([this] { order_.sortAll([this](int l, int r) { return less(l, r); }); });
+}
+
+bool LockTableModel::less(int leftId, int rightId) const {
+    const SortKey& a = keys_[std::size_t(leftId)];
+    const SortKey& b = keys_[std::size_t(rightId)];
+    int c = numericSort_ ? (a.value > b.value) - (a.value < b.value)
+                         : compareLockRecords(slots_[std::size_t(leftId)].record,
+                                              slots_[std::size_t(rightId)].record, sortColumn_);
+    if (sortOrder_ == Qt::DescendingOrder) c = -c;
+    return c != 0 ? c < 0 : a.arrival < b.arrival;
+}
+
+void LockTableModel::relayout(const std::function<void()>& reorder) {
+    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
+    const QModelIndexList before = persistentIndexList();
+    std::vector<int> ids;
+    ids.reserve(std::size_t(before.size()));
+    for (const QModelIndex& i : before) ids.push_back(order_.idAt(i.row()));
+    reorder();
+    QModelIndexList after;
+    after.reserve(before.size());
+    for (qsizetype i = 0; i < before.size(); ++i)
+        after.append(index(order_.positionOf(ids[std::size_t(i)]), before[i].column()));
+    changePersistentIndexList(before, after);
+    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
+}
+
+void LockTableModel::emitChanged(std::vector<int> positions) {
+    if (positions.empty()) return;
+    std::sort(positions.begin(), positions.end());
+    // One signal per run of neighbouring rows; past a few hundred runs one signal over the
+    // span costs a view less than the signals would.
+    constexpr std::size_t kMaxRuns = 256;
+    std::vector<std::pair<int, int>> runs;
+    for (int p : positions) {
+        if (!runs.empty() && p <= runs.back().second + 1)
+            runs.back().second = std::max(runs.back().second, p);
+        else
+            runs.emplace_back(p, p);
+        if (runs.size() > kMaxRuns) {
+            emit dataChanged(index(positions.front(), 0), index(positions.back(), ColumnCount - 1));
+            return;
+        }
+    }
+    for (auto [first, last] : runs) emit dataChanged(index(first, 0), index(last, ColumnCount - 1));
+}
+
+void LockTableModel::removeKey(const QString& instance, const QString& key) {
+    removeKeys(instance, {key});
+}
+
+void LockTableModel::removeKeys(const QString& instance, const QStringList& keys) {
+    std::vector<int> ids;
+    for (const QString& key : keys) {
+        auto it = index_.find(rowKey(instance, key));
+        if (it != index_.end()) ids.push_back(it->second);
+    }
+    std::sort(ids.begin(), ids.end());
+    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+    removeIds(ids);
+}
+
+void LockTableModel::removeInstance(const QString& instance) {
+    instances_.remove(instance);
+    std::vector<int> ids;
+    for (int p = 0; p < order_.size(); ++p)
+        if (rowAt(p).rowKey.startsWith(instance + '\n')) ids.push_back(order_.idAt(p));
+    removeIds(ids);
+}
+
+void LockTableModel::removeIds(const std::vector<int>& ids) {
+    if (ids.empty()) return;
+    const int count = int(ids.size());
+    // Scattered rows are first gathered at the tail, so a view sees one removal, not one
+    // per row (each costs it O(rows)).
+    if (!order_.atTail(ids)) relayout([&] { order_.moveToTail(ids); });
+    const int first = order_.size() - count;
+    QVector<QPair<QString, QString>> removed;
+    removed.reserve(count);
+    beginRemoveRows({}, first, order_.size() - 1);
+    for (int id : ids) {
+        Row& row = slots_[std::size_t(id)];
+        removed.append({row.rowKey.section('\n', 0, 0), row.rowKey.section('\n', 1)});
+        index_.erase(row.rowKey);
+        row = Row{};
+        freeSlots_.push_back(id);
+    }
+    order_.popTail(count);
+    endRemoveRows();
+    for (const auto& [instance, key] : removed) emit vanished(instance, key);
+}
+
+std::vector<LockTableModel::Record> LockTableModel::recordsOfResource(
+    std::string_view resource) const {
+    std::vector<Record> out;
+    for (int p = 0; p < order_.size(); ++p) {
+        const Record& r = rowAt(p).record;
+        if (r.resource() == resource && r.kind != inspect::LockKind::NotALock) out.push_back(r);
+    }
+    return out;
+}
+
+const LockTableModel::Record* LockTableModel::recordAt(int row) const {
+    return row >= 0 && row < order_.size() ? &rowAt(row).record : nullptr;
+}
+
+int LockTableModel::rowOf(const QString& instance, const QString& key) const {
+    auto it = index_.find(rowKey(instance, key));
+    return it == index_.end() ? -1 : order_.positionOf(it->second);
+}
+
+bool LockTableModel::rowMatches(int row, const std::string& lowerText) const {
+    if (lowerText.empty()) return true;
+    auto contains = [&](std::string_view haystack) {
+        auto lowerEquals = [](char a, char b) {
+            return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
+        };
+        return std::search(haystack.begin(), haystack.end(), lowerText.begin(), lowerText.end(),
+                           lowerEquals) != haystack.end();
+    };
+    const Record& r = rowAt(row).record;
+    if (contains(r.instanceName()) || contains(r.key) || contains(inspect::toString(r.kind)) ||
+        contains(r.token))
+        return true;
+    for (const auto& f : r.fields)
+        if (contains(f.field) || contains(f.value)) return true;
+    for (const std::string& rule : inspect::ruleNames(r.findings))
+        if (contains(rule)) return true;
+    return false;
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,83 @@
+#include "session/connection_hub.h"
+
+#include "lockscope/inspect/audit_log.h"
+
+namespace lockscope::ui {
+
+ConnectionHub::ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent)
+    : QObject(parent), audit_(std::move(audit)) {
+    qRegisterMetaType<lockscope::inspect::LockRecord>();
+    qRegisterMetaType<QVector<lockscope::inspect::LockRecord>>();
+    qRegisterMetaType<lockscope::ui::ConnectionState>();
+    qRegisterMetaType<lockscope::ui::CommandLogEntry>();
+    qRegisterMetaType<QVector<lockscope::ui::CommandLogEntry>>();
+    qRegisterMetaType<lockscope::ui::LockAction>();
+}
+
+ConnectionHub::~ConnectionHub() { closeAll(); }
+
+void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions options) {
+    close(profile.id);
+    Session s{profile, new QThread(this), new ConnectionWorker(profile, audit_, std::move(options))};
+    s.thread->setObjectName(QStringLiteral("worker ") + profile.name);
+    s.worker->moveToThread(s.thread);
+    QString id = profile.id;
+    connect(s.thread, &QThread::started, s.worker, &ConnectionWorker::start);
+    connect(s.thread, &QThread::finished, s.worker, &QObject::deleteLater);
+    connect(s.worker, &ConnectionWorker::stateChanged, this,
+            [this, id](const QString&, ConnectionState state, const QString& message) { emit stateChanged(id, state, message); });
+    connect(s.worker, &ConnectionWorker::locksChanged, this, &ConnectionHub::locksChanged);
+    connect(s.worker, &ConnectionWorker::scanStarted, this, &ConnectionHub::scanStarted);
+    connect(s.worker, &ConnectionWorker::scanProgress, this, &ConnectionHub::scanProgress);
+    connect(s.worker, &ConnectionWorker::scanFinished, this, &ConnectionHub::scanFinished);
+    connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
+    connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);
+    sessions_.insert(id, s);
+    s.thread->start();
+}
+
+void ConnectionHub::close(const QString& profileId) {
+    auto it = sessions_.find(profileId);
+    if (it == sessions_.end()) return;
+    Session s = *it;
+    sessions_.erase(it);
+    s.worker->cancelScan();
+    QMetaObject::invokeMethod(s.worker, &ConnectionWorker::stop, Qt::BlockingQueuedConnection);
+    s.thread->quit();
+    s.thread->wait();
+    delete s.thread;
+    emit instanceClosed(QString::fromStdString(s.profile.endpoint.display()));
+}
+
+void ConnectionHub::closeAll() {
+    const auto ids = sessions_.keys();
+    for (const QString& id : ids) close(id);
+}
+
+const ConnectionProfile* ConnectionHub::profileForInstance(const QString& instance) const {
+    for (const Session& s : sessions_)
+        if (QString::fromStdString(s.profile.endpoint.display()) == instance) return &s.profile;
+    return nullptr;
+}
+
+void ConnectionHub::act(const QString& instance, LockAction action, const inspect::LockRecord& seen, qint64 ttlMs,
+                        bool confirmed) {
+    for (const Session& s : sessions_) {
+        if (QString::fromStdString(s.profile.endpoint.display()) != instance) continue;
+        QString key = QString::fromStdString(seen.key);
+        QMetaObject::invokeMethod(s.worker, [w = s.worker, action, key, seen, ttlMs, confirmed] {
+            w->act(action, key, seen, ttlMs, confirmed);
+        }, Qt::QueuedConnection);
+        return;
+    }
+}
+
+void ConnectionHub::refreshAll() {
+    for (const Session& s : sessions_) QMetaObject::invokeMethod(s.worker, &ConnectionWorker::refresh, Qt::QueuedConnection);
+}
+
+void ConnectionHub::cancelScans() {
+    for (const Session& s : sessions_) s.worker->cancelScan();
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,55 @@
+#pragma once
+// The open connections: one ConnectionWorker on its own QThread per profile. The hub
+// starts and stops them, forwards their signals, and routes actions to the right worker.
+
+#include <QHash>
+#include <QObject>
+#include <QThread>
+#include <memory>
+
+#include "session/connection_worker.h"
+
+namespace lockscope::ui {
+
+class ConnectionHub : public QObject {
+    Q_OBJECT
+public:
+    explicit ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent = nullptr);
+    ~ConnectionHub() override;
+
+    void open(const ConnectionProfile& profile, inspect::WatchOptions options = {});
+    void close(const QString& profileId);
+    void closeAll();
+    bool isOpen(const QString& profileId) const { return sessions_.contains(profileId); }
+
+    // The profile whose worker reports under this instance name (Endpoint::display()).
+    const ConnectionProfile* profileForInstance(const QString& instance) const;
+    void act(const QString& instance, LockAction action, const inspect::LockRecord& seen, qint64 ttlMs = 0,
+             bool confirmed = false);
+    void refreshAll();
+    void cancelScans();
+    inspect::AuditLog* audit() const { return audit_.get(); }
+
+signals:
+    void stateChanged(const QString& profileId, lockscope::ui::ConnectionState state, const QString& message);
+    void locksChanged(const QString& instance, const QVector<lockscope::inspect::LockRecord>& changed,
+                      const QStringList& removed, bool rescanned);
+    void instanceClosed(const QString& instance);
+    void scanStarted(const QString& instance);
+    void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
+    void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);
+    void commandsLogged(const QVector<lockscope::ui::CommandLogEntry>& entries);
+    void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok, int outcome,
+                        const QString& message);
+
+private:
+    struct Session {
+        ConnectionProfile profile;
+        QThread* thread = nullptr;
+        ConnectionWorker* worker = nullptr;
+    };
+    std::shared_ptr<inspect::AuditLog> audit_;
+    QHash<QString, Session> sessions_;  // by profile id
+};
+
+}  // namespace lockscope::ui

@@ -1,0 +1,238 @@
+#include "session/connection_worker.h"
+
+#include <QDateTime>
+#include <QMutexLocker>
+
+#include "lockscope/errors.h"
+#include "lockscope/inspect/audit_log.h"
+
+namespace lockscope::ui {
+namespace {
+
+constexpr int kMaxBackoffMs = 10'000;
+constexpr int kMaxLogEntriesPerFlush = 400;
+
+bool isFatal(const Error& e) {
+    // Retrying cannot fix credentials or a denied SCAN; it can fix a restart or a failover.
+    return e.kind() == ErrorKind::Authentication || e.kind() == ErrorKind::PermissionDenied ||
+           e.kind() == ErrorKind::InvalidArgument;
+}
+
+}  // namespace
+
+QString toString(ConnectionState state) {
+    switch (state) {
+        case ConnectionState::Connecting:
+            return QObject::tr("connecting");
+        case ConnectionState::Connected:
+            return QObject::tr("connected");
+        case ConnectionState::Reconnecting:
+            return QObject::tr("reconnecting");
+        case ConnectionState::Failed:
+            return QObject::tr("failed");
+        case ConnectionState::Stopped:
+            return QObject::tr("stopped");
+    }
+    return {};
+}
+
+ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
+                                   std::shared_ptr<inspect::AuditLog> audit,
+                                   inspect::WatchOptions options)
+    : profile_(std::move(profile)),
+      instance_(QString::fromStdString(profile_.endpoint.display())),
+      audit_(std::move(audit)),
+      options_(std::move(options)) {
+    options_.scan.patterns.clear();
+    for (const QString& p : profile_.patterns) options_.scan.patterns.push_back(p.toStdString());
+    // Rows appear as a long scan streams in, batch by batch, not all at the end.
+    options_.onRescanBatch = [this](std::vector<inspect::LockRecord>& batch,
+                                    const inspect::ScanProgress& progress) {
+        if (!batch.empty())
+            emit locksChanged(instance_,
+                              QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
+                                                           std::make_move_iterator(batch.end())),
+                              {}, false);
+        emit scanProgress(instance_, progress.fraction, progress.keysSeen);
+    };
+}
+
+ConnectionWorker::~ConnectionWorker() = default;
+
+void ConnectionWorker::cancelScan() {
+    scanStop_.request_stop();
+}
+
+void ConnectionWorker::start() {
+    stepTimer_ = new QTimer(this);
+    stepTimer_->setSingleShot(true);
+    connect(stepTimer_, &QTimer::timeout, this, &ConnectionWorker::idle);
+    logTimer_ = new QTimer(this);
+    logTimer_->setInterval(100);  // the command log is coalesced, not sent per command
+    connect(logTimer_, &QTimer::timeout, this, &ConnectionWorker::flushCommandLog);
+    logTimer_->start();
+    setState(ConnectionState::Connecting, tr("connecting to %1").arg(instance_));
+    scheduleNext(0);
+}
+
+void ConnectionWorker::stop() {
+    stopped_ = true;
+    cancelScan();
+    if (stepTimer_) stepTimer_->stop();
+    flushCommandLog();
+    watch_.reset();
+    connection_.reset();
+    setState(ConnectionState::Stopped, tr("disconnected"));
+}
+
+void ConnectionWorker::refresh() {
+    if (!watch_ || stopped_) return;
+    watch_->requestRescan();
+    nextStepAt_ = {};
+    scheduleNext(0);
+}
+
+void ConnectionWorker::scheduleNext(int ms) {
+    if (!stopped_) stepTimer_->start(ms);
+}
+
+void ConnectionWorker::idle() {
+    if (stopped_) return;
+    auto now = std::chrono::steady_clock::now();
+    if (!watch_ || now >= nextStepAt_) {  // also: (re)connect
+        step();
+        return;
+    }
+    try {
+        // Short slices, so queued actions and Refresh wait at most this long.
+        auto slice =
+            std::min(std::chrono::duration_cast<std::chrono::milliseconds>(nextStepAt_ - now),
+                     std::chrono::milliseconds(100));
+        inspect::WatchUpdate update = watch_->waitForEvents(slice);
+        if (!update.changed.empty() || !update.removed.empty()) {
+            QStringList removed;
+            for (const auto& key : update.removed) removed << QString::fromStdString(key);
+            emit locksChanged(
+                instance_,
+                QVector<inspect::LockRecord>(update.changed.begin(), update.changed.end()), removed,
+                false);
+        }
+        scheduleNext(0);
+    } catch (const Error&) {
+        nextStepAt_ = {};  // the next step finds out what happened and reports it
+        scheduleNext(0);
+    }
+}
+
+void ConnectionWorker::setState(ConnectionState state, const QString& message) {
+    state_ = state;
+    emit stateChanged(instance_, state, message);
+}
+
+void ConnectionWorker::connectNow() {
+    connection_ = std::make_unique<Connection>(
+        Connection::open(profile_.endpoint, {.readOnly = profile_.readOnly}));
+    connection_->setObserver([this](const CommandEvent& e) {
+        const qint64 now = QDateTime::currentMSecsSinceEpoch();
+        QMutexLocker lock(&logMutex_);
+        if (pendingLog_.size() >= std::size_t(kMaxLogEntriesPerFlush)) pendingLog_.pop_front();
+        pendingLog_.push_back({e, now});
+    });
+    watch_ = std::make_unique<inspect::LockWatch>(*connection_, options_);
+}
+
+void ConnectionWorker::step() {
+    if (stopped_) return;
+    try {
+        if (!connection_) connectNow();
+        scanStop_ = std::stop_source();
+        bool rescan = !watch_->table().size() || state_ != ConnectionState::Connected;
+        if (rescan) emit scanStarted(instance_);
+        inspect::WatchUpdate update = watch_->step(scanStop_.get_token());
+        if (!update.connected) throw ConnectionLostError(update.error);
+        if (state_ != ConnectionState::Connected) {
+            backoffMs_ = 0;
+            setState(ConnectionState::Connected, tr("watching %1").arg(instance_));
+        }
+        QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
+        QStringList removed;
+        for (const auto& key : update.removed) removed << QString::fromStdString(key);
+        if (!changed.isEmpty() || !removed.isEmpty() || update.rescanned)
+            emit locksChanged(instance_, changed, removed, update.rescanned);
+        if (update.rescanned || rescan) {
+            QStringList notes;
+            for (const auto& n : watch_->notes()) notes << QString::fromStdString(n);
+            emit scanFinished(instance_, scanStop_.stop_requested(), notes);
+        }
+        nextStepAt_ = std::chrono::steady_clock::now() + options_.pollInterval;
+        scheduleNext(0);
+    } catch (const Error& e) {
+        QString message = QString::fromStdString(e.what());
+        if (isFatal(e)) {
+            connection_.reset();
+            watch_.reset();
+            setState(ConnectionState::Failed, message);
+            return;
+        }
+        backoffMs_ = backoffMs_ == 0 ? 500 : std::min(backoffMs_ * 2, kMaxBackoffMs);
+        connection_.reset();
+        watch_.reset();
+        setState(
+            ConnectionState::Reconnecting,
+            tr("%1 — retrying in %2 s").arg(message).arg(double(backoffMs_) / 1000.0, 0, 'f', 1));
+        nextStepAt_ = {};
+        scheduleNext(backoffMs_);
+    }
+}
+
+void ConnectionWorker::act(LockAction action, const QString& key, const inspect::LockRecord& seen,
+                           qint64 ttlMs, bool confirmed) {
+    static const char* names[] = {"release", "expire", "force-delete"};
+    QString name = QString::fromLatin1(names[int(action)]);
+    if (!connection_) {
+        emit actionFinished(instance_, key, name, false, -1,
+                            tr("not connected to %1").arg(instance_));
+        return;
+    }
+    try {
+        inspect::SafeActions actions(*connection_, audit_.get());
+        const std::string& k = seen.key;  // the exact bytes: a key need not be valid UTF-8
+        inspect::ActionResult result;
+        switch (action) {
+            case LockAction::Release:
+                result = actions.release(k, inspect::Holder::of(seen));
+                break;
+            case LockAction::AddTtl:
+                result =
+                    actions.expire(k, inspect::Holder::of(seen), std::chrono::milliseconds(ttlMs));
+                break;
+            case LockAction::ForceDelete:
+                result = actions.forceDelete(k, confirmed);
+                break;
+        }
+        emit actionFinished(instance_, key, name, result.ok(), int(result.outcome),
+                            QString::fromStdString(result.message));
+    } catch (const Error& e) {
+        emit actionFinished(instance_, key, name, false, -1, QString::fromStdString(e.what()));
+    }
+    nextStepAt_ = {};  // show the result of the action at once
+    scheduleNext(0);
+}
+
+void ConnectionWorker::flushCommandLog() {
+    std::deque<SentCommand> sent;
+    {
+        QMutexLocker lock(&logMutex_);
+        sent.swap(pendingLog_);
+    }
+    if (sent.empty()) return;
+    QVector<CommandLogEntry> batch;
+    batch.reserve(qsizetype(sent.size()));
+    for (const SentCommand& c : sent)
+        batch.append({instance_, QString::fromStdString(c.event.command),
+                      QString::fromStdString(c.event.replySummary), qint64(c.event.latency.count()),
+                      c.atMs});
+    emit commandsLogged(batch);
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,105 @@
+#pragma once
+// One connection's worker: lives on its own QThread, owns the lib Connection, watches the
+// locks (LockWatch), runs the operator's safe actions, and sends value-type results to the
+// GUI through queued signals. The GUI thread never talks to Redis.
+//
+// Steps are scheduled with a single-shot timer re-armed only after a step finishes, so
+// polls can never pile up behind a slow server (RESP.app's databaseitem pattern). A lost
+// connection is retried with exponential backoff and watching resumes.
+
+#include <QMutex>
+#include <QObject>
+#include <QTimer>
+#include <QVector>
+#include <atomic>
+#include <deque>
+#include <memory>
+#include <stop_token>
+
+#include "models/command_log_entry.h"
+#include "session/connection_profile.h"
+#include "lockscope/connection.h"
+#include "lockscope/inspect/lock_record.h"
+#include "lockscope/inspect/lock_watch.h"
+#include "lockscope/inspect/safe_actions.h"
+
+namespace lockscope::inspect {
+class AuditLog;
+}
+
+namespace lockscope::ui {
+
+enum class ConnectionState { Connecting, Connected, Reconnecting, Failed, Stopped };
+QString toString(ConnectionState state);
+
+enum class LockAction { Release, AddTtl, ForceDelete };
+
+class ConnectionWorker : public QObject {
+    Q_OBJECT
+  public:
+    ConnectionWorker(ConnectionProfile profile, std::shared_ptr<inspect::AuditLog> audit,
+                     inspect::WatchOptions options = {});
+    ~ConnectionWorker() override;
+
+    // Thread-safe: interrupts a scan in progress (the next rescan starts over).
+    void cancelScan();
+
+  public slots:
+    void start();    // connect and begin watching (on the worker thread)
+    void refresh();  // rescan now
+    void stop();
+    // Safe actions; the result arrives as actionFinished.
+    void act(lockscope::ui::LockAction action, const QString& key,
+             const lockscope::inspect::LockRecord& seen, qint64 ttlMs, bool confirmed);
+
+  signals:
+    void stateChanged(const QString& instance, lockscope::ui::ConnectionState state,
+                      const QString& message);
+    void locksChanged(const QString& instance,
+                      const QVector<lockscope::inspect::LockRecord>& changed,
+                      const QStringList& removed, bool rescanned);
+    void scanStarted(const QString& instance);
+    void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
+    void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);
+    void commandsLogged(const QVector<lockscope::ui::CommandLogEntry>& entries);
+    void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
+                        int outcome, const QString& message);
+
+  private:
+    void step();
+    void idle();  // between steps: follow keyspace notifications, in short slices
+    void connectNow();
+    void scheduleNext(int ms);
+    void setState(ConnectionState state, const QString& message);
+    void flushCommandLog();
+
+    ConnectionProfile profile_;
+    QString instance_;
+    std::shared_ptr<inspect::AuditLog> audit_;
+    inspect::WatchOptions options_;
+    std::unique_ptr<Connection> connection_;
+    std::unique_ptr<inspect::LockWatch> watch_;
+    QTimer* stepTimer_ = nullptr;
+    QTimer* logTimer_ = nullptr;
+    int backoffMs_ = 0;
+    std::chrono::steady_clock::time_point nextStepAt_{};
+    ConnectionState state_ = ConnectionState::Stopped;
+    bool stopped_ = false;
+    std::stop_source scanStop_;
+    // Commands sent since the last flush, as the connection reported them: only the newest
+    // kMaxLogEntriesPerFlush are kept, and they become CommandLogEntry (QStrings) at the
+    // flush, so a million-key scan does not convert a million commands it then drops.
+    struct SentCommand {
+        CommandEvent event;
+        qint64 atMs = 0;  // wall clock, ms since the epoch
+    };
+    QMutex logMutex_;
+    std::deque<SentCommand> pendingLog_;
+};
+
+}  // namespace lockscope::ui
+
+Q_DECLARE_METATYPE(lockscope::inspect::LockRecord)
+Q_DECLARE_METATYPE(lockscope::ui::ConnectionState)
+Q_DECLARE_METATYPE(lockscope::ui::CommandLogEntry)
+Q_DECLARE_METATYPE(lockscope::ui::LockAction)

@@ -1,0 +1,51 @@
+#include "session/profile_store.h"
+
+#include <QSettings>
+
+namespace lockscope::ui {
+
+QList<ConnectionProfile> ProfileStore::load() const {
+    QList<ConnectionProfile> profiles;
+    int count = settings_.beginReadArray(QStringLiteral("connections"));
+    for (int i = 0; i < count; ++i) {
+        settings_.setArrayIndex(i);
+        ConnectionProfile p;
+        p.id = settings_.value("id").toString();
+        p.name = settings_.value("name").toString();
+        p.endpoint.host = settings_.value("host", "127.0.0.1").toString().toStdString();
+        p.endpoint.port = settings_.value("port", 6379).toInt();
+        p.endpoint.unixPath = settings_.value("unixPath").toString().toStdString();
+        p.endpoint.user = settings_.value("user").toString().toStdString();
+        p.endpoint.db = settings_.value("db", 0).toInt();
+        p.readOnly = settings_.value("readOnly", false).toBool();
+        p.needsPassword = settings_.value("needsPassword", false).toBool();
+        p.patterns = settings_.value("patterns", QStringList{"lock:*"}).toStringList();
+        if (!p.id.isEmpty()) profiles.append(p);
+    }
+    settings_.endArray();
+    return profiles;
+}
+
+void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
+    settings_.remove(QStringLiteral("connections"));
+    settings_.beginWriteArray(QStringLiteral("connections"));
+    int index = 0;
+    for (const auto& p : profiles) {
+        if (p.isSandbox) continue;  // the sandbox lives only as long as the app
+        settings_.setArrayIndex(index++);
+        settings_.setValue("id", p.id);
+        settings_.setValue("name", p.name);
+        settings_.setValue("host", QString::fromStdString(p.endpoint.host));
+        settings_.setValue("port", p.endpoint.port);
+        settings_.setValue("unixPath", QString::fromStdString(p.endpoint.unixPath));
+        settings_.setValue("user", QString::fromStdString(p.endpoint.user));
+        settings_.setValue("db", p.endpoint.db);
+        settings_.setValue("readOnly", p.readOnly);
+        settings_.setValue("needsPassword", p.needsPassword || !p.endpoint.password.empty());
+        settings_.setValue("patterns", p.patterns);
+    }
+    settings_.endArray();
+    settings_.sync();
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,206 @@
+#include "widgets/connection_dialog.h"
+
+#include <QCheckBox>
+#include <QDialogButtonBox>
+#include <QElapsedTimer>
+#include <QFormLayout>
+#include <QFutureWatcher>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+#include <QVBoxLayout>
+#include <QtConcurrent>
+
+#include "lockscope/connection.h"
+#include "lockscope/errors.h"
+
+namespace lockscope::ui {
+namespace {
+
+struct TestOutcome {
+    bool ok = false;
+    QString message;
+};
+
+// Runs on a pool thread: connect, authenticate, select and PING, nothing else (a
+// restricted ACL user needs no INFO or CONFIG to pass).
+TestOutcome testConnection(Endpoint endpoint) {
+    QElapsedTimer timer;
+    timer.start();
+    try {
+        Connection c = Connection::open(endpoint, {.connectTimeout = std::chrono::milliseconds(3000),
+                                                   .commandTimeout = std::chrono::milliseconds(3000)});
+        Reply pong = c.command({"PING"});
+        return {true, QObject::tr("Connected to %1: %2 in %3 ms")
+                          .arg(QString::fromStdString(endpoint.display()),
+                               QString::fromStdString(std::string(pong.text())))
+                          .arg(timer.elapsed())};
+    } catch (const Error& e) {
+        return {false, QString::fromStdString(e.what())};
+    }
+}
+
+}  // namespace
+
+ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Connection"));
+    name_ = new QLineEdit;
+    url_ = new QLineEdit;
+    url_->setPlaceholderText(QStringLiteral("redis://user@host:6379/0  or  unix:///path/redis.sock"));
+    host_ = new QLineEdit;
+    port_ = new QSpinBox;
+    port_->setRange(1, 65535);
+    db_ = new QSpinBox;
+    db_->setRange(0, 1'000'000);
+    user_ = new QLineEdit;
+    user_->setPlaceholderText(tr("default"));
+    password_ = new QLineEdit;
+    password_->setEchoMode(QLineEdit::Password);
+    remember_ = new QCheckBox(tr("Remember in the system keychain (never stored in plain text)"));
+    readOnly_ = new QCheckBox(tr("Read-only: never send a write"));
+    readOnly_->setToolTip(tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
+    patterns_ = new QLineEdit;
+    patterns_->setToolTip(tr("SCAN MATCH patterns, separated by commas"));
+    testButton_ = new QPushButton(tr("&Test"));
+    result_ = new QLabel;
+    result_->setWordWrap(true);
+    result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    result_->setMinimumHeight(fontMetrics().height() * 2 + 4);
+
+    auto* server = new QGroupBox(tr("Server"));
+    auto* serverForm = new QFormLayout(server);
+    serverForm->addRow(tr("URL:"), url_);
+    auto* hostRow = new QHBoxLayout;
+    hostRow->addWidget(host_, 1);
+    hostRow->addWidget(new QLabel(tr("Port:")));
+    hostRow->addWidget(port_);
+    hostRow->addWidget(new QLabel(tr("DB:")));
+    hostRow->addWidget(db_);
+    serverForm->addRow(tr("Host:"), hostRow);
+    serverForm->addRow(tr("ACL user:"), user_);
+    serverForm->addRow(tr("Password:"), password_);
+    serverForm->addRow(QString(), remember_);
+
+    auto* watch = new QGroupBox(tr("Inspection"));
+    auto* watchForm = new QFormLayout(watch);
+    watchForm->addRow(tr("Name:"), name_);
+    watchForm->addRow(tr("Patterns:"), patterns_);
+    watchForm->addRow(QString(), readOnly_);
+
+    auto* testRow = new QHBoxLayout;
+    testRow->addWidget(testButton_, 0, Qt::AlignTop);
+    testRow->addWidget(result_, 1);
+
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(server);
+    layout->addWidget(watch);
+    layout->addLayout(testRow);
+    layout->addWidget(buttons);
+    setMinimumWidth(560);
+
+    connect(url_, &QLineEdit::textEdited, this, &ConnectionDialog::urlEdited);
+    for (QLineEdit* e : {host_, user_, password_}) connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::fieldsEdited);
+    connect(port_, &QSpinBox::valueChanged, this, &ConnectionDialog::fieldsEdited);
+    connect(db_, &QSpinBox::valueChanged, this, &ConnectionDialog::fieldsEdited);
+    connect(testButton_, &QPushButton::clicked, this, &ConnectionDialog::runTest);
+    connect(buttons, &QDialogButtonBox::accepted, this, [this] {
+        if (host_->text().trimmed().isEmpty() && base_.endpoint.unixPath.empty()) {
+            showResult(false, tr("Host is empty."));
+            return;
+        }
+        accept();
+    });
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+
+    setProfile(ConnectionProfile::create(tr("New connection"), Endpoint{}));
+}
+
+void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
+    base_ = profile;
+    syncing_ = true;
+    name_->setText(profile.name);
+    host_->setText(QString::fromStdString(profile.endpoint.host));
+    port_->setValue(profile.endpoint.port > 0 ? profile.endpoint.port : 6379);
+    db_->setValue(profile.endpoint.db);
+    user_->setText(QString::fromStdString(profile.endpoint.user));
+    password_->setText(QString::fromStdString(profile.endpoint.password));
+    readOnly_->setChecked(profile.readOnly);
+    patterns_->setText(profile.patterns.join(QStringLiteral(", ")));
+    url_->setText(profile.displayUrl());
+    syncing_ = false;
+}
+
+ConnectionProfile ConnectionDialog::profile() const {
+    ConnectionProfile p = base_;
+    p.name = name_->text().trimmed().isEmpty() ? p.displayUrl() : name_->text().trimmed();
+    if (p.endpoint.unixPath.empty()) {
+        p.endpoint.host = host_->text().trimmed().toStdString();
+        p.endpoint.port = port_->value();
+    }
+    p.endpoint.db = db_->value();
+    p.endpoint.user = user_->text().trimmed().toStdString();
+    p.endpoint.password = password_->text().toStdString();
+    p.readOnly = readOnly_->isChecked();
+    p.patterns.clear();
+    for (const QString& s : patterns_->text().split(',', Qt::SkipEmptyParts))
+        if (!s.trimmed().isEmpty()) p.patterns.append(s.trimmed());
+    if (p.patterns.isEmpty()) p.patterns = {QStringLiteral("lock:*")};
+    return p;
+}
+
+bool ConnectionDialog::rememberPassword() const { return remember_->isChecked(); }
+QString ConnectionDialog::testResult() const { return result_->text(); }
+
+void ConnectionDialog::urlEdited() {
+    if (syncing_) return;
+    try {
+        Endpoint e = parseEndpoint(url_->text().trimmed().toStdString());
+        syncing_ = true;
+        base_.endpoint.unixPath = e.unixPath;
+        host_->setText(QString::fromStdString(e.host));
+        host_->setEnabled(!e.isUnix());
+        port_->setEnabled(!e.isUnix());
+        if (!e.isUnix()) port_->setValue(e.port);
+        db_->setValue(e.db);
+        user_->setText(QString::fromStdString(e.user));
+        if (!e.password.empty()) password_->setText(QString::fromStdString(e.password));
+        syncing_ = false;
+        result_->clear();
+    } catch (const Error& e) {
+        showResult(false, QString::fromStdString(e.what()));
+    }
+}
+
+void ConnectionDialog::fieldsEdited() {
+    if (syncing_) return;
+    syncing_ = true;
+    url_->setText(profile().displayUrl());
+    syncing_ = false;
+}
+
+void ConnectionDialog::runTest() {
+    testButton_->setEnabled(false);
+    result_->setText(tr("Testing…"));
+    auto* watcher = new QFutureWatcher<TestOutcome>(this);
+    connect(watcher, &QFutureWatcher<TestOutcome>::finished, this, [this, watcher] {
+        TestOutcome outcome = watcher->result();
+        watcher->deleteLater();
+        testButton_->setEnabled(true);
+        showResult(outcome.ok, outcome.message);
+        emit testFinished(outcome.ok, outcome.message);
+    });
+    watcher->setFuture(QtConcurrent::run(testConnection, profile().endpoint));
+}
+
+void ConnectionDialog::showResult(bool ok, const QString& message) {
+    result_->setText((ok ? QStringLiteral("✔ ") : QStringLiteral("✘ ")) + message);
+    QPalette p = result_->palette();
+    p.setColor(QPalette::WindowText, ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+    result_->setPalette(p);
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,60 @@
+#pragma once
+// Add or edit a connection: a URL field kept in step with separate fields, a read-only
+// switch, the key patterns to watch, and a Test button that reports success or the exact
+// error (the test runs on a worker thread).
+
+#include <QDialog>
+
+#include "session/connection_profile.h"
+
+class QCheckBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSpinBox;
+
+namespace lockscope::ui {
+
+class ConnectionDialog : public QDialog {
+    Q_OBJECT
+public:
+    explicit ConnectionDialog(QWidget* parent = nullptr);
+
+    void setProfile(const ConnectionProfile& profile);
+    // The profile as edited, password included (the caller stores it in the vault).
+    ConnectionProfile profile() const;
+    bool rememberPassword() const;
+
+    // The result line of the last Test (for tests and screenshots).
+    QString testResult() const;
+    QPushButton* testButton() const { return testButton_; }
+    QLineEdit* urlEdit() const { return url_; }
+
+signals:
+    void testFinished(bool ok, const QString& message);
+
+private slots:
+    void urlEdited();
+    void fieldsEdited();
+    void runTest();
+
+private:
+    void showResult(bool ok, const QString& message);
+
+    ConnectionProfile base_;
+    QLineEdit* name_;
+    QLineEdit* url_;
+    QLineEdit* host_;
+    QSpinBox* port_;
+    QSpinBox* db_;
+    QLineEdit* user_;
+    QLineEdit* password_;
+    QCheckBox* remember_;
+    QCheckBox* readOnly_;
+    QLineEdit* patterns_;
+    QPushButton* testButton_;
+    QLabel* result_;
+    bool syncing_ = false;
+};
+
+}  // namespace lockscope::ui

@@ -1,0 +1,47 @@
+#pragma once
+// The sidebar: every connection with its state (connecting, connected, reconnecting,
+// failed), and buttons to add, edit, remove and connect, and to start the local sandbox.
+
+#include <QWidget>
+
+#include "session/connection_profile.h"
+#include "session/connection_worker.h"
+
+class QListWidget;
+class QListWidgetItem;
+class QPushButton;
+
+namespace lockscope::ui {
+
+class ConnectionSidebar : public QWidget {
+    Q_OBJECT
+public:
+    explicit ConnectionSidebar(QWidget* parent = nullptr);
+
+    void setProfiles(const QList<ConnectionProfile>& profiles);
+    void addProfile(const ConnectionProfile& profile);
+    void updateProfile(const ConnectionProfile& profile);
+    void removeProfile(const QString& id);
+    void setState(const QString& id, ConnectionState state, const QString& message);
+    QString currentId() const;
+    QList<ConnectionProfile> profiles() const { return profiles_; }
+    const ConnectionProfile* profile(const QString& id) const;
+    QListWidget* list() const { return list_; }
+
+signals:
+    void addRequested();
+    void editRequested(const QString& id);
+    void removeRequested(const QString& id);
+    void toggleRequested(const QString& id);  // connect or disconnect
+    void sandboxRequested();
+
+private:
+    QListWidgetItem* itemFor(const QString& id) const;
+    void refreshItem(QListWidgetItem* item, const ConnectionProfile& p, ConnectionState state, const QString& message);
+
+    QList<ConnectionProfile> profiles_;
+    QListWidget* list_;
+    QPushButton* sandbox_;
+};
+
+}  // namespace lockscope::ui

@@ -1,0 +1,183 @@
+#include "widgets/lock_detail_pane.h"
+
+#include <QDateTime>
+#include <QFontDatabase>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QInputDialog>
+#include <QLabel>
+#include <QPushButton>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTextBrowser>
+#include <QVBoxLayout>
+
+#include "models/finding_text.h"
+#include "models/lock_table_model.h"
+#include "widgets/pttl_plot.h"
+#include "widgets/redlock_group_panel.h"
+
+namespace lockscope::ui {
+
+LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
+    title_ = new QLabel;
+    QFont big = title_->font();
+    big.setPointSizeF(big.pointSizeF() * 1.2);
+    big.setBold(true);
+    title_->setFont(big);
+    title_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    summary_ = new QLabel;
+    summary_->setWordWrap(true);
+    summary_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    plot_ = new PttlPlot;
+    history_ = new QTableWidget(0, 3);
+    history_->setHorizontalHeaderLabels({tr("Since"), tr("Holder"), tr("Fence")});
+    history_->horizontalHeader()->setSectionResizeMode(1, QHeaderView::Stretch);
+    history_->verticalHeader()->hide();
+    history_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    findings_ = new QTextBrowser;
+    findings_->setOpenExternalLinks(false);
+
+    release_ = new QPushButton(QIcon(QStringLiteral(":/icons/release.svg")), tr("Release"));
+    release_->setToolTip(tr("Delete the lock only if it still holds the token shown (Lua compare-and-delete)"));
+    addTtl_ = new QPushButton(QIcon(QStringLiteral(":/icons/add-ttl.svg")), tr("Add TTL…"));
+    addTtl_->setToolTip(tr("Give the lock a TTL, only if the holder is unchanged: the cure for an orphan"));
+    forceDelete_ = new QPushButton(QIcon(QStringLiteral(":/icons/force-delete.svg")), tr("Force delete…"));
+    forceDelete_->setToolTip(tr("DEL whatever is there now; asks you to type the key name"));
+    readOnlyNote_ = new QLabel(tr("Read-only connection: LockScope sends no writes here, so the actions are off."));
+    readOnlyNote_->setWordWrap(true);
+    result_ = new QLabel;
+    result_->setWordWrap(true);
+    result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    auto* actions = new QHBoxLayout;
+    actions->addWidget(release_);
+    actions->addWidget(addTtl_);
+    actions->addWidget(forceDelete_);
+    actions->addStretch();
+
+    auto* tabs = new QTabWidget;
+    tabs->addTab(history_, tr("Token history"));
+    tabs->addTab(findings_, tr("Findings"));
+    group_ = new RedlockGroupPanel;
+    tabs->addTab(group_, tr("Redlock group"));
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(plot_);
+    split->addWidget(tabs);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 2);
+    split->setSizes({620, 420});
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(title_);
+    layout->addWidget(summary_);
+    layout->addWidget(split, 1);
+    layout->addLayout(actions);
+    layout->addWidget(readOnlyNote_);
+    layout->addWidget(result_);
+
+    connect(release_, &QPushButton::clicked, this, [this] {
+        if (record_) emit releaseRequested(*record_);
+    });
+    connect(addTtl_, &QPushButton::clicked, this, &LockDetailPane::askTtl);
+    connect(forceDelete_, &QPushButton::clicked, this, &LockDetailPane::confirmForceDelete);
+    showLock(std::nullopt, nullptr, false);
+}
+
+void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record, const LockTrack* track, bool readOnly) {
+    bool changedLock = !record_ || !record || record_->key != record->key ||
+                       record_->instanceName() != record->instanceName();
+    record_ = record;
+    if (changedLock && record) result_->clear();  // a released lock vanishes: keep saying so
+    for (QPushButton* b : {release_, addTtl_, forceDelete_}) b->setEnabled(record && !readOnly);
+    readOnlyNote_->setVisible(readOnly);
+    if (!record) {
+        title_->setText(tr("No lock selected"));
+        summary_->setText(tr("Select a lock in the table to see its TTL history, holders and findings."));
+        findings_->clear();
+        history_->setRowCount(0);
+        plot_->show(nullptr, QString());
+        return;
+    }
+    addTtl_->setEnabled(!readOnly && !record->hasTtl());
+    title_->setText(QString::fromUtf8(record->key.data(), qsizetype(record->key.size())));
+    QString fence = record->fence ? QString::number(*record->fence) : tr("none");
+    summary_->setText(tr("<b>%1</b> lock on %2 — resource <code>%3</code>, fence %4, %5, holder <code>%6</code>")
+                          .arg(QString::fromLatin1(inspect::toString(record->kind)),
+                               QString::fromStdString(record->instanceName()).toHtmlEscaped(),
+                               QString::fromUtf8(record->resource().data(), qsizetype(record->resource().size())).toHtmlEscaped(),
+                               fence,
+                               record->hasTtl() ? tr("TTL %1 when read").arg(LockTableModel::formatDuration(record->pttlMs))
+                                                : tr("<b>no TTL</b>"),
+                               holderOf(*record).left(80).toHtmlEscaped()));
+    findings_->setHtml(findingDetails(record->findings));
+    refreshTrack(track);
+}
+
+void LockDetailPane::markVanished(const LockTrack* track) {
+    if (!record_) return;
+    title_->setText(tr("%1 (gone: released, expired or deleted)").arg(QString::fromStdString(record_->key)));
+    for (QPushButton* b : {release_, addTtl_, forceDelete_}) b->setEnabled(false);
+    refreshTrack(track);
+}
+
+void LockDetailPane::refreshTrack(const LockTrack* track) {
+    fillHistory(track);
+    plot_->show(track, record_ ? QString::fromStdString(record_->key) : QString());
+}
+
+void LockDetailPane::fillHistory(const LockTrack* track) {
+    if (!track) {
+        history_->setRowCount(0);
+        return;
+    }
+    history_->setRowCount(int(track->holders.size()));
+    QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    for (int i = 0; i < track->holders.size(); ++i) {
+        const HolderChange& h = track->holders[track->holders.size() - 1 - i];  // newest first
+        auto* when = new QTableWidgetItem(QDateTime::fromMSecsSinceEpoch(qint64(h.time * 1000)).toString("hh:mm:ss.zzz"));
+        auto* who = new QTableWidgetItem(h.vanished ? tr("(expired or deleted)") : h.token);
+        who->setFont(mono);
+        who->setToolTip(h.token);
+        auto* fence = new QTableWidgetItem(h.fence ? QString::number(*h.fence) : QStringLiteral("—"));
+        history_->setItem(i, 0, when);
+        history_->setItem(i, 1, who);
+        history_->setItem(i, 2, fence);
+    }
+}
+
+void LockDetailPane::askTtl() {
+    if (!record_) return;
+    bool ok = false;
+    int seconds = QInputDialog::getInt(this, tr("Add TTL"),
+                                       tr("Expire %1 in how many seconds, if its holder is still the one shown?")
+                                           .arg(QString::fromStdString(record_->key)),
+                                       30, 1, 7 * 24 * 3600, 1, &ok);
+    if (ok) emit addTtlRequested(*record_, qint64(seconds) * 1000);
+}
+
+void LockDetailPane::confirmForceDelete() {
+    if (!record_) return;
+    QString key = QString::fromStdString(record_->key);
+    bool ok = false;
+    QString typed = QInputDialog::getText(
+        this, tr("Force delete"),
+        tr("Force delete removes the key whoever holds it now. Type the key name to confirm:\n%1").arg(key),
+        QLineEdit::Normal, QString(), &ok);
+    if (!ok) return;
+    if (typed != key) {
+        showActionResult(false, tr("The name typed does not match; nothing was deleted."));
+        return;
+    }
+    emit forceDeleteRequested(*record_);
+}
+
+void LockDetailPane::showActionResult(bool ok, const QString& message) {
+    result_->setText((ok ? QStringLiteral("✔ ") : QStringLiteral("✘ ")) + message);
+    QPalette p = result_->palette();
+    p.setColor(QPalette::WindowText, ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+    result_->setPalette(p);
+}
+
+}  // namespace lockscope::ui

@@ -1,0 +1,68 @@
+#pragma once
+// The selected lock: its PTTL chart, the token history, the doctor findings with the
+// guide's explanation and fix, and the operator's actions — Release (safe), Add TTL (for
+// an orphan) and Force delete (type the key to confirm) — disabled with a reason on a
+// read-only connection.
+
+#include <QWidget>
+#include <optional>
+
+#include "models/lock_history.h"
+#include "lockscope/inspect/lock_record.h"
+
+class QLabel;
+class QPushButton;
+class QTableWidget;
+class QTextBrowser;
+
+namespace lockscope::ui {
+
+class PttlPlot;
+class RedlockGroupPanel;
+
+class LockDetailPane : public QWidget {
+    Q_OBJECT
+public:
+    explicit LockDetailPane(QWidget* parent = nullptr);
+
+    // Shows a lock (nullopt: nothing selected). readOnly disables the actions.
+    void showLock(const std::optional<inspect::LockRecord>& record, const LockTrack* track, bool readOnly);
+    // Refreshes chart and history of the lock shown (cheap; coalesced).
+    void refreshTrack(const LockTrack* track);
+    void showActionResult(bool ok, const QString& message);
+    // The lock shown no longer exists: keep it on screen, marked gone, with no actions.
+    void markVanished(const LockTrack* track);
+
+    QPushButton* releaseButton() const { return release_; }
+    QPushButton* addTtlButton() const { return addTtl_; }
+    QPushButton* forceDeleteButton() const { return forceDelete_; }
+    QLabel* resultLabel() const { return result_; }
+    PttlPlot* plot() const { return plot_; }
+    RedlockGroupPanel* group() const { return group_; }
+    const std::optional<inspect::LockRecord>& shown() const { return record_; }
+
+signals:
+    void releaseRequested(const lockscope::inspect::LockRecord& seen);
+    void addTtlRequested(const lockscope::inspect::LockRecord& seen, qint64 ttlMs);
+    void forceDeleteRequested(const lockscope::inspect::LockRecord& seen);
+
+private:
+    void fillHistory(const LockTrack* track);
+    void askTtl();
+    void confirmForceDelete();
+
+    std::optional<inspect::LockRecord> record_;
+    QLabel* title_;
+    QLabel* summary_;
+    PttlPlot* plot_;
+    QTableWidget* history_;
+    QTextBrowser* findings_;
+    RedlockGroupPanel* group_;
+    QPushButton* release_;
+    QPushButton* addTtl_;
+    QPushButton* forceDelete_;
+    QLabel* readOnlyNote_;
+    QLabel* result_;
+};
+
+}  // namespace lockscope::ui

@@ -1,0 +1,301 @@
+#include "widgets/lock_inspector_view.h"
+
+#include <QApplication>
+#include <QClipboard>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include "session/connection_hub.h"
+#include "widgets/lock_detail_pane.h"
+#include "models/lock_filter_proxy.h"
+#include "widgets/lock_table_delegate.h"
+#include "models/lock_table_model.h"
+#include "widgets/redlock_group_panel.h"
+
+namespace lockscope::ui {
+
+LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
+    : QWidget(parent),
+      hub_(hub),
+      model_(new LockTableModel(this)),
+      proxy_(new LockFilterProxy(this)) {
+    proxy_->setSourceModel(model_);
+    // Renewed and handed-off locks find their new place within 100 ms, in one re-sort for
+    // all of them rather than one per batch (each costs a million-row view ~40 ms).
+    model_->setResortDelay(std::chrono::milliseconds(100));
+    filter_ = new QLineEdit;
+    filter_->setPlaceholderText(
+        tr("Filter by key, resource, kind, holder token or finding (Ctrl+F)"));
+    filter_->setClearButtonEnabled(true);
+    progress_ = new QProgressBar;
+    progress_->setRange(0, 0);
+    progress_->setMaximumWidth(160);
+    progress_->setFormat(tr("scanning…"));
+    progress_->hide();
+    cancel_ = new QToolButton;
+    cancel_->setIcon(QIcon(QStringLiteral(":/icons/cancel.svg")));
+    cancel_->setToolTip(tr("Cancel the scan"));
+    cancel_->hide();
+    counts_ = new QLabel;
+
+    table_ = new QTableView;
+    table_->setModel(proxy_);
+    table_->setItemDelegate(new LockTableDelegate(table_));
+    table_->setSortingEnabled(true);
+    table_->sortByColumn(LockTableModel::Remaining, Qt::AscendingOrder);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setAlternatingRowColors(true);
+    table_->verticalHeader()->hide();
+    table_->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 12);
+    // Fixed row heights: with 100k+ rows the header must not measure or track each one.
+    table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setWordWrap(false);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    const int widths[] = {150, 170, 110, 80, 190, 120, 50, 70, 70, 160};
+    for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
+
+    detail_ = new LockDetailPane;
+    splitter_ = new QSplitter(Qt::Vertical);
+    splitter_->addWidget(table_);
+    splitter_->addWidget(detail_);
+    splitter_->setStretchFactor(0, 3);
+    splitter_->setStretchFactor(1, 2);
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(filter_, 1);
+    top->addWidget(counts_);
+    top->addWidget(progress_);
+    top->addWidget(cancel_);
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(splitter_, 1);
+
+    connect(filter_, &QLineEdit::textChanged, proxy_, &LockFilterProxy::setFilterText);
+    connect(cancel_, &QToolButton::clicked, &hub_, &ConnectionHub::cancelScans);
+    connect(model_, &LockTableModel::countdownTick, table_->viewport(),
+            qOverload<>(&QWidget::update));
+    connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
+            &LockInspectorView::onSelectionChanged);
+    connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
+    coalesce_.setSingleShot(true);
+    coalesce_.setInterval(100);
+    connect(&coalesce_, &QTimer::timeout, this, &LockInspectorView::applyPending);
+    connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString& instance) {
+        pending_.remove(instance);
+        model_->removeInstance(instance);
+        table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
+        showSelected();
+    });
+    connect(&hub_, &ConnectionHub::scanStarted, this, [this] {
+        ++scansRunning_;
+        progress_->setRange(0, 0);  // busy until the first batch says how far it got
+        progress_->show();
+        cancel_->show();
+    });
+    connect(&hub_, &ConnectionHub::scanProgress, this,
+            [this](const QString&, double fraction, quint64 keysSeen) {
+                reserveForScan(fraction, keysSeen);
+                progress_->setRange(0, 1000);
+                progress_->setValue(int(fraction * 1000));
+                progress_->setFormat(tr("%1 keys scanned").arg(keysSeen));
+            });
+    connect(&hub_, &ConnectionHub::scanFinished, this,
+            [this](const QString& instance, bool cancelled, const QStringList& notes) {
+                scansRunning_ = std::max(0, scansRunning_ - 1);
+                progress_->setVisible(scansRunning_ > 0);
+                cancel_->setVisible(scansRunning_ > 0);
+                if (cancelled)
+                    emit statusMessage(tr("Scan of %1 cancelled").arg(instance), 5000);
+                else if (!notes.isEmpty())
+                    emit statusMessage(
+                        instance + QStringLiteral(": ") + notes.join(QStringLiteral("; ")), 10000);
+            });
+    connect(&hub_, &ConnectionHub::actionFinished, this,
+            [this](const QString& instance, const QString& key, const QString& action, bool ok, int,
+                   const QString& message) {
+                const auto& shown = detail_->shown();
+                if (shown && QString::fromStdString(shown->instanceName()) == instance &&
+                    QString::fromStdString(shown->key) == key)
+                    detail_->showActionResult(ok, message);
+                emit statusMessage(tr("%1 %2 on %3: %4").arg(action, key, instance, message), 8000);
+            });
+    connect(detail_, &LockDetailPane::releaseRequested, this,
+            [this](const inspect::LockRecord& seen) {
+                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::Release, seen);
+            });
+    connect(detail_, &LockDetailPane::addTtlRequested, this,
+            [this](const inspect::LockRecord& seen, qint64 ttlMs) {
+                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::AddTtl, seen,
+                         ttlMs);
+            });
+    connect(detail_, &LockDetailPane::forceDeleteRequested, this,
+            [this](const inspect::LockRecord& seen) {
+                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::ForceDelete, seen,
+                         0, true);
+            });
+}
+
+void LockInspectorView::onLocksChanged(const QString& instance,
+                                       const QVector<inspect::LockRecord>& changed,
+                                       const QStringList& removed, bool) {
+    PendingUpdate& p = pending_[instance];
+    if (!removed.isEmpty()) {
+        // A key removed after an update still pending is gone: drop the update.
+        const QSet<QString> gone(removed.begin(), removed.end());
+        p.changed.removeIf([&](const inspect::LockRecord& r) {
+            return gone.contains(QString::fromStdString(r.key));
+        });
+        p.removed += removed;
+    }
+    // Implicit sharing: the first batch of an interval is taken over, not copied.
+    if (p.changed.isEmpty())
+        p.changed = changed;
+    else
+        p.changed += changed;
+    if (!coalesce_.isActive()) coalesce_.start(100);
+}
+
+void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
+    // Early in a large scan, size the tables for the whole keyspace it projects (an upper
+    // bound: not every key is a lock), so they never grow in one long step mid-scan.
+    constexpr double kMinFraction = 0.02;
+    constexpr double kMaxRows = 4e6;
+    if (fraction < kMinFraction) return;
+    const int projected = int(std::min(kMaxRows, double(keysSeen) / fraction * 1.1));
+    if (projected <= reserved_) return;
+    reserved_ = projected;
+    model_->reserve(projected);
+    history_.reserve(std::size_t(projected));
+}
+
+void LockInspectorView::applyPending() {
+    // A rescan of a large keyspace delivers tens of thousands of records per interval.
+    // Applying them a slice at a time, yielding to the event loop in between, keeps every
+    // stall of the window short; the rest follows on the next turn of the loop.
+    constexpr qsizetype kSlice = 2000;
+    if (pending_.isEmpty()) return;
+    const QString instance = pending_.begin().key();
+    PendingUpdate& p = pending_.begin().value();
+    QVector<inspect::LockRecord> slice =
+        p.changed.size() <= kSlice ? std::exchange(p.changed, {}) : p.changed.first(kSlice);
+    if (!p.changed.isEmpty()) p.changed.remove(0, slice.size());
+    QStringList removed = std::exchange(p.removed, {});
+    if (p.changed.isEmpty()) pending_.erase(pending_.begin());
+    applyUpdate(instance, slice, removed);
+    // Through a timer, not a posted call: posted calls run back to back before timers and
+    // repaints get their turn, which would make the slices one long stall again.
+    if (!pending_.isEmpty()) coalesce_.start(1);
+}
+
+void LockInspectorView::applyUpdate(const QString& instance,
+                                    const QVector<inspect::LockRecord>& changed,
+                                    const QStringList& removed) {
+    for (const auto& r : changed)
+        history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r.key)), r);
+    QString selectedBefore = selectedRowKey();
+    for (const QString& key : removed) history_.vanished(LockTableModel::rowKey(instance, key));
+    if (removed.contains(selectedBefore.section('\n', 1)) &&
+        selectedBefore.section('\n', 0, 0) == instance) {
+        // The selected lock is gone (released, expired): never slide the selection onto
+        // a neighbour, where the next Delete would release a lock nobody looked at.
+        QSignalBlocker block(table_->selectionModel());
+        table_->selectionModel()->clear();
+        detail_->markVanished(history_.track(selectedBefore));
+    }
+    model_->removeKeys(instance, removed);
+    model_->apply(instance, changed, false);
+    // With one server the instance column repeats itself; the detail pane still names it.
+    table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
+    counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
+    QString selected = selectedRowKey();
+    bool touched =
+        removed.contains(selected.section('\n', 1)) ||
+        std::any_of(changed.begin(), changed.end(), [&](const auto& r) {
+            return LockTableModel::rowKey(instance, QString::fromStdString(r.key)) == selected;
+        });
+    if (touched)
+        showSelected();
+    else if (!selected.isEmpty())
+        detail_->refreshTrack(history_.track(selected));
+}
+
+QString LockInspectorView::selectedRowKey() const {
+    auto rows = table_->selectionModel()->selectedRows();
+    return rows.isEmpty() ? QString() : rows.first().data(LockTableModel::RowKeyRole).toString();
+}
+
+bool LockInspectorView::selectedIsReadOnly() const {
+    auto rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) return false;
+    const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
+    const ConnectionProfile* p =
+        record ? hub_.profileForInstance(QString::fromStdString(record->instanceName())) : nullptr;
+    return p && p->readOnly;
+}
+
+void LockInspectorView::onSelectionChanged() {
+    showSelected();
+}
+
+void LockInspectorView::showSelected() {
+    auto rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) {
+        detail_->showLock(std::nullopt, nullptr, false);
+        return;
+    }
+    const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
+    if (!record) return;
+    detail_->showLock(*record, history_.track(selectedRowKey()), selectedIsReadOnly());
+    std::vector<std::string> instances;
+    for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());
+    std::sort(instances.begin(), instances.end());
+    detail_->group()->show(std::string(record->resource()),
+                           model_->recordsOfResource(record->resource()), instances);
+}
+
+void LockInspectorView::selectKey(const QString& instance, const QString& key) {
+    int row = model_->rowOf(instance, key);
+    if (row < 0) return;
+    QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
+    table_->selectRow(index.row());
+    table_->scrollTo(index);
+}
+
+void LockInspectorView::focusFilter() {
+    filter_->setFocus();
+    filter_->selectAll();
+}
+
+void LockInspectorView::releaseSelected() {
+    if (detail_->releaseButton()->isEnabled()) detail_->releaseButton()->click();
+}
+void LockInspectorView::addTtlToSelected() {
+    if (detail_->addTtlButton()->isEnabled()) detail_->addTtlButton()->click();
+}
+void LockInspectorView::forceDeleteSelected() {
+    if (detail_->forceDeleteButton()->isEnabled()) detail_->forceDeleteButton()->click();
+}
+
+void LockInspectorView::copySelectedToken() {
+    auto rows = table_->selectionModel()->selectedRows();
+    if (rows.isEmpty()) return;
+    QString token = proxy_->index(rows.first().row(), LockTableModel::Holder)
+                        .data(LockTableModel::FullTokenRole)
+                        .toString();
+    QApplication::clipboard()->setText(token);
+    emit statusMessage(tr("Copied holder token %1").arg(token.left(40)), 4000);
+}
+
+}  // namespace lockscope::ui
