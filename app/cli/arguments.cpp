@@ -10,10 +10,12 @@ std::vector<Command>& registry() {
     return commands;
 }
 
-Arguments::Arguments(const std::vector<std::string_view>& args, const std::vector<std::string>& valueFlags) {
+Arguments::Arguments(const std::vector<std::string_view>& args,
+                     const std::vector<std::string>& valueFlags) {
     for (std::size_t i = 0; i < args.size(); ++i) {
         std::string arg(args[i]);
-        if (arg.size() > 1 && arg[0] == '-' && !(arg.size() > 1 && std::isdigit(static_cast<unsigned char>(arg[1])))) {
+        if (arg.size() > 1 && arg[0] == '-' &&
+            !(arg.size() > 1 && std::isdigit(static_cast<unsigned char>(arg[1])))) {
             std::string name = arg, inlineValue;
             bool hasInline = false;
             if (auto eq = arg.find('='); arg.starts_with("--") && eq != std::string::npos) {
@@ -21,7 +23,8 @@ Arguments::Arguments(const std::vector<std::string_view>& args, const std::vecto
                 inlineValue = arg.substr(eq + 1);
                 hasInline = true;
             }
-            bool takesValue = std::find(valueFlags.begin(), valueFlags.end(), name) != valueFlags.end();
+            bool takesValue =
+                std::find(valueFlags.begin(), valueFlags.end(), name) != valueFlags.end();
             if (takesValue) {
                 if (!hasInline) {
                     if (i + 1 >= args.size()) throw UsageError(name + " needs a value");
@@ -40,7 +43,8 @@ Arguments::Arguments(const std::vector<std::string_view>& args, const std::vecto
 }
 
 bool Arguments::has(const std::string& flag) const {
-    return values_.count(flag) || std::find(switches_.begin(), switches_.end(), flag) != switches_.end();
+    return values_.count(flag) ||
+           std::find(switches_.begin(), switches_.end(), flag) != switches_.end();
 }
 
 std::optional<std::string> Arguments::value(const std::string& flag) const {

@@ -15,19 +15,20 @@ namespace lockscope::cli {
 // Exit codes, documented in --help and the README.
 enum ExitCode : int {
     kOk = 0,
-    kError = 1,            // any other failure (bad server reply, storage error...)
-    kUsage = 2,            // bad command line
-    kNotFound = 3,         // the key does not exist
-    kTokenChanged = 4,     // the lock changed hands: nothing was deleted or changed
-    kPermissionDenied = 5, // NOPERM from an ACL, or a read-only connection
-    kCannotConnect = 6,    // refused, timed out, authentication failed
+    kError = 1,             // any other failure (bad server reply, storage error...)
+    kUsage = 2,             // bad command line
+    kNotFound = 3,          // the key does not exist
+    kTokenChanged = 4,      // the lock changed hands: nothing was deleted or changed
+    kPermissionDenied = 5,  // NOPERM from an ACL, or a read-only connection
+    kCannotConnect = 6,     // refused, timed out, authentication failed
 };
 
 // Parsed command line: --flag value pairs (repeatable), bare --switches and positionals.
 class Arguments {
-public:
+  public:
     // valueFlags: flags that take a value (e.g. "-h", "--pattern"); others are switches.
-    Arguments(const std::vector<std::string_view>& args, const std::vector<std::string>& valueFlags);
+    Arguments(const std::vector<std::string_view>& args,
+              const std::vector<std::string>& valueFlags);
 
     bool has(const std::string& flag) const;
     std::optional<std::string> value(const std::string& flag) const;  // the last one given
@@ -36,7 +37,7 @@ public:
     // Throws UsageError for a flag the command does not know.
     void allowOnly(const std::vector<std::string>& known) const;
 
-private:
+  private:
     std::multimap<std::string, std::string> values_;
     std::vector<std::string> order_;
     std::vector<std::string> switches_;

@@ -7,10 +7,10 @@
 #include "cli_command.h"
 #include "lock_table_text.h"
 #include "lockscope/connection.h"
-#include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/scanner.h"
 #include "lockscope/inspect/server_facts.h"
+#include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/sandbox/local_redis_server.h"
 
 namespace lockscope::cli {

@@ -12,7 +12,9 @@ namespace {
 using namespace lockscope::cli;
 
 void printUsage(std::FILE* out) {
-    std::fputs("usage: lockscope-cli COMMAND [options]    (lockscope-cli COMMAND --help for details)\n\n", out);
+    std::fputs(
+        "usage: lockscope-cli COMMAND [options]    (lockscope-cli COMMAND --help for details)\n\n",
+        out);
     for (const auto& c : registry()) std::fprintf(out, "  %s\n", c.synopsis.c_str());
     std::fputs(
         "\nexit codes: 0 ok, 1 error, 2 bad usage, 3 key not found, 4 token changed (nothing\n"
@@ -26,11 +28,15 @@ int exitCodeFor(const lockscope::Error& e) {
         case lockscope::ErrorKind::Timeout:
         case lockscope::ErrorKind::ConnectionLost:
         case lockscope::ErrorKind::Protocol:
-        case lockscope::ErrorKind::Authentication: return kCannotConnect;
+        case lockscope::ErrorKind::Authentication:
+            return kCannotConnect;
         case lockscope::ErrorKind::PermissionDenied:
-        case lockscope::ErrorKind::ReadOnly: return kPermissionDenied;
-        case lockscope::ErrorKind::InvalidArgument: return kUsage;
-        default: return kError;
+        case lockscope::ErrorKind::ReadOnly:
+            return kPermissionDenied;
+        case lockscope::ErrorKind::InvalidArgument:
+            return kUsage;
+        default:
+            return kError;
     }
 }
 

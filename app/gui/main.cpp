@@ -17,15 +17,20 @@ int main(int argc, char** argv) {
     QApplication::setDesktopFileName(QStringLiteral("lockscope"));
 
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Redis distributed lock inspector and teaching tool"));
+    parser.setApplicationDescription(
+        QStringLiteral("Redis distributed lock inspector and teaching tool"));
     parser.addHelpOption();
     parser.addVersionOption();
-    QCommandLineOption sandbox(QStringLiteral("sandbox"),
-                               QStringLiteral("Start a private redis-server with live demo locks and open it."));
+    QCommandLineOption sandbox(
+        QStringLiteral("sandbox"),
+        QStringLiteral("Start a private redis-server with live demo locks and open it."));
     QCommandLineOption url(QStringList{QStringLiteral("u"), QStringLiteral("url")},
-                           QStringLiteral("Connect to this Redis URL (repeatable)."), QStringLiteral("URL"));
-    QCommandLineOption readOnly(QStringLiteral("read-only"), QStringLiteral("Open --url connections read-only."));
-    QCommandLineOption audit(QStringLiteral("audit-log"), QStringLiteral("Append manual actions to this file."),
+                           QStringLiteral("Connect to this Redis URL (repeatable)."),
+                           QStringLiteral("URL"));
+    QCommandLineOption readOnly(QStringLiteral("read-only"),
+                                QStringLiteral("Open --url connections read-only."));
+    QCommandLineOption audit(QStringLiteral("audit-log"),
+                             QStringLiteral("Append manual actions to this file."),
                              QStringLiteral("PATH"));
     parser.addOptions({sandbox, url, readOnly, audit});
     parser.process(app);
@@ -35,7 +40,8 @@ int main(int argc, char** argv) {
     options.auditLogPath = parser.value(audit);
     for (const QString& u : parser.values(url)) {
         try {
-            auto profile = lockscope::ui::ConnectionProfile::create(u, lockscope::parseEndpoint(u.toStdString()));
+            auto profile = lockscope::ui::ConnectionProfile::create(
+                u, lockscope::parseEndpoint(u.toStdString()));
             profile.name = QString::fromStdString(profile.endpoint.display());
             profile.readOnly = parser.isSet(readOnly);
             options.extra.append(profile);

@@ -15,12 +15,12 @@
 #include <cstdio>
 #include <thread>
 
+#include "lockscope/connection.h"
+#include "lockscope/redis_lock.h"
+#include "lockscope/sandbox/local_redis_server.h"
+#include "models/lock_table_model.h"
 #include "session/connection_hub.h"
 #include "widgets/lock_inspector_view.h"
-#include "models/lock_table_model.h"
-#include "lockscope/connection.h"
-#include "lockscope/sandbox/local_redis_server.h"
-#include "lockscope/redis_lock.h"
 #include "widgets/main_window.h"
 
 using namespace lockscope;

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redis_lock.h"
+#include "lockscope/sandbox/local_redis_server.h"
 
 namespace {
 
@@ -43,9 +43,10 @@ double lockRound(RedisLock& lock, int cycles) {
 }
 
 double redisPyRound(int port, int cycles) {
-    std::string dir = std::getenv("LOCKSCOPE_BENCH_DIR") ? std::getenv("LOCKSCOPE_BENCH_DIR") : "tests/bench";
-    std::string cmd = "/usr/bin/python3 " + dir + "/lock_redis_py.py " + std::to_string(port) + " " +
-                      std::to_string(cycles);
+    std::string dir =
+        std::getenv("LOCKSCOPE_BENCH_DIR") ? std::getenv("LOCKSCOPE_BENCH_DIR") : "tests/bench";
+    std::string cmd = "/usr/bin/python3 " + dir + "/lock_redis_py.py " + std::to_string(port) +
+                      " " + std::to_string(cycles);
     FILE* p = popen(cmd.c_str(), "r");
     double us = -1;
     if (p && std::fscanf(p, "%lf", &us) != 1) us = -1;
@@ -77,6 +78,8 @@ int main() {
     redisFree(raw);
     double f = median(floor), l = median(ours), p = median(py);
     std::printf("lock cycle %.0f us | floor 2xPING %.0f us | ratio %.2f | ", l, f, l / f);
-    if (p > 0) std::printf("redis-py Lock %.0f us (%.2fx slower)\n", p, p / l);
-    else std::printf("redis-py Lock unavailable (python3-redis missing?)\n");
+    if (p > 0)
+        std::printf("redis-py Lock %.0f us (%.2fx slower)\n", p, p / l);
+    else
+        std::printf("redis-py Lock unavailable (python3-redis missing?)\n");
 }

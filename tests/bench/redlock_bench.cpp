@@ -29,9 +29,9 @@
 #include <string>
 #include <vector>
 
-#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redis_lock.h"
 #include "lockscope/redlock/redlock.h"
+#include "lockscope/sandbox/local_redis_server.h"
 
 using namespace lockscope;
 using Clock = std::chrono::steady_clock;

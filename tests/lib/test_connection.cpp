@@ -16,11 +16,13 @@ using lockscope::testing::RedisTest;
 
 namespace {
 
-bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
+bool contains(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
 
 // A hostile peer on a loopback port: accepts one client and answers with fixed bytes.
 class HostilePeer {
-public:
+  public:
     explicit HostilePeer(std::string answer) : answer_(std::move(answer)) {
         fd_ = socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in addr{};
@@ -52,7 +54,7 @@ public:
         return e;
     }
 
-private:
+  private:
     std::string answer_;
     int fd_ = -1, port_ = 0;
     std::thread thread_;
@@ -99,8 +101,10 @@ TEST(ConnectionErrors, BinaryGarbageFromThePeer) {
 }
 
 class PasswordServer : public RedisTest {
-protected:
-    LocalRedisServerOptions serverOptions() const override { return {.configLines = {"requirepass right-one"}}; }
+  protected:
+    LocalRedisServerOptions serverOptions() const override {
+        return {.configLines = {"requirepass right-one"}};
+    }
 };
 
 TEST_F(PasswordServer, WrongPasswordIsAnAuthenticationErrorThatHidesThePassword) {
@@ -123,10 +127,11 @@ TEST_F(PasswordServer, MissingPasswordIsAnAuthenticationError) {
 }
 
 class AclServer : public RedisTest {
-protected:
+  protected:
     LocalRedisServerOptions serverOptions() const override {
-        return {.configLines = {"user noscripts on >pw ~* &* +@all -evalsha -eval",
-                                "user reader on >pw ~* &* -@all +scan +type +pttl +get +hgetall +ping"}};
+        return {.configLines = {
+                    "user noscripts on >pw ~* &* +@all -evalsha -eval",
+                    "user reader on >pw ~* &* -@all +scan +type +pttl +get +hgetall +ping"}};
     }
 };
 
@@ -211,7 +216,8 @@ TEST_F(RedisTest, ReadOnlyConnectionSendsNoWrite) {
 TEST_F(RedisTest, ScriptsFallBackToEvalAfterScriptFlush) {
     Connection c = connect();
     std::vector<std::string> sent;
-    c.setObserver([&](const CommandEvent& e) { sent.push_back(e.command.substr(0, e.command.find(' '))); });
+    c.setObserver(
+        [&](const CommandEvent& e) { sent.push_back(e.command.substr(0, e.command.find(' '))); });
     c.command({"SET", "lock:{a}", "tok"});
     EXPECT_EQ(c.eval(scripts::release(), {"lock:{a}"}, {"tok"}).integer(), 1);
     // First call: EVALSHA missed (NOSCRIPT), EVAL loaded it. Second call: EVALSHA hits.

@@ -29,7 +29,8 @@ TEST_F(RedisTest, DemoWorkloadShowsEveryKindOfLockAndHandsOff) {
         handedOff = !holder.isNil() && holder.text() != firstHolder;
     }
     EXPECT_TRUE(handedOff);
-    EXPECT_GT(std::stoll(std::string(c.command({"GET", "fence:{invoice:batch}"}).text())), std::stoll(firstFence));
+    EXPECT_GT(std::stoll(std::string(c.command({"GET", "fence:{invoice:batch}"}).text())),
+              std::stoll(firstFence));
     // The nightly job renews: its TTL never ran out while we watched.
     EXPECT_GT(c.command({"PTTL", "lock:{report:nightly}"}).integer(), 0);
     EXPECT_EQ(workload.errors(), 0);

@@ -50,7 +50,9 @@ struct BadUrl {
     const char* mentions;  // the part of the message that names what is wrong
 };
 
-void PrintTo(const BadUrl& bad, std::ostream* os) { *os << '"' << bad.url << '"'; }
+void PrintTo(const BadUrl& bad, std::ostream* os) {
+    *os << '"' << bad.url << '"';
+}
 
 class EndpointRejects : public ::testing::TestWithParam<BadUrl> {};
 
@@ -72,11 +74,13 @@ INSTANTIATE_TEST_SUITE_P(
                       BadUrl{"redis://:6379", "host is empty"}, BadUrl{"redis://h:0", "port"},
                       BadUrl{"redis://h:65536", "port"}, BadUrl{"redis://h:abc", "port"},
                       BadUrl{"redis://h:", "port is empty"}, BadUrl{"redis://h/x", "database"},
-                      BadUrl{"redis://h/-1", "database"}, BadUrl{"redis://u:hunter2@h:99999", "port"},
+                      BadUrl{"redis://h/-1", "database"},
+                      BadUrl{"redis://u:hunter2@h:99999", "port"},
                       BadUrl{"redis://u:%zz@h", "%-escape"}, BadUrl{"redis://u:%4@h", "%-escape"},
                       BadUrl{"redis://[::1", "']'"}, BadUrl{"redis://[::1]x", "after the IPv6"},
                       BadUrl{"unix://relative.sock", "absolute"}, BadUrl{"unix:///s?x=1", "db=N"},
-                      BadUrl{"redis://h\x01st", "control"}, BadUrl{"redis://h st", "host contains"}));
+                      BadUrl{"redis://h\x01st", "control"},
+                      BadUrl{"redis://h st", "host contains"}));
 
 TEST(Endpoint, RejectsHugeAndBinaryInput) {
     EXPECT_THROW(parseEndpoint(std::string(10000, 'a')), lockscope::InvalidArgumentError);

@@ -19,12 +19,12 @@ TEST_F(RedisTest, GuideVerifyTheBehavior) {
     EXPECT_EQ(a.key(), "lock:{report:daily}");
     EXPECT_EQ(a.fenceKey(), "fence:{report:daily}");
 
-    EXPECT_EQ(a.acquire(), 1);          // True 1
+    EXPECT_EQ(a.acquire(), 1);             // True 1
     EXPECT_EQ(b.acquire(), std::nullopt);  // False
     std::this_thread::sleep_for(300ms);    // A "pauses" past its TTL
-    EXPECT_EQ(b.acquire(), 2);          // True 2
-    EXPECT_FALSE(a.extend());            // False
-    EXPECT_FALSE(a.release());           // False: A cannot touch B's lock
+    EXPECT_EQ(b.acquire(), 2);             // True 2
+    EXPECT_FALSE(a.extend());              // False
+    EXPECT_FALSE(a.release());             // False: A cannot touch B's lock
     EXPECT_EQ(observer().command({"GET", b.key()}).text(), b.token());  // True
     EXPECT_GT(observer().command({"PTTL", b.key()}).integer(), 0);
 }
@@ -56,7 +56,8 @@ TEST_F(RedisTest, SixteenThreadsNeverHoldTogetherAndFencesStrictlyIncrease) {
                 if (!fence) continue;
                 int now = holders.fetch_add(1) + 1;
                 int seen = maxHolders.load();
-                while (now > seen && !maxHolders.compare_exchange_weak(seen, now)) {}
+                while (now > seen && !maxHolders.compare_exchange_weak(seen, now)) {
+                }
                 {
                     std::lock_guard g(fencesMutex);
                     fences.push_back(*fence);
@@ -70,8 +71,10 @@ TEST_F(RedisTest, SixteenThreadsNeverHoldTogetherAndFencesStrictlyIncrease) {
     threads.clear();
     EXPECT_EQ(maxHolders.load(), 1);
     EXPECT_GT(acquired.load(), kThreads);  // contention, yet progress
-    for (std::size_t i = 1; i < fences.size(); ++i) ASSERT_LT(fences[i - 1], fences[i]) << "at " << i;
-    EXPECT_EQ(observer().command({"GET", "fence:{contended}"}).text(), std::to_string(acquired.load()));
+    for (std::size_t i = 1; i < fences.size(); ++i)
+        ASSERT_LT(fences[i - 1], fences[i]) << "at " << i;
+    EXPECT_EQ(observer().command({"GET", "fence:{contended}"}).text(),
+              std::to_string(acquired.load()));
 }
 
 TEST_F(RedisTest, ExtendAndReleaseWorkAfterScriptFlush) {
@@ -86,7 +89,7 @@ TEST_F(RedisTest, ExtendAndReleaseWorkAfterScriptFlush) {
 }
 
 class PersistentServer : public RedisTest {
-protected:
+  protected:
     LocalRedisServerOptions serverOptions() const override { return {.persistence = true}; }
 };
 

@@ -19,7 +19,7 @@ namespace {
 
 struct JobResult {
     std::optional<std::int64_t> fence;
-    bool aborted = false;     // renewal failed: the lock was lost mid-job
+    bool aborted = false;  // renewal failed: the lock was lost mid-job
     bool saveAccepted = false;
 };
 
@@ -34,16 +34,17 @@ JobResult runReportJob(const Endpoint& endpoint, FencedStore& store, std::atomic
     LockGuard guard(lock);
     std::string report;
     for (int chunk = 0; chunk < 5; ++chunk) {
-        std::this_thread::sleep_for(40ms);                             // build the chunk
+        std::this_thread::sleep_for(40ms);                              // build the chunk
         if (chunk == pauseAtChunk) std::this_thread::sleep_for(600ms);  // paused past the TTL
-        if (!lock.extend()) {                                          // renew; stop if lost
+        if (!lock.extend()) {                                           // renew; stop if lost
             result.aborted = true;
             return result;
         }
-        report += "chunk" + std::to_string(chunk) + " by instance " + std::to_string(instance) + "\n";
+        report +=
+            "chunk" + std::to_string(chunk) + " by instance " + std::to_string(instance) + "\n";
     }
-    result.saveAccepted = store.write("daily", report, *result.fence);                // fenced write
-    store.runOnce("email:2026-11-29", [&] { emails.fetch_add(1); });  // idempotent
+    result.saveAccepted = store.write("daily", report, *result.fence);  // fenced write
+    store.runOnce("email:2026-11-29", [&] { emails.fetch_add(1); });    // idempotent
     return result;
 }
 
@@ -58,7 +59,8 @@ TEST_F(RedisTest, GuideWorkedScenarioFixedVersion) {
         std::vector<std::jthread> instances;
         for (int i = 0; i < 3; ++i) {
             instances.emplace_back([&, i] {
-                std::this_thread::sleep_for(std::chrono::milliseconds(30 * i));  // staggered triggers
+                std::this_thread::sleep_for(
+                    std::chrono::milliseconds(30 * i));  // staggered triggers
                 results[i] = runReportJob(endpoint(), store, emails, i, i == 0 ? 1 : -1);
             });
         }
@@ -79,6 +81,8 @@ TEST_F(RedisTest, GuideWorkedScenarioFixedVersion) {
     auto stored = store.read("daily");
     ASSERT_TRUE(stored);
     EXPECT_EQ(stored->fence, highest);
-    EXPECT_EQ(stored->body.find("instance 0"), std::string::npos) << "the stale holder's work was saved";
-    EXPECT_TRUE(observer().command({"GET", "lock:{report:daily}"}).isNil()) << "a lock was left behind";
+    EXPECT_EQ(stored->body.find("instance 0"), std::string::npos)
+        << "the stale holder's work was saved";
+    EXPECT_TRUE(observer().command({"GET", "lock:{report:daily}"}).isNil())
+        << "a lock was left behind";
 }

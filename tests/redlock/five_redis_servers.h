@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redlock/node_set.h"
+#include "lockscope/sandbox/local_redis_server.h"
 
 namespace lockscope::testing {
 

@@ -3,8 +3,8 @@
 // still make a majority, and nothing throws.
 
 #include "five_redis_servers.h"
-#include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/redlock/redlock.h"
+#include "lockscope/sandbox/local_redis_server.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;

@@ -12,13 +12,12 @@ namespace lockscope::sim::testing {
 
 // A scenario simulated with its defaults changed by "name=value" assignments.
 inline RunResult simulate(const std::string& name, std::vector<std::string> sets = {},
-                   std::uint64_t seed = 1) {
+                          std::uint64_t seed = 1) {
     const Scenario& scenario = scenarioNamed(name);
     ScenarioParams params = scenario.defaults();
     for (const auto& s : sets) params.assign(s);
     return runSimulated(scenario, params, seed);
 }
-
 
 // Index of the first beat matching pred at or after from, -1 if none.
 inline int findBeat(const Recording& r, const std::function<bool(const Beat&)>& pred,

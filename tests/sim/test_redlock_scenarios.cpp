@@ -4,12 +4,12 @@
 
 #include <gtest/gtest.h>
 
-#include "redlock_rules.h"
 #include "lockscope/sim/live_replay.h"
 #include "lockscope/sim/replay.h"
 #include "lockscope/sim/simulator.h"
 #include "lockscope/sim/step_context.h"
 #include "lockscope/sim/transcript.h"
+#include "redlock_rules.h"
 #include "sim_test_support.h"
 
 using namespace lockscope::sim;

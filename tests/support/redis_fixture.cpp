@@ -5,7 +5,9 @@
 
 namespace lockscope::testing {
 
-void RedisTest::SetUp() { server_ = std::make_unique<LocalRedisServer>(serverOptions()); }
+void RedisTest::SetUp() {
+    server_ = std::make_unique<LocalRedisServer>(serverOptions());
+}
 
 void RedisTest::TearDown() {
     observer_.reset();
@@ -22,10 +24,13 @@ Connection& RedisTest::observer() {
     return *observer_;
 }
 
-long long RedisTest::keyCount() { return observer().command({"DBSIZE"}).integer(); }
+long long RedisTest::keyCount() {
+    return observer().command({"DBSIZE"}).integer();
+}
 
 TempDir::TempDir() {
-    std::string pattern = (std::filesystem::temp_directory_path() / "lockscope-test-XXXXXX").string();
+    std::string pattern =
+        (std::filesystem::temp_directory_path() / "lockscope-test-XXXXXX").string();
     if (!mkdtemp(pattern.data())) throw std::runtime_error("mkdtemp failed");
     dir_ = pattern;
 }

@@ -15,7 +15,7 @@
 namespace lockscope::testing {
 
 class RedisTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override;
     void TearDown() override;
 
@@ -24,26 +24,28 @@ protected:
 
     LocalRedisServer& server() { return *server_; }
     Endpoint endpoint() const { return server_->endpoint(); }
-    Connection connect(ConnectionOptions options = {}) const { return Connection::open(endpoint(), options); }
+    Connection connect(ConnectionOptions options = {}) const {
+        return Connection::open(endpoint(), options);
+    }
     // A second client that only looks: used to check what the server really holds.
     Connection& observer();
 
     // DBSIZE of the test server, through the observer connection.
     long long keyCount();
 
-private:
+  private:
     std::unique_ptr<LocalRedisServer> server_;
     std::unique_ptr<Connection> observer_;
 };
 
 // A file path inside a fresh temporary directory that is removed at destruction.
 class TempDir {
-public:
+  public:
     TempDir();
     ~TempDir();
     std::string path(const std::string& name) const { return dir_ + "/" + name; }
 
-private:
+  private:
     std::string dir_;
 };
 

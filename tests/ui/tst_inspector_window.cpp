@@ -1,4 +1,5 @@
 // The inspector window against a real sandbox redis-server with the demo workload.
+#include <qcustomplot.h>
 #include <QAbstractItemModelTester>
 #include <QLabel>
 #include <QLineEdit>
@@ -10,23 +11,22 @@
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
-#include <qcustomplot.h>
 
-#include "models/command_log_model.h"
-#include "widgets/connection_dialog.h"
-#include "session/connection_hub.h"
-#include "widgets/connection_sidebar.h"
-#include "widgets/lock_detail_pane.h"
-#include "models/lock_filter_proxy.h"
-#include "widgets/lock_inspector_view.h"
-#include "models/lock_table_model.h"
 #include "lockscope/connection.h"
 #include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/sandbox/local_redis_server.h"
+#include "models/command_log_model.h"
+#include "models/lock_filter_proxy.h"
+#include "models/lock_table_model.h"
+#include "session/connection_hub.h"
+#include "ui_test_support.h"
+#include "widgets/connection_dialog.h"
+#include "widgets/connection_sidebar.h"
+#include "widgets/lock_detail_pane.h"
+#include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
 #include "widgets/pttl_plot.h"
 #include "widgets/redlock_group_panel.h"
-#include "ui_test_support.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;
@@ -35,7 +35,7 @@ using namespace std::chrono_literals;
 class InspectorWindowTest : public QObject {
     Q_OBJECT
 
-private:
+  private:
     std::unique_ptr<LocalRedisServer> server_;
     std::unique_ptr<DemoWorkload> workload_;
     std::unique_ptr<QTemporaryDir> configDir_;
@@ -56,17 +56,19 @@ private:
     Connection redis() { return Connection::open(server_->endpoint()); }
 
     int rowOf(MainWindow& w, const QString& key) {
-        return w.inspector()->model()->rowOf(QString::fromStdString(server_->endpoint().display()), key);
+        return w.inspector()->model()->rowOf(QString::fromStdString(server_->endpoint().display()),
+                                             key);
     }
 
     void select(MainWindow& w, const QString& key) {
         w.inspector()->selectKey(QString::fromStdString(server_->endpoint().display()), key);
     }
 
-private slots:
+  private slots:
     void init() {
         configDir_ = std::make_unique<QTemporaryDir>();
-        settings_ = std::make_unique<QSettings>(configDir_->filePath("lockscope.ini"), QSettings::IniFormat);
+        settings_ = std::make_unique<QSettings>(configDir_->filePath("lockscope.ini"),
+                                                QSettings::IniFormat);
         server_ = std::make_unique<LocalRedisServer>();
         workload_ = std::make_unique<DemoWorkload>(server_->endpoint());
     }
@@ -99,19 +101,33 @@ private slots:
         auto w = openWindow();
         QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->model()->rowCount() >= 4, 10000);
         auto* model = w->inspector()->model();
-        for (const char* key : {"lock:{report:nightly}", "lock:{invoice:batch}", "lock:{cache:rebuild}", "lock:report"})
+        for (const char* key : {"lock:{report:nightly}", "lock:{invoice:batch}",
+                                "lock:{cache:rebuild}", "lock:report"})
             QVERIFY2(rowOf(*w, key) >= 0, key);
         int orphan = rowOf(*w, "lock:{cache:rebuild}");
-        QCOMPARE(model->index(orphan, LockTableModel::Remaining).data(LockTableModel::RemainingMsRole).toLongLong(), -1);
-        QVERIFY(model->index(orphan, LockTableModel::Findings).data(LockTableModel::FindingsRole).toStringList().contains("no-ttl"));
+        QCOMPARE(model->index(orphan, LockTableModel::Remaining)
+                     .data(LockTableModel::RemainingMsRole)
+                     .toLongLong(),
+                 -1);
+        QVERIFY(model->index(orphan, LockTableModel::Findings)
+                    .data(LockTableModel::FindingsRole)
+                    .toStringList()
+                    .contains("no-ttl"));
         int fixed = rowOf(*w, "lock:report");
-        QVERIFY(model->index(fixed, LockTableModel::Findings).data(LockTableModel::FindingsRole).toStringList().contains("fixed-value"));
+        QVERIFY(model->index(fixed, LockTableModel::Findings)
+                    .data(LockTableModel::FindingsRole)
+                    .toStringList()
+                    .contains("fixed-value"));
 
         int invoice = rowOf(*w, "lock:{invoice:batch}");
-        qint64 first = model->index(invoice, LockTableModel::Remaining).data(LockTableModel::RemainingMsRole).toLongLong();
+        qint64 first = model->index(invoice, LockTableModel::Remaining)
+                           .data(LockTableModel::RemainingMsRole)
+                           .toLongLong();
         QTest::qWait(300);
         invoice = rowOf(*w, "lock:{invoice:batch}");
-        qint64 second = model->index(invoice, LockTableModel::Remaining).data(LockTableModel::RemainingMsRole).toLongLong();
+        qint64 second = model->index(invoice, LockTableModel::Remaining)
+                            .data(LockTableModel::RemainingMsRole)
+                            .toLongLong();
         QVERIFY2(second < first, qPrintable(QString("%1 then %2").arg(first).arg(second)));
 
         select(*w, "lock:{report:nightly}");
@@ -132,10 +148,16 @@ private slots:
         c.command({"INCR", "fence:{handoff}"});
         auto* model = w->inspector()->model();
         QTRY_COMPARE_WITH_TIMEOUT(model->index(rowOf(*w, "lock:{handoff}"), LockTableModel::Holder)
-                                      .data(LockTableModel::FullTokenRole).toString(), QStringLiteral("token-two"), 5000);
-        QTRY_COMPARE_WITH_TIMEOUT(model->index(rowOf(*w, "lock:{handoff}"), LockTableModel::Fence).data().toLongLong(), 8LL, 5000);
+                                      .data(LockTableModel::FullTokenRole)
+                                      .toString(),
+                                  QStringLiteral("token-two"), 5000);
+        QTRY_COMPARE_WITH_TIMEOUT(
+            model->index(rowOf(*w, "lock:{handoff}"), LockTableModel::Fence).data().toLongLong(),
+            8LL, 5000);
         QVERIFY(handoffs.count() >= 1);
-        QVERIFY(model->index(rowOf(*w, "lock:{handoff}"), 0).data(LockTableModel::HighlightRole).toDouble() > 0);
+        QVERIFY(model->index(rowOf(*w, "lock:{handoff}"), 0)
+                    .data(LockTableModel::HighlightRole)
+                    .toDouble() > 0);
     }
 
     void safeReleaseAndRacedRelease() {
@@ -151,17 +173,23 @@ private slots:
         QVERIFY(detail->releaseButton()->isEnabled());
         detail->releaseButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(c.command({"EXISTS", "lock:{job:a}"}).integer() == 0, 5000);
-        QTRY_VERIFY2_WITH_TIMEOUT(detail->resultLabel()->text().startsWith(QStringLiteral("✔")),
-                                  qPrintable(w->statusBar()->currentMessage() + " / shown=" + (detail->shown() ? QString::fromStdString(detail->shown()->key) : QString("none"))), 5000);
+        QTRY_VERIFY2_WITH_TIMEOUT(
+            detail->resultLabel()->text().startsWith(QStringLiteral("✔")),
+            qPrintable(
+                w->statusBar()->currentMessage() + " / shown=" +
+                (detail->shown() ? QString::fromStdString(detail->shown()->key) : QString("none"))),
+            5000);
 
         // Raced release: the lock changes hands after the operator looked.
         select(*w, "lock:{job:b}");
         QCOMPARE(QString::fromStdString(detail->shown()->token), QStringLiteral("holder-b"));
         c.command({"SET", "lock:{job:b}", "holder-c", "PX", "60000"});
         detail->releaseButton()->click();
-        QTRY_VERIFY_WITH_TIMEOUT(detail->resultLabel()->text().startsWith(QStringLiteral("✘")), 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(detail->resultLabel()->text().startsWith(QStringLiteral("✘")),
+                                 5000);
         QCOMPARE(c.command({"GET", "lock:{job:b}"}).text(), std::string_view("holder-c"));
-        QVERIFY2(detail->resultLabel()->text().contains("holder-c") || detail->resultLabel()->text().contains("changed"),
+        QVERIFY2(detail->resultLabel()->text().contains("holder-c") ||
+                     detail->resultLabel()->text().contains("changed"),
                  qPrintable(detail->resultLabel()->text()));
         QTRY_VERIFY_WITH_TIMEOUT(w->auditView()->toPlainText().contains("token-changed"), 5000);
     }
@@ -186,14 +214,16 @@ private slots:
         auto w = openWindow(false, wrong);
         auto* list = w->sidebar()->list();
         QTRY_VERIFY_WITH_TIMEOUT(list->item(0)->toolTip().contains("WRONGPASS") ||
-                                     list->item(0)->toolTip().contains("invalid"), 10000);
+                                     list->item(0)->toolTip().contains("invalid"),
+                                 10000);
         QVERIFY(list->item(0)->text().contains("failed"));
         QVERIFY(w->statusBar()->currentMessage().contains("AUTH"));
 
         Endpoint closed;
         closed.port = findFreePort();
         auto w2 = openWindow(false, closed);
-        QTRY_VERIFY_WITH_TIMEOUT(w2->sidebar()->list()->item(0)->toolTip().contains("refused"), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(w2->sidebar()->list()->item(0)->toolTip().contains("refused"),
+                                 10000);
         QVERIFY(w2->sidebar()->list()->item(0)->text().contains("reconnecting"));
     }
 
@@ -211,14 +241,16 @@ private slots:
         QVERIFY(testing::saveScreenshot(&dialog, "connection-dialog"));
 
         dialog.urlEdit()->setText(QStringLiteral("redis://127.0.0.1:%1").arg(findFreePort()));
-        QMetaObject::invokeMethod(dialog.urlEdit(), "textEdited", Q_ARG(QString, dialog.urlEdit()->text()));
+        QMetaObject::invokeMethod(dialog.urlEdit(), "textEdited",
+                                  Q_ARG(QString, dialog.urlEdit()->text()));
         dialog.testButton()->click();
         QTRY_COMPARE_WITH_TIMEOUT(done.count(), 2, 5000);
         QVERIFY(!done.last().at(0).toBool());
         QVERIFY2(dialog.testResult().contains("refused"), qPrintable(dialog.testResult()));
 
         dialog.urlEdit()->setText(QStringLiteral("redis://host:notaport"));
-        QMetaObject::invokeMethod(dialog.urlEdit(), "textEdited", Q_ARG(QString, dialog.urlEdit()->text()));
+        QMetaObject::invokeMethod(dialog.urlEdit(), "textEdited",
+                                  Q_ARG(QString, dialog.urlEdit()->text()));
         QVERIFY2(dialog.testResult().contains("port"), qPrintable(dialog.testResult()));
     }
 
@@ -229,26 +261,37 @@ private slots:
             options.extra.append(ConnectionProfile::create(QString::fromStdString(e.display()), e));
         MainWindow w(*settings_, options);
         w.show();
-        for (auto* s : {server_.get(), &second}) Connection::open(s->endpoint()).command({"SET", "lock:{invoice}", "same-token", "PX", "30000"});
-        Connection::open(third.endpoint()).command({"SET", "lock:{invoice}", "other-token", "PX", "30000"});
+        for (auto* s : {server_.get(), &second})
+            Connection::open(s->endpoint())
+                .command({"SET", "lock:{invoice}", "same-token", "PX", "30000"});
+        Connection::open(third.endpoint())
+            .command({"SET", "lock:{invoice}", "other-token", "PX", "30000"});
         QString instance = QString::fromStdString(server_->endpoint().display());
-        QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowOf(QString::fromStdString(third.endpoint().display()),
-                                                               "lock:{invoice}") >= 0, 10000);
-        QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowOf(QString::fromStdString(second.endpoint().display()),
-                                                               "lock:{invoice}") >= 0, 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.inspector()->model()->rowOf(QString::fromStdString(third.endpoint().display()),
+                                          "lock:{invoice}") >= 0,
+            10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.inspector()->model()->rowOf(QString::fromStdString(second.endpoint().display()),
+                                          "lock:{invoice}") >= 0,
+            10000);
         w.inspector()->selectKey(instance, "lock:{invoice}");
         QString summary = w.inspector()->detail()->group()->summary();
-        QVERIFY2(summary.contains("2 of 3") && summary.contains("same-token") && summary.contains("quorum 2"),
+        QVERIFY2(summary.contains("2 of 3") && summary.contains("same-token") &&
+                     summary.contains("quorum 2"),
                  qPrintable(summary));
-        QVERIFY(!w.inspector()->table()->isColumnHidden(LockTableModel::Instance));  // several servers
+        QVERIFY(
+            !w.inspector()->table()->isColumnHidden(LockTableModel::Instance));  // several servers
     }
 
     void modelPassesTheItemModelTester() {
         LockTableModel model;
-        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         LockFilterProxy proxy;
         proxy.setSourceModel(&model);
-        QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester proxyTester(
+            &proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         proxy.sort(LockTableModel::Remaining);
         auto instance = std::make_shared<const std::string>("redis://127.0.0.1:1");
         QVector<inspect::LockRecord> records;
@@ -266,12 +309,15 @@ private slots:
         // Sorted by remaining TTL: ascending, "no TTL" last.
         qint64 previous = -1;
         for (int row = 0; row < proxy.rowCount(); ++row) {
-            qint64 left = proxy.index(row, LockTableModel::Remaining).data(LockTableModel::RemainingMsRole).toLongLong();
+            qint64 left = proxy.index(row, LockTableModel::Remaining)
+                              .data(LockTableModel::RemainingMsRole)
+                              .toLongLong();
             if (left < 0) {
                 previous = std::numeric_limits<qint64>::max();
                 continue;
             }
-            QVERIFY2(left >= previous && previous != std::numeric_limits<qint64>::max(), "sort order broken");
+            QVERIFY2(left >= previous && previous != std::numeric_limits<qint64>::max(),
+                     "sort order broken");
             previous = left;
         }
         records.remove(10, 20);

@@ -11,9 +11,9 @@
 #include <memory>
 #include <random>
 
+#include "lockscope/inspect/doctor.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
-#include "lockscope/inspect/doctor.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;

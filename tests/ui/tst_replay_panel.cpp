@@ -16,7 +16,6 @@
 #include <QToolTip>
 
 #include "lockscope/sim/replay.h"
-#include "widgets/main_window.h"
 #include "teaching/live_run.h"
 #include "teaching/narration_view.h"
 #include "teaching/outcome_comparison.h"
@@ -25,6 +24,7 @@
 #include "teaching/scenario_param_form.h"
 #include "teaching/timeline_lanes.h"
 #include "ui_test_support.h"
+#include "widgets/main_window.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;

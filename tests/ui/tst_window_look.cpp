@@ -8,14 +8,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-#include "widgets/connection_sidebar.h"
-#include "widgets/lock_inspector_view.h"
-#include "models/lock_table_model.h"
 #include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/sandbox/local_redis_server.h"
-#include "widgets/main_window.h"
+#include "models/lock_table_model.h"
 #include "session/sandbox_session.h"
 #include "ui_test_support.h"
+#include "widgets/connection_sidebar.h"
+#include "widgets/lock_inspector_view.h"
+#include "widgets/main_window.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;
@@ -44,7 +44,7 @@ QPalette darkPalette() {
 
 class WindowLookTest : public QObject {
     Q_OBJECT
-private slots:
+  private slots:
     void firstRunOffersTheSandbox() {
         QTemporaryDir dir;
         QSettings settings(dir.filePath("lockscope.ini"), QSettings::IniFormat);
@@ -68,12 +68,14 @@ private slots:
         QTemporaryDir dir;
         QSettings settings(dir.filePath("lockscope.ini"), QSettings::IniFormat);
         MainWindowOptions options;
-        options.extra.append(ConnectionProfile::create(QStringLiteral("dark sandbox"), server.endpoint()));
+        options.extra.append(
+            ConnectionProfile::create(QStringLiteral("dark sandbox"), server.endpoint()));
         MainWindow w(settings, options);
         w.resize(1300, 820);
         w.show();
         QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowCount() >= 4, 10000);
-        w.inspector()->selectKey(QString::fromStdString(server.endpoint().display()), QStringLiteral("lock:{report:nightly}"));
+        w.inspector()->selectKey(QString::fromStdString(server.endpoint().display()),
+                                 QStringLiteral("lock:{report:nightly}"));
         QTest::qWait(2500);
         QPixmap shot = w.grab();
         QCOMPARE(shot.devicePixelRatio(), 2.0);

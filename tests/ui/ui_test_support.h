@@ -11,7 +11,8 @@ namespace lockscope::ui::testing {
 
 inline QString screenshotPath(const QString& name) {
     QDir().mkpath(QStringLiteral(LOCKSCOPE_SCREENSHOT_DIR));
-    return QStringLiteral(LOCKSCOPE_SCREENSHOT_DIR) + QLatin1Char('/') + name + QStringLiteral(".png");
+    return QStringLiteral(LOCKSCOPE_SCREENSHOT_DIR) + QLatin1Char('/') + name +
+           QStringLiteral(".png");
 }
 
 inline bool saveScreenshot(QWidget* widget, const QString& name) {

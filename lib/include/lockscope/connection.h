@@ -38,7 +38,7 @@ struct CommandEvent {
 using CommandObserver = std::function<void(const CommandEvent&)>;
 
 class Connection {
-public:
+  public:
     using Argv = std::span<const std::string_view>;
 
     // Connects, authenticates and selects the database. Throws IoError subclasses when the
@@ -99,7 +99,7 @@ public:
     bool isReadOnly() const { return options().readOnly; }
     void setObserver(CommandObserver observer);
 
-private:
+  private:
     struct State;
     explicit Connection(std::unique_ptr<State> state);
     std::unique_ptr<State> state_;

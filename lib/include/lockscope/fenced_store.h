@@ -21,7 +21,7 @@ struct StoredWrite {
 };
 
 class FencedStore {
-public:
+  public:
     // Opens or creates the database file and its tables.
     explicit FencedStore(const std::string& path);
     ~FencedStore();
@@ -41,7 +41,7 @@ public:
 
     const std::string& path() const { return path_; }
 
-private:
+  private:
     void exec(const char* sql);
     [[noreturn]] void fail(const std::string& what);
 

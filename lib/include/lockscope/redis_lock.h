@@ -34,7 +34,7 @@ struct RetryOptions {
 void validateLockName(std::string_view name);
 
 class RedisLock {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
 
     // The connection must outlive the lock. A fresh 128-bit token is drawn per lock.
@@ -69,7 +69,7 @@ public:
     // When the successful acquire was sent: the lease cannot have started earlier.
     Clock::time_point acquiredAt() const { return acquiredAt_; }
 
-private:
+  private:
     void stopWatchdog() noexcept;
 
     Connection& connection_;
@@ -83,13 +83,13 @@ private:
 // Releases the lock on scope exit. Never throws from its destructor (an error while
 // releasing is swallowed: the TTL frees the lock anyway).
 class LockGuard {
-public:
+  public:
     explicit LockGuard(RedisLock& lock) : lock_(&lock) {}
     ~LockGuard() noexcept;
     LockGuard(const LockGuard&) = delete;
     LockGuard& operator=(const LockGuard&) = delete;
 
-private:
+  private:
     RedisLock* lock_;
 };
 

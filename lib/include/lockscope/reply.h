@@ -16,7 +16,7 @@ enum class ReplyType { String, Array, Integer, Nil, Status, Error };
 // A read-only look at one reply or one element of an array reply. Valid while the
 // owning Reply lives.
 class ReplyView {
-public:
+  public:
     explicit ReplyView(const redisReply* reply) : reply_(reply) {}
 
     ReplyType type() const;
@@ -35,12 +35,12 @@ public:
     // A one-line human summary for logs: "OK", "(integer) 3", "(nil)", "\"abc…\" (12 B)".
     std::string summary(std::size_t maxText = 40) const;
 
-private:
+  private:
     const redisReply* reply_;
 };
 
 class Reply {
-public:
+  public:
     struct Free {
         void operator()(redisReply* r) const noexcept;
     };
@@ -58,7 +58,7 @@ public:
     ReplyView operator[](std::size_t i) const { return view()[i]; }
     std::string summary() const { return view().summary(); }
 
-private:
+  private:
     std::unique_ptr<redisReply, Free> reply_;
 };
 

@@ -7,12 +7,12 @@
 namespace lockscope {
 
 class Script {
-public:
+  public:
     explicit Script(std::string source);
     const std::string& source() const { return source_; }
     const std::string& sha1() const { return sha1_; }  // 40 lowercase hex digits
 
-private:
+  private:
     std::string source_;
     std::string sha1_;
 };

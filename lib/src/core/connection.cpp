@@ -12,9 +12,9 @@
 #include <deque>
 
 #include "command_policy.h"
-#include "resp_request.h"
 #include "lockscope/errors.h"
 #include "lockscope/text_format.h"
+#include "resp_request.h"
 
 namespace lockscope {
 namespace {
@@ -29,7 +29,8 @@ using ContextPtr = std::unique_ptr<redisContext, ContextFree>;
 
 timeval toTimeval(std::chrono::milliseconds ms) {
     auto count = std::max<std::int64_t>(ms.count(), 1);
-    return timeval{static_cast<time_t>(count / 1000), static_cast<suseconds_t>((count % 1000) * 1000)};
+    return timeval{static_cast<time_t>(count / 1000),
+                   static_cast<suseconds_t>((count % 1000) * 1000)};
 }
 
 std::string upper(std::string_view s) {
@@ -51,9 +52,9 @@ std::string describe(Connection::Argv argv) {
 
 bool isTimeoutText(std::string_view s) {
     return s.find("temporarily unavailable") != std::string_view::npos ||
-           s.find("timed out") != std::string_view::npos || s.find("Timeout") != std::string_view::npos;
+           s.find("timed out") != std::string_view::npos ||
+           s.find("Timeout") != std::string_view::npos;
 }
-
 
 // What the observer needs to report a streamed command when its reply arrives.
 struct StreamedCommand {
@@ -87,12 +88,15 @@ struct Connection::State {
         context.reset();
         dropStream();
         std::string message = action + " on " + where() + ": ";
-        if (err == REDIS_ERR_PROTOCOL) throw ProtocolError(message + "the server's reply is not RESP (" + text + ")");
-        if (err == REDIS_ERR_EOF) throw ConnectionLostError(message + "the server closed the connection");
+        if (err == REDIS_ERR_PROTOCOL)
+            throw ProtocolError(message + "the server's reply is not RESP (" + text + ")");
+        if (err == REDIS_ERR_EOF)
+            throw ConnectionLostError(message + "the server closed the connection");
         if (isTimeoutText(text))
             throw TimeoutError(message + "no reply within " +
                                std::to_string((action == "connect" ? options.connectTimeout
-                                                                   : options.commandTimeout).count()) +
+                                                                   : options.commandTimeout)
+                                                  .count()) +
                                " ms");
         if (action == "connect") throw ConnectionRefusedError(message + text);
         throw ConnectionLostError(message + text);
@@ -132,16 +136,19 @@ struct Connection::State {
         context.reset();
         dropStream();
         timeval tv = toTimeval(options.connectTimeout);
-        context.reset(endpoint.isUnix() ? redisConnectUnixWithTimeout(endpoint.unixPath.c_str(), tv)
-                                        : redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, tv));
+        context.reset(endpoint.isUnix()
+                          ? redisConnectUnixWithTimeout(endpoint.unixPath.c_str(), tv)
+                          : redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, tv));
         if (!context || context->err) throwIoError("connect");
         // hiredis frees its read buffer whenever more than 16 KB of it is unused and grows
         // it again for the next pipeline; a scan's replies refill it every round trip.
         if (context->reader) context->reader->maxbuf = kReaderBufferKeep;
         applyTimeout(options.connectTimeout);  // the handshake below is part of connecting
         if (!endpoint.password.empty()) {
-            if (endpoint.user.empty()) handshake({"AUTH", endpoint.password});
-            else handshake({"AUTH", endpoint.user, endpoint.password});
+            if (endpoint.user.empty())
+                handshake({"AUTH", endpoint.password});
+            else
+                handshake({"AUTH", endpoint.user, endpoint.password});
         }
         if (endpoint.db != 0) handshake({"SELECT", std::to_string(endpoint.db)});
         applyTimeout(options.commandTimeout);
@@ -203,8 +210,9 @@ struct Connection::State {
 
     void notify(Argv argv, const Reply& reply, Clock::time_point start) {
         if (!observer) return;
-        observer(CommandEvent{describe(argv), reply.summary(),
-                              std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start)});
+        observer(CommandEvent{
+            describe(argv), reply.summary(),
+            std::chrono::duration_cast<std::chrono::microseconds>(Clock::now() - start)});
     }
 };
 
@@ -262,8 +270,8 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
         args.clear();
         lens.clear();
         for (auto a : argv) args.push_back(a.data()), lens.push_back(a.size());
-        if (redisAppendCommandArgv(state_->context.get(), static_cast<int>(argv.size()), args.data(),
-                                   lens.data()) != REDIS_OK)
+        if (redisAppendCommandArgv(state_->context.get(), static_cast<int>(argv.size()),
+                                   args.data(), lens.data()) != REDIS_OK)
             state_->throwIoError("pipeline");
     }
     std::vector<Reply> replies;
@@ -311,7 +319,8 @@ Reply Connection::receive() {
                                   ": the connection was reset, so no reply is pending");
     if (!state_->outgoing.empty()) flush();  // a reply cannot come for a command not sent
     void* raw = nullptr;
-    if (redisGetReply(state_->context.get(), &raw) != REDIS_OK || !raw) state_->throwIoError("pipeline read");
+    if (redisGetReply(state_->context.get(), &raw) != REDIS_OK || !raw)
+        state_->throwIoError("pipeline read");
     Reply reply(static_cast<redisReply*>(raw));
     state_->notifyStreamed(reply);
     return reply;
@@ -323,7 +332,8 @@ bool Connection::waitForReply(std::chrono::milliseconds timeout) {
     if (!state_->outgoing.empty()) flush();
     if (c->reader && c->reader->len > c->reader->pos) return true;  // bytes already buffered
     pollfd p{c->fd, POLLIN, 0};
-    int ready = ::poll(&p, 1, static_cast<int>(std::clamp<std::int64_t>(timeout.count(), 0, 3'600'000)));
+    int ready =
+        ::poll(&p, 1, static_cast<int>(std::clamp<std::int64_t>(timeout.count(), 0, 3'600'000)));
     if (ready < 0 && errno != EINTR) state_->throwIoError("wait");
     return ready > 0;
 }
@@ -347,7 +357,9 @@ Reply Connection::eval(const Script& script, Argv keys, Argv args) {
     return command(argv);
 }
 
-void Connection::reconnect() { state_->connect(); }
+void Connection::reconnect() {
+    state_->connect();
+}
 
 void Connection::setCommandTimeout(std::chrono::milliseconds timeout) {
     state_->options.commandTimeout = timeout;
@@ -358,9 +370,17 @@ void Connection::setConnectTimeout(std::chrono::milliseconds timeout) {
     state_->options.connectTimeout = timeout;
 }
 
-std::chrono::milliseconds Connection::commandTimeout() const { return state_->options.commandTimeout; }
-const Endpoint& Connection::endpoint() const { return state_->endpoint; }
-const ConnectionOptions& Connection::options() const { return state_->options; }
-void Connection::setObserver(CommandObserver observer) { state_->observer = std::move(observer); }
+std::chrono::milliseconds Connection::commandTimeout() const {
+    return state_->options.commandTimeout;
+}
+const Endpoint& Connection::endpoint() const {
+    return state_->endpoint;
+}
+const ConnectionOptions& Connection::options() const {
+    return state_->options;
+}
+void Connection::setObserver(CommandObserver observer) {
+    state_->observer = std::move(observer);
+}
 
 }  // namespace lockscope

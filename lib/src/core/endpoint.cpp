@@ -9,7 +9,8 @@ namespace {
 
 [[noreturn]] void bad(std::string_view url, const std::string& why) {
     // Never echo a password back: show only the scheme and what went wrong.
-    std::string shown(url.substr(0, url.find("://") == std::string_view::npos ? 0 : url.find("://") + 3));
+    std::string shown(
+        url.substr(0, url.find("://") == std::string_view::npos ? 0 : url.find("://") + 3));
     throw InvalidArgumentError("invalid Redis URL" + (shown.empty() ? "" : " (" + shown + "...)") +
                                ": " + why);
 }
@@ -42,8 +43,9 @@ int parseNumber(std::string_view url, std::string_view text, const char* what, i
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (text.empty() || ec != std::errc() || end != text.data() + text.size() || value < min ||
         value > max) {
-        bad(url, std::string(what) + " \"" + std::string(text.substr(0, 20)) + "\" is not a number from " +
-                     std::to_string(min) + " to " + std::to_string(max));
+        bad(url, std::string(what) + " \"" + std::string(text.substr(0, 20)) +
+                     "\" is not a number from " + std::to_string(min) + " to " +
+                     std::to_string(max));
     }
     return value;
 }
@@ -57,7 +59,8 @@ Endpoint parseUnix(std::string_view url, std::string_view rest) {
     Endpoint e;
     auto query = rest.find('?');
     e.unixPath = std::string(rest.substr(0, query));
-    if (e.unixPath.empty() || e.unixPath[0] != '/') bad(url, "a unix:// URL needs an absolute socket path");
+    if (e.unixPath.empty() || e.unixPath[0] != '/')
+        bad(url, "a unix:// URL needs an absolute socket path");
     if (query != std::string_view::npos) {
         std::string_view q = rest.substr(query + 1);
         if (!q.starts_with("db=")) bad(url, "the only query parameter is db=N");
@@ -106,7 +109,8 @@ Endpoint parseTcp(std::string_view url, std::string_view rest) {
     }
     if (e.host.empty()) bad(url, "host is empty");
     for (char c : e.host)
-        if (c == ' ' || c == '/' || c == '?' || c == '#' || c == '@') bad(url, "host contains '" + std::string(1, c) + "'");
+        if (c == ' ' || c == '/' || c == '?' || c == '#' || c == '@')
+            bad(url, "host contains '" + std::string(1, c) + "'");
     if (!portText.empty()) e.port = parseNumber(url, portText, "port", 1, 65535);
     return e;
 }
@@ -118,13 +122,15 @@ Endpoint parseEndpoint(std::string_view url) {
     if (url.size() > 4096) bad(url, "it is longer than 4096 characters");
     checkPrintable(url, url);
     auto sep = url.find("://");
-    if (sep == std::string_view::npos) bad(url, "missing scheme (expected redis://host:port or unix:///path)");
+    if (sep == std::string_view::npos)
+        bad(url, "missing scheme (expected redis://host:port or unix:///path)");
     std::string_view scheme = url.substr(0, sep), rest = url.substr(sep + 3);
     if (scheme == "redis") return parseTcp(url, rest);
     if (scheme == "unix") return parseUnix(url, rest);
     if (scheme == "rediss")
         bad(url, "rediss:// (TLS) is not supported: this build's hiredis 0.14 has no TLS");
-    bad(url, "unknown scheme \"" + std::string(scheme.substr(0, 20)) + "\" (expected redis or unix)");
+    bad(url,
+        "unknown scheme \"" + std::string(scheme.substr(0, 20)) + "\" (expected redis or unix)");
 }
 
 std::string Endpoint::display() const {

@@ -21,7 +21,8 @@ void bindText(sqlite3_stmt* s, int index, std::string_view text) {
 }  // namespace
 
 FencedStore::FencedStore(const std::string& path) : path_(path) {
-    if (sqlite3_open_v2(path.c_str(), &db_, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
+    if (sqlite3_open_v2(path.c_str(), &db_,
+                        SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX,
                         nullptr) != SQLITE_OK) {
         std::string message = db_ ? sqlite3_errmsg(db_) : "out of memory";
         sqlite3_close(db_);
@@ -30,16 +31,21 @@ FencedStore::FencedStore(const std::string& path) : path_(path) {
     }
     sqlite3_busy_timeout(db_, 5000);  // several processes may write the same file
     try {
-        exec("CREATE TABLE IF NOT EXISTS fenced_writes ("
-             " resource TEXT PRIMARY KEY, body BLOB NOT NULL, fence INTEGER NOT NULL)");
-        exec("CREATE TABLE IF NOT EXISTS once_effects (key TEXT PRIMARY KEY, claimed_at TEXT NOT NULL)");
+        exec(
+            "CREATE TABLE IF NOT EXISTS fenced_writes ("
+            " resource TEXT PRIMARY KEY, body BLOB NOT NULL, fence INTEGER NOT NULL)");
+        exec(
+            "CREATE TABLE IF NOT EXISTS once_effects (key TEXT PRIMARY KEY, claimed_at TEXT NOT "
+            "NULL)");
     } catch (...) {
         sqlite3_close(db_);  // the destructor does not run for a constructor that throws
         throw;
     }
 }
 
-FencedStore::~FencedStore() { sqlite3_close(db_); }
+FencedStore::~FencedStore() {
+    sqlite3_close(db_);
+}
 
 void FencedStore::fail(const std::string& what) {
     throw StorageError("fenced store " + path_ + ": " + what + ": " + sqlite3_errmsg(db_));
@@ -74,8 +80,8 @@ bool FencedStore::write(std::string_view resource, std::string_view body, std::i
 std::optional<StoredWrite> FencedStore::read(std::string_view resource) {
     std::lock_guard lock(mutex_);
     sqlite3_stmt* raw = nullptr;
-    if (sqlite3_prepare_v2(db_, "SELECT body, fence FROM fenced_writes WHERE resource = ?1", -1, &raw,
-                           nullptr) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db_, "SELECT body, fence FROM fenced_writes WHERE resource = ?1", -1,
+                           &raw, nullptr) != SQLITE_OK)
         fail("prepare read");
     Statement s(raw);
     bindText(s.get(), 1, resource);
@@ -111,7 +117,8 @@ bool FencedStore::runOnce(std::string_view key, const std::function<void()>& eff
 int FencedStore::onceCount() {
     std::lock_guard lock(mutex_);
     sqlite3_stmt* raw = nullptr;
-    if (sqlite3_prepare_v2(db_, "SELECT COUNT(*) FROM once_effects", -1, &raw, nullptr) != SQLITE_OK)
+    if (sqlite3_prepare_v2(db_, "SELECT COUNT(*) FROM once_effects", -1, &raw, nullptr) !=
+        SQLITE_OK)
         fail("prepare count");
     Statement s(raw);
     if (sqlite3_step(s.get()) != SQLITE_ROW) fail("count once effects");

@@ -35,7 +35,9 @@ RedisLock::RedisLock(Connection& connection, std::string_view name, LockOptions 
     token_ = randomToken();
 }
 
-RedisLock::~RedisLock() { stopWatchdog(); }
+RedisLock::~RedisLock() {
+    stopWatchdog();
+}
 
 std::optional<std::int64_t> RedisLock::acquire() {
     auto sentAt = Clock::now();
@@ -73,9 +75,10 @@ bool RedisLock::release() {
 Watchdog& RedisLock::startWatchdog(WatchdogOptions options) {
     stopWatchdog();
     Connection own = connection_.openSibling();
-    own.setCommandTimeout(std::min(own.commandTimeout(), std::max(options_.ttl / 3, std::chrono::milliseconds(1))));
-    watchdog_ = std::make_unique<Watchdog>(std::move(own), Lease{key_, token_, options_.ttl, acquiredAt_},
-                                           std::move(options));
+    own.setCommandTimeout(
+        std::min(own.commandTimeout(), std::max(options_.ttl / 3, std::chrono::milliseconds(1))));
+    watchdog_ = std::make_unique<Watchdog>(
+        std::move(own), Lease{key_, token_, options_.ttl, acquiredAt_}, std::move(options));
     return *watchdog_;
 }
 

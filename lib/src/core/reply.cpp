@@ -6,17 +6,25 @@
 
 namespace lockscope {
 
-void Reply::Free::operator()(redisReply* r) const noexcept { freeReplyObject(r); }
+void Reply::Free::operator()(redisReply* r) const noexcept {
+    freeReplyObject(r);
+}
 
 ReplyType ReplyView::type() const {
     if (!reply_) return ReplyType::Nil;
     switch (reply_->type) {
-        case REDIS_REPLY_STRING: return ReplyType::String;
-        case REDIS_REPLY_ARRAY: return ReplyType::Array;
-        case REDIS_REPLY_INTEGER: return ReplyType::Integer;
-        case REDIS_REPLY_STATUS: return ReplyType::Status;
-        case REDIS_REPLY_ERROR: return ReplyType::Error;
-        default: return ReplyType::Nil;
+        case REDIS_REPLY_STRING:
+            return ReplyType::String;
+        case REDIS_REPLY_ARRAY:
+            return ReplyType::Array;
+        case REDIS_REPLY_INTEGER:
+            return ReplyType::Integer;
+        case REDIS_REPLY_STATUS:
+            return ReplyType::Status;
+        case REDIS_REPLY_ERROR:
+            return ReplyType::Error;
+        default:
+            return ReplyType::Nil;
     }
 }
 
@@ -29,8 +37,10 @@ std::string_view ReplyView::text() const {
     switch (reply_->type) {
         case REDIS_REPLY_STRING:
         case REDIS_REPLY_STATUS:
-        case REDIS_REPLY_ERROR: return {reply_->str, reply_->len};
-        default: return {};
+        case REDIS_REPLY_ERROR:
+            return {reply_->str, reply_->len};
+        default:
+            return {};
     }
 }
 
@@ -44,12 +54,18 @@ ReplyView ReplyView::operator[](std::size_t i) const {
 
 std::string ReplyView::summary(std::size_t maxText) const {
     switch (type()) {
-        case ReplyType::Nil: return "(nil)";
-        case ReplyType::Integer: return "(integer) " + std::to_string(integer());
-        case ReplyType::Status: return std::string(text());
-        case ReplyType::Error: return "(error) " + printable(text(), maxText);
-        case ReplyType::String: return quoted(text(), maxText);
-        case ReplyType::Array: return "(array of " + std::to_string(size()) + ")";
+        case ReplyType::Nil:
+            return "(nil)";
+        case ReplyType::Integer:
+            return "(integer) " + std::to_string(integer());
+        case ReplyType::Status:
+            return std::string(text());
+        case ReplyType::Error:
+            return "(error) " + printable(text(), maxText);
+        case ReplyType::String:
+            return quoted(text(), maxText);
+        case ReplyType::Array:
+            return "(array of " + std::to_string(size()) + ")";
     }
     return {};
 }

@@ -10,7 +10,7 @@ namespace {
 // SHA-1 (FIPS 180-4), written here because the only consumer is naming Lua scripts for
 // EVALSHA and pulling in OpenSSL for 40 lines was not worth a dependency.
 class Sha1 {
-public:
+  public:
     void update(std::string_view bytes) {
         for (unsigned char c : bytes) {
             block_[blockLen_++] = c;
@@ -27,7 +27,8 @@ public:
             compress();
         }
         while (blockLen_ < 56) block_[blockLen_++] = 0;
-        for (int i = 7; i >= 0; --i) block_[blockLen_++] = static_cast<unsigned char>(bits >> (8 * i));
+        for (int i = 7; i >= 0; --i)
+            block_[blockLen_++] = static_cast<unsigned char>(bits >> (8 * i));
         compress();
         std::string hex;
         char buf[9];
@@ -38,7 +39,7 @@ public:
         return hex;
     }
 
-private:
+  private:
     static std::uint32_t rotl(std::uint32_t x, int n) { return (x << n) | (x >> (32 - n)); }
 
     void compress() {
@@ -50,10 +51,14 @@ private:
         auto [a, b, c, d, e] = h_;
         for (int i = 0; i < 80; ++i) {
             std::uint32_t f, k;
-            if (i < 20) f = (b & c) | (~b & d), k = 0x5A827999;
-            else if (i < 40) f = b ^ c ^ d, k = 0x6ED9EBA1;
-            else if (i < 60) f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
-            else f = b ^ c ^ d, k = 0xCA62C1D6;
+            if (i < 20)
+                f = (b & c) | (~b & d), k = 0x5A827999;
+            else if (i < 40)
+                f = b ^ c ^ d, k = 0x6ED9EBA1;
+            else if (i < 60)
+                f = (b & c) | (b & d) | (c & d), k = 0x8F1BBCDC;
+            else
+                f = b ^ c ^ d, k = 0xCA62C1D6;
             std::uint32_t t = rotl(a, 5) + f + e + k + w[i];
             e = d, d = c, c = rotl(b, 30), b = a, a = t;
         }

@@ -17,7 +17,9 @@ DemoWorkload::DemoWorkload(Endpoint endpoint) : endpoint_(std::move(endpoint)) {
     holders_.emplace_back([this](std::stop_token s) { fixedValueHolder(s); });
 }
 
-DemoWorkload::~DemoWorkload() { stop(); }
+DemoWorkload::~DemoWorkload() {
+    stop();
+}
 
 void DemoWorkload::stop() {
     for (auto& h : holders_) h.request_stop();

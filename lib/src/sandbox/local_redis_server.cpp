@@ -12,11 +12,11 @@
 #include <condition_variable>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
+#include <fstream>
 #include <functional>
 #include <future>
 #include <mutex>
-#include <filesystem>
-#include <fstream>
 #include <sstream>
 #include <thread>
 
@@ -31,7 +31,8 @@ using namespace std::chrono_literals;
 
 std::string makeTempDirectory() {
     std::string pattern = (fs::temp_directory_path() / "lockscope-redis-XXXXXX").string();
-    if (!mkdtemp(pattern.data())) throw ProcessError("cannot create a temporary directory for redis-server");
+    if (!mkdtemp(pattern.data()))
+        throw ProcessError("cannot create a temporary directory for redis-server");
     return pattern;
 }
 
@@ -51,7 +52,7 @@ bool waitForExit(pid_t pid, std::chrono::milliseconds timeout) {
 // thread) would kill the server with it, so every fork happens on this one thread that
 // lives as long as the process.
 class SpawnThread {
-public:
+  public:
     static SpawnThread& instance() {
         static SpawnThread spawner;
         return spawner;
@@ -68,7 +69,7 @@ public:
         return result.get();
     }
 
-private:
+  private:
     SpawnThread() : thread_([this](std::stop_token stop) { loop(stop); }) {}
     ~SpawnThread() {
         thread_.request_stop();
@@ -154,8 +155,10 @@ void LocalRedisServer::writeConfig() const {
          << "daemonize no\n"
          << "logfile " << directory_ << "/redis.log\n"
          << "save \"\"\n";
-    if (options_.persistence) conf << "appendonly yes\nappendfsync always\n";
-    else conf << "appendonly no\n";
+    if (options_.persistence)
+        conf << "appendonly yes\nappendfsync always\n";
+    else
+        conf << "appendonly no\n";
     for (const auto& line : options_.configLines) conf << line << "\n";
     if (!conf) throw ProcessError("cannot write " + directory_ + "/redis.conf");
 }
@@ -200,10 +203,11 @@ void LocalRedisServer::waitUntilAnswering() {
         int status = 0;
         if (waitpid(pid_, &status, WNOHANG) == pid_) {
             pid_ = -1;
-            throw ProcessError("redis-server (" + options_.executable + ") exited at start on port " +
-                               std::to_string(port_) + (WIFEXITED(status) && WEXITSTATUS(status) == 127
-                                                            ? ": not found on PATH (install redis-server)"
-                                                            : ": " + logTail()));
+            throw ProcessError("redis-server (" + options_.executable +
+                               ") exited at start on port " + std::to_string(port_) +
+                               (WIFEXITED(status) && WEXITSTATUS(status) == 127
+                                    ? ": not found on PATH (install redis-server)"
+                                    : ": " + logTail()));
         }
         try {
             Connection c = Connection::open(endpoint(), quick);

@@ -66,7 +66,8 @@ const std::vector<ComparisonRow>& comparisonRows() {
 
 const std::vector<ComparisonRow>& distributedComparisonRows() {
     static const std::vector<ComparisonRow> rows = {
-        {"Times two clients held it at once", [](const OutcomeSummary& o) { return o.overlappingHolds; }},
+        {"Times two clients held it at once",
+         [](const OutcomeSummary& o) { return o.overlappingHolds; }},
         {"Stale writes accepted", [](const OutcomeSummary& o) { return o.staleWritesAccepted; }},
         {"Stale writes rejected", [](const OutcomeSummary& o) { return o.staleWritesRejected; },
          RowSense::Protection},

@@ -5,36 +5,55 @@
 
 namespace lockscope::ui {
 
-CommandLogModel::CommandLogModel(QObject* parent, int capacity) : QAbstractTableModel(parent), capacity_(capacity) {}
+CommandLogModel::CommandLogModel(QObject* parent, int capacity)
+    : QAbstractTableModel(parent), capacity_(capacity) {}
 
-int CommandLogModel::rowCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : int(entries_.size()); }
-int CommandLogModel::columnCount(const QModelIndex& parent) const { return parent.isValid() ? 0 : ColumnCount; }
+int CommandLogModel::rowCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : int(entries_.size());
+}
+int CommandLogModel::columnCount(const QModelIndex& parent) const {
+    return parent.isValid() ? 0 : ColumnCount;
+}
 
 QVariant CommandLogModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
     switch (section) {
-        case Time: return tr("Time");
-        case Instance: return tr("Instance");
-        case Command: return tr("Command");
-        case Reply: return tr("Reply");
-        case Latency: return tr("Latency");
+        case Time:
+            return tr("Time");
+        case Instance:
+            return tr("Instance");
+        case Command:
+            return tr("Command");
+        case Reply:
+            return tr("Reply");
+        case Latency:
+            return tr("Latency");
     }
     return {};
 }
 
 QVariant CommandLogModel::data(const QModelIndex& index, int role) const {
-    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid)) return {};
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
     const CommandLogEntry& e = entries_[std::size_t(index.row())];
     if (role == Qt::FontRole && (index.column() == Command || index.column() == Reply))
         return QFontDatabase::systemFont(QFontDatabase::FixedFont);
-    if (role == Qt::TextAlignmentRole && index.column() == Latency) return int(Qt::AlignRight | Qt::AlignVCenter);
+    if (role == Qt::TextAlignmentRole && index.column() == Latency)
+        return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role != Qt::DisplayRole && role != Qt::ToolTipRole) return {};
     switch (index.column()) {
-        case Time: return QDateTime::fromMSecsSinceEpoch(e.wallMs).toString(QStringLiteral("hh:mm:ss.zzz"));
-        case Instance: return e.instance;
-        case Command: return e.command;
-        case Reply: return e.reply;
-        case Latency: return e.latencyUs < 1000 ? tr("%1 µs").arg(e.latencyUs) : tr("%1 ms").arg(double(e.latencyUs) / 1000.0, 0, 'f', 1);
+        case Time:
+            return QDateTime::fromMSecsSinceEpoch(e.wallMs).toString(
+                QStringLiteral("hh:mm:ss.zzz"));
+        case Instance:
+            return e.instance;
+        case Command:
+            return e.command;
+        case Reply:
+            return e.reply;
+        case Latency:
+            return e.latencyUs < 1000 ? tr("%1 µs").arg(e.latencyUs)
+                                      : tr("%1 ms").arg(double(e.latencyUs) / 1000.0, 0, 'f', 1);
     }
     return {};
 }
@@ -53,7 +72,8 @@ void CommandLogModel::append(const QVector<CommandLogEntry>& entries) {
     int keep = std::min(int(entries.size()), capacity_);
     int first = int(entries_.size());
     beginInsertRows({}, first, first + keep - 1);
-    for (int i = int(entries.size()) - keep; i < entries.size(); ++i) entries_.push_back(entries[i]);
+    for (int i = int(entries.size()) - keep; i < entries.size(); ++i)
+        entries_.push_back(entries[i]);
     endInsertRows();
 }
 

@@ -11,18 +11,19 @@ namespace lockscope::ui {
 
 class CommandLogModel : public QAbstractTableModel {
     Q_OBJECT
-public:
+  public:
     enum Column { Time, Instance, Command, Reply, Latency, ColumnCount };
     explicit CommandLogModel(QObject* parent = nullptr, int capacity = 5000);
 
     int rowCount(const QModelIndex& parent = {}) const override;
     int columnCount(const QModelIndex& parent = {}) const override;
     QVariant data(const QModelIndex& index, int role = Qt::DisplayRole) const override;
-    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
 
     void append(const QVector<CommandLogEntry>& entries);
 
-private:
+  private:
     std::deque<CommandLogEntry> entries_;
     int capacity_;
 };

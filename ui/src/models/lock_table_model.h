@@ -18,8 +18,8 @@
 #include <deque>
 #include <functional>
 
-#include "models/lock_row_order.h"
 #include "lockscope/inspect/lock_record.h"
+#include "models/lock_row_order.h"
 #include "models/string_key_map.h"
 
 namespace lockscope::ui {

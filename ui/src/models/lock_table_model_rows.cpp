@@ -4,9 +4,9 @@
 #include <QSet>
 #include <algorithm>
 
+#include "lockscope/inspect/doctor.h"
 #include "models/lock_row_compare.h"
 #include "models/lock_table_model.h"
-#include "lockscope/inspect/doctor.h"
 
 namespace lockscope::ui {
 

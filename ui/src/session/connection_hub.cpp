@@ -14,18 +14,23 @@ ConnectionHub::ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* 
     qRegisterMetaType<lockscope::ui::LockAction>();
 }
 
-ConnectionHub::~ConnectionHub() { closeAll(); }
+ConnectionHub::~ConnectionHub() {
+    closeAll();
+}
 
 void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions options) {
     close(profile.id);
-    Session s{profile, new QThread(this), new ConnectionWorker(profile, audit_, std::move(options))};
+    Session s{profile, new QThread(this),
+              new ConnectionWorker(profile, audit_, std::move(options))};
     s.thread->setObjectName(QStringLiteral("worker ") + profile.name);
     s.worker->moveToThread(s.thread);
     QString id = profile.id;
     connect(s.thread, &QThread::started, s.worker, &ConnectionWorker::start);
     connect(s.thread, &QThread::finished, s.worker, &QObject::deleteLater);
     connect(s.worker, &ConnectionWorker::stateChanged, this,
-            [this, id](const QString&, ConnectionState state, const QString& message) { emit stateChanged(id, state, message); });
+            [this, id](const QString&, ConnectionState state, const QString& message) {
+                emit stateChanged(id, state, message);
+            });
     connect(s.worker, &ConnectionWorker::locksChanged, this, &ConnectionHub::locksChanged);
     connect(s.worker, &ConnectionWorker::scanStarted, this, &ConnectionHub::scanStarted);
     connect(s.worker, &ConnectionWorker::scanProgress, this, &ConnectionHub::scanProgress);
@@ -60,20 +65,24 @@ const ConnectionProfile* ConnectionHub::profileForInstance(const QString& instan
     return nullptr;
 }
 
-void ConnectionHub::act(const QString& instance, LockAction action, const inspect::LockRecord& seen, qint64 ttlMs,
-                        bool confirmed) {
+void ConnectionHub::act(const QString& instance, LockAction action, const inspect::LockRecord& seen,
+                        qint64 ttlMs, bool confirmed) {
     for (const Session& s : sessions_) {
         if (QString::fromStdString(s.profile.endpoint.display()) != instance) continue;
         QString key = QString::fromStdString(seen.key);
-        QMetaObject::invokeMethod(s.worker, [w = s.worker, action, key, seen, ttlMs, confirmed] {
-            w->act(action, key, seen, ttlMs, confirmed);
-        }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            s.worker,
+            [w = s.worker, action, key, seen, ttlMs, confirmed] {
+                w->act(action, key, seen, ttlMs, confirmed);
+            },
+            Qt::QueuedConnection);
         return;
     }
 }
 
 void ConnectionHub::refreshAll() {
-    for (const Session& s : sessions_) QMetaObject::invokeMethod(s.worker, &ConnectionWorker::refresh, Qt::QueuedConnection);
+    for (const Session& s : sessions_)
+        QMetaObject::invokeMethod(s.worker, &ConnectionWorker::refresh, Qt::QueuedConnection);
 }
 
 void ConnectionHub::cancelScans() {

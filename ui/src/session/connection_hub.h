@@ -13,7 +13,7 @@ namespace lockscope::ui {
 
 class ConnectionHub : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent = nullptr);
     ~ConnectionHub() override;
 
@@ -24,25 +24,27 @@ public:
 
     // The profile whose worker reports under this instance name (Endpoint::display()).
     const ConnectionProfile* profileForInstance(const QString& instance) const;
-    void act(const QString& instance, LockAction action, const inspect::LockRecord& seen, qint64 ttlMs = 0,
-             bool confirmed = false);
+    void act(const QString& instance, LockAction action, const inspect::LockRecord& seen,
+             qint64 ttlMs = 0, bool confirmed = false);
     void refreshAll();
     void cancelScans();
     inspect::AuditLog* audit() const { return audit_.get(); }
 
-signals:
-    void stateChanged(const QString& profileId, lockscope::ui::ConnectionState state, const QString& message);
-    void locksChanged(const QString& instance, const QVector<lockscope::inspect::LockRecord>& changed,
+  signals:
+    void stateChanged(const QString& profileId, lockscope::ui::ConnectionState state,
+                      const QString& message);
+    void locksChanged(const QString& instance,
+                      const QVector<lockscope::inspect::LockRecord>& changed,
                       const QStringList& removed, bool rescanned);
     void instanceClosed(const QString& instance);
     void scanStarted(const QString& instance);
     void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
     void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);
     void commandsLogged(const QVector<lockscope::ui::CommandLogEntry>& entries);
-    void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok, int outcome,
-                        const QString& message);
+    void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
+                        int outcome, const QString& message);
 
-private:
+  private:
     struct Session {
         ConnectionProfile profile;
         QThread* thread = nullptr;

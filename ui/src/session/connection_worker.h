@@ -16,12 +16,12 @@
 #include <memory>
 #include <stop_token>
 
-#include "models/command_log_entry.h"
-#include "session/connection_profile.h"
 #include "lockscope/connection.h"
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/safe_actions.h"
+#include "models/command_log_entry.h"
+#include "session/connection_profile.h"
 
 namespace lockscope::inspect {
 class AuditLog;

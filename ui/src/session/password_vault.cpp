@@ -21,15 +21,18 @@ void PasswordVault::store(const QString& profileId, const QString& password,
     job->start();
 }
 
-void PasswordVault::load(const QString& profileId, std::function<void(std::optional<QString>)> done) {
+void PasswordVault::load(const QString& profileId,
+                         std::function<void(std::optional<QString>)> done) {
     auto* job = new QKeychain::ReadPasswordJob(serviceName(), this);
     job->setAutoDelete(true);
     job->setInsecureFallback(false);
     job->setKey(profileId);
     connect(job, &QKeychain::Job::finished, this, [done](QKeychain::Job* j) {
         auto* read = static_cast<QKeychain::ReadPasswordJob*>(j);
-        if (j->error() == QKeychain::NoError) done(read->textData());
-        else done(std::nullopt);
+        if (j->error() == QKeychain::NoError)
+            done(read->textData());
+        else
+            done(std::nullopt);
     });
     job->start();
 }

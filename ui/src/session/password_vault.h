@@ -12,7 +12,7 @@ namespace lockscope::ui {
 
 class PasswordVault : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit PasswordVault(QObject* parent = nullptr) : QObject(parent) {}
 
     // done(stored, why): stored is false with the keychain's reason when it is unavailable.

@@ -11,12 +11,12 @@ class QSettings;
 namespace lockscope::ui {
 
 class ProfileStore {
-public:
+  public:
     explicit ProfileStore(QSettings& settings) : settings_(settings) {}
     QList<ConnectionProfile> load() const;
     void save(const QList<ConnectionProfile>& profiles);
 
-private:
+  private:
     QSettings& settings_;
 };
 

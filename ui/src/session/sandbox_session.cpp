@@ -3,8 +3,8 @@
 #include <QFutureWatcher>
 #include <QtConcurrent>
 
-#include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/errors.h"
+#include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/sandbox/local_redis_server.h"
 
 namespace lockscope::ui {
@@ -35,7 +35,9 @@ SandboxSession::~SandboxSession() {
     server_.reset();
 }
 
-Endpoint SandboxSession::endpoint() const { return server_ ? server_->endpoint() : Endpoint{}; }
+Endpoint SandboxSession::endpoint() const {
+    return server_ ? server_->endpoint() : Endpoint{};
+}
 
 void SandboxSession::start() {
     if (server_ || starting_) return;

@@ -17,7 +17,7 @@ namespace lockscope::ui {
 
 class SandboxSession : public QObject {
     Q_OBJECT
-public:
+  public:
     explicit SandboxSession(QObject* parent = nullptr);
     ~SandboxSession() override;
 
@@ -25,11 +25,11 @@ public:
     bool isRunning() const { return server_ != nullptr; }
     Endpoint endpoint() const;
 
-signals:
+  signals:
     void started(const QString& url);
     void failed(const QString& reason);
 
-private:
+  private:
     std::shared_ptr<LocalRedisServer> server_;
     std::shared_ptr<DemoWorkload> workload_;
     bool starting_ = false;

@@ -31,8 +31,9 @@ TestOutcome testConnection(Endpoint endpoint) {
     QElapsedTimer timer;
     timer.start();
     try {
-        Connection c = Connection::open(endpoint, {.connectTimeout = std::chrono::milliseconds(3000),
-                                                   .commandTimeout = std::chrono::milliseconds(3000)});
+        Connection c =
+            Connection::open(endpoint, {.connectTimeout = std::chrono::milliseconds(3000),
+                                        .commandTimeout = std::chrono::milliseconds(3000)});
         Reply pong = c.command({"PING"});
         return {true, QObject::tr("Connected to %1: %2 in %3 ms")
                           .arg(QString::fromStdString(endpoint.display()),
@@ -49,7 +50,8 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Connection"));
     name_ = new QLineEdit;
     url_ = new QLineEdit;
-    url_->setPlaceholderText(QStringLiteral("redis://user@host:6379/0  or  unix:///path/redis.sock"));
+    url_->setPlaceholderText(
+        QStringLiteral("redis://user@host:6379/0  or  unix:///path/redis.sock"));
     host_ = new QLineEdit;
     port_ = new QSpinBox;
     port_->setRange(1, 65535);
@@ -61,7 +63,8 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     password_->setEchoMode(QLineEdit::Password);
     remember_ = new QCheckBox(tr("Remember in the system keychain (never stored in plain text)"));
     readOnly_ = new QCheckBox(tr("Read-only: never send a write"));
-    readOnly_->setToolTip(tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
+    readOnly_->setToolTip(
+        tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
     patterns_ = new QLineEdit;
     patterns_->setToolTip(tr("SCAN MATCH patterns, separated by commas"));
     testButton_ = new QPushButton(tr("&Test"));
@@ -103,7 +106,8 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     setMinimumWidth(560);
 
     connect(url_, &QLineEdit::textEdited, this, &ConnectionDialog::urlEdited);
-    for (QLineEdit* e : {host_, user_, password_}) connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::fieldsEdited);
+    for (QLineEdit* e : {host_, user_, password_})
+        connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::fieldsEdited);
     connect(port_, &QSpinBox::valueChanged, this, &ConnectionDialog::fieldsEdited);
     connect(db_, &QSpinBox::valueChanged, this, &ConnectionDialog::fieldsEdited);
     connect(testButton_, &QPushButton::clicked, this, &ConnectionDialog::runTest);
@@ -152,8 +156,12 @@ ConnectionProfile ConnectionDialog::profile() const {
     return p;
 }
 
-bool ConnectionDialog::rememberPassword() const { return remember_->isChecked(); }
-QString ConnectionDialog::testResult() const { return result_->text(); }
+bool ConnectionDialog::rememberPassword() const {
+    return remember_->isChecked();
+}
+QString ConnectionDialog::testResult() const {
+    return result_->text();
+}
 
 void ConnectionDialog::urlEdited() {
     if (syncing_) return;

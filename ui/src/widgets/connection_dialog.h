@@ -17,7 +17,7 @@ namespace lockscope::ui {
 
 class ConnectionDialog : public QDialog {
     Q_OBJECT
-public:
+  public:
     explicit ConnectionDialog(QWidget* parent = nullptr);
 
     void setProfile(const ConnectionProfile& profile);
@@ -30,15 +30,15 @@ public:
     QPushButton* testButton() const { return testButton_; }
     QLineEdit* urlEdit() const { return url_; }
 
-signals:
+  signals:
     void testFinished(bool ok, const QString& message);
 
-private slots:
+  private slots:
     void urlEdited();
     void fieldsEdited();
     void runTest();
 
-private:
+  private:
     void showResult(bool ok, const QString& message);
 
     ConnectionProfile base_;

@@ -17,11 +17,19 @@ constexpr int kStateRole = Qt::UserRole + 2;
 QIcon stateDot(ConnectionState state) {
     QColor color;
     switch (state) {
-        case ConnectionState::Connected: color = QColor(0x43, 0xa0, 0x47); break;
+        case ConnectionState::Connected:
+            color = QColor(0x43, 0xa0, 0x47);
+            break;
         case ConnectionState::Connecting:
-        case ConnectionState::Reconnecting: color = QColor(0xf5, 0x9e, 0x0b); break;
-        case ConnectionState::Failed: color = QColor(0xe5, 0x39, 0x35); break;
-        case ConnectionState::Stopped: color = QColor(0x9e, 0x9e, 0x9e); break;
+        case ConnectionState::Reconnecting:
+            color = QColor(0xf5, 0x9e, 0x0b);
+            break;
+        case ConnectionState::Failed:
+            color = QColor(0xe5, 0x39, 0x35);
+            break;
+        case ConnectionState::Stopped:
+            color = QColor(0x9e, 0x9e, 0x9e);
+            break;
     }
     QPixmap pix(32, 32);
     pix.fill(Qt::transparent);
@@ -48,8 +56,10 @@ ConnectionSidebar::ConnectionSidebar(QWidget* parent) : QWidget(parent) {
     edit->setText(tr("Edit"));
     auto* remove = new QToolButton;
     remove->setText(tr("Remove"));
-    sandbox_ = new QPushButton(QIcon(QStringLiteral(":/icons/sandbox.svg")), tr("Start local sandbox"));
-    sandbox_->setToolTip(tr("A private redis-server on a free loopback port, with live demo locks"));
+    sandbox_ =
+        new QPushButton(QIcon(QStringLiteral(":/icons/sandbox.svg")), tr("Start local sandbox"));
+    sandbox_->setToolTip(
+        tr("A private redis-server on a free loopback port, with live demo locks"));
 
     auto* buttons = new QHBoxLayout;
     buttons->addWidget(add);
@@ -70,8 +80,9 @@ ConnectionSidebar::ConnectionSidebar(QWidget* parent) : QWidget(parent) {
     connect(remove, &QToolButton::clicked, this, [this] {
         if (!currentId().isEmpty()) emit removeRequested(currentId());
     });
-    connect(list_, &QListWidget::itemActivated, this,
-            [this](QListWidgetItem* item) { emit toggleRequested(item->data(kIdRole).toString()); });
+    connect(list_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        emit toggleRequested(item->data(kIdRole).toString());
+    });
     connect(sandbox_, &QPushButton::clicked, this, &ConnectionSidebar::sandboxRequested);
 }
 
@@ -93,7 +104,8 @@ void ConnectionSidebar::updateProfile(const ConnectionProfile& profile) {
     for (auto& p : profiles_)
         if (p.id == profile.id) p = profile;
     if (auto* item = itemFor(profile.id))
-        refreshItem(item, profile, ConnectionState(item->data(kStateRole).toInt()), item->toolTip());
+        refreshItem(item, profile, ConnectionState(item->data(kStateRole).toInt()),
+                    item->toolTip());
 }
 
 void ConnectionSidebar::removeProfile(const QString& id) {
@@ -106,12 +118,13 @@ void ConnectionSidebar::setState(const QString& id, ConnectionState state, const
         if (auto* item = itemFor(id)) refreshItem(item, *p, state, message);
 }
 
-void ConnectionSidebar::refreshItem(QListWidgetItem* item, const ConnectionProfile& p, ConnectionState state,
-                                    const QString& message) {
+void ConnectionSidebar::refreshItem(QListWidgetItem* item, const ConnectionProfile& p,
+                                    ConnectionState state, const QString& message) {
     item->setData(kStateRole, int(state));
     item->setIcon(stateDot(state));
     QString flags = p.readOnly ? tr(" · read-only") : QString();
-    item->setText(QStringLiteral("%1\n%2 · %3%4").arg(p.name, p.displayUrl(), toString(state), flags));
+    item->setText(
+        QStringLiteral("%1\n%2 · %3%4").arg(p.name, p.displayUrl(), toString(state), flags));
     item->setToolTip(message);
 }
 

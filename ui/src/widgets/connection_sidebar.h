@@ -15,7 +15,7 @@ namespace lockscope::ui {
 
 class ConnectionSidebar : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit ConnectionSidebar(QWidget* parent = nullptr);
 
     void setProfiles(const QList<ConnectionProfile>& profiles);
@@ -28,16 +28,17 @@ public:
     const ConnectionProfile* profile(const QString& id) const;
     QListWidget* list() const { return list_; }
 
-signals:
+  signals:
     void addRequested();
     void editRequested(const QString& id);
     void removeRequested(const QString& id);
     void toggleRequested(const QString& id);  // connect or disconnect
     void sandboxRequested();
 
-private:
+  private:
     QListWidgetItem* itemFor(const QString& id) const;
-    void refreshItem(QListWidgetItem* item, const ConnectionProfile& p, ConnectionState state, const QString& message);
+    void refreshItem(QListWidgetItem* item, const ConnectionProfile& p, ConnectionState state,
+                     const QString& message);
 
     QList<ConnectionProfile> profiles_;
     QListWidget* list_;

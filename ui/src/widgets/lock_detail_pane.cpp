@@ -40,12 +40,16 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     findings_->setOpenExternalLinks(false);
 
     release_ = new QPushButton(QIcon(QStringLiteral(":/icons/release.svg")), tr("Release"));
-    release_->setToolTip(tr("Delete the lock only if it still holds the token shown (Lua compare-and-delete)"));
+    release_->setToolTip(
+        tr("Delete the lock only if it still holds the token shown (Lua compare-and-delete)"));
     addTtl_ = new QPushButton(QIcon(QStringLiteral(":/icons/add-ttl.svg")), tr("Add TTL…"));
-    addTtl_->setToolTip(tr("Give the lock a TTL, only if the holder is unchanged: the cure for an orphan"));
-    forceDelete_ = new QPushButton(QIcon(QStringLiteral(":/icons/force-delete.svg")), tr("Force delete…"));
+    addTtl_->setToolTip(
+        tr("Give the lock a TTL, only if the holder is unchanged: the cure for an orphan"));
+    forceDelete_ =
+        new QPushButton(QIcon(QStringLiteral(":/icons/force-delete.svg")), tr("Force delete…"));
     forceDelete_->setToolTip(tr("DEL whatever is there now; asks you to type the key name"));
-    readOnlyNote_ = new QLabel(tr("Read-only connection: LockScope sends no writes here, so the actions are off."));
+    readOnlyNote_ = new QLabel(
+        tr("Read-only connection: LockScope sends no writes here, so the actions are off."));
     readOnlyNote_->setWordWrap(true);
     result_ = new QLabel;
     result_->setWordWrap(true);
@@ -85,7 +89,8 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     showLock(std::nullopt, nullptr, false);
 }
 
-void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record, const LockTrack* track, bool readOnly) {
+void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record,
+                              const LockTrack* track, bool readOnly) {
     bool changedLock = !record_ || !record || record_->key != record->key ||
                        record_->instanceName() != record->instanceName();
     record_ = record;
@@ -94,7 +99,8 @@ void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record, 
     readOnlyNote_->setVisible(readOnly);
     if (!record) {
         title_->setText(tr("No lock selected"));
-        summary_->setText(tr("Select a lock in the table to see its TTL history, holders and findings."));
+        summary_->setText(
+            tr("Select a lock in the table to see its TTL history, holders and findings."));
         findings_->clear();
         history_->setRowCount(0);
         plot_->show(nullptr, QString());
@@ -103,21 +109,25 @@ void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record, 
     addTtl_->setEnabled(!readOnly && !record->hasTtl());
     title_->setText(QString::fromUtf8(record->key.data(), qsizetype(record->key.size())));
     QString fence = record->fence ? QString::number(*record->fence) : tr("none");
-    summary_->setText(tr("<b>%1</b> lock on %2 — resource <code>%3</code>, fence %4, %5, holder <code>%6</code>")
-                          .arg(QString::fromLatin1(inspect::toString(record->kind)),
-                               QString::fromStdString(record->instanceName()).toHtmlEscaped(),
-                               QString::fromUtf8(record->resource().data(), qsizetype(record->resource().size())).toHtmlEscaped(),
-                               fence,
-                               record->hasTtl() ? tr("TTL %1 when read").arg(LockTableModel::formatDuration(record->pttlMs))
-                                                : tr("<b>no TTL</b>"),
-                               holderOf(*record).left(80).toHtmlEscaped()));
+    summary_->setText(
+        tr("<b>%1</b> lock on %2 — resource <code>%3</code>, fence %4, %5, holder <code>%6</code>")
+            .arg(QString::fromLatin1(inspect::toString(record->kind)),
+                 QString::fromStdString(record->instanceName()).toHtmlEscaped(),
+                 QString::fromUtf8(record->resource().data(), qsizetype(record->resource().size()))
+                     .toHtmlEscaped(),
+                 fence,
+                 record->hasTtl()
+                     ? tr("TTL %1 when read").arg(LockTableModel::formatDuration(record->pttlMs))
+                     : tr("<b>no TTL</b>"),
+                 holderOf(*record).left(80).toHtmlEscaped()));
     findings_->setHtml(findingDetails(record->findings));
     refreshTrack(track);
 }
 
 void LockDetailPane::markVanished(const LockTrack* track) {
     if (!record_) return;
-    title_->setText(tr("%1 (gone: released, expired or deleted)").arg(QString::fromStdString(record_->key)));
+    title_->setText(
+        tr("%1 (gone: released, expired or deleted)").arg(QString::fromStdString(record_->key)));
     for (QPushButton* b : {release_, addTtl_, forceDelete_}) b->setEnabled(false);
     refreshTrack(track);
 }
@@ -136,11 +146,13 @@ void LockDetailPane::fillHistory(const LockTrack* track) {
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     for (int i = 0; i < track->holders.size(); ++i) {
         const HolderChange& h = track->holders[track->holders.size() - 1 - i];  // newest first
-        auto* when = new QTableWidgetItem(QDateTime::fromMSecsSinceEpoch(qint64(h.time * 1000)).toString("hh:mm:ss.zzz"));
+        auto* when = new QTableWidgetItem(
+            QDateTime::fromMSecsSinceEpoch(qint64(h.time * 1000)).toString("hh:mm:ss.zzz"));
         auto* who = new QTableWidgetItem(h.vanished ? tr("(expired or deleted)") : h.token);
         who->setFont(mono);
         who->setToolTip(h.token);
-        auto* fence = new QTableWidgetItem(h.fence ? QString::number(*h.fence) : QStringLiteral("—"));
+        auto* fence =
+            new QTableWidgetItem(h.fence ? QString::number(*h.fence) : QStringLiteral("—"));
         history_->setItem(i, 0, when);
         history_->setItem(i, 1, who);
         history_->setItem(i, 2, fence);
@@ -150,10 +162,11 @@ void LockDetailPane::fillHistory(const LockTrack* track) {
 void LockDetailPane::askTtl() {
     if (!record_) return;
     bool ok = false;
-    int seconds = QInputDialog::getInt(this, tr("Add TTL"),
-                                       tr("Expire %1 in how many seconds, if its holder is still the one shown?")
-                                           .arg(QString::fromStdString(record_->key)),
-                                       30, 1, 7 * 24 * 3600, 1, &ok);
+    int seconds = QInputDialog::getInt(
+        this, tr("Add TTL"),
+        tr("Expire %1 in how many seconds, if its holder is still the one shown?")
+            .arg(QString::fromStdString(record_->key)),
+        30, 1, 7 * 24 * 3600, 1, &ok);
     if (ok) emit addTtlRequested(*record_, qint64(seconds) * 1000);
 }
 
@@ -163,7 +176,8 @@ void LockDetailPane::confirmForceDelete() {
     bool ok = false;
     QString typed = QInputDialog::getText(
         this, tr("Force delete"),
-        tr("Force delete removes the key whoever holds it now. Type the key name to confirm:\n%1").arg(key),
+        tr("Force delete removes the key whoever holds it now. Type the key name to confirm:\n%1")
+            .arg(key),
         QLineEdit::Normal, QString(), &ok);
     if (!ok) return;
     if (typed != key) {

@@ -7,8 +7,8 @@
 #include <QWidget>
 #include <optional>
 
-#include "models/lock_history.h"
 #include "lockscope/inspect/lock_record.h"
+#include "models/lock_history.h"
 
 class QLabel;
 class QPushButton;
@@ -22,11 +22,12 @@ class RedlockGroupPanel;
 
 class LockDetailPane : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit LockDetailPane(QWidget* parent = nullptr);
 
     // Shows a lock (nullopt: nothing selected). readOnly disables the actions.
-    void showLock(const std::optional<inspect::LockRecord>& record, const LockTrack* track, bool readOnly);
+    void showLock(const std::optional<inspect::LockRecord>& record, const LockTrack* track,
+                  bool readOnly);
     // Refreshes chart and history of the lock shown (cheap; coalesced).
     void refreshTrack(const LockTrack* track);
     void showActionResult(bool ok, const QString& message);
@@ -41,12 +42,12 @@ public:
     RedlockGroupPanel* group() const { return group_; }
     const std::optional<inspect::LockRecord>& shown() const { return record_; }
 
-signals:
+  signals:
     void releaseRequested(const lockscope::inspect::LockRecord& seen);
     void addTtlRequested(const lockscope::inspect::LockRecord& seen, qint64 ttlMs);
     void forceDeleteRequested(const lockscope::inspect::LockRecord& seen);
 
-private:
+  private:
     void fillHistory(const LockTrack* track);
     void askTtl();
     void confirmForceDelete();

@@ -14,11 +14,11 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "models/lock_filter_proxy.h"
+#include "models/lock_table_model.h"
 #include "session/connection_hub.h"
 #include "widgets/lock_detail_pane.h"
-#include "models/lock_filter_proxy.h"
 #include "widgets/lock_table_delegate.h"
-#include "models/lock_table_model.h"
 #include "widgets/redlock_group_panel.h"
 
 namespace lockscope::ui {

@@ -23,17 +23,21 @@ void LockTableDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
         painter->fillRect(option.rect, glow);
     }
     switch (index.column()) {
-        case LockTableModel::Remaining: paintTtl(painter, option, index); return;
+        case LockTableModel::Remaining:
+            paintTtl(painter, option, index);
+            return;
         case LockTableModel::Findings: {
             QStyleOptionViewItem base(option);
             initStyleOption(&base, index);
             base.text.clear();
-            option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &base, painter, option.widget);
+            option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &base, painter,
+                                                option.widget);
             paintBadges(painter, option, index.data(LockTableModel::FindingsRole).toStringList(),
                         QColor(0xc6, 0x28, 0x28));
             return;
         }
-        default: QStyledItemDelegate::paint(painter, option, index);
+        default:
+            QStyledItemDelegate::paint(painter, option, index);
     }
 }
 
@@ -64,8 +68,9 @@ void LockTableDelegate::paintTtl(QPainter* painter, const QStyleOptionViewItem& 
     color.setAlpha(170);
     painter->setBrush(color);
     if (fill.width() > 0) painter->drawRoundedRect(fill, 3, 3);
-    painter->setPen(option.state & QStyle::State_Selected ? option.palette.color(QPalette::HighlightedText)
-                                                          : option.palette.color(QPalette::Text));
+    painter->setPen(option.state & QStyle::State_Selected
+                        ? option.palette.color(QPalette::HighlightedText)
+                        : option.palette.color(QPalette::Text));
     painter->drawText(track.adjusted(6, 0, -6, 0), Qt::AlignVCenter | Qt::AlignLeft,
                       index.data(Qt::DisplayRole).toString());
     painter->restore();
@@ -98,7 +103,8 @@ void LockTableDelegate::paintBadges(QPainter* painter, const QStyleOptionViewIte
     painter->restore();
 }
 
-QSize LockTableDelegate::sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const {
+QSize LockTableDelegate::sizeHint(const QStyleOptionViewItem& option,
+                                  const QModelIndex& index) const {
     QSize size = QStyledItemDelegate::sizeHint(option, index);
     if (index.column() == LockTableModel::Remaining) size.setWidth(std::max(size.width(), 130));
     if (index.column() == LockTableModel::Findings) {

@@ -9,18 +9,20 @@ namespace lockscope::ui {
 
 class LockTableDelegate : public QStyledItemDelegate {
     Q_OBJECT
-public:
+  public:
     using QStyledItemDelegate::QStyledItemDelegate;
-    void paint(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
     QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
 
     // Green above half the TTL, amber down to a fifth, red below: shared with the plot.
     static QColor ttlColor(double fraction);
 
-private:
-    void paintTtl(QPainter* painter, const QStyleOptionViewItem& option, const QModelIndex& index) const;
-    void paintBadges(QPainter* painter, const QStyleOptionViewItem& option, const QStringList& badges,
-                     const QColor& color) const;
+  private:
+    void paintTtl(QPainter* painter, const QStyleOptionViewItem& option,
+                  const QModelIndex& index) const;
+    void paintBadges(QPainter* painter, const QStyleOptionViewItem& option,
+                     const QStringList& badges, const QColor& color) const;
 };
 
 }  // namespace lockscope::ui

@@ -19,27 +19,30 @@
 #include <QToolBar>
 #include <QVBoxLayout>
 
-#include "models/command_log_model.h"
-#include "widgets/connection_dialog.h"
-#include "session/connection_hub.h"
-#include "widgets/connection_sidebar.h"
-#include "widgets/lock_inspector_view.h"
 #include "lockscope/inspect/audit_log.h"
+#include "models/command_log_model.h"
+#include "session/connection_hub.h"
 #include "session/password_vault.h"
 #include "session/profile_store.h"
 #include "session/sandbox_session.h"
 #include "teaching/replay_panel.h"
+#include "widgets/connection_dialog.h"
+#include "widgets/connection_sidebar.h"
+#include "widgets/lock_inspector_view.h"
 
 // Resources compiled into a static library are registered by hand (Qt docs, "Using
 // Resources in a Library"); outside any namespace, as Q_INIT_RESOURCE requires.
-static void initLockScopeResources() { Q_INIT_RESOURCE(resources); }
+static void initLockScopeResources() {
+    Q_INIT_RESOURCE(resources);
+}
 
 namespace lockscope::ui {
 namespace {
 
 std::shared_ptr<inspect::AuditLog> openAuditLog(const QString& path, QString* error) {
     try {
-        return std::make_shared<inspect::AuditLog>(path.isEmpty() ? inspect::AuditLog::defaultPath() : path.toStdString());
+        return std::make_shared<inspect::AuditLog>(path.isEmpty() ? inspect::AuditLog::defaultPath()
+                                                                  : path.toStdString());
     } catch (const std::exception& e) {
         *error = QString::fromStdString(e.what());
         return nullptr;
@@ -47,20 +50,24 @@ std::shared_ptr<inspect::AuditLog> openAuditLog(const QString& path, QString* er
 }
 
 // The first-run page: no connection yet, so offer the sandbox and the dialog.
-QWidget* welcomePage(QObject* receiver, const std::function<void()>& sandbox, const std::function<void()>& add) {
+QWidget* welcomePage(QObject* receiver, const std::function<void()>& sandbox,
+                     const std::function<void()>& add) {
     auto* page = new QWidget;
-    auto* title = new QLabel(QObject::tr("<h2>Welcome to LockScope</h2>"
-                                         "<p>Find, explain and safely release Redis distributed locks.</p>"
-                                         "<p>No connection yet. Start a private <code>redis-server</code> with live demo "
-                                         "locks — a renewed job, a handoff, an orphan with no TTL and the broken fixed "
-                                         "value \"1\" — or connect to your own server.</p>"));
+    auto* title = new QLabel(QObject::tr(
+        "<h2>Welcome to LockScope</h2>"
+        "<p>Find, explain and safely release Redis distributed locks.</p>"
+        "<p>No connection yet. Start a private <code>redis-server</code> with live demo "
+        "locks — a renewed job, a handoff, an orphan with no TTL and the broken fixed "
+        "value \"1\" — or connect to your own server.</p>"));
     title->setWordWrap(true);
     title->setAlignment(Qt::AlignCenter);
-    auto* start = new QPushButton(QIcon(QStringLiteral(":/icons/sandbox.svg")), QObject::tr("Start local sandbox"));
+    auto* start = new QPushButton(QIcon(QStringLiteral(":/icons/sandbox.svg")),
+                                  QObject::tr("Start local sandbox"));
     start->setObjectName(QStringLiteral("welcomeSandbox"));
     start->setIconSize(QSize(24, 24));
     start->setMinimumHeight(40);
-    auto* add_ = new QPushButton(QIcon(QStringLiteral(":/icons/add-connection.svg")), QObject::tr("Add connection…"));
+    auto* add_ = new QPushButton(QIcon(QStringLiteral(":/icons/add-connection.svg")),
+                                 QObject::tr("Add connection…"));
     add_->setMinimumHeight(40);
     QObject::connect(start, &QPushButton::clicked, receiver, sandbox);
     QObject::connect(add_, &QPushButton::clicked, receiver, add);
@@ -95,7 +102,8 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     // The Locks tab shows the welcome page until there is a connection; the Teaching tab
     // needs no server at all, so it is always there.
     center_ = new QStackedWidget;
-    center_->addWidget(welcomePage(this, [this] { startSandbox(); }, [this] { addConnection(); }));
+    center_->addWidget(welcomePage(
+        this, [this] { startSandbox(); }, [this] { addConnection(); }));
     center_->addWidget(inspector_);
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
@@ -124,11 +132,13 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
         ConnectionProfile p = ConnectionProfile::create(tr("Local sandbox"), sandbox_->endpoint());
         p.isSandbox = true;
         sidebar_->addProfile(p);
-        statusBar()->showMessage(tr("Sandbox redis-server started at %1 with the demo workload").arg(url), 8000);
+        statusBar()->showMessage(
+            tr("Sandbox redis-server started at %1 with the demo workload").arg(url), 8000);
         connectProfile(p.id);
     });
     connect(sandbox_, &SandboxSession::failed, this, [this](const QString& why) {
-        QMessageBox::warning(this, tr("Sandbox"), tr("The local sandbox could not start:\n%1").arg(why));
+        QMessageBox::warning(this, tr("Sandbox"),
+                             tr("The local sandbox could not start:\n%1").arg(why));
     });
 
     ProfileStore store(settings_);
@@ -139,11 +149,14 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     }
     if (!sidebar_->profiles().isEmpty()) showInspector();
     restoreState();
-    if (!auditError.isEmpty()) statusBar()->showMessage(tr("Audit log unavailable: %1").arg(auditError));
+    if (!auditError.isEmpty())
+        statusBar()->showMessage(tr("Audit log unavailable: %1").arg(auditError));
     if (options_.startSandbox) startSandbox();
 }
 
-MainWindow::~MainWindow() { hub_->closeAll(); }
+MainWindow::~MainWindow() {
+    hub_->closeAll();
+}
 
 void MainWindow::buildActions() {
     auto* bar = addToolBar(tr("Main"));
@@ -151,23 +164,29 @@ void MainWindow::buildActions() {
     bar->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     bar->setIconSize(QSize(20, 20));
     auto add = [&](const QString& icon, const QString& text, const QKeySequence& key, auto slot) {
-        auto* action = new QAction(QIcon(QStringLiteral(":/icons/") + icon + QStringLiteral(".svg")), text, this);
+        auto* action = new QAction(
+            QIcon(QStringLiteral(":/icons/") + icon + QStringLiteral(".svg")), text, this);
         if (!key.isEmpty()) {
             action->setShortcut(key);
-            action->setToolTip(QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
+            action->setToolTip(
+                QStringLiteral("%1 (%2)").arg(text, key.toString(QKeySequence::NativeText)));
         }
         connect(action, &QAction::triggered, this, slot);
         addAction(action);
         return action;
     };
-    bar->addAction(add("add-connection", tr("Add connection"), QKeySequence(), [this] { addConnection(); }));
+    bar->addAction(
+        add("add-connection", tr("Add connection"), QKeySequence(), [this] { addConnection(); }));
     bar->addAction(add("sandbox", tr("Sandbox"), QKeySequence(), [this] { startSandbox(); }));
     bar->addSeparator();
-    bar->addAction(add("refresh", tr("Refresh"), QKeySequence(Qt::Key_F5), [this] { hub_->refreshAll(); }));
+    bar->addAction(
+        add("refresh", tr("Refresh"), QKeySequence(Qt::Key_F5), [this] { hub_->refreshAll(); }));
     add("refresh", tr("Focus filter"), QKeySequence::Find, [this] { inspector_->focusFilter(); });
     bar->addSeparator();
-    bar->addAction(add("release", tr("Release"), QKeySequence(Qt::Key_Delete), [this] { inspector_->releaseSelected(); }));
-    bar->addAction(add("add-ttl", tr("Add TTL"), QKeySequence(Qt::CTRL | Qt::Key_T), [this] { inspector_->addTtlToSelected(); }));
+    bar->addAction(add("release", tr("Release"), QKeySequence(Qt::Key_Delete),
+                       [this] { inspector_->releaseSelected(); }));
+    bar->addAction(add("add-ttl", tr("Add TTL"), QKeySequence(Qt::CTRL | Qt::Key_T),
+                       [this] { inspector_->addTtlToSelected(); }));
     bar->addAction(add("force-delete", tr("Force delete"), QKeySequence(Qt::SHIFT | Qt::Key_Delete),
                        [this] { inspector_->forceDeleteSelected(); }));
     bar->addAction(add("copy", tr("Copy token"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
@@ -182,11 +201,13 @@ void MainWindow::buildDocks() {
     commandLogView_->setModel(commandLog_);
     commandLogView_->verticalHeader()->hide();
     commandLogView_->horizontalHeader()->setStretchLastSection(false);
-    commandLogView_->horizontalHeader()->setSectionResizeMode(CommandLogModel::Command, QHeaderView::Stretch);
+    commandLogView_->horizontalHeader()->setSectionResizeMode(CommandLogModel::Command,
+                                                              QHeaderView::Stretch);
     commandLogView_->setColumnWidth(CommandLogModel::Time, 100);
     commandLogView_->setColumnWidth(CommandLogModel::Instance, 160);
     commandLogView_->setColumnWidth(CommandLogModel::Reply, 220);
-    connect(commandLog_, &QAbstractItemModel::rowsInserted, commandLogView_, &QTableView::scrollToBottom);
+    connect(commandLog_, &QAbstractItemModel::rowsInserted, commandLogView_,
+            &QTableView::scrollToBottom);
     auto* commands = new QDockWidget(tr("Command log"), this);
     commands->setObjectName(QStringLiteral("commandLogDock"));
     commands->setWidget(commandLogView_);
@@ -195,8 +216,10 @@ void MainWindow::buildDocks() {
     auditView_ = new QPlainTextEdit;
     auditView_->setReadOnly(true);
     auditView_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auditView_->setPlaceholderText(tr("Manual actions (release, add TTL, force delete) appear here as they are "
-                                      "written to the audit log: %1").arg(auditPath_));
+    auditView_->setPlaceholderText(
+        tr("Manual actions (release, add TTL, force delete) appear here as they are "
+           "written to the audit log: %1")
+            .arg(auditPath_));
     auto* audit = new QDockWidget(tr("Audit log"), this);
     audit->setObjectName(QStringLiteral("auditLogDock"));
     audit->setWidget(auditView_);
@@ -230,7 +253,9 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::addTab(QWidget* page, const QIcon& icon, const QString& title) { tabs_->addTab(page, icon, title); }
+void MainWindow::addTab(QWidget* page, const QIcon& icon, const QString& title) {
+    tabs_->addTab(page, icon, title);
+}
 
 void MainWindow::showInspector() {
     center_->setCurrentWidget(inspector_);
@@ -257,7 +282,11 @@ void MainWindow::addConnection() {
     p.needsPassword = !password.isEmpty();
     if (p.needsPassword && dialog.rememberPassword()) {
         vault_->store(p.id, password, [this](bool stored, const QString& why) {
-            if (!stored) statusBar()->showMessage(tr("Password not stored (no keychain: %1); it will be asked for at connect").arg(why), 8000);
+            if (!stored)
+                statusBar()->showMessage(
+                    tr("Password not stored (no keychain: %1); it will be asked for at connect")
+                        .arg(why),
+                    8000);
         });
     }
     sidebar_->addProfile(p);
@@ -275,7 +304,8 @@ void MainWindow::editConnection(const QString& id) {
     ConnectionProfile p = dialog.profile();
     p.needsPassword = !p.endpoint.password.empty() || current->needsPassword;
     if (!p.endpoint.password.empty() && dialog.rememberPassword())
-        vault_->store(p.id, QString::fromStdString(p.endpoint.password), [](bool, const QString&) {});
+        vault_->store(p.id, QString::fromStdString(p.endpoint.password),
+                      [](bool, const QString&) {});
     sidebar_->updateProfile(p);
     saveProfiles();
     if (hub_->isOpen(id)) openWithPassword(p);
@@ -304,7 +334,8 @@ void MainWindow::connectProfile(const QString& id) {
     vault_->load(id, [this, copy](std::optional<QString> stored) mutable {
         if (!stored) {
             bool ok = false;
-            QString typed = QInputDialog::getText(this, tr("Password"), tr("Password for %1:").arg(copy.displayUrl()),
+            QString typed = QInputDialog::getText(this, tr("Password"),
+                                                  tr("Password for %1:").arg(copy.displayUrl()),
                                                   QLineEdit::Password, QString(), &ok);
             if (!ok) return;
             stored = typed;
@@ -314,7 +345,9 @@ void MainWindow::connectProfile(const QString& id) {
     });
 }
 
-void MainWindow::openWithPassword(const ConnectionProfile& profile) { hub_->open(profile); }
+void MainWindow::openWithPassword(const ConnectionProfile& profile) {
+    hub_->open(profile);
+}
 
 void MainWindow::onStateChanged(const QString& id, ConnectionState state, const QString& message) {
     sidebar_->setState(id, state, message);
@@ -337,15 +370,16 @@ void MainWindow::appendAuditTail() {
 }
 
 void MainWindow::showAbout() {
-    QMessageBox::about(this, tr("About LockScope"),
-                       tr("<h3>LockScope %1</h3>"
-                          "<p>A lock inspector and teaching tool for Redis distributed locks.</p>"
-                          "<p>It finds every lock on your servers, counts their TTL down live, shows holders and "
-                          "fencing tokens, flags the guide's common mistakes and releases a lock only if it still "
-                          "holds the token you saw. Its teaching panel replays why SETNX + DEL breaks and how "
-                          "tokens, renewal, fencing and Redlock change the story.</p>"
-                          "<p>Built with Qt %2, hiredis and SQLite.</p>")
-                           .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
+    QMessageBox::about(
+        this, tr("About LockScope"),
+        tr("<h3>LockScope %1</h3>"
+           "<p>A lock inspector and teaching tool for Redis distributed locks.</p>"
+           "<p>It finds every lock on your servers, counts their TTL down live, shows holders and "
+           "fencing tokens, flags the guide's common mistakes and releases a lock only if it still "
+           "holds the token you saw. Its teaching panel replays why SETNX + DEL breaks and how "
+           "tokens, renewal, fencing and Redlock change the story.</p>"
+           "<p>Built with Qt %2, hiredis and SQLite.</p>")
+            .arg(QApplication::applicationVersion(), QString::fromLatin1(qVersion())));
 }
 
 }  // namespace lockscope::ui

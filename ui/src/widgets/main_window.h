@@ -35,8 +35,9 @@ struct MainWindowOptions {
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
-public:
-    explicit MainWindow(QSettings& settings, MainWindowOptions options = {}, QWidget* parent = nullptr);
+  public:
+    explicit MainWindow(QSettings& settings, MainWindowOptions options = {},
+                        QWidget* parent = nullptr);
     ~MainWindow() override;
 
     LockInspectorView* inspector() const { return inspector_; }
@@ -48,7 +49,7 @@ public:
     QPlainTextEdit* auditView() const { return auditView_; }
     void addTab(QWidget* page, const QIcon& icon, const QString& title);
 
-public slots:
+  public slots:
     void startSandbox();
     void connectProfile(const QString& id);
     void addConnection();
@@ -56,10 +57,10 @@ public slots:
     void removeConnection(const QString& id);
     void showAbout();
 
-protected:
+  protected:
     void closeEvent(QCloseEvent* event) override;
 
-private:
+  private:
     void buildActions();
     void buildDocks();
     void restoreState();

@@ -1,8 +1,8 @@
 #include "widgets/pttl_plot.h"
 
+#include <qcustomplot.h>
 #include <QDateTime>
 #include <QVBoxLayout>
-#include <qcustomplot.h>
 
 namespace lockscope::ui {
 
@@ -78,9 +78,11 @@ void PttlPlot::redraw() {
             label->position->setCoords(h.time, maxY * 1.08);
             label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
             label->setColor(pen.color());
-            label->setText(h.vanished ? tr(" expired / deleted")
-                                      : (h.fence ? tr(" holder %1… fence %2").arg(h.token.left(6)).arg(*h.fence)
-                                                 : tr(" holder %1…").arg(h.token.left(6))));
+            label->setText(
+                h.vanished
+                    ? tr(" expired / deleted")
+                    : (h.fence ? tr(" holder %1… fence %2").arg(h.token.left(6)).arg(*h.fence)
+                               : tr(" holder %1…").arg(h.token.left(6))));
         }
     }
     plot_->graph(0)->setData(x, y, true);

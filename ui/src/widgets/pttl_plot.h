@@ -14,7 +14,7 @@ namespace lockscope::ui {
 
 class PttlPlot : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit PttlPlot(QWidget* parent = nullptr);
 
     // Shows this track (nullptr: nothing selected). Cheap to call often: the redraw is
@@ -23,7 +23,7 @@ public:
     QCustomPlot* plot() const { return plot_; }
     int replotCount() const { return replots_; }
 
-private:
+  private:
     void redraw();
 
     QCustomPlot* plot_;

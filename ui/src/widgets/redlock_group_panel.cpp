@@ -6,9 +6,9 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
-#include "models/lock_table_model.h"
 #include "lockscope/inspect/redlock_group.h"
 #include "lockscope/inspect/resource_groups.h"
+#include "models/lock_table_model.h"
 
 namespace lockscope::ui {
 
@@ -26,13 +26,17 @@ RedlockGroupPanel::RedlockGroupPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(nodes_, 1);
 }
 
-QString RedlockGroupPanel::summary() const { return summary_->text(); }
+QString RedlockGroupPanel::summary() const {
+    return summary_->text();
+}
 
-void RedlockGroupPanel::show(const std::string& resource, const std::vector<inspect::LockRecord>& records,
+void RedlockGroupPanel::show(const std::string& resource,
+                             const std::vector<inspect::LockRecord>& records,
                              const std::vector<std::string>& instances) {
     if (instances.size() < 2) {
-        summary_->setText(tr("Connect the other independent primaries too (a Redlock runs on N of them) to see "
-                             "whether a majority agrees on this lock's holder and how much validity it has left."));
+        summary_->setText(tr(
+            "Connect the other independent primaries too (a Redlock runs on N of them) to see "
+            "whether a majority agrees on this lock's holder and how much validity it has left."));
         nodes_->setRowCount(0);
         return;
     }
@@ -41,14 +45,21 @@ void RedlockGroupPanel::show(const std::string& resource, const std::vector<insp
     auto view = inspect::analyzeGroup(records, group, instances, std::chrono::steady_clock::now());
     QString holder = view.token ? QString::fromStdString(*view.token).left(40) : QString();
     if (view.majority)
-        summary_->setText(tr("<b>%1 of %2</b> nodes agree (quorum %3) on <code>%4</code>; validity left %5.")
-                              .arg(view.agreeing).arg(view.nodes.size()).arg(view.quorum).arg(holder.toHtmlEscaped(),
-                                   view.validityMs < 0 ? tr("unbounded (no TTL)")
-                                                       : LockTableModel::formatDuration(view.validityMs)));
+        summary_->setText(
+            tr("<b>%1 of %2</b> nodes agree (quorum %3) on <code>%4</code>; validity left %5.")
+                .arg(view.agreeing)
+                .arg(view.nodes.size())
+                .arg(view.quorum)
+                .arg(holder.toHtmlEscaped(),
+                     view.validityMs < 0 ? tr("unbounded (no TTL)")
+                                         : LockTableModel::formatDuration(view.validityMs)));
     else
-        summary_->setText(tr("<b>No majority</b>: at best %1 of %2 nodes agree, the quorum is %3. As a Redlock, "
-                             "nobody holds this lock.")
-                              .arg(view.agreeing).arg(view.nodes.size()).arg(view.quorum));
+        summary_->setText(
+            tr("<b>No majority</b>: at best %1 of %2 nodes agree, the quorum is %3. As a Redlock, "
+               "nobody holds this lock.")
+                .arg(view.agreeing)
+                .arg(view.nodes.size())
+                .arg(view.quorum));
     nodes_->setRowCount(int(view.nodes.size()));
     QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
     for (int i = 0; i < int(view.nodes.size()); ++i) {
@@ -58,9 +69,10 @@ void RedlockGroupPanel::show(const std::string& resource, const std::vector<insp
         who->setFont(mono);
         nodes_->setItem(i, 0, new QTableWidgetItem(QString::fromStdString(n.instance)));
         nodes_->setItem(i, 1, who);
-        nodes_->setItem(i, 2, new QTableWidgetItem(n.state == inspect::RedlockNodeState::Held
-                                                       ? LockTableModel::formatDuration(n.pttlMs)
-                                                       : QStringLiteral("—")));
+        nodes_->setItem(i, 2,
+                        new QTableWidgetItem(n.state == inspect::RedlockNodeState::Held
+                                                 ? LockTableModel::formatDuration(n.pttlMs)
+                                                 : QStringLiteral("—")));
     }
 }
 

@@ -15,7 +15,7 @@ namespace lockscope::ui {
 
 class RedlockGroupPanel : public QWidget {
     Q_OBJECT
-public:
+  public:
     explicit RedlockGroupPanel(QWidget* parent = nullptr);
 
     // records: the selected resource's records on every instance; instances: all connected.
@@ -23,7 +23,7 @@ public:
               const std::vector<std::string>& instances);
     QString summary() const;
 
-private:
+  private:
     QLabel* summary_;
     QTableWidget* nodes_;
 };

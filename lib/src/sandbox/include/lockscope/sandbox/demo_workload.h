@@ -19,7 +19,7 @@
 namespace lockscope {
 
 class DemoWorkload {
-public:
+  public:
     explicit DemoWorkload(Endpoint endpoint);
     ~DemoWorkload();  // stops every holder; the orphan stays, as a crashed client's would
     DemoWorkload(const DemoWorkload&) = delete;
@@ -28,7 +28,7 @@ public:
     void stop();
     int errors() const { return errors_.load(); }  // holder loops that hit a Redis error
 
-private:
+  private:
     void longJob(std::stop_token stop);
     void turnTaker(std::stop_token stop, int worker);
     void fixedValueHolder(std::stop_token stop);

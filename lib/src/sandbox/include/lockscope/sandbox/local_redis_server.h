@@ -3,9 +3,9 @@
 // the embedded sandbox of the app and the fixture of every test. Stopped (and its
 // directory removed) by the destructor; it also dies with its parent process.
 
+#include <sys/types.h>
 #include <chrono>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 #include "lockscope/endpoint.h"
@@ -21,7 +21,7 @@ struct LocalRedisServerOptions {
 };
 
 class LocalRedisServer {
-public:
+  public:
     explicit LocalRedisServer(LocalRedisServerOptions options = {});
     ~LocalRedisServer();
     LocalRedisServer(const LocalRedisServer&) = delete;
@@ -41,7 +41,7 @@ public:
     void pause();    // SIGSTOP: the server stops answering but keeps its sockets
     void resume();   // SIGCONT
 
-private:
+  private:
     void writeConfig() const;
     void spawn();
     void waitUntilAnswering();
