@@ -19,16 +19,17 @@ enum class ErrorKind {
     Reply,              // any other error reply from the server
     Storage,            // the SQLite fenced store failed
     Process,            // starting or stopping a local redis-server failed
+    OutcomeUnknown,     // a write or script was sent but its reply was lost: it may have run
 };
 
 const char* toString(ErrorKind kind);
 
 class Error : public std::runtime_error {
-public:
+  public:
     Error(ErrorKind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
     ErrorKind kind() const noexcept { return kind_; }
 
-private:
+  private:
     ErrorKind kind_;
 };
 
@@ -37,50 +38,59 @@ class IoError : public Error {
     using Error::Error;
 };
 class ConnectionRefusedError : public IoError {
-public:
-    explicit ConnectionRefusedError(const std::string& m) : IoError(ErrorKind::ConnectionRefused, m) {}
+  public:
+    explicit ConnectionRefusedError(const std::string& m)
+        : IoError(ErrorKind::ConnectionRefused, m) {}
 };
 class TimeoutError : public IoError {
-public:
+  public:
     explicit TimeoutError(const std::string& m) : IoError(ErrorKind::Timeout, m) {}
 };
 class ConnectionLostError : public IoError {
-public:
+  public:
     explicit ConnectionLostError(const std::string& m) : IoError(ErrorKind::ConnectionLost, m) {}
 };
 class ProtocolError : public IoError {
-public:
+  public:
     explicit ProtocolError(const std::string& m) : IoError(ErrorKind::Protocol, m) {}
+};
+// A write or a script reached the wire but its reply never came back (the connection
+// dropped, the deadline passed): the server may or may not have run it. It is never re-sent
+// blindly; the caller resolves it by reading the state back (the lock library looks for its
+// own token), and the CLI and the audit log report it as "outcome unknown".
+class OutcomeUnknownError : public IoError {
+  public:
+    explicit OutcomeUnknownError(const std::string& m) : IoError(ErrorKind::OutcomeUnknown, m) {}
 };
 
 // The server answered with an error reply: the connection itself is fine.
 class ReplyError : public Error {
-public:
+  public:
     explicit ReplyError(const std::string& m, ErrorKind kind = ErrorKind::Reply) : Error(kind, m) {}
 };
 class AuthenticationError : public ReplyError {
-public:
+  public:
     explicit AuthenticationError(const std::string& m) : ReplyError(m, ErrorKind::Authentication) {}
 };
 class PermissionError : public ReplyError {
-public:
+  public:
     explicit PermissionError(const std::string& m) : ReplyError(m, ErrorKind::PermissionDenied) {}
 };
 
 class InvalidArgumentError : public Error {
-public:
+  public:
     explicit InvalidArgumentError(const std::string& m) : Error(ErrorKind::InvalidArgument, m) {}
 };
 class ReadOnlyError : public Error {
-public:
+  public:
     explicit ReadOnlyError(const std::string& m) : Error(ErrorKind::ReadOnly, m) {}
 };
 class StorageError : public Error {
-public:
+  public:
     explicit StorageError(const std::string& m) : Error(ErrorKind::Storage, m) {}
 };
 class ProcessError : public Error {
-public:
+  public:
     explicit ProcessError(const std::string& m) : Error(ErrorKind::Process, m) {}
 };
 
