@@ -6,6 +6,7 @@
 
 #include "cli_command.h"
 #include "lockscope/errors.h"
+#include "lockscope/version.h"
 
 namespace {
 
@@ -13,7 +14,8 @@ using namespace lockscope::cli;
 
 void printUsage(std::FILE* out) {
     std::fputs(
-        "usage: lockscope-cli COMMAND [options]    (lockscope-cli COMMAND --help for details)\n\n",
+        "usage: lockscope-cli COMMAND [options]    (lockscope-cli COMMAND --help for details)\n"
+        "       lockscope-cli --version\n\n",
         out);
     for (const auto& c : registry()) std::fprintf(out, "  %s\n", c.synopsis.c_str());
     std::fputs(
@@ -44,6 +46,10 @@ int exitCodeFor(const lockscope::Error& e) {
 
 int main(int argc, char** argv) {
     std::vector<std::string_view> args(argv + 1, argv + argc);
+    if (!args.empty() && args[0] == "--version") {
+        std::printf("lockscope-cli %s\n", lockscope::kVersion);
+        return kOk;
+    }
     if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
         printUsage(stdout);
         return args.empty() ? kUsage : kOk;
