@@ -1,14 +1,11 @@
 #include "command_line.h"
+#include "lockscope/version.h"
 
 #include <CLI/CLI.hpp>
 #include <algorithm>
 #include <cstdio>
 
 #include "connection_flags.h"
-
-#ifndef LOCKSCOPE_APP_VERSION
-#define LOCKSCOPE_APP_VERSION "unknown"
-#endif
 
 namespace lockscope::cli {
 namespace {
@@ -95,7 +92,7 @@ CommandLine parseCommandLine(const std::vector<std::string>& argsIn) {
 
     CLI::App app("Redis distributed lock inspector", "lockscope-cli");
     useLongHelpOnly(app);
-    app.set_version_flag("--version", std::string("lockscope-cli ") + LOCKSCOPE_APP_VERSION);
+    app.set_version_flag("--version", std::string("lockscope-cli ") + lockscope::kVersion);
     app.require_subcommand(0, 1);
     app.fallthrough();  // --version after the command reaches the top level
     auto global = declare(app, inspectorOptionSpecs());

@@ -170,7 +170,7 @@ LockRecord BatchAnnotator::makeRecord(std::string&& key, SteadyClock::time_point
         r.resourceOffset = static_cast<std::uint16_t>(offset);
         r.resourceLength = static_cast<std::uint16_t>(length);
     } else {
-        r.resourceLength = static_cast<std::uint16_t>(std::min<std::size_t>(key.size(), 0xffff));
+        r.resourceLength = static_cast<std::uint16_t>(std::min<std::size_t>(r.key.size(), 0xffff));
     }
     r.pttlMs = pttl;
     r.observedAt = r.firstSeen = r.lastChange = at;

@@ -60,7 +60,14 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
 ConnectionWorker::~ConnectionWorker() = default;
 
 void ConnectionWorker::cancelScan() {
+    QMutexLocker lock(&scanStopMutex_);
     scanStop_.request_stop();
+}
+
+std::stop_token ConnectionWorker::beginScan() {
+    QMutexLocker lock(&scanStopMutex_);
+    scanStop_ = std::stop_source();
+    return scanStop_.get_token();
 }
 
 void ConnectionWorker::start() {
@@ -145,10 +152,10 @@ void ConnectionWorker::step() {
     if (stopped_) return;
     try {
         if (!connection_) connectNow();
-        scanStop_ = std::stop_source();
+        const std::stop_token scanStop = beginScan();
         bool rescan = !watch_->table().size() || state_ != ConnectionState::Connected;
         if (rescan) emit scanStarted(instance_);
-        inspect::WatchUpdate update = watch_->step(scanStop_.get_token());
+        inspect::WatchUpdate update = watch_->step(scanStop);
         if (!update.connected) throw ConnectionLostError(update.error);
         if (state_ != ConnectionState::Connected) {
             backoffMs_ = 0;
@@ -162,7 +169,7 @@ void ConnectionWorker::step() {
         if (update.rescanned || rescan) {
             QStringList notes;
             for (const auto& n : watch_->notes()) notes << QString::fromStdString(n);
-            emit scanFinished(instance_, scanStop_.stop_requested(), notes);
+            emit scanFinished(instance_, scanStop.stop_requested(), notes);
         }
         nextStepAt_ = std::chrono::steady_clock::now() + options_.pollInterval;
         scheduleNext(0);

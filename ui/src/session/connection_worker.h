@@ -72,6 +72,7 @@ class ConnectionWorker : public QObject {
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
+    std::stop_token beginScan();
 
     ConnectionProfile profile_;
     QString instance_;
@@ -85,6 +86,10 @@ class ConnectionWorker : public QObject {
     std::chrono::steady_clock::time_point nextStepAt_{};
     ConnectionState state_ = ConnectionState::Stopped;
     bool stopped_ = false;
+    // The current scan's stop source. cancelScan() runs on the GUI thread while step()
+    // replaces the source for each new scan on this one, so both go through the mutex: a
+    // scan holds its own token, and a cancel reaches whichever scan is current.
+    QMutex scanStopMutex_;
     std::stop_source scanStop_;
     // Commands sent since the last flush, as the connection reported them: only the newest
     // kMaxLogEntriesPerFlush are kept, and they become CommandLogEntry (QStrings) at the
