@@ -93,12 +93,28 @@ struct Announcer {
         recordBeat(recording, eventIndex, narration);
     }
     std::string lockFacts(const std::string& actor) {
+        if (world.nodes.size() > 1) return keysFacts(actor);
         const Holding* h = world.currentHolding();
         if (!h || h->holder != actor) return {};
         const std::int64_t left = world.redis().pttl(world.lockKey, world.now);
         if (left == -2)
             return " Its lock " + world.lockKey + " has just run out: " + describePttl(left) + ".";
         return " It holds " + world.lockKey + " with " + describePttl(left) + ".";
+    }
+
+    // Several servers: on how many the actor's key sits, whatever the actor believes.
+    std::string keysFacts(const std::string& actor) {
+        int held = 0;
+        std::int64_t left = 0;
+        for (std::size_t n = 0; n < world.nodes.size(); ++n) {
+            const Holding* h = world.currentHolding(static_cast<int>(n));
+            if (!h || h->holder != actor) continue;
+            ++held;
+            left = std::max(left, world.nodes[n].redis.pttl(world.lockKey, world.now));
+        }
+        if (held == 0) return {};
+        return " Its key is set on " + std::to_string(held) + " of " +
+               std::to_string(world.nodes.size()) + " nodes (" + describePttl(left) + ").";
     }
 
     void pauseStart(PauseFault& p) {
