@@ -68,8 +68,7 @@ class RedlockClient : public LockClient {
 
     long long ttl_;
     bool fenced_;
-    // Shared with the Redlock, which keeps the node set alive as long as it needs it.
-    std::shared_ptr<RedlockNodeSet> nodes_;
+    std::shared_ptr<RedlockNodeSet> nodes_;  // shared with each Redlock
     std::unique_ptr<Redlock> lock_;
 };
 

@@ -86,8 +86,7 @@ class GuideClient : public LockClient {
   private:
     long long ttl_;
     bool watchdog_;
-    // Shared with each RedisLock made from it, so a lock never outlives its connection.
-    std::shared_ptr<Connection> connection_;
+    std::shared_ptr<Connection> connection_;  // shared with each RedisLock
     std::unique_ptr<RedisLock> lock_;
 };
 
