@@ -12,6 +12,9 @@
 #include "metric_families.h"
 
 namespace lockscope::exporter {
+namespace {
+constexpr std::size_t kMaxHeldUuidLocks = 100000;
+}  // namespace
 
 // What a scrape reads: the last complete census and the lifetime counters, swapped whole
 // when a census ends, so a scrape never waits for a scan nor sees half of one.
@@ -142,12 +145,24 @@ void LockExporter::censusOnce() {
             facts = inspect::probeServer(*c);
             inspect::Scanner scanner(*c, options_.scan);
             // Records are counted batch by batch and dropped: memory stays with the live locks.
+            // UUID-valued locks wait for the end of the instance (up to a cap): only then can
+            // a Spring registry be told by the UUID its locks share.
+            std::vector<inspect::LockRecord> uuidLocks;
             scanner.run([&](inspect::ScanBatch& batch) {
                 inspect::attachRedissonFences(batch.records);
                 const auto now = SteadyClock::now();
                 const auto wall = std::chrono::system_clock::now();
-                for (auto& r : batch.records) builder.add(r, now, wall);
+                for (auto& r : batch.records) {
+                    if (r.kind == inspect::LockKind::Uuid && uuidLocks.size() < kMaxHeldUuidLocks)
+                        uuidLocks.push_back(std::move(r));
+                    else
+                        builder.add(r, now, wall);
+                }
             });
+            inspect::recogniseSpringRegistries(uuidLocks);
+            const auto now = SteadyClock::now();
+            const auto wall = std::chrono::system_clock::now();
+            for (auto& r : uuidLocks) builder.add(r, now, wall);
         } catch (const Error&) {
             up = false;
             connections_[i].reset();  // reconnect next time
