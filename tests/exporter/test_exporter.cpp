@@ -18,6 +18,7 @@
 #include "formats_test_support.h"
 #include "lockscope/errors.h"
 #include "lockscope/exporter/lock_exporter.h"
+#include "lockscope/inspect/holder_facts.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;
@@ -255,4 +256,54 @@ TEST_F(ExporterTest, AScrapeDuringAMillionKeyCensusAnswersFromTheLastOne) {
     // The bulk keys hold "x", a fixed value; the first lock is the guide's.
     EXPECT_EQ(valueOf(text, series + "fixed-value\"}"), 1000000) << text.substr(0, 2000);
     EXPECT_EQ(valueOf(text, series + "guide\"}"), 1) << text.substr(0, 2000);
+}
+
+TEST(LockCensus, AgeComesFromTheHoldersOwnTimeElseFromWhenItWasFirstSeen) {
+    using namespace std::chrono;
+    const auto now = inspect::SteadyClock::now();
+    const auto wall = system_clock::now();
+    inspect::LockRecord shed;
+    shed.kind = inspect::LockKind::ShedLock;
+    shed.token = "ADDED:" + inspect::formatIsoInstant(wall - 2h) + "@build-7";
+    shed.firstSeen = now;  // the exporter just met it: its value says two hours
+    EXPECT_NEAR(ageSeconds(shed, now, wall), 7200, 2);
+    inspect::LockRecord guide;
+    guide.kind = inspect::LockKind::Guide;
+    guide.token = std::string(32, 'a');
+    guide.firstSeen = now - 5s;
+    EXPECT_NEAR(ageSeconds(guide, now, wall), 5, 0.01);
+    // A holder time in the future (a skewed clock) is not evidence: the sighting is used.
+    shed.token = "ADDED:" + inspect::formatIsoInstant(wall + 1h) + "@skewed";
+    EXPECT_NEAR(ageSeconds(shed, now, wall), 0, 0.01);
+}
+
+TEST(LockCensus, HistogramBucketsAreCumulativeAndNotALockIsSkipped) {
+    CensusBuilder builder({}, {});
+    const auto now = inspect::SteadyClock::now();
+    const auto wall = std::chrono::system_clock::now();
+    auto instance = std::make_shared<const std::string>("redis://a");
+    int n = 0;
+    for (std::int64_t pttl : {50, 700, 700, -1}) {
+        inspect::LockRecord r;
+        r.instance = instance;
+        r.key = "lock:" + std::to_string(++n);
+        r.kind = inspect::LockKind::Guide;
+        r.token = r.key;
+        r.pttlMs = pttl;
+        r.firstSeen = now;
+        builder.add(r, now, wall);
+    }
+    inspect::LockRecord queue;
+    queue.instance = instance;
+    queue.key = "uniquejobs:digests";
+    queue.kind = inspect::LockKind::NotALock;
+    builder.add(queue, now, wall);
+    auto& c = builder.result();
+    InstanceKind ik{"redis://a", "guide"};
+    EXPECT_EQ(c.locks[ik], 4u);
+    EXPECT_EQ(c.withoutTtl[ik], 1u);
+    EXPECT_EQ(c.ttl[ik].count, 3u);      // the lock without TTL has no TTL to observe
+    EXPECT_EQ(c.ttl[ik].counts[0], 1u);  // 0.05 s <= 0.1
+    EXPECT_EQ(c.ttl[ik].counts[2], 2u);  // 0.7 s <= 1
+    EXPECT_EQ(builder.takeTracker().size(), 4u);
 }
