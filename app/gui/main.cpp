@@ -3,48 +3,100 @@
 #include <QCommandLineParser>
 #include <QSettings>
 #include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include "lockscope/endpoint.h"
 #include "lockscope/errors.h"
 #include "lockscope/version.h"
 #include "widgets/main_window.h"
 
+namespace {
+
+struct GuiCommandLine {
+    QCommandLineParser parser;
+    QCommandLineOption sandbox{
+        QStringLiteral("sandbox"),
+        QStringLiteral("Start a private redis-server with live demo locks and open it.")};
+    QCommandLineOption url{QStringList{QStringLiteral("u"), QStringLiteral("url")},
+                           QStringLiteral("Connect to this Redis URL (repeatable)."),
+                           QStringLiteral("URL")};
+    QCommandLineOption readOnly{QStringLiteral("read-only"),
+                                QStringLiteral("Open --url connections read-only.")};
+    QCommandLineOption audit{QStringLiteral("audit-log"),
+                             QStringLiteral("Append manual actions to this file."),
+                             QStringLiteral("PATH")};
+
+    GuiCommandLine() {
+        parser.setApplicationDescription(
+            QStringLiteral("Redis distributed lock inspector and teaching tool"));
+        parser.addHelpOption();
+        parser.addVersionOption();
+        parser.addOptions({sandbox, url, readOnly, audit});
+    }
+};
+
+void nameApplication() {
+    QCoreApplication::setApplicationName(QStringLiteral("LockScope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("LockScope"));
+    QCoreApplication::setApplicationVersion(QString::fromLatin1(lockscope::kVersion));
+}
+
+// --help and --version need no display: they are answered before QApplication, which aborts
+// (SIGABRT) when it finds none.
+bool asksForHelpOrVersion(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        std::string_view a(argv[i]);
+        if (a == "--") break;
+        if (a == "-h" || a == "--help" || a == "-?" || a == "--help-all" || a == "-v" ||
+            a == "--version")
+            return true;
+    }
+    return false;
+}
+
+bool hasDisplay(int argc, char** argv) {
+    for (const char* variable : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
+        if (const char* value = std::getenv(variable); value && *value) return true;
+    for (int i = 1; i < argc; ++i)
+        if (std::string_view(argv[i]) == "-platform") return true;
+    return false;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
+    if (asksForHelpOrVersion(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        nameApplication();
+        GuiCommandLine line;
+        line.parser.process(core);  // prints the help or version and exits
+        return 0;
+    }
+    if (!hasDisplay(argc, argv)) {
+        std::fputs(
+            "lockscope: no display to open the window on (DISPLAY and WAYLAND_DISPLAY are "
+            "unset); lockscope-cli works without one\n",
+            stderr);
+        return 1;
+    }
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("LockScope"));
-    QApplication::setOrganizationName(QStringLiteral("LockScope"));
-    QApplication::setApplicationVersion(QString::fromLatin1(lockscope::kVersion));
+    nameApplication();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
     QApplication::setDesktopFileName(QStringLiteral("lockscope"));
 
-    QCommandLineParser parser;
-    parser.setApplicationDescription(
-        QStringLiteral("Redis distributed lock inspector and teaching tool"));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    QCommandLineOption sandbox(
-        QStringLiteral("sandbox"),
-        QStringLiteral("Start a private redis-server with live demo locks and open it."));
-    QCommandLineOption url(QStringList{QStringLiteral("u"), QStringLiteral("url")},
-                           QStringLiteral("Connect to this Redis URL (repeatable)."),
-                           QStringLiteral("URL"));
-    QCommandLineOption readOnly(QStringLiteral("read-only"),
-                                QStringLiteral("Open --url connections read-only."));
-    QCommandLineOption audit(QStringLiteral("audit-log"),
-                             QStringLiteral("Append manual actions to this file."),
-                             QStringLiteral("PATH"));
-    parser.addOptions({sandbox, url, readOnly, audit});
-    parser.process(app);
+    GuiCommandLine line;
+    line.parser.process(app);
 
     lockscope::ui::MainWindowOptions options;
-    options.startSandbox = parser.isSet(sandbox);
-    options.auditLogPath = parser.value(audit);
-    for (const QString& u : parser.values(url)) {
+    options.startSandbox = line.parser.isSet(line.sandbox);
+    options.auditLogPath = line.parser.value(line.audit);
+    for (const QString& u : line.parser.values(line.url)) {
         try {
             auto profile = lockscope::ui::ConnectionProfile::create(
                 u, lockscope::parseEndpoint(u.toStdString()));
             profile.name = QString::fromStdString(profile.endpoint.display());
-            profile.readOnly = parser.isSet(readOnly);
+            profile.readOnly = line.parser.isSet(line.readOnly);
             options.extra.append(profile);
         } catch (const lockscope::Error& e) {
             std::fprintf(stderr, "lockscope: %s\n", e.what());

@@ -120,6 +120,17 @@ ActionResult LibraryRelease::run(AuditEntry& entry, std::string_view key, const 
                                  const std::vector<std::string>& args, std::string_view how) {
     std::vector<std::string_view> k(keys.begin(), keys.end()), a(args.begin(), args.end());
     std::int64_t status = 0, woken = 0;
+    // Intent first, fsync'd: when it cannot be written, nothing is sent (as SafeActions).
+    entry.id = AuditLog::newId();
+    if (audit_) {
+        entry.phase = "intent";
+        try {
+            audit_->append(entry);
+        } catch (const Error& e) {
+            throw StorageError(std::string(e.what()) + "; nothing was sent, so nothing changed");
+        }
+        entry.phase = "result";
+    }
     try {
         Reply r = connection_.eval(script, k, a);
         status = r[0].integer();

@@ -17,8 +17,6 @@
 namespace lockscope::inspect {
 
 struct AuditEntry {
-    std::string id;                // pairs an intent with its result (AuditLog::newId())
-    std::string phase = "result";  // "intent" (before sending) or "result"
     std::string instance;
     std::string key;
     std::string action;  // "release", "expire", "force-delete"
@@ -29,6 +27,9 @@ struct AuditEntry {
     // "error"; empty in an intent
     std::string result;
     std::string detail;  // the message shown to the operator
+    // Last, so that positional initialisers of the fields above stay valid.
+    std::string id;                // pairs an intent with its result (AuditLog::newId())
+    std::string phase = "result";  // "intent" (before sending) or "result"
 };
 
 class AuditLog {
