@@ -27,8 +27,7 @@ struct JobResult {
 JobResult runReportJob(const Endpoint& endpoint, FencedStore& store, std::atomic<int>& emails,
                        int instance, int pauseAtChunk) {
     JobResult result;
-    Connection c = Connection::open(endpoint);
-    RedisLock lock(c, "report:daily", {.ttl = 300ms});
+    RedisLock lock(Connection::open(endpoint), "report:daily", {.ttl = 300ms});
     result.fence = lock.acquire(std::chrono::steady_clock::now() + 5s, {10ms, 10ms});
     if (!result.fence) return result;
     LockGuard guard(lock);
@@ -43,8 +42,8 @@ JobResult runReportJob(const Endpoint& endpoint, FencedStore& store, std::atomic
         report +=
             "chunk" + std::to_string(chunk) + " by instance " + std::to_string(instance) + "\n";
     }
-    result.saveAccepted = store.write("daily", report, *result.fence);  // fenced write
-    store.runOnce("email:2026-11-29", [&] { emails.fetch_add(1); });    // idempotent
+    result.saveAccepted = store.write("daily", report, *result.fence).accepted();  // fenced
+    store.runOnce("email:2026-11-29", [&] { emails.fetch_add(1); });               // idempotent
     return result;
 }
 

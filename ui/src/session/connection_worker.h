@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <stop_token>
+#include <utility>
 
 #include "lockscope/connection.h"
 #include "lockscope/inspect/lock_record.h"
@@ -37,8 +38,12 @@ enum class LockAction { Release, AddTtl, ForceDelete };
 class ConnectionWorker : public QObject {
     Q_OBJECT
   public:
+    // memory: what a previous worker of the same server knew (an edited connection keeps
+    // its history: first seen, renewals, handoffs).
     ConnectionWorker(ConnectionProfile profile, std::shared_ptr<inspect::AuditLog> audit,
-                     inspect::WatchOptions options = {});
+                     inspect::WatchOptions options = {}, inspect::WatchMemory memory = {});
+    // After stop(), on the worker's thread: what the watch knew, for a successor.
+    inspect::WatchMemory takeMemory() { return std::exchange(memory_, {}); }
     ~ConnectionWorker() override;
 
     // Thread-safe: interrupts a scan in progress (the next rescan starts over).
@@ -73,6 +78,10 @@ class ConnectionWorker : public QObject {
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
     std::stop_token beginScan();
+    void dropConnection();  // keeps what the watch knew for the next connection
+    void auditRefusal(const QString& action, const inspect::LockRecord& seen, qint64 ttlMs,
+                      const QString& why);
+    void logNote(const QString& note);
 
     ConnectionProfile profile_;
     QString instance_;
@@ -80,6 +89,8 @@ class ConnectionWorker : public QObject {
     inspect::WatchOptions options_;
     std::unique_ptr<Connection> connection_;
     std::unique_ptr<inspect::LockWatch> watch_;
+    // The lost connection's locks and run_id: the next watch reconciles the view with them.
+    inspect::WatchMemory memory_;
     QTimer* stepTimer_ = nullptr;
     QTimer* logTimer_ = nullptr;
     int backoffMs_ = 0;

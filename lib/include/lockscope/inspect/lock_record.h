@@ -34,6 +34,17 @@ enum class LockKind : std::uint8_t {
     FixedValue,           // the broken fixed value "1": nobody can tell holders apart
     Unknown,              // a string or hash we cannot attribute
     NotALock,             // a list, set, zset or stream under the pattern that is no lock
+    // Job frameworks and the other lock libraries (DESIGN.md, "beyond the first six").
+    ShedLock,             // job-lock:<env>:<name> = ADDED:<iso-time>@<host>[:<uuid>]
+    SpringIntegration,    // RedisLockRegistry <registryKey>:<lockKey> = the registry's UUID
+    Laravel,              // [prefix]laravel_unique_job:... / laravel-queue-overlap:...
+    SidekiqUniqueJobs,    // uniquejobs:<digest>[:QUEUED|:PRIMED|:LOCKED|:INFO], v9 <digest>:LOCKED
+    RedlockNet,           // RedLock.net redlock-<resource> = a GUID
+    Pottery,              // pottery Redlock redlock:<key> = uuid4 with dashes
+    CeleryOnce,           // celery-once qo_<task>_<k>-<v>...
+    ActiveJobUniqueness,  // activejob_uniqueness:<job>:<digest>[:runtime]
+    RedissonReadWriteLock,  // Redisson RReadWriteLock: hash with mode = read/write
+    RedissonRwTimeout,      // {name}:<uuid>:<threadId>:rwlock_timeout:<n> (a read holder's lease)
 };
 
 const char* toString(ValueType type);
@@ -59,6 +70,9 @@ struct LockRecord {
     std::int64_t pttlMs = -1;            // -1: no TTL
     SteadyClock::time_point observedAt;  // when the PTTL above was read
     std::optional<std::int64_t> fence;   // the fence:{name} counter, when there is one
+    // Kept by LockTable for the age estimate (lock_age.h); -1 when not known.
+    std::int64_t firstPttlMs = -1;       // the PTTL when the current holder was first seen
+    std::int64_t leasePttlMs = -1;       // the largest PTTL this key was seen with, any holder
     SteadyClock::time_point firstSeen;   // first observation of this key by this watcher
     SteadyClock::time_point lastChange;  // last time the holder (token/fields) changed
     std::uint32_t valueBytes = 0;        // full size of the string value, or hash length
