@@ -42,9 +42,16 @@ TEST(LockAge, Uuid1TokensCarryTheirAcquireTime) {
     EXPECT_EQ(acquireTimeInToken(dashed), t);
 
     auto now = SteadyClock::now();
-    LockAge age = estimateAge(stringLock(hex, 5000, now), now, utc(1704164645 + 600));
+    LockRecord redisPy = stringLock(hex, 5000, now);
+    redisPy.kind = LockKind::RedisPy;
+    LockAge age = estimateAge(redisPy, now, utc(1704164645 + 600));
     EXPECT_EQ(age.source, AgeSource::TokenTimestamp);
     EXPECT_EQ(age.ms, 600'000);
+    // The same 32 hex as a random token of another client (the guide's, node-redlock's):
+    // one in sixteen has the version nibble 1, and its "time" means nothing.
+    LockRecord random = redisPy;
+    random.kind = LockKind::Guide;
+    EXPECT_EQ(estimateAge(random, now, utc(1704164645 + 600)).source, AgeSource::Unknown);
 }
 
 TEST(LockAge, ShedLockValuesCarryTheirAcquireTime) {

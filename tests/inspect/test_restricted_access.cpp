@@ -74,7 +74,8 @@ TEST_F(RestrictedServer, ReaderCanListWatchAndDoctorWithDegradedCommands) {
     EXPECT_TRUE(contains(joined(facts.notes), "ROLE denied")) << joined(facts.notes);
     EXPECT_TRUE(contains(joined(facts.notes), "CONFIG GET denied")) << joined(facts.notes);
 
-    LockWatch watch(c, {.pollInterval = 20ms});
+    // includeNonLocks: the list is no lock, but its degraded reads are part of what is checked.
+    LockWatch watch(c, {.pollInterval = 20ms, .includeNonLocks = true});
     auto first = watch.step();
     EXPECT_TRUE(first.connected) << first.error;
     EXPECT_EQ(first.changed.size(), 3u);

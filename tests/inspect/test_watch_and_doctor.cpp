@@ -466,7 +466,8 @@ TEST_F(RedisTest, PollingReadsEachKeyWithTheCommandsForItsType) {
     std::vector<std::string> log;
     w.setObserver(
         [&](const CommandEvent& e) { log.push_back(e.command + " -> " + e.replySummary); });
-    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s});
+    // The list is no lock: kept here (includeNonLocks) to check how a non-lock type is polled.
+    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s, .includeNonLocks = true});
     ASSERT_EQ(watch.step().changed.size(), 3u);
     log.clear();
     for (int i = 0; i < 3; ++i) ASSERT_TRUE(watch.step().connected);

@@ -400,11 +400,8 @@ class InspectorWindowTest : public QObject {
 
     void screenshotsAtTwoSizesLightAndDark() {
         // The Age column, severity badges and legend, a selected no-TTL row and the detail
-        // pane at the sizes operators use, in a light and a dark palette.
-        auto w = openWindow();
-        QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->model()->rowCount() >= 4, 10000);
-        QTest::qWait(3000);                  // renewals and handoffs for the plot
-        select(*w, "lock:{cache:rebuild}");  // the orphan: the no-TTL badge on a selected row
+        // pane at the sizes operators use, in a light and a dark palette (set before the
+        // window is built, as a desktop theme is).
         const QPalette light = qApp->palette();
         QPalette dark;
         dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
@@ -416,9 +413,17 @@ class InspectorWindowTest : public QObject {
         dark.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
         dark.setColor(QPalette::Highlight, QColor(0x3b, 0x6e, 0xa8));
         dark.setColor(QPalette::HighlightedText, Qt::white);
+        dark.setColor(QPalette::PlaceholderText, QColor(0x90, 0x90, 0x90));
+        dark.setColor(QPalette::Mid, QColor(0x60, 0x60, 0x60));
         for (const auto& [name, palette] :
              {std::pair{QStringLiteral("light"), light}, std::pair{QStringLiteral("dark"), dark}}) {
             qApp->setPalette(palette);
+            auto w = openWindow();
+            QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->model()->rowCount() >= 4, 10000);
+            QTest::qWait(6000);  // renewals and handoffs: a sawtooth and an Age from the lease
+            select(*w, "lock:{report:nightly}");
+            QVERIFY(w->inspector()->severityLegend()->text().contains("problem"));
+            QVERIFY(w->inspector()->severityLegend()->text().contains("information"));
             for (QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
                 w->resize(size);
                 QTest::qWait(400);
@@ -427,10 +432,11 @@ class InspectorWindowTest : public QObject {
                                                              .arg(size.height())
                                                              .arg(name)));
             }
+            select(*w, "lock:{cache:rebuild}");  // the no-TTL badge on a selected row
+            QTest::qWait(300);
+            QVERIFY(testing::saveScreenshot(w.get(), QStringLiteral("window-orphan-%1").arg(name)));
         }
         qApp->setPalette(light);
-        QVERIFY(w->inspector()->severityLegend()->text().contains("problem"));
-        QVERIFY(w->inspector()->severityLegend()->text().contains("information"));
     }
 
     void readOnlyDisablesTheActions() {

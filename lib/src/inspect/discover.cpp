@@ -27,13 +27,16 @@ struct Tally {
 }  // namespace
 
 std::string proposePattern(std::string_view key) {
-    std::size_t cut = key.find_first_of(":{");
-    if (cut == std::string_view::npos || cut == 0) {
-        cut = key.find_first_of("-_.");
-        if (cut == std::string_view::npos || cut == 0) return escapeGlob(key);
-    }
-    // The separator ':' stays in the pattern ("job-lock:*"); a '{' starts the wildcard.
-    std::size_t keep = key[cut] == '{' ? cut : cut + 1;
+    // The separator stays in the pattern ("job-lock:*", "{orders}:*"); a hash tag that is
+    // not at the start begins the wildcard ("lock{a}" -> "lock*").
+    std::size_t keep = std::string_view::npos;
+    if (std::size_t colon = key.find(':'); colon != std::string_view::npos && colon > 0)
+        keep = colon + 1;
+    else if (std::size_t brace = key.find('{'); brace != std::string_view::npos && brace > 0)
+        keep = brace;
+    else if (std::size_t sep = key.find_first_of("-_."); sep != std::string_view::npos && sep > 0)
+        keep = sep + 1;
+    if (keep == std::string_view::npos) return escapeGlob(key);
     return escapeGlob(key.substr(0, keep)) + "*";
 }
 

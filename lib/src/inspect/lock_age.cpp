@@ -132,9 +132,22 @@ std::optional<WallClock::time_point> acquireTimeInToken(std::string_view token) 
     return shedlockTime(token);
 }
 
+namespace {
+
+// Whether the token's time can be believed: a random 32-hex token (the guide's,
+// node-redlock's) has the version nibble 1 one time in sixteen and would read as a uuid1
+// from any year. Only a token the classifier took for a uuid1 (redis-py) or a dashed UUID
+// is read as one; ShedLock's "ADDED:" prefix is specific enough on its own.
+bool tokenTimeTrusted(const LockRecord& r) {
+    if (r.token.starts_with("ADDED:")) return true;
+    return r.kind == LockKind::RedisPy || r.kind == LockKind::Uuid;
+}
+
+}  // namespace
+
 LockAge estimateAge(const LockRecord& r, SteadyClock::time_point now,
                     WallClock::time_point wallNow) {
-    if (r.fields.empty()) {
+    if (r.fields.empty() && tokenTimeTrusted(r)) {
         if (auto acquired = acquireTimeInToken(r.token)) {
             auto seconds = duration_cast<std::chrono::seconds>(acquired->time_since_epoch());
             if (*acquired <= wallNow + kFutureSlack && seconds.count() >= kYear2000)

@@ -131,8 +131,8 @@ void DiscoverDialog::showOutcome(const DiscoverOutcome& outcome) {
         auto* examples = new QTableWidgetItem(joined(p.examples));
         examples->setToolTip(joined(p.examples));
         table_->setItem(i, Examples, examples);
-        auto* add = new QPushButton(tr("Add to %1").arg(profile_.name));
-        add->setToolTip(tr("Watch %1 too on this connection").arg(pattern));
+        auto* add = new QPushButton(tr("Add"));
+        add->setToolTip(tr("Watch %1 too on %2").arg(pattern, profile_.name));
         connect(add, &QPushButton::clicked, this, [this, add, pattern] {
             add->setEnabled(false);
             add->setText(tr("Added"));
@@ -140,6 +140,7 @@ void DiscoverDialog::showOutcome(const DiscoverOutcome& outcome) {
         });
         table_->setCellWidget(i, Add, add);
     }
+    table_->resizeColumnToContents(Add);
 }
 
 QPushButton* DiscoverDialog::addButton(int row) const {

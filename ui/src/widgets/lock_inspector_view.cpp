@@ -79,7 +79,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideMiddle);
-    const int widths[] = {150, 170, 110, 130, 190, 130, 50, 100, 100, 70, 180};
+    // Wide enough for "12 min 30 s" and "redis-plus-plus", narrow enough that Findings
+    // (stretched, last) is on screen at 1280 px.
+    const int widths[] = {140, 160, 100, 110, 150, 150, 45, 80, 85, 70, 150};
     for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
 
     // Rows hold still while the pointer is over the table and for a second after a press.
@@ -149,10 +151,12 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(&hub_, &ConnectionHub::scanFinished, this,
             [this](const QString& instance, bool cancelled, const QStringList& notes) {
                 scansRunning_ = std::max(0, scansRunning_ - 1);
-                if (!cancelled && model_->rowCount() == 0)
-                    counts_->setText(
-                        tr("No locks under the patterns: Discover (Ctrl+D) looks "
-                           "for locks outside them"));
+                if (!cancelled && model_->rowCount() == 0) {
+                    counts_->setText(tr("No locks: try Discover (Ctrl+D)"));
+                    counts_->setToolTip(
+                        tr("No lock under the watched patterns. Discover scans "
+                           "the whole keyspace for locks outside them."));
+                }
                 progress_->setVisible(scansRunning_ > 0);
                 cancel_->setVisible(scansRunning_ > 0);
                 if (cancelled)

@@ -20,6 +20,7 @@
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableView>
+#include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
 
@@ -307,8 +308,12 @@ void MainWindow::buildDocks() {
     // a usable third of the window instead.
     for (QDockWidget* dock : {commands, audit})
         connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
-            if (visible && dock->height() < height() / 4)
-                resizeDocks({dock}, {std::max(220, height() / 3)}, Qt::Vertical);
+            if (!visible) return;
+            // After the layout has placed it: before that its height means nothing.
+            QTimer::singleShot(0, dock, [this, dock] {
+                if (dock->isVisible() && dock->height() < height() / 4)
+                    resizeDocks({dock}, {std::max(220, height() / 3)}, Qt::Vertical);
+            });
         });
     commands->hide();
     audit->hide();

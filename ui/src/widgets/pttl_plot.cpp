@@ -140,8 +140,12 @@ void PttlPlot::placeEventLabels(const LockTrack& track) {
         pen.setStyle(h.vanished ? Qt::SolidLine : Qt::DashLine);
         line->setPen(pen);
         const QString text = eventLabel(h);
-        const double left = plot_->xAxis->coordToPixel(h.time);
-        const double right = left + metrics.horizontalAdvance(text) + 6;
+        const double at = plot_->xAxis->coordToPixel(h.time);
+        const double width = metrics.horizontalAdvance(text) + 6;
+        // Near the right edge the label goes to the left of its line, not off the chart.
+        const bool leftOfLine = at + width > plot_->axisRect()->right();
+        const double left = leftOfLine ? at - width : at;
+        const double right = left + width;
         int row = 0;
         while (row < kRows && rowEnd[std::size_t(row)] > left) ++row;
         if (row == kRows) continue;
@@ -150,9 +154,9 @@ void PttlPlot::placeEventLabels(const LockTrack& track) {
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
         label->position->setCoords(h.time, 0.01 + row * rowHeight);
-        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setPositionAlignment((leftOfLine ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
         label->setColor(color);
-        label->setText(text);
+        label->setText(leftOfLine ? text.trimmed() + QLatin1Char(' ') : text);
         ++labelsShown_;
     }
 }
