@@ -6,6 +6,7 @@
 
 #include <climits>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <string>
 
@@ -27,6 +28,9 @@ int main(int argc, char** argv) {
         options.workerCommand = {self};
         auto result = runTorture(options);
         std::cout << jsonReport(options, result);
+        if (const char* path = std::getenv("TORTURE_HISTORY")) {
+            std::ofstream(path) << toJson(result.history);
+        }
         return result.interrupted ? 130 : 0;
     }
     std::cerr

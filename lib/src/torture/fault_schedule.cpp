@@ -48,7 +48,7 @@ FaultEvent drawEvent(FaultKind kind, const FaultPlanShape& s, Draw& draw) {
             e.length = draw.scaled(s.ttl, 1.0, 2.0);
             break;
         case FaultKind::Restart:  // down for less than a lease: the lock comes back empty
-            e.length = draw.scaled(s.ttl, 0.05, 0.5);
+            e.length = draw.scaled(s.ttl, 0.02, 0.15);
             e.nodes = {draw.below(s.nodes)};
             break;
         case FaultKind::Failover:  // replication held back this long, then the promotion

@@ -27,7 +27,9 @@ std::vector<Endpoint> endpoints(const std::vector<int>& ports) {
 class RedlockClient : public LockClient {
   public:
     RedlockClient(const WorkerConfig& c, bool fenced)
-        : ttl_(c.ttlMs), fenced_(fenced), nodes_(endpoints(c.ports)) {}
+        : ttl_(c.ttlMs),
+          fenced_(fenced),
+          nodes_(std::make_shared<RedlockNodeSet>(endpoints(c.ports))) {}
 
     std::optional<Grant> acquire(Clock::time_point until) override {
         RedlockOptions options;
@@ -51,7 +53,7 @@ class RedlockClient : public LockClient {
     // INCR fence:{torture} on every node; the highest answer from a majority is the fence.
     std::optional<std::int64_t> drawFence() {
         std::string key = std::string("fence:{") + kTortureLockName + "}";
-        auto replies = nodes_.roundTrip({{"INCR", key}}, lock_->nodeTimeout());
+        auto replies = nodes_->roundTrip({{"INCR", key}}, lock_->nodeTimeout());
         std::int64_t highest = 0;
         int answered = 0;
         for (const auto& node : replies) {
@@ -59,14 +61,14 @@ class RedlockClient : public LockClient {
             ++answered;
             highest = std::max(highest, node.replies[0].integer());
         }
-        if (answered < nodes_.quorum())
+        if (answered < nodes_->quorum())
             throw ConnectionLostError("redlock-fenced: no majority answered the fence INCR");
         return highest;
     }
 
     long long ttl_;
     bool fenced_;
-    RedlockNodeSet nodes_;
+    std::shared_ptr<RedlockNodeSet> nodes_;  // shared with each Redlock
     std::unique_ptr<Redlock> lock_;
 };
 

@@ -60,7 +60,9 @@ class SetnxDelClient : public LockClient {
 class GuideClient : public LockClient {
   public:
     GuideClient(const WorkerConfig& c, bool watchdog)
-        : ttl_(c.ttlMs), watchdog_(watchdog), connection_(openNode(c.ports.at(0), ttl_)) {}
+        : ttl_(c.ttlMs),
+          watchdog_(watchdog),
+          connection_(std::make_shared<Connection>(openNode(c.ports.at(0), ttl_))) {}
 
     std::optional<Grant> acquire(Clock::time_point until) override {
         LockOptions options;
@@ -76,7 +78,7 @@ class GuideClient : public LockClient {
     void recover() noexcept override {
         lock_.reset();  // stops a watchdog that might still renew
         try {
-            connection_.reconnect();
+            connection_->reconnect();
         } catch (const Error&) {
         }
     }
@@ -84,7 +86,7 @@ class GuideClient : public LockClient {
   private:
     long long ttl_;
     bool watchdog_;
-    Connection connection_;
+    std::shared_ptr<Connection> connection_;  // shared with each RedisLock
     std::unique_ptr<RedisLock> lock_;
 };
 

@@ -93,6 +93,10 @@ int nodeCount(const TortureOptions& o) {
     return o.client.rfind("redlock", 0) == 0 ? 5 : 1;
 }
 
+milliseconds workTime(const TortureOptions& o) {
+    return o.work > 0ms ? o.work : o.ttl / 4;
+}
+
 bool checksFences(const TortureOptions& o) {
     if (!o.adapterCommand.empty()) return o.adapterFenced;
     return o.client == "guide-fenced" || o.client == "redlock-fenced";
@@ -145,7 +149,20 @@ class Nemesis {
         return out;
     }
 
-    void inject(const FaultEvent& e) {
+    // Faults are aimed at the critical section: wait (at most a TTL) until a worker is
+    // inside it, and return that worker (the one that entered last), else the planned one.
+    int waitForHolder(int planned) {
+        auto until = monotonicNs() + options_.ttl.count() * 1'000'000;
+        while (monotonicNs() < until && !gInterrupted) {
+            auto inside = workers_.working();
+            if (!inside.empty()) return inside.back();
+            std::this_thread::sleep_for(2ms);
+        }
+        return planned;
+    }
+
+    void inject(FaultEvent e) {
+        if (e.kind != FaultKind::Failover) e.worker = waitForHolder(e.worker);
         std::string target = "worker " + std::to_string(e.worker);
         auto wait = [&] { sleepUntil(monotonicNs() + e.length.count() * 1'000'000); };
         try {
@@ -184,6 +201,7 @@ class Nemesis {
                     record(e, "start", nodes(e.nodes) + ": replication held back");
                     deployment_.holdReplication(e.nodes[0]);
                     wait();
+                    waitForHolder(e.worker);  // one that acquired while replication was held
                     deployment_.promoteReplica(e.nodes[0]);
                     record(e, "stop", nodes(e.nodes) + ": replica promoted, clients moved");
                     break;
@@ -248,7 +266,7 @@ TortureResult runTorture(const TortureOptions& o) {
                        ledgerPath,
                        checksFences(o),
                        o.ttl.count(),
-                       o.work.count(),
+                       workTime(o).count(),
                        startNs,
                        deadlineNs,
                        static_cast<int>(getpid())};

@@ -69,12 +69,28 @@ void WorkerPool::read(std::size_t index) {
             std::lock_guard lock(mutex_);
             try {
                 history_.push_back(opFromJsonLine(line));
+                track(history_.back());
             } catch (const Error& e) {
                 errors_.push_back("worker " + std::to_string(index) + ": " + e.what());
             }
         }
     }
     close(fd);
+}
+
+void WorkerPool::track(const Op& op) {
+    auto it = std::find(inside_.begin(), inside_.end(), op.process);
+    // Working: between the reply to the "begin" write and the "end" write, when a worker
+    // holds the lock and no SQLite transaction (a pause there would stall every writer).
+    bool entering = op.f == "write" && op.type == OpType::Ok && op.phase == "begin";
+    bool leaving = (op.f == "write" && op.phase == "end") || op.f == "release" || op.f == "lost";
+    if (entering && it == inside_.end()) inside_.push_back(op.process);
+    if (leaving && it != inside_.end()) inside_.erase(it);
+}
+
+std::vector<int> WorkerPool::working() const {
+    std::lock_guard lock(mutex_);
+    return inside_;
 }
 
 void WorkerPool::pause(int worker) {

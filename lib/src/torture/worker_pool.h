@@ -30,6 +30,11 @@ class WorkerPool {
     // Waits until every worker exited or the timeout passed; then kills the rest.
     void finish(std::chrono::milliseconds timeout);
 
+    // Workers doing their work inside the critical section right now (their "begin" write
+    // is done, their "end" write not started), in the order they entered: the nemesis aims
+    // its faults at them.
+    std::vector<int> working() const;
+
     History takeHistory();                    // what the workers reported so far, moved out
     std::vector<std::string> errors() const;  // malformed lines, odd exits
 
@@ -42,6 +47,7 @@ class WorkerPool {
         int status = 0;
     };
     void read(std::size_t index);
+    void track(const Op& op);
     void reap(bool block);
 
     bool finished_ = false;
@@ -49,6 +55,7 @@ class WorkerPool {
     std::vector<std::thread> readers_;
     mutable std::mutex mutex_;
     History history_;
+    std::vector<int> inside_;
     std::vector<std::string> errors_;
 };
 

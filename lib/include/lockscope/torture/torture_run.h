@@ -36,7 +36,7 @@ struct TortureOptions {
     std::vector<FaultKind> faults;
     std::uint64_t seed = 1;
     std::chrono::milliseconds ttl{1000};
-    std::chrono::milliseconds work{50};  // time inside the critical section
+    std::chrono::milliseconds work{0};  // time inside the critical section; 0: TTL / 4
     // How to start a worker: this argv plus one JSON argument runs workerMain() (the CLI
     // passes itself and "torture-worker").
     std::vector<std::string> workerCommand;
