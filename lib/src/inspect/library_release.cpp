@@ -65,6 +65,15 @@ return {1, redis.call('PUBLISH', ARGV[2], KEYS[1])}
     return script;
 }
 
+// Named fields: AuditEntry grows (intent/result pairs) and positional braces would shift.
+AuditEntry releaseEntry(const Connection& c, std::string_view key) {
+    AuditEntry e;
+    e.instance = c.endpoint().display();
+    e.key = std::string(key);
+    e.action = "release";
+    return e;
+}
+
 std::string plural(std::int64_t n, const char* what) {
     return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
@@ -161,8 +170,8 @@ ActionResult LibraryRelease::run(AuditEntry& entry, std::string_view key, const 
 ActionResult LibraryRelease::releaseRedisson(std::string_view key,
                                              const std::vector<HashField>& fieldsSeen,
                                              bool readWrite) {
-    AuditEntry entry{
-        connection_.endpoint().display(), std::string(key), "release", {}, fieldsSeen, {}, {}, {}};
+    AuditEntry entry = releaseEntry(connection_, key);
+    entry.fieldsSeen = fieldsSeen;
     if (auto refused = refuseUnsafe(entry, key, fieldsSeen.empty()); !refused.ok()) return refused;
     // LockPubSub: UNLOCK_MESSAGE 0 wakes one waiter, READ_UNLOCK_MESSAGE 1 wakes them all (what
     // a read/write lock's waiters need when every holder is gone at once).
@@ -178,8 +187,7 @@ ActionResult LibraryRelease::releaseRedisson(std::string_view key,
 ActionResult LibraryRelease::releaseSidekiqDigest(std::string_view digest,
                                                   const std::vector<std::string>& jobsSeen) {
     std::string d(digest);
-    AuditEntry entry{
-        connection_.endpoint().display(), d + ":LOCKED", "release", {}, {}, {}, {}, {}};
+    AuditEntry entry = releaseEntry(connection_, d + ":LOCKED");
     for (const auto& j : jobsSeen) entry.fieldsSeen.push_back({j, ""});
     if (auto refused = refuseUnsafe(entry, digest, jobsSeen.empty()); !refused.ok()) return refused;
     std::vector<std::string> keys{d,
@@ -197,14 +205,8 @@ ActionResult LibraryRelease::releaseSidekiqDigest(std::string_view digest,
 
 ActionResult LibraryRelease::releaseSpring(std::string_view key, std::string_view clientIdSeen,
                                            std::string_view registryKey) {
-    AuditEntry entry{connection_.endpoint().display(),
-                     std::string(key),
-                     "release",
-                     std::string(clientIdSeen),
-                     {},
-                     {},
-                     {},
-                     {}};
+    AuditEntry entry = releaseEntry(connection_, key);
+    entry.tokenSeen = std::string(clientIdSeen);
     if (auto refused = refuseUnsafe(entry, key, clientIdSeen.empty()); !refused.ok())
         return refused;
     std::string channel = std::string(registryKey) + "-channel";

@@ -1,5 +1,7 @@
 #include "models/lock_table_model.h"
 
+#include "lockscope/inspect/holder_facts.h"
+
 #include <QColor>
 #include <QFont>
 #include <QFontDatabase>
@@ -176,7 +178,13 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
         case Qt::DisplayRole:
             return display(row, index.column());
         case Qt::ToolTipRole:
-            if (index.column() == Holder) return holderText(r);
+            if (index.column() == Holder) {
+                // What the holder's format says about it (time, host, client, thread...).
+                auto facts = inspect::decodeHolder(r);
+                if (facts.empty()) return holderText(r);
+                return holderText(r) + QLatin1Char('\n') +
+                       QString::fromStdString(inspect::describeHolder(facts));
+            }
             if (index.column() == Kind) return QString::fromLatin1(inspect::describe(r.kind));
             if (index.column() == Findings) return findingTooltips(r.findings);
             if (index.column() == Age) return ageTooltip(r);

@@ -1,0 +1,64 @@
+// lockscope-cli exporter: Prometheus metrics of the locks on the servers, until interrupted.
+#include <csignal>
+#include <cstdio>
+#include <thread>
+
+#include "cli_command.h"
+#include "connection_flags.h"
+#include "lockscope/exporter/lock_exporter.h"
+
+namespace lockscope::cli {
+namespace {
+
+using namespace std::chrono_literals;
+volatile std::sig_atomic_t stopRequested = 0;
+
+// "15s", "2m", "500ms" or a number of seconds.
+std::chrono::milliseconds parseInterval(const std::string& text) {
+    std::string digits = text, unit = "s";
+    auto at = text.find_first_not_of("0123456789");
+    if (at != std::string::npos) digits = text.substr(0, at), unit = text.substr(at);
+    long long n = parseNumberFlag("--interval", digits.empty() ? "x" : digits, 1, 86400000);
+    if (unit == "ms") return std::chrono::milliseconds(n);
+    if (unit == "s") return std::chrono::seconds(n);
+    if (unit == "m") return std::chrono::minutes(n);
+    throw UsageError("--interval takes a duration like 15s, 2m or 500ms; got \"" + text + "\"");
+}
+
+int runExporter(const Arguments& args) {
+    InspectorFlags flags = parseInspectorFlags(args);
+    exporter::ExporterOptions o;
+    o.instances = flags.endpoints;
+    o.connection = connectionOptions(flags, true);  // the exporter only reads
+    o.scan = flags.scan;
+    if (args.values("--pattern").empty()) o.scan.patterns = exporter::defaultExporterPatterns();
+    if (auto listen = args.value("--listen")) o.listen = *listen;
+    if (auto interval = args.value("--interval")) o.interval = parseInterval(*interval);
+    o.keyLabelPatterns = args.values("--key-labels");
+    exporter::LockExporter lockExporter(o);
+    lockExporter.start();
+    std::printf("serving http://%s/metrics (port %d); Ctrl-C stops\n", o.listen.c_str(),
+                lockExporter.port());
+    std::fflush(stdout);
+    std::signal(SIGINT, [](int) { stopRequested = 1; });
+    std::signal(SIGTERM, [](int) { stopRequested = 1; });
+    while (!stopRequested) std::this_thread::sleep_for(200ms);
+    return kOk;
+}
+
+Registration exporterCommand(
+    {"exporter",
+     "exporter --listen 127.0.0.1:9471 [--interval 15s] [--key-labels GLOB]",
+     "Serve Prometheus metrics of the locks (counts per kind, without TTL, age and TTL "
+     "histograms, handoffs, renewals, findings, up) on /metrics, from a census every interval; "
+     "per-key series only for keys matching --key-labels.",
+     {{"--listen", "HOST:PORT", "where to serve /metrics (default 127.0.0.1:9471)", "Exporter"},
+      {"--interval", "DURATION", "time between censuses, e.g. 15s (default)", "Exporter"},
+      {"--key-labels", "GLOB", "per-key series for these keys (repeatable, at most 100)",
+       "Exporter"}},
+     true,
+     "",
+     runExporter});
+
+}  // namespace
+}  // namespace lockscope::cli
