@@ -7,7 +7,6 @@ namespace lockscope::cli {
 namespace {
 
 int runDelete(const Arguments& args) {
-    args.allowOnly(inspectorFlagNames({"--force"}));
     std::string key = actionKey(args, "delete");
     InspectorFlags flags = parseInspectorFlags(args);
     bool force = args.has("--force");
@@ -16,11 +15,16 @@ int runDelete(const Arguments& args) {
     return force ? code : kUsage;  // refused for want of --force: a usage error
 }
 
-Registration del(
-    {"delete",
-     "delete KEY --force         delete the lock unconditionally, whoever holds it (audited;\n"
-     "                           prefer release, which checks the holder)",
-     inspectorValueFlags(), runDelete});
+Registration del({"delete",
+                  "delete KEY --force",
+                  "Delete the lock unconditionally, whoever holds it (audited; prefer release, "
+                  "which checks the holder).",
+                  {{"--force", "", "confirm the unconditional delete", "Action"},
+                   {"--key-hex", "HEX", "the key in hex, instead of KEY (any bytes)", "Action"},
+                   {"--escaped", "", "KEY is written as the table prints it (\\xNN)", "Action"}},
+                  true,
+                  "KEY",
+                  runDelete});
 
 }  // namespace
 }  // namespace lockscope::cli

@@ -1,4 +1,5 @@
 // lockscope-cli doctor: the guide's common mistakes found on live locks, with the fixes.
+#include <algorithm>
 #include <cstdio>
 #include <map>
 
@@ -21,7 +22,6 @@ void printServer(const InstanceScan& s) {
 }
 
 int runDoctor(const Arguments& args) {
-    args.allowOnly(inspectorFlagNames({"--observe"}));
     if (!args.positionals().empty()) throw UsageError("doctor takes no arguments, only options");
     InspectorFlags flags = parseInspectorFlags(args);
     auto observe = std::chrono::seconds(
@@ -49,7 +49,14 @@ int runDoctor(const Arguments& args) {
         for (const auto& r : s.records)
             for (auto id : inspect::rulesIn(r.findings)) byRule[id].push_back(&r);
     }
-    if (byRule.empty()) std::printf("\nno findings: every lock follows the guide\n");
+    // Health is claimed only for what was read: with every server unreadable (a wrong
+    // password, a refused connection), stdout stays silent and the exit code says why.
+    bool anyRead = std::any_of(scans.begin(), scans.end(), [](const auto& s) { return !s.error; });
+    bool allRead = std::all_of(scans.begin(), scans.end(), [](const auto& s) { return !s.error; });
+    if (byRule.empty() && anyRead)
+        std::printf(allRead ? "\nno findings: every lock follows the guide\n"
+                            : "\nno findings on the servers that could be read (see the errors "
+                              "above)\n");
     for (const auto& [id, records] : byRule) {
         const auto& rule = inspect::rule(id);
         const char* severity = rule.severity == inspect::Severity::Critical  ? "CRITICAL"
@@ -66,15 +73,14 @@ int runDoctor(const Arguments& args) {
     return exitCodeOf(scans);
 }
 
-const std::string kSynopsis =
-    "doctor [options] [--observe SECONDS]\n"
-    "                           the guide's common mistakes on live locks, each with why and the "
-    "fix;\n"
-    "                           --observe watches first, to catch locks renewed far past their "
-    "TTL\n"
-    "                           (options as for list)";
-
-Registration doctor({"doctor", kSynopsis, inspectorValueFlags({"--observe"}), runDoctor});
+Registration doctor({"doctor",
+                     "doctor [--observe SECONDS]",
+                     "The guide's common mistakes on live locks, each with why and the fix.",
+                     {{"--observe", "SECONDS",
+                       "watch first, to catch locks renewed far past their TTL", "Doctor"}},
+                     true,
+                     "",
+                     runDoctor});
 
 }  // namespace
 }  // namespace lockscope::cli

@@ -13,7 +13,6 @@ namespace lockscope::cli {
 namespace {
 
 int runList(const Arguments& args) {
-    args.allowOnly(inspectorFlagNames({"--group"}));
     if (!args.positionals().empty()) throw UsageError("list takes no arguments, only options");
     InspectorFlags flags = parseInspectorFlags(args);
     auto scans = scanInstances(flags);
@@ -51,16 +50,16 @@ int runList(const Arguments& args) {
     return exitCodeOf(scans);
 }
 
-const std::string kSynopsis = std::string(
-                                  "list [options]             every lock with its holder, live "
-                                  "TTL, fence and findings (SCAN, never KEYS)\n"
-                                  "  --group              per resource, the Redlock view across "
-                                  "the -u servers:\n"
-                                  "                       holder and PTTL per node, majority "
-                                  "(N/2+1), validity left\n") +
-                              inspectorFlagsHelp();
-
-Registration list({"list", kSynopsis, inspectorValueFlags(), runList});
+Registration list({"list",
+                   "list [--group]",
+                   "Every lock with its holder, live TTL, fence and findings (SCAN, never KEYS).",
+                   {{"--group", "",
+                     "per resource, the Redlock view across the -u servers: holder and PTTL "
+                     "per node, majority (N/2+1), validity left",
+                     "List"}},
+                   true,
+                   "",
+                   runList});
 
 }  // namespace
 }  // namespace lockscope::cli

@@ -7,7 +7,6 @@ namespace lockscope::cli {
 namespace {
 
 int runRelease(const Arguments& args) {
-    args.allowOnly(inspectorFlagNames({"--token", "--fields"}));
     std::string key = actionKey(args, "release");
     inspect::Holder seen = holderFromFlags(args);
     InspectorFlags flags = parseInspectorFlags(args);
@@ -16,10 +15,10 @@ int runRelease(const Arguments& args) {
 }
 
 Registration release(
-    {"release",
-     "release KEY --token T      delete the lock only if it still holds token T (a Redisson hash:\n"
-     "                           --fields JSON); exit 4 and nothing deleted if it changed hands",
-     inspectorValueFlags({"--token", "--fields"}), runRelease});
+    {"release", "release KEY --token T",
+     "Delete the lock only if it still holds token T (a Redisson hash: --fields JSON); exit 4 "
+     "and nothing deleted if it changed hands.",
+     actionOptionSpecs(), true, "KEY", runRelease});
 
 }  // namespace
 }  // namespace lockscope::cli

@@ -76,7 +76,6 @@ RunResult replayLive(const Scenario& scenario, const ScenarioParams& params, std
 }
 
 int runReplay(const Arguments& args) {
-    args.allowOnly({"--seed", "--live", "--set", "--speed", "--list"});
     if (args.has("--list")) {
         if (!args.positionals().empty()) throw UsageError("--list takes no scenario name");
         listScenarios();
@@ -116,19 +115,22 @@ int runReplay(const Arguments& args) {
 
 Registration replay(
     {"replay",
-     "replay NAME [--seed N] [--set param=value]... [--live URL|private [--speed MS]]\n"
-     "  replay --list            replay a teaching scenario (broken-report, fixed-report,\n"
-     "                           expiry-race, setnx-expire-crash, failover, seat-hold,\n"
-     "                           redlock-gc-pause, redlock-clock-jump) one beat per line, then\n"
-     "                           its outcome. --live runs it on real servers and reports each\n"
-     "                           reply that differs from the model. A single-server story runs\n"
-     "                           on URL (its keys must be absent). The multi-server stories\n"
-     "                           (redlock-*, failover, seat-hold) always start private\n"
-     "                           redis-servers on loopback, one per node, with real replicas\n"
-     "                           (REPLICAOF) and a real promotion, and ignore URL (write\n"
-     "                           --live private); what they can only emulate (the clock step\n"
-     "                           of redlock-clock-jump) is printed with the run",
-     {"--seed", "--live", "--set", "--speed"},
+     "replay NAME [--seed N] [--set param=value]... [--live URL|private] | --list",
+     "Replay a teaching scenario (broken-report, fixed-report, expiry-race, setnx-expire-crash, "
+     "failover, seat-hold, redlock-gc-pause, redlock-clock-jump) one beat per line, then its "
+     "outcome. --live runs it on real servers and reports each reply that differs from the "
+     "model. A single-server story runs on URL (its keys must be absent). The multi-server "
+     "stories (redlock-*, failover, seat-hold) always start private redis-servers on loopback, "
+     "one per node, with real replicas (REPLICAOF) and a real promotion, and ignore URL (write "
+     "--live private); what they can only emulate (the clock step of redlock-clock-jump) is "
+     "printed with the run.",
+     {{"--list", "", "list the scenarios and their parameters", "Replay"},
+      {"--seed", "N", "the random seed (default 1)", "Replay"},
+      {"--set", "NAME=VALUE", "set a scenario parameter, repeatable", "Replay"},
+      {"--live", "URL", "run on a real server (or \"private\" servers)", "Replay"},
+      {"--speed", "MS", "real milliseconds per virtual second, with --live", "Replay"}},
+     false,
+     "NAME",
      runReplay});
 
 }  // namespace

@@ -32,7 +32,6 @@ void printLocks(Connection& c) {
 }
 
 int runSandbox(const Arguments& args) {
-    args.allowOnly({"--for"});
     int seconds = -1;
     if (auto s = args.value("--for")) {
         try {
@@ -63,9 +62,12 @@ int runSandbox(const Arguments& args) {
 
 Registration sandbox(
     {"sandbox",
-     "sandbox [--for SECONDS]    start a private redis-server with live demo locks and print "
-     "its URL until interrupted; with --for, print the locks every second for that long",
-     {"--for"},
+     "sandbox [--for SECONDS]",
+     "Start a private redis-server with live demo locks and print its URL until interrupted; "
+     "with --for, print the locks every second for that long.",
+     {{"--for", "SECONDS", "stop after this many seconds", "Sandbox"}},
+     false,
+     "",
      runSandbox});
 
 }  // namespace

@@ -4,14 +4,15 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <thread>
 
 #include "cli_command.h"
 #include "connection_flags.h"
 #include "instance_scan.h"
 #include "lock_table_text.h"
+#include "lockscope/errors.h"
 #include "lockscope/inspect/lock_watch.h"
-#include "lockscope/inspect/record_json.h"
-#include "nlohmann/json.hpp"
+#include "watch_events.h"
 
 namespace lockscope::cli {
 namespace {
@@ -23,24 +24,48 @@ struct WatchedServer {
     Endpoint endpoint;
     std::unique_ptr<Connection> connection;
     std::unique_ptr<inspect::LockWatch> watch;
+    std::unique_ptr<WatchEvents> events;
     std::string status;
+    int pollsOk = 0, pollsFailed = 0;
+    std::chrono::milliseconds backoff{0};
+    inspect::SteadyClock::time_point retryAt{};
+    std::string lastError;
 };
 
-void printJsonUpdate(const WatchedServer& s, const inspect::WatchUpdate& u) {
+// Errors a server gives while it is busy for a while (a long script, loading its data after a
+// restart, a replica without its master): wait and retry, never give up for good.
+bool passes(const ReplyError& e) {
+    std::string_view m = e.what();
+    for (const char* transient : {"BUSY", "LOADING", "MASTERDOWN", "TRYAGAIN"})
+        if (m.find(transient) != std::string_view::npos) return true;
+    return false;
+}
+
+// One poll of one server; a failure backs off (doubling, up to 10 s) and shows the state.
+inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval) {
     auto now = inspect::SteadyClock::now();
-    for (const auto& r : u.changed) std::printf("%s\n", inspect::toJsonLine(r, now).c_str());
-    for (const auto& key : u.removed) {
-        nlohmann::json j{{"instance", s.endpoint.display()}, {"key", key}, {"removed", true}};
-        std::printf("%s\n",
-                    j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    inspect::WatchUpdate u;
+    try {
+        u = s.watch->step();
+    } catch (const ReplyError& e) {
+        if (!passes(e)) throw;
+        u.connected = false;
+        u.error = e.what();
     }
-    if (!u.connected) {
-        nlohmann::json j{
-            {"instance", s.endpoint.display()}, {"connected", false}, {"error", u.error}};
-        std::printf("%s\n",
-                    j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    if (u.connected) {
+        ++s.pollsOk;
+        s.backoff = std::chrono::milliseconds(0);
+        s.status = std::string("connected, keyspace events ") +
+                   inspect::toString(s.watch->server().keyspaceEvents);
+        return u;
     }
-    std::fflush(stdout);
+    ++s.pollsFailed;
+    s.lastError = u.error;
+    s.backoff = std::min<std::chrono::milliseconds>(std::max(s.backoff * 2, interval), 10s);
+    s.retryAt = now + s.backoff;
+    s.status = "not read (" + u.error + "), retrying in " +
+               std::to_string(s.backoff.count() / 1000.0).substr(0, 4) + " s";
+    return u;
 }
 
 void redraw(const std::vector<WatchedServer>& servers, bool ansi) {
@@ -61,7 +86,6 @@ void redraw(const std::vector<WatchedServer>& servers, bool ansi) {
 }
 
 int runWatch(const Arguments& args) {
-    args.allowOnly(inspectorFlagNames({"--interval", "--for"}));
     if (!args.positionals().empty()) throw UsageError("watch takes no arguments, only options");
     InspectorFlags flags = parseInspectorFlags(args);
     inspect::WatchOptions options;
@@ -85,6 +109,7 @@ int runWatch(const Arguments& args) {
         s.connection =
             std::make_unique<Connection>(Connection::open(e, connectionOptions(flags, true)));
         s.watch = std::make_unique<inspect::LockWatch>(*s.connection, options);
+        s.events = std::make_unique<WatchEvents>(e.display());
         servers.push_back(std::move(s));
     }
     const bool ansi = !flags.json && isatty(STDOUT_FILENO);
@@ -95,12 +120,13 @@ int runWatch(const Arguments& args) {
         bool changed = false;
         if (now >= nextPoll) {
             for (auto& s : servers) {
-                auto u = s.watch->step();
-                s.status = u.connected ? std::string("connected, keyspace events ") +
-                                             inspect::toString(s.watch->server().keyspaceEvents)
-                                       : "disconnected (" + u.error + "), retrying";
+                if (now < s.retryAt) continue;
+                auto u = poll(s, options.pollInterval);
                 changed = changed || !u.changed.empty() || !u.removed.empty() || !u.connected;
-                if (flags.json) printJsonUpdate(s, u);
+                if (flags.json) s.events->print(stdout, u);
+                if (!u.connected && !flags.json && !ansi)
+                    std::fprintf(stderr, "lockscope-cli watch: %s: %s\n",
+                                 s.endpoint.display().c_str(), s.status.c_str());
             }
             nextPoll = now + options.pollInterval;
         }
@@ -109,24 +135,46 @@ int runWatch(const Arguments& args) {
         auto slice =
             std::chrono::milliseconds(std::max<long>(10, 100 / static_cast<long>(servers.size())));
         for (auto& s : servers) {
-            auto u = s.watch->waitForEvents(
-                std::min<std::chrono::milliseconds>(slice, options.pollInterval));
+            if (s.pollsOk == 0 || inspect::SteadyClock::now() < s.retryAt) continue;
+            inspect::WatchUpdate u;
+            try {
+                u = s.watch->waitForEvents(
+                    std::min<std::chrono::milliseconds>(slice, options.pollInterval));
+            } catch (const ReplyError& e) {
+                if (!passes(e)) throw;
+                continue;  // the next poll reports it
+            }
             if (u.changed.empty() && u.removed.empty() && u.connected) continue;
             changed = true;
-            if (flags.json) printJsonUpdate(s, u);
+            if (flags.json) s.events->print(stdout, u);
         }
+        if (servers.size() == 1 && servers[0].pollsOk == 0)
+            std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(slice, 100ms));
         if (!flags.json && (ansi || changed)) redraw(servers, ansi);
     }
-    return kOk;
+    // A run in which no poll of a server succeeded showed nothing true: say so, and fail.
+    int code = kOk;
+    for (const auto& s : servers)
+        if (s.pollsOk == 0 && s.pollsFailed > 0) {
+            std::fprintf(stderr,
+                         "lockscope-cli watch: %s: every poll failed (%d), nothing was read; "
+                         "last error: %s\n",
+                         s.endpoint.display().c_str(), s.pollsFailed, s.lastError.c_str());
+            code = kCannotConnect;
+        }
+    return code;
 }
 
 Registration watch(
     {"watch",
-     "watch [options] [--interval MS] [--for SECONDS]\n"
-     "                           live view of the locks with countdowns; re-reads known locks "
-     "every\n"
-     "                           interval (500 ms) and rescans for new ones less often",
-     inspectorValueFlags({"--interval", "--for"}), runWatch});
+     "watch [--interval MS] [--for SECONDS]",
+     "Live view of the locks with countdowns; re-reads known locks every interval (500 ms) and "
+     "rescans for new ones less often. With --json, one line per change.",
+     {{"--interval", "MS", "poll interval (50 to 3600000 ms, default 500)", "Watch"},
+      {"--for", "SECONDS", "stop after this many seconds", "Watch"}},
+     true,
+     "",
+     runWatch});
 
 }  // namespace
 }  // namespace lockscope::cli

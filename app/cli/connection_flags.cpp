@@ -1,51 +1,66 @@
 #include "connection_flags.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdlib>
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
-#include "lockscope/inspect/pacer.h"
+#include "secrets.h"
 
 namespace lockscope::cli {
-namespace {
 
-// Functions, not globals: commands register during static initialisation, in any order.
-std::vector<std::string> valueFlags() {
-    return {"-h", "-p", "-a", "--user", "-n", "-u", "--pattern", "--max-load", "--audit-log"};
+// A function, not a global: commands register during static initialisation, in any order.
+std::vector<OptionSpec> inspectorOptionSpecs() {
+    const std::string server = "Connection", scan = "Scan and output";
+    return {
+        {"-h,--host", "HOST", "server host (default 127.0.0.1)", server},
+        {"-p,--port", "PORT", "server port (default 6379)", server},
+        {"-a,--pass", "PASSWORD",
+         "password (prefer REDISCLI_AUTH or --askpass: arguments are visible to other users)",
+         server},
+        {"--askpass", "", "read the password from the terminal, without echo", server},
+        {"--user", "USER", "ACL user name (with no password: AUTH with an empty one)", server},
+        {"-n,--db", "DB", "database number", server},
+        {"-u,--url", "URL",
+         "redis://[user[:pw]@]host[:port][/db] or unix:///path; repeat for several servers",
+         server},
+        {"--read-only", "", "send no writes (actions are refused)", server},
+        {"--pattern", "GLOB", "SCAN MATCH pattern, repeatable (default lock:*)", scan},
+        {"--json", "", "one JSON object per line", scan},
+        {"--max-load", "PERCENT", "cap the share of server time used, 1% to 100%, e.g. 20%", scan},
+        {"--audit-log", "PATH",
+         "where actions are logged (default $LOCKSCOPE_AUDIT_LOG or "
+         "~/.local/state/lockscope/audit.jsonl)",
+         scan},
+    };
 }
-std::vector<std::string> switches() {
-    return {"--read-only", "--json"};
+
+std::string inspectorFlagsHelp() {
+    std::string out;
+    for (const auto& spec : inspectorOptionSpecs()) {
+        std::string left = spec.names + (spec.valueName.empty() ? "" : " " + spec.valueName);
+        left.resize(std::max<std::size_t>(left.size() + 1, 24), ' ');
+        out += "  " + left + spec.help + "\n";
+    }
+    return out;
 }
 
-template <class T>
-std::vector<T> joined(std::vector<T> a, const std::vector<T>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-}
-
-}  // namespace
-
-std::vector<std::string> inspectorValueFlags(std::vector<std::string> own) {
-    return joined(valueFlags(), own);
-}
-
-std::vector<std::string> inspectorFlagNames(std::vector<std::string> own) {
-    return joined(joined(valueFlags(), switches()), own);
-}
-
-const char* inspectorFlagsHelp() {
-    return "  -h HOST -p PORT      server (default 127.0.0.1 6379)\n"
-           "  -a PASSWORD          password (or REDISCLI_AUTH); --user USER for an ACL user\n"
-           "  -n DB                database number\n"
-           "  -u URL               redis://[user[:pw]@]host[:port][/db] or unix:///path; repeat "
-           "for several servers\n"
-           "  --pattern GLOB       SCAN MATCH pattern, repeatable (default lock:*)\n"
-           "  --read-only          send no writes (actions are refused)\n"
-           "  --json               one JSON object per lock per line\n"
-           "  --max-load SHARE     cap the share of server time used, e.g. 20%\n"
-           "  --audit-log PATH     where actions are logged (default $LOCKSCOPE_AUDIT_LOG or\n"
-           "                       ~/.local/state/lockscope/audit.jsonl)\n";
+double parseMaxLoad(const std::string& text) {
+    // One form only, a percentage: "1.5" or "0.2" alone meant different things before.
+    const std::string shown = text.substr(0, 32);
+    if (!text.ends_with('%'))
+        throw UsageError("--max-load takes a percentage with %, from 1% to 100%, like 20%; got \"" +
+                         shown + "\"");
+    std::string_view number(text.data(), text.size() - 1);
+    double percent = 0;
+    auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), percent,
+                                     std::chars_format::fixed);
+    if (number.empty() || ec != std::errc() || end != number.data() + number.size() ||
+        !(percent >= 1.0 && percent <= 100.0))
+        throw UsageError("--max-load takes a percentage from 1% to 100%, like 20%; got \"" + shown +
+                         "\"");
+    return percent / 100.0;
 }
 
 long long parseNumberFlag(const std::string& flag, const std::string& text, long long min,
@@ -65,6 +80,10 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
     f.json = args.has("--json");
     auto urls = args.values("-u");
     auto password = args.value("-a");
+    if (args.has("--askpass")) {
+        if (password) throw UsageError("give -a or --askpass, not both");
+        password = askPassword("Password: ");
+    }
     if (!password)
         if (const char* env = std::getenv("REDISCLI_AUTH"); env && *env) password = env;
     auto user = args.value("--user");
@@ -100,12 +119,11 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
         if (db) e.db = static_cast<int>(parseNumberFlag("-n", *db, 0, 1'000'000));
         f.endpoints.push_back(std::move(e));
     }
-    if (user && !password) throw UsageError("--user needs a password (-a or REDISCLI_AUTH)");
     auto patterns = args.values("--pattern");
     if (!patterns.empty()) f.scan.patterns = patterns;
     if (auto load = args.value("--max-load")) {
         try {
-            f.scan.maxLoad = inspect::Pacer::parseShare(*load);
+            f.scan.maxLoad = parseMaxLoad(*load);
         } catch (const InvalidArgumentError& e) {
             throw UsageError(std::string("--max-load: ") + e.what());
         }

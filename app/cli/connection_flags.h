@@ -2,7 +2,8 @@
 // The connection and scan flags every inspector subcommand shares, like redis-cli's:
 //   -h HOST -p PORT -a PASSWORD --user USER -n DB, or -u URL (repeatable, one per server),
 //   --pattern GLOB (repeatable), --read-only, --json, --max-load SHARE, --audit-log PATH.
-// REDISCLI_AUTH supplies the password when -a is not given, as for redis-cli.
+// REDISCLI_AUTH supplies the password when -a is not given, as for redis-cli; --askpass reads
+// it from the terminal.
 
 #include <string>
 #include <vector>
@@ -22,19 +23,21 @@ struct InspectorFlags {
     std::string auditLogPath;
 };
 
-// Value flags of the shared set plus the command's own.
-std::vector<std::string> inspectorValueFlags(std::vector<std::string> own = {});
-// Every flag name of the shared set plus the command's own (for Arguments::allowOnly).
-std::vector<std::string> inspectorFlagNames(std::vector<std::string> own = {});
+// The shared options, declared once: every inspector command and the top level (before the
+// command) take them. Add a connection option here and every command has it.
+std::vector<OptionSpec> inspectorOptionSpecs();
 
 // Throws UsageError naming the bad flag.
 InspectorFlags parseInspectorFlags(const Arguments& args);
 
-// One line per shared flag, for --help.
-const char* inspectorFlagsHelp();
+// One line per shared flag, for the top-level --help.
+std::string inspectorFlagsHelp();
 
 // Connection options for a command: read-only when asked, or always for commands that only read.
 ConnectionOptions connectionOptions(const InspectorFlags& flags, bool onlyReads);
+
+// "20%" -> 0.2: a percentage with %, from 1% to 100%; UsageError for anything else.
+double parseMaxLoad(const std::string& text);
 
 // Parses a whole number in [min, max] or throws UsageError naming the flag.
 long long parseNumberFlag(const std::string& flag, const std::string& text, long long min,

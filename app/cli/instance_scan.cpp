@@ -23,6 +23,8 @@ int exitCodeFor(const Error& e) {
             return kPermissionDenied;
         case ErrorKind::InvalidArgument:
             return kUsage;
+        case ErrorKind::OutcomeUnknown:
+            return kOutcomeUnknown;
         default:
             return kError;
     }

@@ -4,6 +4,7 @@
 
 #include <functional>
 #include <string>
+#include <vector>
 
 #include "connection_flags.h"
 #include "lockscope/inspect/safe_actions.h"
@@ -17,10 +18,15 @@ int runLockAction(const InspectorFlags& flags, const std::string& command,
 
 int exitCodeFor(inspect::ActionOutcome outcome);
 
-// The KEY positional of an action command; UsageError when missing, extra or empty.
+// The options release, expire and delete share (the holder seen, the key as bytes), after own.
+std::vector<OptionSpec> actionOptionSpecs(std::vector<OptionSpec> own = {});
+
+// The KEY of an action command: the positional (decoded with --escaped) or --key-hex;
+// UsageError when missing, extra or empty.
 std::string actionKey(const Arguments& args, const std::string& command);
 
-// The holder the operator saw: --token T, or --fields '{"field":"value",...}' for a hash.
+// The holder the operator saw: --token T (or --token-hex), or --fields '{"field":"value",...}'
+// for a hash.
 inspect::Holder holderFromFlags(const Arguments& args);
 
 }  // namespace lockscope::cli

@@ -1,74 +1,41 @@
-// lockscope-cli: dispatches to the subcommands registered in cmd_*.cpp.
+// lockscope-cli: parses the command line and dispatches to the commands in cmd_*.cpp.
 #include <cstdio>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "cli_command.h"
+#include "command_line.h"
+#include "instance_scan.h"
 #include "lockscope/errors.h"
-
-namespace {
-
-using namespace lockscope::cli;
-
-void printUsage(std::FILE* out) {
-    std::fputs(
-        "usage: lockscope-cli COMMAND [options]    (lockscope-cli COMMAND --help for details)\n\n",
-        out);
-    for (const auto& c : registry()) std::fprintf(out, "  %s\n", c.synopsis.c_str());
-    std::fputs(
-        "\nexit codes: 0 ok, 1 error, 2 bad usage, 3 key not found, 4 token changed (nothing\n"
-        "deleted), 5 permission denied or read-only, 6 cannot connect\n",
-        out);
-}
-
-int exitCodeFor(const lockscope::Error& e) {
-    switch (e.kind()) {
-        case lockscope::ErrorKind::ConnectionRefused:
-        case lockscope::ErrorKind::Timeout:
-        case lockscope::ErrorKind::ConnectionLost:
-        case lockscope::ErrorKind::Protocol:
-        case lockscope::ErrorKind::Authentication:
-            return kCannotConnect;
-        case lockscope::ErrorKind::PermissionDenied:
-        case lockscope::ErrorKind::ReadOnly:
-            return kPermissionDenied;
-        case lockscope::ErrorKind::InvalidArgument:
-            return kUsage;
-        default:
-            return kError;
-    }
-}
-
-}  // namespace
+#include "secrets.h"
 
 int main(int argc, char** argv) {
-    std::vector<std::string_view> args(argv + 1, argv + argc);
-    if (args.empty() || args[0] == "--help" || args[0] == "-h" || args[0] == "help") {
-        printUsage(stdout);
-        return args.empty() ? kUsage : kOk;
+    using namespace lockscope::cli;
+    std::vector<std::string> args(argv + 1, argv + argc);
+    if (args.empty()) {
+        std::fputs(topLevelHelp().c_str(), stderr);
+        return kUsage;
     }
-    for (const auto& command : registry()) {
-        if (command.name != args[0]) continue;
-        try {
-            Arguments parsed({args.begin() + 1, args.end()}, command.valueFlags);
-            if (parsed.has("--help")) {
-                std::printf("%s\n", command.synopsis.c_str());
-                return kOk;
-            }
-            return command.run(parsed);
-        } catch (const UsageError& e) {
-            std::fprintf(stderr, "lockscope-cli %s: %s\n", command.name.c_str(), e.what());
-            return kUsage;
-        } catch (const lockscope::Error& e) {
-            std::fprintf(stderr, "lockscope-cli %s: %s\n", command.name.c_str(), e.what());
-            return exitCodeFor(e);
-        } catch (const std::exception& e) {
-            std::fprintf(stderr, "lockscope-cli %s: %s\n", command.name.c_str(), e.what());
-            return kError;
-        }
+    std::string name = "lockscope-cli";
+    try {
+        CommandLine line = parseCommandLine(args);
+        if (scrubPasswordsFromArgv(argc, argv))
+            std::fputs(
+                "Warning: a password on the command line may be seen by other users "
+                "before it is scrubbed; use REDISCLI_AUTH or --askpass instead.\n",
+                stderr);
+        if (!line.command) return kOk;  // help or version shown
+        name += " " + line.command->name;
+        return line.command->run(line.args);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "%s: %s\n(%s --help for usage)\n", name.c_str(), e.what(),
+                     name.c_str());
+        return kUsage;
+    } catch (const lockscope::Error& e) {
+        std::fprintf(stderr, "%s: %s\n", name.c_str(), e.what());
+        return exitCodeFor(e);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "%s: %s\n", name.c_str(), e.what());
+        return kError;
     }
-    std::fprintf(stderr, "lockscope-cli: unknown command \"%s\"\n\n", std::string(args[0]).c_str());
-    printUsage(stderr);
-    return kUsage;
 }

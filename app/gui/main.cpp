@@ -6,13 +6,14 @@
 
 #include "lockscope/endpoint.h"
 #include "lockscope/errors.h"
+#include "lockscope/version.h"
 #include "widgets/main_window.h"
 
 int main(int argc, char** argv) {
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("LockScope"));
     QApplication::setOrganizationName(QStringLiteral("LockScope"));
-    QApplication::setApplicationVersion(QStringLiteral(LOCKSCOPE_APP_VERSION));
+    QApplication::setApplicationVersion(QString::fromLatin1(lockscope::kVersion));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
     QApplication::setDesktopFileName(QStringLiteral("lockscope"));
 

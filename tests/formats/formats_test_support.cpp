@@ -38,7 +38,7 @@ void writeEveryFormat(Connection& c) {
     c.command({"HSET", kDigest + ":LOCKED", kJid, "1764549331.12"});
     c.command({"SET", kDigest + ":INFO", R"({"worker":"SyncJob","queue":"default"})"});
     c.command({"LPUSH", kDigest + ":QUEUED", "7c6b5a4f3e2d1c0b9a8f7e6d"});
-    for (const std::string key : {kDigest, kDigest + ":LOCKED", kDigest + ":INFO"})
+    for (const std::string& key : {kDigest, kDigest + ":LOCKED", kDigest + ":INFO"})
         c.command({"PEXPIRE", key, "600000"});
     // RedLock.net RedLockFactory: key "redlock-{0}", SET key Guid NX PX expiry.
     c.command(

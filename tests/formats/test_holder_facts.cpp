@@ -2,6 +2,7 @@
 
 #include "lockscope/inspect/holder_facts.h"
 #include "lockscope/inspect/lock_families.h"
+#include "lockscope/inspect/record_json.h"
 
 using namespace lockscope::inspect;
 using namespace std::chrono;
@@ -101,4 +102,15 @@ TEST(HolderFacts, SpringRegistryIsRecognisedByItsSharedUuid) {
     EXPECT_EQ(records[4].kind, LockKind::Uuid);
     EXPECT_EQ(decodeHolder(records[0]).clientId, kClientA);
     EXPECT_EQ(springRegistryKey("orders:order-17"), "orders");
+}
+
+TEST(HolderFacts, JsonLinesCarryTheDecodedHolder) {
+    auto shed = record("job-lock:default:nightly", LockKind::ShedLock,
+                       "ADDED:2026-12-01T00:35:31.006Z@build-7");
+    std::string line = toJsonLine(shed, SteadyClock::now());
+    EXPECT_NE(line.find(R"("kind":"shedlock")"), std::string::npos) << line;
+    EXPECT_NE(line.find(R"("holder":"since 2026-12-01T00:35:31Z on build-7")"), std::string::npos)
+        << line;
+    auto plain = record("lock:{a}", LockKind::Guide, std::string(32, 'a'));
+    EXPECT_EQ(toJsonLine(plain, SteadyClock::now()).find("holder"), std::string::npos);
 }

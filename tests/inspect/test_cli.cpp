@@ -10,70 +10,18 @@
 #include <sstream>
 #include <thread>
 
+#include "cli_runner.h"
 #include "inspect_helpers.h"
 #include "lockscope/redis_lock.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
+using lockscope::testing::CliRun;
+using lockscope::testing::CliTest;
 using lockscope::testing::contains;
 using lockscope::testing::RedisTest;
 using lockscope::testing::TempDir;
-
-namespace {
-
-struct CliRun {
-    int code = -1;
-    std::string out, err;
-};
-
-std::string shellQuote(const std::string& s) {
-    std::string q = "'";
-    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-    return q + "'";
-}
-
-class CliTest : public RedisTest {
-  protected:
-    TempDir dir;
-    std::string audit = dir.path("audit.jsonl");
-
-    CliRun cli(const std::vector<std::string>& args, const std::string& env = "") {
-        std::string cmd =
-            "LOCKSCOPE_AUDIT_LOG=" + shellQuote(audit) + " " + env + " " + LOCKSCOPE_CLI;
-        for (const auto& a : args) cmd += " " + shellQuote(a);
-        cmd += " 2>" + shellQuote(dir.path("stderr"));
-        CliRun run;
-        std::FILE* p = popen(cmd.c_str(), "r");
-        char buf[4096];
-        std::size_t n;
-        while ((n = std::fread(buf, 1, sizeof buf, p)) > 0) run.out.append(buf, n);
-        int status = pclose(p);
-        run.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-        std::ifstream e(dir.path("stderr"));
-        std::stringstream ss;
-        ss << e.rdbuf();
-        run.err = ss.str();
-        return run;
-    }
-    std::string url() const { return endpoint().display(); }
-    std::vector<nlohmann::json> jsonLines(const std::string& out) {
-        std::vector<nlohmann::json> lines;
-        std::istringstream in(out);
-        std::string line;
-        while (std::getline(in, line))
-            if (!line.empty()) lines.push_back(nlohmann::json::parse(line));
-        return lines;
-    }
-    std::vector<nlohmann::json> auditLines() {
-        std::ifstream in(audit);
-        std::stringstream ss;
-        ss << in.rdbuf();
-        return jsonLines(ss.str());
-    }
-};
-
-}  // namespace
 
 TEST_F(CliTest, ListJsonHasEveryField) {
     auto shared = std::make_shared<Connection>(connect());
@@ -135,7 +83,7 @@ TEST_F(CliTest, ReleaseExitCodesAndAudit) {
     EXPECT_EQ(c.command({"EXISTS", "lock:{orphan}"}).integer(), 1);
     EXPECT_EQ(cli({"delete", "lock:{orphan}", "--force", "-u", url()}).code, 0);
     EXPECT_EQ(c.command({"EXISTS", "lock:{orphan}"}).integer(), 0);
-    auto lines = auditLines();
+    auto lines = auditResults();
     ASSERT_EQ(lines.size(), 7u);
     std::vector<std::string> results;
     for (const auto& l : lines) results.push_back(l["result"]);
@@ -144,6 +92,13 @@ TEST_F(CliTest, ReleaseExitCodesAndAudit) {
     EXPECT_EQ(lines[4]["action"], "expire");
     EXPECT_EQ(lines[4]["ttl_ms"], 5000);
     EXPECT_EQ(lines[6]["action"], "force-delete");
+    // What was sent has its intent first, with the same id; refusals before sending have none.
+    auto all = auditLines();
+    ASSERT_EQ(all.size(), 12u);
+    EXPECT_EQ(all[0]["phase"], "intent");
+    EXPECT_FALSE(all[0].contains("result"));
+    EXPECT_EQ(all[0]["id"], all[1]["id"]);
+    EXPECT_EQ(all[2]["phase"], "result");  // the read-only refusal
 }
 
 TEST_F(CliTest, BadInputGivesUsageOrConnectCodes) {

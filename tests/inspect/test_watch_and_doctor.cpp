@@ -6,6 +6,7 @@
 #include "inspect_helpers.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/lock_shape.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/resource_groups.h"
 #include "lockscope/inspect/server_facts.h"
@@ -342,4 +343,214 @@ TEST_F(RedisTest, RescanCanStreamItsBatchesToAView) {
     lastFraction = -1;  // a new scan starts over
     EXPECT_TRUE(watch.step().rescanned);
     EXPECT_EQ(streamed, 500u);  // nothing changed, so nothing streamed again
+}
+
+TEST(ServerFactsInfo, RunIdIsReadFromTheInfoText) {
+    EXPECT_EQ(runIdFromInfo("# Server\r\nredis_version:7.0.15\r\nrun_id:abc123\r\ntcp_port:1\r\n"),
+              "abc123");
+    EXPECT_EQ(runIdFromInfo("run_id:last"), "last");
+    EXPECT_EQ(runIdFromInfo(""), "");
+    EXPECT_EQ(runIdFromInfo("# Server\r\nredis_version:7\r\n"), "");
+    EXPECT_EQ(runIdFromInfo(std::string("\0\xff\nrun_id\n", 11)), "");
+}
+
+// A server killed and started again empty on the same port: the watch of the new
+// connection, resumed from the old one's memory, reports every lock it knew as removed,
+// and says the server restarted (its run_id changed). Before, a new watch started empty,
+// so the view never heard that the old locks were gone.
+TEST_F(RedisTest, WatchResumedAfterARestartRemovesTheLocksThatAreGone) {
+    {
+        Connection c = connect();
+        c.command({"SET", "lock:{a}", "t1", "PX", "60000"});
+        c.command({"SET", "lock:{b}", "t2", "PX", "60000"});
+    }
+    WatchMemory memory;
+    {
+        Connection w = connect();
+        LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s});
+        ASSERT_EQ(watch.step().changed.size(), 2u);
+        EXPECT_FALSE(watch.server().runId.empty());
+        memory = watch.takeMemory();
+    }
+    EXPECT_EQ(memory.table.size(), 2u);
+    server().stop();
+    server().start();  // same port, no persistence: empty
+    {
+        Connection c = connect();
+        c.command({"SET", "lock:{b}", "new", "PX", "60000"});
+    }
+    Connection w = connect();
+    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s}, std::move(memory));
+    auto u = watch.step();
+    ASSERT_TRUE(u.connected);
+    EXPECT_TRUE(u.rescanned);
+    EXPECT_EQ(u.removed, (std::vector<std::string>{"lock:{a}"}));
+    ASSERT_EQ(u.changed.size(), 1u);
+    EXPECT_EQ(u.changed[0].token, "new");
+    EXPECT_NE(u.restartNote.find("server restarted"), std::string::npos) << u.restartNote;
+    EXPECT_EQ(watch.step().restartNote, "");  // said once
+}
+
+TEST_F(RedisTest, WatchResumedOnTheSameServerReportsNoRestart) {
+    {
+        Connection c = connect();
+        c.command({"SET", "lock:{a}", "t1", "PX", "60000"});
+    }
+    WatchMemory memory;
+    {
+        Connection w = connect();
+        LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s});
+        watch.step();
+        memory = watch.takeMemory();
+    }
+    Connection w = connect();
+    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s}, std::move(memory));
+    auto u = watch.step();
+    EXPECT_TRUE(u.removed.empty());
+    EXPECT_TRUE(u.changed.empty());  // the same lock, still counting down
+    EXPECT_EQ(u.restartNote, "");
+}
+
+// A healthy watchdog-renewed lock was shown with the same red as a lock without TTL. Renewal
+// past the TTL is information; only a holder renewing past the user's threshold is a warning,
+// and neither is a problem.
+TEST(Doctor, RenewalIsInformationUntilTheUsersThreshold) {
+    LockRecord r;
+    r.key = "lock:{job}";
+    r.token = "0123456789abcdef0123456789abcdef";
+    r.pttlMs = 30000;
+    auto now = SteadyClock::now();
+    r.observedAt = now;
+    r.lastChange = now - 2min;
+    r.renewals = 12;
+    ServerFacts facts;
+    Doctor doctor({.heldTooLong = 10min});
+    std::uint32_t healthy = doctor.examine(r, facts, now);
+    EXPECT_EQ(healthy, bit(RuleId::RenewedPastTtl));
+    EXPECT_EQ(worstSeverity(healthy), Severity::Info);
+    EXPECT_STREQ(toString(worstSeverity(healthy)), "information");
+
+    r.lastChange = now - 11min;
+    std::uint32_t stuck = doctor.examine(r, facts, now);
+    EXPECT_EQ(stuck, bit(RuleId::RenewedPastTtl) | bit(RuleId::HeldTooLong));
+    EXPECT_EQ(worstSeverity(stuck), Severity::Warning);
+
+    r.pttlMs = -1;
+    EXPECT_EQ(worstSeverity(doctor.examine(r, facts, now)), Severity::Critical);
+    EXPECT_EQ(worstSeverity(0), Severity::Info);
+}
+
+TEST(Doctor, NoTtlCauseDependsOnTheLibrary) {
+    std::string redisPy = noTtlCause(LockKind::RedisPy);
+    EXPECT_NE(redisPy.find("timeout=None"), std::string::npos);
+    EXPECT_EQ(redisPy.find("SETNX"), std::string::npos);
+    std::string redlock = noTtlCause(LockKind::NodeRedlock);
+    EXPECT_NE(redlock.find("PERSIST"), std::string::npos);
+    EXPECT_EQ(redlock.find("SETNX followed"), std::string::npos);
+    EXPECT_NE(std::string(noTtlCause(LockKind::FixedValue)).find("SETNX"), std::string::npos);
+    EXPECT_NE(std::string(noTtlCause(LockKind::Unknown)).find("PERSIST"), std::string::npos);
+    // The rule's own text no longer blames one cause for every library.
+    EXPECT_EQ(std::string(rule(RuleId::NoTtl).explanation).find("The usual cause is SETNX"),
+              std::string::npos);
+}
+
+// The command log filled with WRONGTYPE errors: every poll sent GET to Redisson hashes (and
+// HLEN/HSCAN to lists). Each key is now polled with the commands for its type.
+TEST_F(RedisTest, PollingReadsEachKeyWithTheCommandsForItsType) {
+    Connection c = connect();
+    c.command({"HSET", "lock:{h}", "8743c9c0-0795-4907-87fd-6c719a6b4586:1", "1"});
+    c.command({"PEXPIRE", "lock:{h}", "30000"});
+    c.command({"SET", "lock:{s}", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "PX", "30000"});
+    c.command({"RPUSH", "lock:{l}", "a"});
+    Connection w = connect();
+    std::vector<std::string> log;
+    w.setObserver(
+        [&](const CommandEvent& e) { log.push_back(e.command + " -> " + e.replySummary); });
+    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s});
+    ASSERT_EQ(watch.step().changed.size(), 3u);
+    log.clear();
+    for (int i = 0; i < 3; ++i) ASSERT_TRUE(watch.step().connected);
+    std::string all;
+    for (const auto& line : log) all += line + "\n";
+    EXPECT_EQ(all.find("WRONGTYPE"), std::string::npos) << all;
+    EXPECT_NE(all.find("HSCAN lock:{h}"), std::string::npos) << all;
+    EXPECT_EQ(all.find("GET lock:{h}"), std::string::npos) << all;
+    EXPECT_EQ(all.find("HSCAN lock:{l}"), std::string::npos) << all;
+    ASSERT_NE(watch.table().find("lock:{h}"), nullptr);
+    EXPECT_EQ(watch.table().find("lock:{h}")->fields.size(), 1u);
+
+    // A key that changes type between polls is read again the full way, not lost.
+    c.command({"DEL", "lock:{h}"});
+    c.command({"SET", "lock:{h}", "now-a-string", "PX", "30000"});
+    auto u = watch.step();
+    ASSERT_NE(watch.table().find("lock:{h}"), nullptr);
+    EXPECT_EQ(watch.table().find("lock:{h}")->type, ValueType::String);
+    EXPECT_EQ(watch.table().find("lock:{h}")->token, "now-a-string");
+    EXPECT_TRUE(std::find(u.removed.begin(), u.removed.end(), "lock:{h}") == u.removed.end());
+}
+
+// A pattern of "*" over ordinary keys flooded the table with "unknown" no-TTL locks, each
+// polled every interval. Now only lock-shaped keys enter the table (unless asked for).
+TEST_F(RedisTest, OrdinaryKeysStayOutOfTheWatchUnlessAskedFor) {
+    Connection c = connect();
+    for (int i = 0; i < 200; ++i) {
+        c.command({"SET", "user:" + std::to_string(i) + ":name", "Ada Lovelace"});
+        c.command({"SET", "counter:" + std::to_string(i), "1"});
+    }
+    c.command({"HSET", "profile:1", "name", "x"});
+    c.command({"RPUSH", "queue:jobs", "a"});
+    c.command({"SET", "lock:{job}", "0f1e2d3c4b5a69788796a5b4c3d2e1f0", "PX", "30000"});
+    c.command(
+        {"SET", "report-job", "a3b1c0d2e4f611ee8a1b0242ac120002", "PX", "30000"});  // redis-py
+    c.command({"SET", "session:abc", "token-value-42", "EX", "600"});  // token-like with a TTL
+
+    Connection w = connect();
+    std::uint64_t commands = 0;
+    w.setObserver([&](const CommandEvent&) { ++commands; });
+    WatchOptions options{.pollInterval = 20ms, .rescanInterval = 10s};
+    options.scan.patterns = {"*"};
+    LockWatch watch(w, options);
+    watch.step();
+    std::vector<std::string> keys = watch.table().keys();
+    std::sort(keys.begin(), keys.end());
+    EXPECT_EQ(keys, (std::vector<std::string>{"lock:{job}", "report-job", "session:abc"}));
+    EXPECT_EQ(watch.nonLockKeys(), 402u);
+    commands = 0;
+    watch.step();  // a poll reads the three locks only
+    EXPECT_LT(commands, 20u) << commands;
+
+    options.includeNonLocks = true;
+    Connection all = connect();
+    LockWatch everything(all, options);
+    everything.step();
+    EXPECT_EQ(everything.table().size(), 405u);
+}
+
+TEST(LockShape, WhatCountsAsALock) {
+    LockRecord r;
+    r.key = "counter:1";
+    r.token = "1";
+    r.kind = LockKind::FixedValue;
+    EXPECT_FALSE(isLockShaped(r));  // an ordinary flag
+    r.key = "LOCK:report";
+    EXPECT_TRUE(isLockShaped(r));  // the broken fixed-value lock
+    r.key = "name";
+    r.kind = LockKind::Unknown;
+    r.token = "Ada Lovelace";
+    r.pttlMs = 5000;
+    EXPECT_FALSE(isLockShaped(r));  // spaces: not a token
+    r.token = std::string("\x00\x01", 2);
+    EXPECT_FALSE(isLockShaped(r));
+    r.token = std::string(300, 'a');
+    EXPECT_FALSE(isLockShaped(r));
+    r.token = "tok-123";
+    EXPECT_TRUE(isLockShaped(r));
+    r.pttlMs = -1;
+    EXPECT_FALSE(isLockShaped(r));
+    r.kind = LockKind::NotALock;
+    r.key = "lock:queue";
+    EXPECT_FALSE(isLockShaped(r));
+    r.kind = LockKind::RedissonLock;
+    r.key = "anything";
+    EXPECT_TRUE(isLockShaped(r));
 }

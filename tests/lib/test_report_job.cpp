@@ -42,8 +42,8 @@ JobResult runReportJob(const Endpoint& endpoint, FencedStore& store, std::atomic
         report +=
             "chunk" + std::to_string(chunk) + " by instance " + std::to_string(instance) + "\n";
     }
-    result.saveAccepted = store.write("daily", report, *result.fence);  // fenced write
-    store.runOnce("email:2026-11-29", [&] { emails.fetch_add(1); });    // idempotent
+    result.saveAccepted = store.write("daily", report, *result.fence).accepted();  // fenced
+    store.runOnce("email:2026-11-29", [&] { emails.fetch_add(1); });               // idempotent
     return result;
 }
 

@@ -122,3 +122,28 @@ TEST(LiveDistributed, IgnoresTheEndpointAndRunsOnItsOwnServers) {
     EXPECT_TRUE(live.divergences.empty());
     EXPECT_EQ(live.servers.size(), 3u);
 }
+
+// Issue 19's changed rules, live: the fencing trap, late Redlock replies, an expired lease
+// blamed on expiry rather than the failover, the conditional-update fix.
+TEST(LiveDistributed, RedlockVersionTrapLetsTheStaleWriterWinOnRealPrimaries) {
+    LiveAndSimulated run = runBoth("redlock-gc-pause", {"fencing=2", "pause_ms=12200"});
+    EXPECT_EQ(run.live.outcome.holderWritesRejected, 1);
+}
+
+TEST(LiveDistributed, RedlockRepliesSlowerThanTheTimeoutLeaveNoLock) {
+    LiveAndSimulated run = runBoth("redlock-gc-pause", {"latency_ms=60"});
+    EXPECT_EQ(run.live.outcome.lockAttemptsFailed, 2);
+    EXPECT_EQ(run.live.outcome.staleWritesAccepted, 0);
+}
+
+TEST(LiveDistributed, FailoverWithAnExpiredLeaseBlamesTheExpiry) {
+    LiveAndSimulated run = runBoth("failover", {"ttl_ms=500"});
+    EXPECT_EQ(run.live.outcome.overlapsAfterLeaseExpired, 1);
+    EXPECT_EQ(run.live.outcome.overlapsAfterFailover, 0);
+}
+
+TEST(LiveDistributed, SeatHoldConditionalUpdateRefusesTheSecondConfirmation) {
+    LiveAndSimulated run = runBoth("seat-hold", {"fix=2"}, kFastRealMsPerVirtualSecond);
+    EXPECT_EQ(run.live.outcome.seatsSoldTwice, 0);
+    EXPECT_GT(run.live.outcome.bookingsRefused, 0);
+}

@@ -50,6 +50,12 @@ TEST_F(LiveParity, ExpiryRace) {
 TEST_F(LiveParity, SetnxExpireCrash) {
     expectParity("setnx-expire-crash", 20);
 }
+TEST_F(LiveParity, GetThenDel) {
+    expectParity("get-then-del", 1000);
+}
+TEST_F(LiveParity, AtomicCounter) {
+    expectParity("atomic-counter", 1000);
+}
 
 TEST_F(LiveParity, RefusesToTouchExistingKeys) {
     observer().command({"SET", "lock:report", "someone else's"});

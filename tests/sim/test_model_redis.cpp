@@ -69,6 +69,9 @@ TEST(ModelRedis, KeysExpireAtTheirDeadlineInVirtualTime) {
 
 TEST(ModelRedis, ExtendMovesTheDeadlineOnlyForTheOwner) {
     ModelRedis model;
+    for (const RedisCommand& c :
+         {RedisCommand::acquire("l", "f", "me", 200), RedisCommand::extend("l", "me", 200)})
+        model.loadScript(c.script()->sha1());  // as an earlier EVAL would have
     model.execute(RedisCommand::acquire("l", "f", "me", 200), 0);
     EXPECT_EQ(model.execute(RedisCommand::extend("l", "other", 200), 150).integer, 0);
     EXPECT_EQ(model.execute(RedisCommand::extend("l", "me", 200), 150).integer, 1);
@@ -87,6 +90,22 @@ TEST(ModelRedis, CommandTextIsWhatAClientSends) {
     EXPECT_TRUE(acquire.ends_with(" 2 lock:{r} fence:{r} tok 30000")) << acquire;
     ASSERT_NE(RedisCommand::release("k", "t").script(), nullptr);
     EXPECT_NE(RedisCommand::release("k", "t").script()->source().find("DEL"), std::string::npos);
+}
+
+TEST(ModelRedis, EvalshaOfAnUncachedScriptAnswersNoScriptAndEvalCachesIt) {
+    ModelRedis model;
+    RedisCommand acquire = RedisCommand::acquire("l", "f", "me", 200);
+    EXPECT_EQ(model.execute(acquire, 0).summary(),
+              "(error) NOSCRIPT No matching script. Please use EVAL.");
+    EXPECT_FALSE(model.peek("l", 0).has_value());  // nothing ran
+    RedisCommand eval = acquire;
+    eval.sendSource = true;
+    EXPECT_TRUE(eval.text().starts_with("EVAL \"")) << eval.text();
+    EXPECT_EQ(model.execute(eval, 0).integer, 1);
+    EXPECT_TRUE(model.hasScript(acquire.script()->sha1()));
+    // Cached now: EVALSHA runs it (the lock is taken, so the script answers 0).
+    EXPECT_EQ(model.execute(RedisCommand::acquire("l", "f", "you", 200), 0).summary(),
+              "(integer) 0");
 }
 
 TEST(ModelRedis, AClockJumpOnOneServerExpiresItsKeysEarly) {

@@ -129,14 +129,16 @@ TEST(Replay, PausingBetweenRenewalAndWriteCorruptsTheFileButNotTheStore) {
 
 TEST(Replay, CrashingAAfterItsSetRemovesTheForeignDeletion) {
     Replay replay("broken-report");
-    EXPECT_EQ(replay.outcome().foreignDeletions, 1);
+    EXPECT_EQ(replay.outcome().foreignDeletions, 2);
     int aTakes = findBeat(replay.recording(), [](const Beat& b) { return sends(b, "A", "SET"); });
     replay.seek(aTakes);
     replay.crashInstance("A");
-    // A never reaches its DEL or its email; B and C still run after A's lock expires.
+    // A never reaches its DEL or its email; B runs after A's lock expires, and C, with no
+    // DEL to remove B's lock, is refused.
     EXPECT_EQ(replay.outcome().foreignDeletions, 0);
     EXPECT_EQ(replay.outcome().runsCrashed, 1);
-    EXPECT_EQ(replay.outcome().emailsSent, 2);
+    EXPECT_EQ(replay.outcome().emailsSent, 1);
+    EXPECT_EQ(replay.outcome().runsRefused, 1);
     EXPECT_THROW(replay.crashInstance("A"), InvalidArgumentError);
     EXPECT_THROW(replay.pauseInstance("Z", 1000), InvalidArgumentError);
     EXPECT_THROW(replay.pauseInstance("B", 0), InvalidArgumentError);

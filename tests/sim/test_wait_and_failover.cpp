@@ -281,8 +281,9 @@ TEST(Failover, ForksWhileAClientIsBlockedInWait) {
         findBeat(replay.recording(), [](const Beat& b) { return sends(b, "client1", "r1> WAIT"); });
     ASSERT_GE(wait, 0);
     EXPECT_EQ(replay.recording().beats[wait].reply, "(integer) 0");
+    // It gives the lock back where the primary is now: r2, promoted while it waited.
     int giveBack = findBeat(replay.recording(),
-                            [](const Beat& b) { return sends(b, "client1", "r1> EVALSHA"); });
+                            [](const Beat& b) { return sends(b, "client1", "r2> EVALSHA"); });
     ASSERT_GE(giveBack, 0);
     EXPECT_GE(replay.recording().beats[giveBack].time, 2000);  // it acts once the pause ends
     EXPECT_EQ(replay.outcome().overlappingHolds, 0);

@@ -1,27 +1,37 @@
 // The inspector window against a real sandbox redis-server with the demo workload.
 #include <qcustomplot.h>
 #include <QAbstractItemModelTester>
+#include <QApplication>
+#include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QListWidget>
+#include <QMenu>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include "lockscope/connection.h"
+#include "lockscope/inspect/audit_log.h"
 #include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/sandbox/local_redis_server.h"
+#include "models/audit_log_model.h"
 #include "models/command_log_model.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
 #include "session/connection_hub.h"
+#include "session/profile_store.h"
 #include "ui_test_support.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/connection_sidebar.h"
+#include "widgets/discover_dialog.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
@@ -62,6 +72,22 @@ class InspectorWindowTest : public QObject {
 
     void select(MainWindow& w, const QString& key) {
         w.inspector()->selectKey(QString::fromStdString(server_->endpoint().display()), key);
+    }
+
+    // Answers the next modal dialog (the release confirmation) with Enter, keeping its text.
+    static void pressEnterOnNextDialog(QString* text, const QString& screenshot = {}) {
+        auto* poll = new QTimer;
+        poll->setInterval(20);
+        QObject::connect(poll, &QTimer::timeout, [poll, text, screenshot] {
+            auto* box = qobject_cast<QMessageBox*>(QApplication::activeModalWidget());
+            if (!box) return;
+            poll->stop();
+            poll->deleteLater();
+            if (text) *text = box->text() + '\n' + box->informativeText();
+            if (!screenshot.isEmpty()) testing::saveScreenshot(box, screenshot);
+            QTest::keyClick(box, Qt::Key_Return);
+        });
+        poll->start();
     }
 
   private slots:
@@ -171,7 +197,14 @@ class InspectorWindowTest : public QObject {
         select(*w, "lock:{job:a}");
         auto* detail = w->inspector()->detail();
         QVERIFY(detail->releaseButton()->isEnabled());
+        QVERIFY(w->releaseAction()->isEnabled());
+        // Release asks first, showing what will be released; Enter confirms.
+        QVERIFY(detail->confirmsRelease());
+        QString asked;
+        pressEnterOnNextDialog(&asked, QStringLiteral("release-confirmation"));
         detail->releaseButton()->click();
+        for (const char* shown : {"lock:{job:a}", "holder-a", "Fence: none", "TTL: "})
+            QVERIFY2(asked.contains(QLatin1String(shown)), qPrintable(asked));
         QTRY_VERIFY_WITH_TIMEOUT(c.command({"EXISTS", "lock:{job:a}"}).integer() == 0, 5000);
         QTRY_VERIFY2_WITH_TIMEOUT(
             detail->resultLabel()->text().startsWith(QStringLiteral("✔")),
@@ -184,6 +217,7 @@ class InspectorWindowTest : public QObject {
         select(*w, "lock:{job:b}");
         QCOMPARE(QString::fromStdString(detail->shown()->token), QStringLiteral("holder-b"));
         c.command({"SET", "lock:{job:b}", "holder-c", "PX", "60000"});
+        pressEnterOnNextDialog(nullptr);
         detail->releaseButton()->click();
         QTRY_VERIFY_WITH_TIMEOUT(detail->resultLabel()->text().startsWith(QStringLiteral("✘")),
                                  5000);
@@ -191,13 +225,227 @@ class InspectorWindowTest : public QObject {
         QVERIFY2(detail->resultLabel()->text().contains("holder-c") ||
                      detail->resultLabel()->text().contains("changed"),
                  qPrintable(detail->resultLabel()->text()));
-        QTRY_VERIFY_WITH_TIMEOUT(w->auditView()->toPlainText().contains("token-changed"), 5000);
+        // The audit viewer lists it as a row (result column), and its filter finds it.
+        auto* audit = w->auditLog();
+        auto hasResult = [audit](const QString& result, const QString& key) {
+            for (int r = 0; r < audit->rowCount(); ++r)
+                if (audit->index(r, AuditLogModel::Result).data().toString() == result &&
+                    audit->index(r, AuditLogModel::Key).data().toString() == key)
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(hasResult("token-changed", "lock:{job:b}"), 5000);
+        w->auditTable()->parentWidget()->parentWidget()->show();  // the dock
+        QTest::qWait(100);
+        QVERIFY(testing::saveScreenshot(w.get(), "audit-viewer"));
+        QVERIFY(hasResult("done", "lock:{job:a}"));
+        w->auditFilter()->setText(QStringLiteral("TOKEN-changed"));
+        QVERIFY(w->auditTable()->model()->rowCount() >= 1);
+        for (int r = 0; r < w->auditTable()->model()->rowCount(); ++r)
+            QVERIFY(w->auditTable()->model()->index(r, AuditLogModel::Result).data().toString() ==
+                        "token-changed" ||
+                    w->auditTable()->model()->index(r, AuditLogModel::Key).data().toString() ==
+                        "lock:{job:b}");
+    }
+
+    void ghostRowsGoStaleThenAreReconciledAfterARestart() {
+        // Kill the watched server and start it again empty on the same port: while it is
+        // down the rows are stale (grey, "last seen", no actions); once it answers again the
+        // rescan removes the locks that are gone and the command log says it restarted.
+        // Before: the rows stayed forever, counting down with an enabled Release.
+        workload_.reset();  // the demo holders would re-create their locks
+        auto w = openWindow();
+        Connection c = redis();
+        c.command({"SET", "lock:{ghost}", "holder-g", "PX", "600000"});
+        QTRY_VERIFY_WITH_TIMEOUT(rowOf(*w, "lock:{ghost}") >= 0, 10000);
+        select(*w, "lock:{ghost}");
+        auto* detail = w->inspector()->detail();
+        auto* model = w->inspector()->model();
+        QVERIFY(detail->releaseButton()->isEnabled());
+
+        server_->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(model->index(rowOf(*w, "lock:{ghost}"), LockTableModel::Remaining)
+                                     .data(LockTableModel::StaleRole)
+                                     .toBool(),
+                                 10000);
+        int row = rowOf(*w, "lock:{ghost}");
+        QVERIFY2(model->index(row, LockTableModel::Remaining)
+                     .data()
+                     .toString()
+                     .startsWith(QStringLiteral("last seen")),
+                 qPrintable(model->index(row, LockTableModel::Remaining).data().toString()));
+        QVERIFY(!detail->releaseButton()->isEnabled());
+        QVERIFY(!detail->forceDeleteButton()->isEnabled());
+        QVERIFY(testing::saveScreenshot(w.get(), "main-window-connection-down"));
+
+        // An action that reaches a worker with no connection is refused, and the refusal
+        // is in the audit log as the README promises.
+        const QString instance = QString::fromStdString(server_->endpoint().display());
+        QSignalSpy finished(w->hub(), &ConnectionHub::actionFinished);
+        w->hub()->act(instance, LockAction::Release, *model->recordAt(row));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        QVERIFY(!finished.first().at(3).toBool());
+        QFile audit(QString::fromStdString(w->hub()->audit()->path()));
+        QVERIFY(audit.open(QIODevice::ReadOnly));
+        const QByteArray lines = audit.readAll();
+        QVERIFY2(lines.contains("\"result\":\"refused\"") && lines.contains("lock:{ghost}"),
+                 lines.right(600).constData());
+
+        server_->start();  // same port, no persistence: empty
+        QTRY_VERIFY_WITH_TIMEOUT(rowOf(*w, "lock:{ghost}") < 0, 20000);
+        auto* log = w->commandLog();
+        auto noted = [log] {
+            for (int r = 0; r < log->rowCount(); ++r)
+                if (log->index(r, CommandLogModel::Command)
+                        .data()
+                        .toString()
+                        .contains(QStringLiteral("server restarted")))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(noted(), 5000);
+        // A lock taken after the restart shows up live, not stale.
+        Connection again = redis();
+        again.command({"SET", "lock:{after}", "holder-h", "PX", "600000"});
+        w->hub()->refreshAll();
+        QTRY_VERIFY_WITH_TIMEOUT(rowOf(*w, "lock:{after}") >= 0, 10000);
+        QVERIFY(!model->index(rowOf(*w, "lock:{after}"), LockTableModel::Remaining)
+                     .data(LockTableModel::StaleRole)
+                     .toBool());
+    }
+
+    void savedConnectionsConnectOnStartByNameAndKeepHistoryWhenEdited() {
+        // A saved connection (no password) connects as the window opens; the Instance column
+        // shows its name with the URL as tooltip; the sidebar's context menu offers connect,
+        // disconnect, edit, duplicate and remove; editing keeps the rows and their history.
+        auto saved = ConnectionProfile::create(QStringLiteral("payments"), server_->endpoint());
+        {
+            ProfileStore store(*settings_);
+            store.save({saved});
+        }
+        Connection c = redis();
+        c.command({"SET", "lock:{kept}", "holder-k", "PX", "600000"});
+        MainWindow w(*settings_);
+        w.resize(1400, 900);
+        w.show();
+        auto* model = w.inspector()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(rowOf(w, "lock:{kept}") >= 0, 10000);
+        const QString url = QString::fromStdString(server_->endpoint().display());
+        auto instanceCell = [&] {
+            return model->index(rowOf(w, "lock:{kept}"), LockTableModel::Instance);
+        };
+        QTRY_COMPARE_WITH_TIMEOUT(instanceCell().data().toString(), QStringLiteral("payments"),
+                                  5000);
+        QCOMPARE(instanceCell().data(Qt::ToolTipRole).toString(), url);
+
+        std::unique_ptr<QMenu> menu(w.sidebar()->contextMenuFor(saved.id));
+        QStringList names, enabled;
+        for (QAction* a : menu->actions()) {
+            if (a->isSeparator()) continue;
+            names << a->text();
+            if (a->isEnabled()) enabled << a->text();
+        }
+        QCOMPARE(names, (QStringList{"Connect", "Disconnect", "Edit…", "Duplicate", "Remove"}));
+        QVERIFY(!enabled.contains("Connect"));
+        QVERIFY(enabled.contains("Disconnect"));
+        menu->actions().at(4)->trigger();  // Duplicate (index 4 counts the separator)
+        QCOMPARE(w.sidebar()->profiles().size(), 2);
+        QCOMPARE(w.sidebar()->profiles().last().name, QStringLiteral("payments (copy)"));
+
+        const auto firstSeen = model->recordAt(rowOf(w, "lock:{kept}"))->firstSeen;
+        QSignalSpy closed(w.hub(), &ConnectionHub::instanceClosed);
+        QSignalSpy states(w.hub(), &ConnectionHub::instanceStateChanged);
+        ConnectionProfile edited = *w.sidebar()->profile(saved.id);
+        edited.name = QStringLiteral("payments-eu");
+        w.sidebar()->updateProfile(edited);
+        w.hub()->open(edited);
+        auto connectedAgain = [&] {
+            for (const auto& args : states)
+                if (args.at(1).value<ConnectionState>() == ConnectionState::Connected) return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(connectedAgain(), 10000);  // after its first rescan
+        QCOMPARE(closed.count(), 0);
+        QVERIFY(rowOf(w, "lock:{kept}") >= 0);
+        QVERIFY(model->recordAt(rowOf(w, "lock:{kept}"))->firstSeen == firstSeen);
+        QTRY_COMPARE_WITH_TIMEOUT(instanceCell().data().toString(), QStringLiteral("payments-eu"),
+                                  5000);
+    }
+
+    void discoverFindsLocksOutsideThePatternsAndAddsOne() {
+        // redis-py's default lock names have no prefix: "lock:*" never shows them. Discover
+        // finds them among ordinary keys and adds the pattern with one click.
+        Connection c = redis();
+        for (int i = 0; i < 500; ++i) c.command({"SET", "user:" + std::to_string(i), "Ada"});
+        c.command({"SET", "nightly-report", "a3b1c0d2e4f611ee8a1b0242ac120002", "PX", "600000"});
+        auto w = openWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->model()->rowCount() >= 4, 10000);
+        QVERIFY(rowOf(*w, "nightly-report") < 0);
+        DiscoverDialog* dialog = w->discoverLocks();
+        QVERIFY(dialog);
+        QTRY_VERIFY_WITH_TIMEOUT(!dialog->running(), 20000);
+        QVERIFY2(dialog->table()->rowCount() >= 1, qPrintable(dialog->summary()->text()));
+        int found = -1;
+        for (int r = 0; r < dialog->table()->rowCount(); ++r)
+            if (dialog->table()->item(r, 0)->text() == QStringLiteral("nightly-*")) found = r;
+        QVERIFY2(found >= 0, qPrintable(dialog->summary()->text()));
+        for (int r = 0; r < dialog->table()->rowCount(); ++r)
+            QVERIFY(!dialog->table()->item(r, 0)->text().startsWith(QStringLiteral("user:")));
+        QVERIFY(testing::saveScreenshot(dialog, "discover-dialog"));
+        dialog->addButton(found)->click();
+        QVERIFY(w->sidebar()->profiles().first().patterns.contains(QStringLiteral("nightly-*")));
+        QTRY_VERIFY_WITH_TIMEOUT(rowOf(*w, "nightly-report") >= 0, 10000);
+        dialog->close();
+    }
+
+    void screenshotsAtTwoSizesLightAndDark() {
+        // The Age column, severity badges and legend, a selected no-TTL row and the detail
+        // pane at the sizes operators use, in a light and a dark palette.
+        auto w = openWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->model()->rowCount() >= 4, 10000);
+        QTest::qWait(3000);                  // renewals and handoffs for the plot
+        select(*w, "lock:{cache:rebuild}");  // the orphan: the no-TTL badge on a selected row
+        const QPalette light = qApp->palette();
+        QPalette dark;
+        dark.setColor(QPalette::Window, QColor(0x2b, 0x2d, 0x30));
+        dark.setColor(QPalette::WindowText, QColor(0xe6, 0xe6, 0xe6));
+        dark.setColor(QPalette::Base, QColor(0x1e, 0x1f, 0x22));
+        dark.setColor(QPalette::AlternateBase, QColor(0x26, 0x28, 0x2b));
+        dark.setColor(QPalette::Text, QColor(0xe6, 0xe6, 0xe6));
+        dark.setColor(QPalette::Button, QColor(0x35, 0x37, 0x3b));
+        dark.setColor(QPalette::ButtonText, QColor(0xe6, 0xe6, 0xe6));
+        dark.setColor(QPalette::Highlight, QColor(0x3b, 0x6e, 0xa8));
+        dark.setColor(QPalette::HighlightedText, Qt::white);
+        for (const auto& [name, palette] :
+             {std::pair{QStringLiteral("light"), light}, std::pair{QStringLiteral("dark"), dark}}) {
+            qApp->setPalette(palette);
+            for (QSize size : {QSize(1280, 720), QSize(1920, 1080)}) {
+                w->resize(size);
+                QTest::qWait(400);
+                QVERIFY(testing::saveScreenshot(w.get(), QStringLiteral("window-%1x%2-%3")
+                                                             .arg(size.width())
+                                                             .arg(size.height())
+                                                             .arg(name)));
+            }
+        }
+        qApp->setPalette(light);
+        QVERIFY(w->inspector()->severityLegend()->text().contains("problem"));
+        QVERIFY(w->inspector()->severityLegend()->text().contains("information"));
     }
 
     void readOnlyDisablesTheActions() {
         auto w = openWindow(true);
+        // The toolbar's actions looked enabled with nothing selected and silently did
+        // nothing: now they are off, and their tooltip says why.
+        QVERIFY(!w->releaseAction()->isEnabled());
+        QVERIFY2(w->releaseAction()->toolTip().contains("Select a lock"),
+                 qPrintable(w->releaseAction()->toolTip()));
         QTRY_VERIFY_WITH_TIMEOUT(rowOf(*w, "lock:{cache:rebuild}") >= 0, 10000);
         select(*w, "lock:{cache:rebuild}");
+        for (QAction* a : {w->releaseAction(), w->addTtlAction(), w->forceDeleteAction()}) {
+            QVERIFY(!a->isEnabled());
+            QVERIFY2(a->toolTip().contains("Read-only"), qPrintable(a->toolTip()));
+        }
         auto* detail = w->inspector()->detail();
         QVERIFY(detail->shown());
         QVERIFY(!detail->releaseButton()->isEnabled());

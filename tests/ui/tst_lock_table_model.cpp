@@ -4,14 +4,17 @@
 // change and one removal (each costs a view O(rows), so per-row signals do not scale).
 
 #include <QAbstractItemModelTester>
+#include <QFile>
 #include <QPersistentModelIndex>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <chrono>
 #include <memory>
 #include <random>
 
 #include "lockscope/inspect/doctor.h"
+#include "models/audit_log_model.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
 
@@ -214,6 +217,126 @@ class LockTableModelTest : public QObject {
         // One re-sort for the five polls; removals gathered at the tail may add their own.
         QVERIFY2(layouts.count() <= 6, qPrintable(QString::number(layouts.count())));
         QCOMPARE(model.rowCount(), live.size());
+    }
+
+    void ageComesFromTheBestEvidenceAndSaysWhich() {
+        // "Held for" was the time LockScope had watched the key, shown as if it were the
+        // lock's age. Now: "Seen for" for that, and Age from the token, the lease, or unknown.
+        Table table;
+        auto& model = table.model;
+        QCOMPARE(model.headerData(LockTableModel::SeenFor, Qt::Horizontal).toString(),
+                 QStringLiteral("Seen for"));
+        QCOMPARE(model.headerData(LockTableModel::Age, Qt::Horizontal).toString(),
+                 QStringLiteral("Age"));
+        const std::int64_t acquired = 1704164645;  // 2024-01-02T03:04:05Z
+        model.setWallClock([&] {
+            return std::chrono::system_clock::time_point(std::chrono::seconds(acquired + 600));
+        });
+        Records make(3);
+        auto redisPy = make.make(1);
+        const std::uint64_t ticks = std::uint64_t(acquired) * 10'000'000ULL + 0x01B21DD213814000ULL;
+        redisPy.token = QStringLiteral("%1%2%3%4")
+                            .arg(ticks & 0xffffffffULL, 8, 16, QLatin1Char('0'))
+                            .arg((ticks >> 32) & 0xffffULL, 4, 16, QLatin1Char('0'))
+                            .arg(0x1000 | ((ticks >> 48) & 0x0fffULL), 4, 16, QLatin1Char('0'))
+                            .arg(QStringLiteral("8a1b0242ac120002"))
+                            .toStdString();
+        redisPy.kind = inspect::LockKind::RedisPy;
+        auto leased = make.make(2);
+        leased.pttlMs = 30'000;
+        leased.firstPttlMs = 9'000;
+        leased.leasePttlMs = 30'000;
+        auto unknown = make.make(3);
+        model.apply(kInstance, {redisPy, leased, unknown}, true);
+        auto age = [&](const inspect::LockRecord& r) {
+            return model.index(model.rowOf(kInstance, QString::fromStdString(r.key)),
+                               LockTableModel::Age);
+        };
+        QCOMPARE(age(redisPy).data().toString(), QStringLiteral("10 min 0 s"));
+        QVERIFY(age(redisPy).data(Qt::ToolTipRole).toString().contains("token"));
+        QCOMPARE(age(leased).data().toString(), QStringLiteral("≥ 21 s"));
+        QCOMPARE(age(unknown).data().toString(), QStringLiteral("unknown"));
+        QVERIFY(age(unknown).data(Qt::ToolTipRole).toString().contains("Seen for"));
+    }
+
+    void rowsHoldStillWhileHeld() {
+        // Sorted by TTL, every renewal re-sorted the rows and a click landed on another lock.
+        Table table;
+        auto& model = table.model;
+        model.sort(LockTableModel::Remaining);
+        Records make(9);
+        QVector<inspect::LockRecord> rows = make.range(1, 6);
+        for (int i = 0; i < rows.size(); ++i) rows[i].pttlMs = 1000 * (i + 1);
+        model.apply(kInstance, rows, true);
+        const QString first = QString::fromStdString(model.recordAt(0)->key);
+        model.setOrderHeld(true);
+        auto renewed = rows[0];
+        renewed.pttlMs = 60'000;  // would sort last
+        renewed.renewals = 1;
+        model.apply(kInstance, {renewed}, false);
+        QCOMPARE(QString::fromStdString(model.recordAt(0)->key), first);
+        model.setOrderHeld(false);
+        QVERIFY(QString::fromStdString(model.recordAt(0)->key) != first);
+        QCOMPARE(QString::fromStdString(model.recordAt(model.rowCount() - 1)->key), first);
+    }
+
+    void staleRowsSayWhenTheyWereLastSeen() {
+        Table table;
+        auto& model = table.model;
+        Records make(5);
+        model.apply(kInstance, make.range(0, 3), true);
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        model.setInstanceStale(kInstance, true);
+        QCOMPARE(changed.count(), 1);
+        QVERIFY(model.index(0, LockTableModel::Remaining).data(LockTableModel::StaleRole).toBool());
+        QVERIFY(model.index(0, LockTableModel::Remaining)
+                    .data()
+                    .toString()
+                    .startsWith(QStringLiteral("last seen")));
+        QVERIFY(model.index(0, LockTableModel::Key).data(Qt::ForegroundRole).isValid());
+        model.setInstanceStale(kInstance, false);
+        QVERIFY(
+            !model.index(0, LockTableModel::Remaining).data(LockTableModel::StaleRole).toBool());
+        QVERIFY(!model.index(0, LockTableModel::Remaining)
+                     .data()
+                     .toString()
+                     .startsWith(QStringLiteral("last seen")));
+    }
+
+    void auditLogModelListsEntriesAndSurvivesBadLines() {
+        QTemporaryDir dir;
+        const QString path = dir.filePath("audit.jsonl");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            R"({"time":"2026-12-01T00:00:00.000Z","user":"ops","instance":"redis://127.0.0.1:6379","key":"lock:{a}","action":"release","token_seen":"t1","result":"done","detail":"released"})"
+            "\n");
+        file.write("not json at all\n");
+        file.write(QByteArray("\x00\xff\xfe{\n", 5));
+        file.write(
+            R"({"time":"2026-12-01T00:00:01.000Z","user":"ops","instance":"x","key":"lock:{b}","action":"release","result":"refused"})");  // no newline yet
+        file.flush();
+        AuditLogModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPath(path);
+        QCOMPARE(model.rowCount(), 3);
+        QCOMPARE(model.index(0, AuditLogModel::User).data().toString(), QStringLiteral("ops"));
+        QCOMPARE(model.index(0, AuditLogModel::Key).data().toString(), QStringLiteral("lock:{a}"));
+        QCOMPARE(model.index(0, AuditLogModel::Result).data().toString(), QStringLiteral("done"));
+        QVERIFY(model.index(0, AuditLogModel::Key).data(Qt::ToolTipRole).toString().contains("t1"));
+        QCOMPARE(model.index(1, AuditLogModel::Result).data().toString(),
+                 QStringLiteral("unreadable line"));
+        QCOMPARE(model.index(2, AuditLogModel::Result).data().toString(),
+                 QStringLiteral("unreadable line"));
+        file.write("\n");  // the last line is complete now
+        file.flush();
+        model.reload();
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.index(3, AuditLogModel::Result).data().toString(),
+                 QStringLiteral("refused"));
+        model.setPath(dir.filePath("missing.jsonl"));
+        QCOMPARE(model.rowCount(), 0);
     }
 
     void filterMatchesAnyCaseAndFindingIds() {

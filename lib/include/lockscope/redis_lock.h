@@ -84,7 +84,8 @@ class RedisLock {
     std::optional<std::int64_t> acquire();
     // The same attempt with its whole story (fresh / already ours / busy / fence regressed).
     Acquisition tryAcquire();
-    // Retries until the deadline (steady clock) with delay + jitter between attempts, until
+    // Retries until the deadline (steady clock; the last attempt is made at the deadline)
+    // with delay + jitter between attempts, until
     // `stop` is requested (then nullopt), and through I/O errors (the server restarting, a
     // lost reply: the next idempotent attempt finds our token). Rethrows the last I/O error
     // when the deadline passes after one; other errors (ACL, wrong password) at once.

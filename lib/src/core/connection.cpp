@@ -144,12 +144,12 @@ struct Connection::State {
         // it again for the next pipeline; a scan's replies refill it every round trip.
         if (context->reader) context->reader->maxbuf = kReaderBufferKeep;
         applyTimeout(options.connectTimeout);  // the handshake below is part of connecting
-        if (!endpoint.password.empty()) {
-            if (endpoint.user.empty())
-                handshake({"AUTH", endpoint.password});
-            else
-                handshake({"AUTH", endpoint.user, endpoint.password});
-        }
+        // A user named without a password (redis://viewer@host) is honoured: AUTH with an
+        // empty password, which an ACL user with nopass accepts.
+        if (!endpoint.user.empty())
+            handshake({"AUTH", endpoint.user, endpoint.password});
+        else if (!endpoint.password.empty())
+            handshake({"AUTH", endpoint.password});
         if (endpoint.db != 0) handshake({"SELECT", std::to_string(endpoint.db)});
         applyTimeout(options.commandTimeout);
     }

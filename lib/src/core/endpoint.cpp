@@ -73,20 +73,22 @@ Endpoint parseUnix(std::string_view url, std::string_view rest) {
 
 Endpoint parseTcp(std::string_view url, std::string_view rest) {
     Endpoint e;
+    // The userinfo ends at the last '@' (no host or database holds one), so a password with
+    // an unencoded '/' or '@' stays in it and no part of it is ever echoed in a message.
+    auto at = rest.rfind('@');
+    if (at != std::string_view::npos) {
+        std::string_view userinfo = rest.substr(0, at);
+        rest = rest.substr(at + 1);
+        auto colon = userinfo.find(':');
+        e.user = percentDecode(url, userinfo.substr(0, colon), "user");
+        if (colon != std::string_view::npos)
+            e.password = percentDecode(url, userinfo.substr(colon + 1), "password");
+    }
     auto slash = rest.find('/');
     std::string_view authority = rest.substr(0, slash);
     if (slash != std::string_view::npos) {
         std::string_view db = rest.substr(slash + 1);
         if (!db.empty()) e.db = parseNumber(url, db, "database", 0, 1'000'000);
-    }
-    auto at = authority.rfind('@');
-    if (at != std::string_view::npos) {
-        std::string_view userinfo = authority.substr(0, at);
-        authority = authority.substr(at + 1);
-        auto colon = userinfo.find(':');
-        e.user = percentDecode(url, userinfo.substr(0, colon), "user");
-        if (colon != std::string_view::npos)
-            e.password = percentDecode(url, userinfo.substr(colon + 1), "password");
     }
     std::string_view portText;
     if (authority.starts_with('[')) {  // [::1]:6379

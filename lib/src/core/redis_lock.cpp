@@ -193,8 +193,10 @@ Acquisition RedisLock::acquireUntil(Clock::time_point deadline, RetryOptions ret
             // so it also resolves whether this one ran.
             ioError = std::current_exception();
         }
-        auto next = Clock::now() + retry.delay + jitterOf(retry);
-        if (next >= deadline) {
+        // The last attempt is made at the deadline itself, so a waiter gets the whole wait.
+        auto now = Clock::now();
+        auto next = std::min(deadline, now + retry.delay + jitterOf(retry));
+        if (now >= deadline) {
             if (!ioError) return {};
             try {
                 release();  // a lost reply may have left our key: do not block others

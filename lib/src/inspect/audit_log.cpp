@@ -1,8 +1,10 @@
 #include "lockscope/inspect/audit_log.h"
 
 #include <fcntl.h>
+#include <pwd.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -35,7 +37,7 @@ std::string nowIso() {
     return buf;
 }
 
-std::string userName() {
+std::string envUser() {
     const char* u = std::getenv("USER");
     return u ? u : "";
 }
@@ -59,7 +61,11 @@ std::string AuditLog::format(const AuditEntry& e, const std::string& isoTime) {
     nlohmann::ordered_json j;
     bool escaped = false;
     j["time"] = isoTime;
-    j["user"] = jsonSafe(userName());
+    if (!e.id.empty()) j["id"] = e.id;
+    j["phase"] = e.phase;
+    const std::string user = osUser(), claimed = envUser();
+    j["user"] = jsonSafe(user);
+    if (!claimed.empty() && claimed != user) j["env_user"] = jsonSafe(claimed);
     j["instance"] = jsonSafe(e.instance);
     j["key"] = jsonSafe(e.key, &escaped);
     if (escaped) j["key_escaped"] = true;
@@ -75,7 +81,7 @@ std::string AuditLog::format(const AuditEntry& e, const std::string& isoTime) {
         j["token_seen"] = nullptr;
     }
     if (e.ttlMs) j["ttl_ms"] = *e.ttlMs;
-    j["result"] = e.result;
+    if (e.phase != "intent") j["result"] = e.result;
     j["detail"] = jsonSafe(e.detail);
     return j.dump();
 }
@@ -87,6 +93,30 @@ void AuditLog::append(const AuditEntry& entry) {
     if (n != static_cast<ssize_t>(line.size()))
         fail("cannot write to the audit log " + path_ + ": " +
              (n < 0 ? std::strerror(errno) : "short write"));
+    // A character device (/dev/full, a terminal) cannot be synced: EINVAL is not a failure.
+    if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS)
+        fail("cannot flush the audit log " + path_ + " to disk: " + std::strerror(errno));
+}
+
+std::string AuditLog::newId() {
+    static std::atomic<unsigned> counter{0};
+    auto micros = std::chrono::duration_cast<std::chrono::microseconds>(
+                      std::chrono::system_clock::now().time_since_epoch())
+                      .count();
+    return std::to_string(::getpid()) + "-" + std::to_string(micros) + "-" +
+           std::to_string(++counter);
+}
+
+std::string AuditLog::osUser() {
+    // getpwuid_r: other threads may look up accounts at the same time.
+    uid_t uid = ::getuid();
+    struct passwd pw {};
+    struct passwd* found = nullptr;
+    char buffer[4096];
+    if (::getpwuid_r(uid, &pw, buffer, sizeof buffer, &found) == 0 && found && found->pw_name &&
+        *found->pw_name)
+        return found->pw_name;
+    return "uid " + std::to_string(uid);
 }
 
 std::string AuditLog::defaultPath() {

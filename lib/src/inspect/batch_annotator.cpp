@@ -124,19 +124,31 @@ BatchAnnotator::HashRead BatchAnnotator::hashReadFor(const std::string& key) {
     return smallHashes_.erase(key) ? HashRead::GetAll : HashRead::None;
 }
 
-BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std::string> keys) {
+BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std::string> keys,
+                                                  std::vector<ValueType> expected) {
     Sent s;
     s.sentAt = SteadyClock::now();
     s.followUp = true;
     s.hlen = hlen_;
+    s.typeSent = typeAllowed_;
     s.fenceIndex.assign(keys.size(), -1);
     s.hashRead.reserve(keys.size());
+    // Without TYPE a changed type could not be noticed: read every way then.
+    if (!typeAllowed_ || expected.size() != keys.size())
+        expected.assign(keys.size(), ValueType::String);
     std::string cap = std::to_string(options_.maxHashFields);
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const auto& k = keys[i];
+        const ValueType type = expected[i];
         if (typeAllowed_) sendArgv(c, {"TYPE", k});
         sendArgv(c, {"PTTL", k});
-        sendArgv(c, {"GET", k});
+        // A key comes here because MGET found no string: with TYPE to say which type it is,
+        // GET would only answer WRONGTYPE (a string after all goes back to the main stage).
+        if (type == ValueType::String && !typeAllowed_) sendArgv(c, {"GET", k});
+        if (type != ValueType::String && type != ValueType::Hash) {  // no value to read
+            s.hashRead.push_back(HashRead::None);
+            continue;
+        }
         if (s.hlen) sendArgv(c, {"HLEN", k});
         HashRead read = hashReadFor(k);
         s.hashRead.push_back(read);
@@ -150,6 +162,7 @@ BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std
         }
     }
     s.keys = std::move(keys);
+    s.expected = std::move(expected);
     return s;
 }
 
@@ -170,7 +183,7 @@ LockRecord BatchAnnotator::makeRecord(std::string&& key, SteadyClock::time_point
         r.resourceOffset = static_cast<std::uint16_t>(offset);
         r.resourceLength = static_cast<std::uint16_t>(length);
     } else {
-        r.resourceLength = static_cast<std::uint16_t>(std::min<std::size_t>(key.size(), 0xffff));
+        r.resourceLength = static_cast<std::uint16_t>(std::min<std::size_t>(r.key.size(), 0xffff));
     }
     r.pttlMs = pttl;
     r.observedAt = r.firstSeen = r.lastChange = at;
@@ -283,15 +296,19 @@ void BatchAnnotator::setFields(LockRecord& r, const Reply& h, HashRead read,
 
 void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
     const std::string& where = *instance_;
-    bool sentType = typeAllowed_;
+    const bool sentType = s.typeSent;
     for (std::size_t i = 0; i < s.keys.size(); ++i) {
         const HashRead read = s.hashRead[i];
+        const ValueType expected = s.expected[i];
+        const bool valueRead = expected == ValueType::String || expected == ValueType::Hash;
         Reply type;
         if (sentType) type = c.receive();
         Reply p = c.receive();
-        Reply v = c.receive();
+        Reply v;
+        const bool sentGet = expected == ValueType::String && !sentType;
+        if (sentGet) v = c.receive();
         Reply hl, h;
-        if (s.hlen) hl = c.receive();
+        if (s.hlen && valueRead) hl = c.receive();
         if (read != HashRead::None) h = c.receive();
         Reply f;
         if (s.fenceIndex[i] >= 0) f = c.receive();
@@ -299,6 +316,10 @@ void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
         if (isNoPerm(type)) {
             typeAllowed_ = false;
             note("TYPE denied: the type is guessed from which reads succeed");
+            if (!sentGet) {  // read it again with every read, now that TYPE is off
+                out.retryFollow.push_back(std::move(s.keys[i]));
+                continue;
+            }
         } else if (type.isError()) {
             throwReplyError("TYPE", where, type.text());
         }
@@ -323,6 +344,12 @@ void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
             out.vanished.push_back(std::move(s.keys[i]));
             continue;
         }
+        if (expected != ValueType::String && type.view().isStatus() &&
+            valueTypeFromName(type.text()) != expected) {
+            // The key changed type since it was last read: read it again every way.
+            out.retryFollow.push_back(std::move(s.keys[i]));
+            continue;
+        }
         LockRecord r = makeRecord(std::move(s.keys[i]), s.sentAt, t);
         if (s.fenceIndex[i] >= 0) r.fence = parseFence(f.view());
         const bool isHashReply =
@@ -333,6 +360,10 @@ void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
                                               : ValueType::Other;
         const std::int64_t length = hl.view().isInteger() ? hl.integer() : -1;
         if (vt == ValueType::String) {
+            if (!sentGet) {  // a string after all (it changed since MGET): read it there
+                out.retryMain.push_back(std::move(r.key));
+                continue;
+            }
             if (!v.view().isString()) {
                 // The type changed between TYPE and GET: read it again next round.
                 out.retryFollow.push_back(std::move(r.key));

@@ -5,6 +5,11 @@
 //   main stage, per batch:  PTTL k1..kn, MGET k1..kn, MGET fence keys
 //                           (GET per key if MGET is denied)
 //   follow-up, per key:     TYPE, PTTL, GET, HLEN, HSCAN k 0 COUNT cap, GET fence
+//   known type (a watcher's poll of a key it has read before), per key:
+//                           hash:  TYPE, PTTL, HLEN, HSCAN k 0 COUNT cap, GET fence
+//                           other: TYPE, PTTL
+//   so polling a hash never sends GET and a list never gets HSCAN (no WRONGTYPE noise in
+//   the command log); a key whose TYPE changed is read again the full way.
 //
 // Hash fields are read capped so a huge hash never makes a slow command: HSCAN with COUNT
 // cap. When HSCAN is denied, HGETALL is sent only for hashes HLEN says are within the cap
@@ -37,7 +42,10 @@ class BatchAnnotator {
         bool followUp = false;
         bool perKeyGet = false;          // main stage sent as GET per key
         bool hlen = false;               // follow-up sent HLEN per key
+        bool typeSent = false;           // follow-up sent TYPE per key
         std::vector<HashRead> hashRead;  // follow-up, per key: how its fields were read
+        // follow-up, per key: the type it was read as (String: every read, type unknown).
+        std::vector<ValueType> expected;
         SteadyClock::time_point sentAt;
     };
 
@@ -52,7 +60,9 @@ class BatchAnnotator {
     BatchAnnotator(const ScanOptions& options, std::shared_ptr<const std::string> instance);
 
     Sent sendMain(Connection& c, std::vector<std::string> keys);
-    Sent sendFollowUp(Connection& c, std::vector<std::string> keys);
+    // expected, if given: per key, the type it had when last read (String: unknown).
+    Sent sendFollowUp(Connection& c, std::vector<std::string> keys,
+                      std::vector<ValueType> expected = {});
     // Reads exactly the replies of `sent` (in order) and decodes them into out. The keys are
     // moved out of sent into the records.
     void receive(Connection& c, Sent& sent, Output& out);

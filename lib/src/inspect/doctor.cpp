@@ -1,5 +1,7 @@
 #include "lockscope/inspect/doctor.h"
 
+#include <algorithm>
+
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/value_classifier.h"
 
@@ -8,10 +10,10 @@ namespace {
 
 const std::vector<Rule> kRules = {
     {RuleId::NoTtl, "no-ttl", Severity::Critical, "Lock without a TTL",
-     "This lock never expires. The usual cause is SETNX followed by EXPIRE as two commands: a "
-     "client "
-     "that crashes between them leaves a lock with no expiry, an orphan that blocks every other "
-     "client forever. Nothing will free it on its own.",
+     "This lock never expires: if its holder is gone, it is an orphan that blocks every other "
+     "client forever, and nothing will free it on its own. What makes one depends on the client "
+     "(see below): a lock created with no timeout, a crash between SETNX and EXPIRE sent as two "
+     "commands, or a PERSIST (or a SET without PX) by someone else afterwards.",
      "Acquire with one atomic command, SET key token NX PX ttl. For this orphan, check that its "
      "holder is gone, then add a TTL only if unchanged (expire) or release it by its token."},
     {RuleId::FixedValue, "fixed-value", Severity::Critical, "Fixed value instead of a token",
@@ -50,9 +52,57 @@ const std::vector<Rule> kRules = {
      "This server is a replica. Its copy of the lock lags the primary and may be missing or stale; "
      "locks must be acquired, inspected and released on the primary.",
      "Point LockScope (and the clients) at the primary."},
+    {RuleId::HeldTooLong, "held-too-long", Severity::Warning,
+     "Renewed for longer than the job should take",
+     "One holder has kept renewing this lock for longer than the threshold you set for a job. "
+     "Renewing is healthy while the work progresses; a watchdog that keeps renewing for a stuck "
+     "or finished holder (Redisson #7272) keeps everyone else out.",
+     "Check that the holder is still working. If it is stuck, stop it: its renewals stop and the "
+     "lock expires. Raise the threshold in the settings if such jobs are normal."},
 };
 
 }  // namespace
+
+const char* toString(Severity severity) {
+    switch (severity) {
+        case Severity::Critical:
+            return "problem";
+        case Severity::Warning:
+            return "warning";
+        case Severity::Info:
+            break;
+    }
+    return "information";
+}
+
+Severity worstSeverity(std::uint32_t findings) {
+    Severity worst = Severity::Info;
+    for (RuleId id : rulesIn(findings)) worst = std::max(worst, rule(id).severity);
+    return worst;
+}
+
+const char* noTtlCause(LockKind kind) {
+    switch (kind) {
+        case LockKind::RedisPy:
+            return "redis-py: Lock(name, timeout=None), the default, creates a lock with no TTL "
+                   "at all; if the process dies, the lock stays until someone deletes it. Give "
+                   "the Lock a timeout (and extend it for long work).";
+        case LockKind::NodeRedlock:
+        case LockKind::Redsync:
+        case LockKind::RedisPlusPlus:
+        case LockKind::RedissonLock:
+            return "This client always sets the TTL in the same command as the lock (SET NX PX "
+                   "or a Lua script), so it did not create this: a PERSIST, a SET without PX by "
+                   "another tool or script, or a RESTORE without TTL removed it afterwards.";
+        case LockKind::FixedValue:
+            return "A fixed value with no TTL is the guide's broken pattern: SETNX followed by "
+                   "EXPIRE as two commands, and a crash between them.";
+        default:
+            break;
+    }
+    return "Usually SETNX followed by EXPIRE as two commands and a crash between them, or a "
+           "lock created with no timeout, or a PERSIST by someone else.";
+}
 
 const Rule& rule(RuleId id) {
     return kRules[static_cast<std::size_t>(id)];
@@ -91,6 +141,7 @@ std::uint32_t Doctor::examine(const LockRecord& r, const ServerFacts& server,
             std::chrono::duration_cast<std::chrono::milliseconds>(now - r.lastChange).count();
         if (static_cast<double>(held) > options_.renewedFactor * static_cast<double>(r.pttlMs))
             f |= bit(RuleId::RenewedPastTtl);
+        if (held > options_.heldTooLong.count()) f |= bit(RuleId::HeldTooLong);
     }
     if (server.role == ServerRole::Replica) f |= bit(RuleId::OnReplica);
     if (server.role == ServerRole::Primary && server.connectedReplicas > 0)

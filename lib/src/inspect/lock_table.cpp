@@ -1,10 +1,13 @@
 #include "lockscope/inspect/lock_table.h"
 
+#include <algorithm>
+
 namespace lockscope::inspect {
 
 bool LockTable::observe(LockRecord fresh) {
     auto it = records_.find(fresh.key);
     if (it == records_.end()) {
+        fresh.firstPttlMs = fresh.leasePttlMs = fresh.pttlMs;
         std::string key = fresh.key;
         records_.emplace(std::move(key), std::move(fresh));
         return true;
@@ -13,7 +16,9 @@ bool LockTable::observe(LockRecord fresh) {
     bool changed = false;
     fresh.firstSeen = old.firstSeen;
     fresh.findings = old.findings;
+    fresh.leasePttlMs = std::max(old.leasePttlMs, fresh.pttlMs);
     if (fresh.sameHolder(old) && fresh.type == old.type) {
+        fresh.firstPttlMs = old.firstPttlMs;
         fresh.lastChange = old.lastChange;
         fresh.handoffs = old.handoffs;
         fresh.renewals = old.renewals;
@@ -24,6 +29,7 @@ bool LockTable::observe(LockRecord fresh) {
         }
     } else {
         fresh.lastChange = fresh.observedAt;
+        fresh.firstPttlMs = fresh.pttlMs;
         fresh.handoffs = old.handoffs + 1;
         fresh.renewals = 0;
         changed = true;

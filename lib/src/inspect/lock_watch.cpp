@@ -5,8 +5,10 @@
 #include <iterator>
 #include <mutex>
 #include <unordered_set>
+#include <utility>
 
 #include "lockscope/errors.h"
+#include "lockscope/inspect/lock_shape.h"
 #include "lockscope/inspect/pacer.h"
 #include "lockscope/inspect/scanner.h"
 
@@ -20,6 +22,18 @@ LockWatch::LockWatch(Connection& connection, WatchOptions options)
         throw InvalidArgumentError("watch intervals must be at least 10 ms");
 }
 
+LockWatch::LockWatch(Connection& connection, WatchOptions options, WatchMemory memory)
+    : LockWatch(connection, std::move(options)) {
+    table_ = std::move(memory.table);
+    previousRunId_ = std::move(memory.runId);
+}
+
+WatchMemory LockWatch::takeMemory() {
+    WatchMemory memory{std::move(table_), facts_.runId.empty() ? previousRunId_ : facts_.runId};
+    table_ = LockTable{};
+    return memory;
+}
+
 void LockWatch::refreshFindings(std::vector<LockRecord>& changed) {
     Doctor doctor(options_.doctor);
     for (auto& r : changed) r.findings = doctor.examine(r, facts_, SteadyClock::now());
@@ -29,10 +43,15 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
     WatchUpdate update;
     update.rescanned = true;
     std::unordered_set<std::string> found;
+    std::uint64_t nonLocks = 0;
     ScanSummary summary = scanner_->run(
         [&](ScanBatch& batch) {
             std::vector<LockRecord> changed;
             for (auto& r : batch.records) {
+                if (!options_.includeNonLocks && !isLockShaped(r)) {
+                    ++nonLocks;
+                    continue;
+                }
                 found.insert(r.key);
                 LockRecord copy = r;
                 if (table_.observe(std::move(r))) changed.push_back(std::move(copy));
@@ -50,6 +69,7 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
     for (const auto& n : summary.notes)
         if (std::find(notes_.begin(), notes_.end(), n) == notes_.end()) notes_.push_back(n);
     if (!summary.cancelled) {
+        nonLockKeys_ = nonLocks;
         for (const auto& key : table_.keys())
             if (!found.count(key)) {
                 table_.remove(key);
@@ -67,7 +87,14 @@ WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
     WatchUpdate update;
     if (keys.empty()) return update;
     std::vector<std::string> vanished;
-    for (auto& r : scanner_->readKeys(keys, &vanished)) {
+    // Each key is read with the commands for the type it had (no GET of a hash).
+    std::vector<ValueType> types;
+    types.reserve(keys.size());
+    for (const auto& key : keys) {
+        const LockRecord* known = table_.find(key);
+        types.push_back(known ? known->type : ValueType::String);
+    }
+    for (auto& r : scanner_->readKeys(keys, &vanished, &types)) {
         LockRecord copy = r;
         if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
     }
@@ -79,10 +106,12 @@ WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
 WatchUpdate LockWatch::step(std::stop_token stop) {
     auto start = SteadyClock::now();
     WatchUpdate update;
+    std::string restartNote;
     try {
         if (!probed_) {
             facts_ = probeServer(connection_);
             probed_ = true;
+            restartNote = restartSincePreviousConnection();
             startFollowing();
         }
         bool due = needRescan_ || start - lastRescan_ >= options_.rescanInterval;
@@ -96,16 +125,25 @@ WatchUpdate LockWatch::step(std::stop_token stop) {
         for (auto& r : update.changed)
             if (const LockRecord* merged = table_.find(r.key)) r = *merged;
         refreshFindings(update.changed);
+        update.restartNote = std::move(restartNote);
     } catch (const IoError& e) {
         update = WatchUpdate{};
         update.connected = false;
         update.error = e.what();
         needRescan_ = true;  // after a restart or failover, find out what is there again
         probed_ = false;
+        if (!facts_.runId.empty()) previousRunId_ = facts_.runId;
         follower_.reset();
     }
     update.at = start;
     return update;
+}
+
+std::string LockWatch::restartSincePreviousConnection() {
+    std::string previous = std::exchange(previousRunId_, {});
+    if (previous.empty() || facts_.runId.empty() || previous == facts_.runId) return {};
+    return "server restarted (run_id " + previous.substr(0, 8) + "… → " +
+           facts_.runId.substr(0, 8) + "…): locks it held before are gone";
 }
 
 void LockWatch::startFollowing() {
@@ -147,6 +185,7 @@ WatchUpdate LockWatch::waitForEvents(std::chrono::milliseconds wait, std::stop_t
         update.error = e.what();
         needRescan_ = true;
         probed_ = false;
+        if (!facts_.runId.empty()) previousRunId_ = facts_.runId;
     }
     update.at = SteadyClock::now();
     return update;

@@ -7,9 +7,11 @@
 namespace lockscope::inspect {
 namespace {
 
-// KEYS[1] = key. ARGV[1] = "del" | "pexpire", ARGV[2] = ttl ms, ARGV[3] = "string" | "hash",
+// KEYS[1] = key. ARGV[1] = "del" | "pexpire" (seen without a TTL) | "lengthen" (seen with one),
+// ARGV[2] = ttl ms, ARGV[3] = "string" | "hash",
 // ARGV[4] = the token seen, or ARGV[4..] = field, value pairs of the hash seen.
-// Returns 1 when done, 0 when the holder changed, -1 when the key does not exist.
+// Returns 1 when done, 0 when the holder changed, -1 when the key does not exist, -2 when it
+// got a TTL since it was seen without one, -3 when the new TTL would shorten the one it has.
 const Script& compareAndActScript() {
     static const Script script(R"lua(
 local t = redis.call('TYPE', KEYS[1]).ok
@@ -28,14 +30,23 @@ elseif t == 'hash' and redis.call('HLEN', KEYS[1]) == (#ARGV - 3) / 2 then
 end
 if not same then return 0 end
 if ARGV[1] == 'del' then return redis.call('DEL', KEYS[1]) end
+local pttl = redis.call('PTTL', KEYS[1])
+if ARGV[1] == 'pexpire' and pttl >= 0 then return -2 end
+if pttl >= 0 and tonumber(ARGV[2]) <= pttl then return -3 end
 return redis.call('PEXPIRE', KEYS[1], ARGV[2])
 )lua");
     return script;
 }
 
+// A replica refuses writes with READONLY (inside a script too): nothing was changed.
+bool isReadOnlyReply(const ReplyError& e) {
+    return std::string_view(e.what()).find("READONLY") != std::string_view::npos;
+}
+
 AuditEntry entryFor(const Connection& c, std::string_view action, std::string_view key,
                     const Holder* seen) {
     AuditEntry e;
+    e.id = AuditLog::newId();
     e.instance = c.endpoint().display();
     e.key = std::string(key);
     e.action = std::string(action);
@@ -48,6 +59,19 @@ AuditEntry entryFor(const Connection& c, std::string_view action, std::string_vi
 
 }  // namespace
 
+// Audits a failure that leaves the outcome unreported by the server, then rethrows it.
+[[noreturn]] void SafeActions::failed(AuditEntry entry, const Error& error) {
+    entry.phase = "result";
+    entry.result = "error";
+    entry.detail = error.what();
+    try {
+        if (audit_) audit_->append(entry);
+    } catch (const Error&) {
+        // The operator sees the original error; it matters more than the audit line.
+    }
+    throw;
+}
+
 const char* toString(ActionOutcome o) {
     switch (o) {
         case ActionOutcome::Done:
@@ -56,26 +80,45 @@ const char* toString(ActionOutcome o) {
             return "not-found";
         case ActionOutcome::TokenChanged:
             return "token-changed";
+        case ActionOutcome::TtlChanged:
+            return "ttl-changed";
         case ActionOutcome::Refused:
             return "refused";
         case ActionOutcome::Denied:
             return "denied";
+        case ActionOutcome::Unknown:
+            return "unknown";
     }
     return "error";
 }
 
 Holder Holder::of(const LockRecord& r) {
-    return Holder{r.token, r.fields, r.truncated};
+    return Holder{r.token, r.fields, r.truncated, r.hasTtl()};
 }
 
 SafeActions::SafeActions(Connection& connection, AuditLog* audit)
     : connection_(connection), audit_(audit) {}
 
 ActionResult SafeActions::finish(AuditEntry entry, ActionResult result) {
+    entry.phase = "result";
     entry.result = toString(result.outcome);
     entry.detail = result.message;
-    if (audit_) audit_->append(entry);
+    try {
+        if (audit_) audit_->append(entry);
+    } catch (const Error& e) {
+        result.auditProblem = e.what();
+    }
     return result;
+}
+
+void SafeActions::writeIntent(AuditEntry& entry) {
+    if (!audit_) return;
+    entry.phase = "intent";
+    try {
+        audit_->append(entry);
+    } catch (const Error& e) {
+        throw StorageError(std::string(e.what()) + "; nothing was sent, so nothing changed");
+    }
 }
 
 ActionResult SafeActions::release(std::string_view key, const Holder& seen) {
@@ -128,32 +171,62 @@ ActionResult SafeActions::compareAndAct(std::string_view action, std::string_vie
     if (action == "expire" && (ttl.count() < 1 || ttl.count() > 365LL * 24 * 3600 * 1000))
         return refuse(ActionOutcome::Refused, "refused: the TTL must be 1 ms to 365 days");
 
-    std::vector<std::string> args{action == "release" ? "del" : "pexpire",
-                                  std::to_string(ttl.count()),
+    const char* op = action == "release" ? "del" : seen.sawTtl ? "lengthen" : "pexpire";
+    std::vector<std::string> args{op, std::to_string(ttl.count()),
                                   seen.fields.empty() ? "string" : "hash"};
     if (seen.fields.empty()) args.push_back(seen.token);
     for (const auto& f : seen.fields) args.push_back(f.field), args.push_back(f.value);
     std::vector<std::string_view> argv(args.begin(), args.end());
     std::string_view keys[] = {key};
-    std::int64_t result = 0;
+    writeIntent(entry);
+    Reply reply;
     try {
-        result = connection_.eval(compareAndActScript(), keys, argv).integer();
+        reply = connection_.eval(compareAndActScript(), keys, argv);
     } catch (const PermissionError& e) {
         return refuse(ActionOutcome::Denied, std::string("denied: ") + e.what());
     } catch (const ReadOnlyError& e) {
         return refuse(ActionOutcome::Refused, e.what());
+    } catch (const ReplyError& e) {
+        if (!isReadOnlyReply(e)) failed(entry, e);
+        return refuse(ActionOutcome::Refused, "refused: " + connection_.endpoint().display() +
+                                                  " is a read-only replica, so nothing changed (" +
+                                                  e.what() + ")");
+    } catch (const OutcomeUnknownError& e) {
+        return refuse(ActionOutcome::Unknown, "outcome unknown: the request to " + what + " " +
+                                                  quoted(key, 80) +
+                                                  " was sent but its reply was lost (" + e.what() +
+                                                  "); look at the key before acting again");
     } catch (const Error& e) {
-        entry.result = "error";
-        entry.detail = e.what();
-        if (audit_) audit_->append(entry);
-        throw;
+        failed(entry, e);
     }
+    // Only the script's numbers are outcomes: +OK, nil or an array (a proxy, a faulty server)
+    // says nothing about what happened.
+    if (!reply.view().isInteger())
+        return refuse(ActionOutcome::Unknown,
+                      "outcome unknown: the server answered " + reply.summary() +
+                          " instead of a number, so LockScope cannot tell whether it did " + what +
+                          " " + quoted(key, 80) + "; look at the key before acting again");
+    const std::int64_t result = reply.integer();
     if (result == -1)
         return refuse(ActionOutcome::NotFound, quoted(key, 80) + " does not exist (any more)");
     if (result == 0)
         return refuse(ActionOutcome::TokenChanged,
                       "the lock " + quoted(key, 80) +
                           " changed hands, so nothing was changed: " + describeCurrent(key));
+    if (result == -2)
+        return refuse(ActionOutcome::TtlChanged,
+                      "refused to set a TTL on " + quoted(key, 80) +
+                          ": it has had a TTL since you looked (its holder is probably alive "
+                          "and renewing it), so it is no longer an orphan; nothing was changed");
+    if (result == -3)
+        return refuse(ActionOutcome::TtlChanged,
+                      "refused to set the TTL of " + quoted(key, 80) + " to " +
+                          std::to_string(ttl.count()) +
+                          " ms: that would shorten the TTL it has now, and let a second holder "
+                          "in early; nothing was changed");
+    if (result != 1)
+        return refuse(ActionOutcome::Unknown, "outcome unknown: the server answered " +
+                                                  reply.summary() + ", not 1, 0 or -1");
     return finish(entry, {ActionOutcome::Done, action == "release"
                                                    ? "released " + quoted(key, 80)
                                                    : "set the TTL of " + quoted(key, 80) + " to " +
@@ -175,26 +248,36 @@ ActionResult SafeActions::forceDelete(std::string_view key, bool confirmed) {
         return done(ActionOutcome::Refused,
                     "refused to delete " + quoted(key, 80) + ": the connection to " +
                         connection_.endpoint().display() + " is read-only, so nothing was sent");
+    // What was there, for the audit trail (best effort; the delete does not depend on it).
     try {
-        // What was there, for the audit trail (best effort; the delete does not depend on it).
-        try {
-            Reply v = connection_.command({"TYPE", key});
-            if (v.text() == "string")
-                entry.tokenSeen = std::string(connection_.command({"GET", key}).text());
-        } catch (const ReplyError&) {
-        }
-        std::int64_t n = connection_.command({"DEL", key}).integer();
-        if (n == 0)
-            return done(ActionOutcome::NotFound, quoted(key, 80) + " does not exist (any more)");
-        return done(ActionOutcome::Done, "deleted " + quoted(key, 80) + " unconditionally");
+        Reply v = connection_.command({"TYPE", key});
+        if (v.text() == "string")
+            entry.tokenSeen = std::string(connection_.command({"GET", key}).text());
+    } catch (const ReplyError&) {
+    }
+    writeIntent(entry);
+    Reply reply;
+    try {
+        reply = connection_.command({"DEL", key});
     } catch (const PermissionError& e) {
         return done(ActionOutcome::Denied, std::string("denied: ") + e.what());
+    } catch (const ReplyError& e) {
+        if (!isReadOnlyReply(e)) failed(entry, e);
+        return done(ActionOutcome::Refused, "refused: " + connection_.endpoint().display() +
+                                                " is a read-only replica, so nothing changed");
+    } catch (const OutcomeUnknownError& e) {
+        return done(ActionOutcome::Unknown, "outcome unknown: the DEL of " + quoted(key, 80) +
+                                                " was sent but its reply was lost (" + e.what() +
+                                                ")");
     } catch (const Error& e) {
-        entry.result = "error";
-        entry.detail = e.what();
-        if (audit_) audit_->append(entry);
-        throw;
+        failed(entry, e);
     }
+    if (!reply.view().isInteger())
+        return done(ActionOutcome::Unknown, "outcome unknown: the server answered " +
+                                                reply.summary() + " to DEL instead of a number");
+    if (reply.integer() == 0)
+        return done(ActionOutcome::NotFound, quoted(key, 80) + " does not exist (any more)");
+    return done(ActionOutcome::Done, "deleted " + quoted(key, 80) + " unconditionally");
 }
 
 }  // namespace lockscope::inspect

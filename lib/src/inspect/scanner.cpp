@@ -178,9 +178,48 @@ std::vector<LockRecord> Scanner::collect(ScanSummary* summary, std::stop_token s
 }
 
 std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
-                                          std::vector<std::string>* vanished) {
+                                          std::vector<std::string>* vanished,
+                                          const std::vector<ValueType>* types) {
     std::vector<LockRecord> records;
-    std::vector<std::string> main(keys.begin(), keys.end()), follow;
+    std::vector<std::string> main, follow, typed;
+    std::vector<ValueType> typedAs;
+    if (types && types->size() == keys.size()) {
+        for (std::size_t i = 0; i < keys.size(); ++i) {
+            if ((*types)[i] == ValueType::String) {
+                main.push_back(keys[i]);
+            } else {
+                typed.push_back(keys[i]);
+                typedAs.push_back((*types)[i]);
+            }
+        }
+    } else {
+        main.assign(keys.begin(), keys.end());
+    }
+    if (!typed.empty()) {  // bounded batches, like the main stage's
+        BatchAnnotator::Output out;
+        const std::size_t step = static_cast<std::size_t>(options_.count);
+        for (std::size_t from = 0; from < typed.size(); from += step) {
+            const std::size_t to = std::min(typed.size(), from + step);
+            auto first = static_cast<std::ptrdiff_t>(from), last = static_cast<std::ptrdiff_t>(to);
+            BatchAnnotator::Sent sent = annotator_->sendFollowUp(
+                connection_, std::vector<std::string>(typed.begin() + first, typed.begin() + last),
+                std::vector<ValueType>(typedAs.begin() + first, typedAs.begin() + last));
+            connection_.flush();
+            try {
+                annotator_->receive(connection_, sent, out);
+            } catch (const IoError&) {
+                throw;
+            } catch (...) {
+                dropPendingReplies();
+                throw;
+            }
+        }
+        append(records, std::move(out.records));
+        if (vanished) append(*vanished, std::move(out.vanished));
+        append(main, std::move(out.retryMain));
+        append(follow, std::move(out.followUps));
+        append(follow, std::move(out.retryFollow));
+    }
     for (int pass = 0; pass < 4 && !(main.empty() && follow.empty()); ++pass) {
         std::vector<BatchAnnotator::Sent> stages;
         // Bounded batches: one MGET never names more than COUNT keys.

@@ -35,6 +35,19 @@ bool keyspaceEventsCover(std::string_view flags) {
     return channel && (all || (has('g') && has('$') && has('x')));
 }
 
+std::string runIdFromInfo(std::string_view info) {
+    constexpr std::string_view kField = "run_id:";
+    for (std::size_t at = 0; at < info.size();) {
+        std::size_t end = info.find('\n', at);
+        if (end == std::string_view::npos) end = info.size();
+        std::string_view line = info.substr(at, end - at);
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+        if (line.starts_with(kField)) return std::string(line.substr(kField.size()));
+        at = end + 1;
+    }
+    return {};
+}
+
 ServerFacts probeServer(Connection& c) {
     ServerFacts facts;
     facts.instance = c.endpoint().display();
@@ -60,6 +73,15 @@ ServerFacts probeServer(Connection& c) {
             "CONFIG GET denied: cannot tell whether keyspace events are enabled; polling");
     } catch (const ReplyError& e) {
         facts.notes.push_back(std::string("CONFIG GET failed: ") + e.what());
+    }
+    try {
+        // The run_id tells a restarted server (empty, new locks) from a connection that
+        // merely dropped; without it a watcher only sees keys vanish.
+        facts.runId = runIdFromInfo(c.command({"INFO", "server"}).text());
+    } catch (const PermissionError&) {
+        facts.notes.push_back("INFO denied: a server restart is seen only as vanished keys");
+    } catch (const ReplyError& e) {
+        facts.notes.push_back(std::string("INFO failed: ") + e.what());
     }
     return facts;
 }

@@ -73,7 +73,12 @@ RedlockAttempt Redlock::tryAcquire() {
 RedlockAttempt Redlock::attemptOnce(int number) {
     redlock_detail::LeaseSpec lease{key_, token_, options_.ttl, options_.nodeTimeout};
     bool heldBefore = isValid();
-    RedlockAttempt attempt = redlock_detail::acquireRound(*nodes_, lease, number);
+    bool mayHoldKeys;
+    {
+        std::lock_guard lock(mutex_);
+        mayHoldKeys = held_;  // held, even if the validity ran out: our keys may linger
+    }
+    RedlockAttempt attempt = redlock_detail::acquireRound(*nodes_, lease, number, mayHoldKeys);
     report(attempt);
     if (attempt.succeeded) {
         std::lock_guard lock(mutex_);

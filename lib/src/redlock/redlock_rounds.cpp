@@ -66,20 +66,24 @@ std::string tooSlow(const RedlockAttempt& attempt) {
 
 }  // namespace
 
-RedlockAttempt acquireRound(RedlockNodeSet& nodes, const LeaseSpec& lease, int number) {
+RedlockAttempt acquireRound(RedlockNodeSet& nodes, const LeaseSpec& lease, int number,
+                            bool renewOurs) {
     RedlockAttempt attempt = begin(RedlockOperation::Acquire, nodes, lease);
     attempt.number = number;
     std::string ttl = std::to_string(lease.ttl.count());
     attempt.sentAt = Clock::now();
-    // SET NX PX, or PEXPIRE where our token already is (a repeated acquire, or a SET whose
-    // reply was lost): a node that holds our key grants it again instead of refusing.
-    auto replies = nodes.evalOnAll(scripts::redlockAcquire(), {lease.key}, {lease.token, ttl},
-                                   lease.nodeTimeout);
+    // renewOurs: SET NX PX, or PEXPIRE where our token already is, so a node that holds our
+    // key grants it again instead of refusing. Otherwise a plain SET NX PX: one round trip
+    // even on nodes that have not cached the script yet.
+    auto replies = renewOurs ? nodes.evalOnAll(scripts::redlockAcquire(), {lease.key},
+                                               {lease.token, ttl}, lease.nodeTimeout)
+                             : nodes.roundTrip({{"SET", lease.key, lease.token, "NX", "PX", ttl}},
+                                               lease.nodeTimeout);
     finish(attempt, Clock::now());
     for (std::size_t i = 0; i < replies.size(); ++i) {
-        record(attempt.nodes[i], replies[i], "EVALSHA acquire",
+        record(attempt.nodes[i], replies[i], renewOurs ? "EVALSHA acquire" : "SET",
                [](NodeOutcome& o, const Reply& reply) {
-                   if (reply.integer() == 1) {
+                   if (reply.integer() == 1 || reply.text() == "OK") {
                        o.verdict = NodeVerdict::Granted;
                        o.reason = "SET NX PX answered OK";
                    } else if (reply.integer() == 2) {

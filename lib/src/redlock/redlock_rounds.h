@@ -19,8 +19,11 @@ struct LeaseSpec {
 };
 
 // SET key token NX PX ttl on every node at once. Succeeds with a majority of grants and a
-// positive validity; otherwise says why in `failure` (the caller then releases everywhere).
-RedlockAttempt acquireRound(RedlockNodeSet& nodes, const LeaseSpec& lease, int number);
+// positive validity; otherwise says why in `failure` (the caller then releases everywhere,
+// unless it held the lock). renewOurs (a lock we hold or may hold): a node whose key already
+// holds our token resets its TTL and grants, instead of refusing.
+RedlockAttempt acquireRound(RedlockNodeSet& nodes, const LeaseSpec& lease, int number,
+                            bool renewOurs);
 
 // The guide's extend script on every node at once. Succeeds only with a majority of renewals,
 // finished before `currentValidUntil`, and a positive new validity.

@@ -22,7 +22,7 @@ void ExpiryRaceClient::step(StepContext& context) {
     const Scheduled& now = plan_[next_++];
     const Holding* held = context.holding();
     std::string state =
-        held ? held->holder + " holds the lock (PTTL " + std::to_string(context.pttl()) + ")"
+        held ? held->holder + " holds the lock (" + describePttl(context.pttl()) + ")"
              : "no one holds the lock";
     static const char* code[] = {"print(%.acquire(), %.fence)", "print(%.acquire())",
                                  "print(%.extend(), %.release())",

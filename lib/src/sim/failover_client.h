@@ -29,12 +29,13 @@ class FailoverClient final : public ClonableActor<FailoverClient> {
     enum class Phase { Acquire, Waited, Release };
     void acquire(StepContext& context);
     void waited(StepContext& context);
-    void release(StepContext& context);
+    void release(StepContext& context, const std::string& why);
 
     FailoverClientConfig config_;
     std::string token_;
     Phase phase_ = Phase::Acquire;
     int node_ = 0;  // where it took the lock
+    VirtualMs leaseEnds_ = 0;
 };
 
 }  // namespace lockscope::sim

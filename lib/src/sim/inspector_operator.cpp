@@ -1,52 +1,126 @@
 #include "inspector_operator.h"
 
+#include "plain_lock_report_job.h"
+
 namespace lockscope::sim {
 
+namespace {
+
+// The schedulers' status page: who is running the job now, and who finished it tonight.
+struct JobState {
+    std::string running;
+    std::string completed;
+};
+
+JobState jobState(const World& world) {
+    JobState state;
+    for (const auto& run : world.runs) {
+        if (run.state == RunState::Running)
+            state.running += (state.running.empty() ? "" : ", ") + run.actor;
+        if (run.state == RunState::Completed)
+            state.completed += (state.completed.empty() ? "" : ", ") + run.actor;
+    }
+    return state;
+}
+
+}  // namespace
+
 InspectorOperator::InspectorOperator(std::string name, LaneId lane, std::string key,
-                                     VirtualMs releaseDelay)
-    : ClonableActor(std::move(name), lane), key_(std::move(key)), releaseDelay_(releaseDelay) {}
+                                     VirtualMs releaseDelay, std::string rerunOn,
+                                     VirtualMs rerunAfter)
+    : ClonableActor(std::move(name), lane),
+      key_(std::move(key)),
+      releaseDelay_(releaseDelay),
+      rerunOn_(std::move(rerunOn)),
+      rerunAfter_(rerunAfter) {}
 
 void InspectorOperator::step(StepContext& context) {
-    if (phase_ == Phase::Inspect) {
-        CommandReply value = context.send(RedisCommand::get(key_));
-        context.narrate("The operator opens LockScope's inspector, which reads the lock:");
-        CommandReply ttl = context.send(RedisCommand::pttl(key_));
-        if (value.kind != CommandReply::Kind::Bulk) {
-            context.narrate("PTTL: the key is gone, nothing to do.");
-            context.stop();
-            return;
-        }
-        seen_ = value.bulk;
-        orphan_ = ttl.integer == -1;
-        context.predict("The inspector reads " + key_ + ". What does PTTL return, and why?",
-                        orphan_ ? "-1: the key has no TTL. The holder crashed between SETNX and "
-                                  "EXPIRE, so nothing will ever expire it."
-                                : "A positive TTL: the lock will expire by itself.");
-        if (!orphan_) {
-            context.narrate("The lock has a TTL; the inspector leaves it alone.");
-            context.stop();
-            return;
-        }
-        context.narrate("PTTL -1.");
-        const InstanceRun* run = nullptr;
-        if (const Holding* h = context.holding()) run = context.world().run(h->holder);
-        context.note("The inspector flags " + key_ + " as an orphan: value \"" + seen_ +
-                     "\" is a fixed value, not a token, and it has no TTL. " +
-                     (run && run->state == RunState::Crashed
-                          ? "Its holder " + run->actor + " has crashed. "
-                          : std::string()) +
-                     "Every later run is refused until someone removes it.");
-        phase_ = Phase::Release;
-        context.wakeAfter(releaseDelay_);
+    if (phase_ == Phase::Inspect)
+        inspect(context);
+    else
+        release(context);
+}
+
+void InspectorOperator::inspect(StepContext& context) {
+    CommandReply value = context.send(RedisCommand::get(key_));
+    context.narrate("The operator opens LockScope's inspector, which reads the lock:");
+    CommandReply ttl = context.send(RedisCommand::pttl(key_));
+    if (value.kind != CommandReply::Kind::Bulk) {
+        context.narrate("PTTL -2: the key is gone, there is no lock to release.");
+        runNowIfNeeded(context);
+        return;
+    }
+    seen_ = value.bulk;
+    const JobState job = jobState(context.world());
+    const bool noTtl = ttl.integer == -1;
+    orphan_ = noTtl && job.running.empty();
+    context.predict("The inspector reads " + key_ + ". What does PTTL return, and why?",
+                    noTtl ? "-1: the key has no TTL. Its SETNX ran but no EXPIRE followed (yet), "
+                            "so nothing will expire it."
+                          : "A positive TTL: the lock will expire by itself.");
+    if (!noTtl) {
+        context.narrate("The lock has a TTL; the inspector leaves it alone.");
+        context.stop();
+        return;
+    }
+    context.narrate("PTTL -1.");
+    if (!orphan_) {
+        context.note("The inspector shows " + key_ +
+                     " with no TTL, but the schedulers' status "
+                     "says " +
+                     job.running + " is running the job now: the lock may be " + job.running +
+                     "'s, whose EXPIRE has not come yet. Not an orphan: the "
+                     "operator leaves it.");
+        context.stop();
+        return;
+    }
+    context.note("The inspector flags " + key_ +
+                 " as an orphan: it has no TTL, and no "
+                 "instance is running the job (the schedulers' status) — its holder died "
+                 "between SETNX and EXPIRE. Its value \"" +
+                 seen_ +
+                 "\" is the fixed value "
+                 "every instance writes, so it tells nothing about who set it. Every later "
+                 "run is refused until someone removes it.");
+    phase_ = Phase::Release;
+    context.wakeAfter(releaseDelay_);
+}
+
+void InspectorOperator::release(StepContext& context) {
+    const JobState job = jobState(context.world());
+    if (!job.running.empty()) {  // checked again: the decision is only as good as its facts
+        context.note(job.running + " is running the job now: the operator does not delete.");
+        context.stop();
         return;
     }
     CommandReply r = context.send(RedisCommand::release(key_, seen_));
     context.narrate(
-        "The operator clicks Release. A safe release deletes the key only if it "
-        "still holds \"" +
-        seen_ + "\", the value the inspector showed" +
-        (r.integer == 1 ? "." : "; it changed, so nothing was deleted."));
+        "The operator clicks Release: the inspector deletes the key only if it still holds \"" +
+        seen_ + "\"" + (r.integer == 1 ? "." : "; it changed, so nothing was deleted.") +
+        " Comparing with \"" + seen_ +
+        "\" proves nothing about ownership (every instance "
+        "writes it: a lock another instance took a moment ago would match too). What makes "
+        "this delete safe is what the operator checked: no TTL, and no instance running the "
+        "job.");
+    runNowIfNeeded(context);
+}
+
+void InspectorOperator::runNowIfNeeded(StepContext& context) {
     context.stop();
+    const JobState job = jobState(context.world());
+    if (!job.completed.empty() || !job.running.empty()) {
+        context.note("The schedulers' status says the report " +
+                     (job.running.empty() ? "already ran tonight (" + job.completed + ")"
+                                          : "is running on " + job.running) +
+                     ": the operator does not press \"run now\".");
+        return;
+    }
+    auto* instance = dynamic_cast<PlainLockReportJob*>(context.world().actor(rerunOn_));
+    if (!instance || instance->crashed) return;
+    const VirtualMs at = context.now() + rerunAfter_;
+    instance->runNow(context.world(), at);
+    context.note("The report has not run tonight: the operator will press \"run now\" on " +
+                 rerunOn_ + " at " + formatVirtualTime(at) + ".");
 }
 
 }  // namespace lockscope::sim

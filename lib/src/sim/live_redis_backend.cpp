@@ -2,7 +2,9 @@
 
 #include <algorithm>
 
+#include "lockscope/errors.h"
 #include "lockscope/lock_scripts.h"
+#include "lockscope/script.h"
 
 namespace lockscope::sim {
 
@@ -20,6 +22,22 @@ CommandReply fromReply(const Reply& r) {
             return CommandReply::text(std::string(r.text()));
         default:
             return CommandReply::nil();
+    }
+}
+
+// EVALSHA (or EVAL with the source) as sent, so a NOSCRIPT comes back as the reply it is.
+CommandReply runScript(Connection& connection, const Script& script, bool sendSource,
+                       std::vector<std::string_view> keys, std::vector<std::string_view> args) {
+    const std::string count = std::to_string(keys.size());
+    std::vector<std::string_view> argv{sendSource ? "EVAL" : "EVALSHA",
+                                       sendSource ? script.source() : script.sha1(), count};
+    argv.insert(argv.end(), keys.begin(), keys.end());
+    argv.insert(argv.end(), args.begin(), args.end());
+    try {
+        return fromReply(connection.command(Connection::Argv(argv)));
+    } catch (const ReplyError& e) {
+        if (std::string_view(e.what()).find("NOSCRIPT") == std::string_view::npos) throw;
+        return CommandReply::noScript();
     }
 }
 
@@ -65,12 +83,12 @@ CommandReply LiveRedisBackend::execute(const RedisCommand& c, VirtualMs /*now*/)
             return r;
         }
         case RedisOp::AcquireScript:
-            return fromReply(
-                connection_.eval(scripts::acquire(), {c.key, c.fenceKey}, {c.value, ttl}));
+            return runScript(connection_, scripts::acquire(), c.sendSource, {c.key, c.fenceKey},
+                             {c.value, ttl});
         case RedisOp::ExtendScript:
-            return fromReply(connection_.eval(scripts::extend(), {c.key}, {c.value, ttl}));
+            return runScript(connection_, scripts::extend(), c.sendSource, {c.key}, {c.value, ttl});
         case RedisOp::ReleaseScript:
-            return fromReply(connection_.eval(scripts::release(), {c.key}, {c.value}));
+            return runScript(connection_, scripts::release(), c.sendSource, {c.key}, {c.value});
         case RedisOp::Wait: {
             const std::string replicas = std::to_string(c.numReplicas);
             const std::string timeout = std::to_string(toRealMs(c.ttl));

@@ -18,6 +18,12 @@ void ModelFencedStore::overwrite(std::string_view resource, std::string_view bod
     rows_[std::string(resource)].body = std::string(body);
 }
 
+std::int64_t ModelFencedStore::issueToken(std::string_view resource) {
+    auto it = tokens_.find(resource);
+    if (it == tokens_.end()) it = tokens_.emplace(std::string(resource), 0).first;
+    return ++it->second;
+}
+
 std::int64_t ModelFencedStore::lastFence(std::string_view resource) const {
     auto it = rows_.find(resource);
     return it == rows_.end() ? 0 : it->second.fence;

@@ -2,6 +2,8 @@
 
 #include <charconv>
 
+#include "lockscope/script.h"
+
 namespace lockscope::sim {
 
 ModelEntry* ModelRedis::live(const std::string& key, VirtualMs simNow) {
@@ -71,6 +73,12 @@ CommandReply ModelRedis::set(const RedisCommand& c, VirtualMs now) {
 }
 
 CommandReply ModelRedis::execute(const RedisCommand& c, VirtualMs now) {
+    if (const Script* script = c.script()) {
+        if (c.sendSource)
+            loadScript(script->sha1());
+        else if (!hasScript(script->sha1()))
+            return CommandReply::noScript();
+    }
     switch (c.op) {
         case RedisOp::Set:
             return set(c, now);

@@ -2,6 +2,7 @@
 // The story's voice: beats at set times that introduce the scenario or explain where the
 // rules and the guide's narrative part ways. Sends no commands.
 
+#include <functional>
 #include <vector>
 
 #include "lockscope/sim/actor.h"
@@ -14,6 +15,9 @@ class Narrator final : public ClonableActor<Narrator> {
     struct Line {
         VirtualMs at = 0;
         std::string text;
+        // When set, the line is written at its time from what the run did so far (a
+        // conclusion must name the cause the rules found, not a fixed one).
+        std::function<std::string(const World&)> compose = {};
     };
     Narrator(LaneId lane, std::vector<Line> lines);
     void step(StepContext& context) override;

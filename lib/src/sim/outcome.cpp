@@ -13,11 +13,15 @@ void line(std::string& s, const char* name, int value) {
 // The multi-server stories have no report file or email: their own lines only.
 std::string formatDistributed(const OutcomeSummary& o) {
     std::string s;
-    line(s, "clients holding the lock at once", o.overlappingHolds);
-    line(s, "lock attempts that failed", o.lockAttemptsFailed);
+    line(s, "times two clients held it at once", o.overlappingHolds);
+    line(s, "  of which after the first holder's lease ran out", o.overlapsAfterLeaseExpired);
+    line(s, "  of which after a failover lost its key", o.overlapsAfterFailover);
+    line(s, "  of which after a clock jump expired its key", o.overlapsAfterClockJump);
+    line(s, "lock attempts that failed or were refused", o.lockAttemptsFailed);
     line(s, "WAITs short of replicas", o.waitsShort);
     line(s, "stale writes accepted", o.staleWritesAccepted);
     line(s, "stale writes rejected", o.staleWritesRejected);
+    line(s, "writes rejected although the writer held the lock", o.holderWritesRejected);
     line(s, "corrupted writes", o.corruptedWrites);
     line(s, "bookings confirmed", o.bookingsConfirmed);
     line(s, "confirmations refused by the database", o.bookingsRefused);
@@ -27,12 +31,28 @@ std::string formatDistributed(const OutcomeSummary& o) {
 
 }  // namespace
 
+// The guide's script (expiry-race) has no report file, email or job: what it printed, and
+// whether a client removed a lock it did not own.
+std::string formatScript(const OutcomeSummary& o) {
+    std::string s;
+    if (o.lostUpdates >= 0) {
+        line(s, "lost updates", o.lostUpdates);
+        return s;
+    }
+    line(s, "foreign deletions", o.foreignDeletions);
+    for (const auto& p : o.printed) s += "  printed: " + p + "\n";
+    return s;
+}
+
 std::string formatOutcome(const OutcomeSummary& o) {
     if (o.distributedStory) return formatDistributed(o);
+    if (o.scriptOnly) return formatScript(o);
     std::string s;
     auto line = [&](const char* name, int value) { lockscope::sim::line(s, name, value); };
     line("emails sent", o.emailsSent);
     line("duplicate runs", o.duplicateRuns);
+    line("  of which while another run's lock was lost", o.duplicatesAfterLockLost);
+    line("  of which after the job had finished", o.duplicatesAfterJobDone);
     line("foreign deletions", o.foreignDeletions);
     line("corrupted writes", o.corruptedWrites);
     line("stale writes rejected", o.staleWritesRejected);

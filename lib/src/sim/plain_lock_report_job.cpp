@@ -68,7 +68,8 @@ void PlainLockReportJob::trigger(StepContext& context) {
         scheduleNextTrigger(context);
         return;
     }
-    context.narrate(opener + others);
+    // What the other runs are doing is said by runStarted, with the duplicate's cause.
+    context.narrate(opener);
     context.runStarted();
     if (config_.setnxThenExpire) {
         phase_ = Phase::Expire;
@@ -111,6 +112,13 @@ void PlainLockReportJob::release(StepContext& context) {
                               : "Nothing: the key is gone.");
     context.narrate(name() + " deletes the lock with a plain DEL.");
     scheduleNextTrigger(context);
+}
+
+void PlainLockReportJob::runNow(World& world, VirtualMs at) {
+    triggers_.push_back(at);
+    if (phase_ != Phase::Trigger || wake || triggerIndex_ + 1 != triggers_.size()) return;
+    wake = at;
+    wakeSeq = ++world.seq;
 }
 
 void PlainLockReportJob::scheduleNextTrigger(StepContext& context) {

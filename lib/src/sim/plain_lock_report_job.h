@@ -29,6 +29,8 @@ class PlainLockReportJob final : public ClonableActor<PlainLockReportJob> {
     PlainLockReportJob(std::string name, LaneId lane, PlainJobConfig config,
                        std::vector<VirtualMs> triggers);
     void step(StepContext& context) override;
+    // An operator's "run now": one more trigger at `at`, waking the instance if it is idle.
+    void runNow(World& world, VirtualMs at);
 
   private:
     enum class Phase { Trigger, Expire, Chunk, Release };

@@ -5,7 +5,20 @@
 
 namespace lockscope::sim {
 
+namespace {
+
+// EVAL's first argument, the Lua source, shortened to its first line for the transcript.
+std::string evalHead(const Script& script) {
+    std::string first = script.source().substr(0, script.source().find('\n'));
+    if (first.size() > 48) first = first.substr(0, 48);
+    return "EVAL \"" + first + "…\"";
+}
+
+}  // namespace
+
 std::string RedisCommand::text() const {
+    const std::string eval =
+        script() ? (sendSource ? evalHead(*script()) : "EVALSHA " + script()->sha1()) : "";
     switch (op) {
         case RedisOp::Set: {
             std::string s = "SET " + key + " " + value;
@@ -29,13 +42,11 @@ std::string RedisCommand::text() const {
         case RedisOp::Pttl:
             return "PTTL " + key;
         case RedisOp::AcquireScript:
-            return "EVALSHA " + script()->sha1() + " 2 " + key + " " + fenceKey + " " + value +
-                   " " + std::to_string(ttl);
+            return eval + " 2 " + key + " " + fenceKey + " " + value + " " + std::to_string(ttl);
         case RedisOp::ExtendScript:
-            return "EVALSHA " + script()->sha1() + " 1 " + key + " " + value + " " +
-                   std::to_string(ttl);
+            return eval + " 1 " + key + " " + value + " " + std::to_string(ttl);
         case RedisOp::ReleaseScript:
-            return "EVALSHA " + script()->sha1() + " 1 " + key + " " + value;
+            return eval + " 1 " + key + " " + value;
         case RedisOp::Wait:
             return "WAIT " + std::to_string(numReplicas) + " " + std::to_string(ttl);
     }
@@ -170,6 +181,8 @@ std::string CommandReply::summary() const {
             return "(integer) " + std::to_string(integer);
         case Kind::Bulk:
             return "\"" + bulk + "\"";
+        case Kind::Error:
+            return "(error) " + bulk;
     }
     return {};
 }

@@ -1,6 +1,7 @@
 #include "redlock_client.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "redlock_rules.h"
 
@@ -38,6 +39,20 @@ void RedlockClient::step(StepContext& context) {
         case Phase::Decide:
             decide(context);
             break;
+        case Phase::Send:
+            phase_ = Phase::Write;
+            if (config_.writeDelay > 0) {
+                context.note(name() +
+                             " sends its report write to the store. The network "
+                             "delays the packet " +
+                             formatDuration(config_.writeDelay) +
+                             " (a slow link, a retransmission): " + name() +
+                             " checked its lock before sending, not when the write lands.");
+                context.wakeAfter(config_.writeDelay);
+                break;
+            }
+            write(context);
+            break;
         case Phase::Write:
             write(context);
             break;
@@ -53,6 +68,8 @@ void RedlockClient::acquire(StepContext& context) {
     started_ = context.now();
     granted_.clear();
     const int nodes = static_cast<int>(context.world().nodes.size());
+    // A reply slower than the node timeout is a failure, even though the node ran the SET.
+    const bool tooSlow = config_.latency > config_.nodeTimeout;
     bool timedOut = false;
     for (int n = 0; n < nodes; ++n) {
         RedisCommand set =
@@ -61,78 +78,114 @@ void RedlockClient::acquire(StepContext& context) {
         if (!reachable(n)) {
             context.sendUnanswered(set, config_.nodeTimeout);
             timedOut = true;
+        } else if (tooSlow) {
+            context.sendReplyTooLate(set, config_.latency, config_.nodeTimeout);
+            timedOut = true;
         } else if (context.send(set).isOk()) {
             granted_.push_back(context.world().node(n).name);
         }
         if (n == 0)
-            context.narrate(name() + " starts Redlock: the same SET NX PX goes to all " +
-                            std::to_string(nodes) + " nodes at once, each with a " +
-                            formatDuration(config_.nodeTimeout) + " timeout.");
+            context.narrate(name() + " starts Redlock at " + formatVirtualTime(started_) +
+                            ": the same SET NX PX goes to all " + std::to_string(nodes) +
+                            " nodes at once, each with a " + formatDuration(config_.nodeTimeout) +
+                            " timeout.");
     }
     // The requests run in parallel: the answer is complete when the slowest is in.
-    elapsed_ = timedOut ? config_.nodeTimeout : std::min(config_.latency, config_.nodeTimeout);
     phase_ = Phase::Decide;
-    context.wakeAfter(elapsed_);
+    context.wakeAfter(timedOut ? config_.nodeTimeout : config_.latency);
 }
 
 void RedlockClient::decide(StepContext& context) {
     const auto nodes = context.world().nodes.size();
     const int majority = redlockMajority(nodes);
-    const std::int64_t validity = redlockValidityMicros(config_.ttlMs, elapsed_);
+    // The spec's elapsed time is now minus the start of the attempt: a pause between the
+    // replies and this check counts, and can leave no validity at all.
+    const VirtualMs elapsed = context.now() - started_;
+    const std::int64_t validity = redlockValidityMicros(config_.ttlMs, elapsed);
     const bool holds = static_cast<int>(granted_.size()) >= majority && validity > 0;
-    std::string facts = name() + " has OK from " + joined(granted_) + ": " +
-                        std::to_string(granted_.size()) + " of " + std::to_string(nodes) +
-                        " (a majority is " + std::to_string(majority) + ") in " +
-                        formatDuration(elapsed_) + ". Validity = " + formatDuration(config_.ttlMs) +
-                        " − " + formatDuration(elapsed_) + " − drift " +
-                        millis(redlockDriftMicros(config_.ttlMs)) + " = " + millis(validity) + ".";
+    std::string facts =
+        name() + " has OK from " + joined(granted_) + ": " + std::to_string(granted_.size()) +
+        " of " + std::to_string(nodes) + " (a majority is " + std::to_string(majority) + ") in " +
+        formatDuration(elapsed) + " since it started at " + formatVirtualTime(started_) +
+        ". Validity = " + formatDuration(config_.ttlMs) + " − " + formatDuration(elapsed) +
+        " − drift " + millis(redlockDriftMicros(config_.ttlMs)) + " = " + millis(validity) + ".";
     if (!holds) {
-        context.lockAttemptFailed(facts + " No lock: " + name() + " releases on every node.");
+        context.lockAttemptFailed(facts + (validity <= 0 ? " No validity left" : " No majority") +
+                                  ": no lock, so " + name() + " releases on every node.");
         releaseAll(context);
         context.stop();
         return;
     }
-    std::string believer;
-    for (const auto& b : context.world().beliefs)
-        if (b.current && b.resource == config_.key) believer = b.actor;
+    std::optional<OverlapCause> overlap = context.whyAlsoHeld(config_.key);
     context.note(facts + " " + name() + " holds the lock until " +
                  formatVirtualTime(started_ + validity / 1000) + " by its own clock.");
-    if (!believer.empty())
-        context.predict(believer + " never released the lock and still believes it holds it. " +
+    if (overlap)
+        context.predict(overlap->holder +
+                            " never released the lock and still believes it "
+                            "holds it. " +
                             name() + " counted its OKs. Does " + name() + " hold the lock too?",
-                        "Yes: a majority of nodes no longer had " + believer +
-                            "'s key, so both clients now believe they hold the lock.");
-    context.believeHeld(config_.key);
-    if (config_.fencing) {
-        fence_ = context.readFence() + 1;
-        context.narrate(
-            "Redlock gives no fencing token: each node would count its own INCR, and no "
-            "majority agrees on one number. " +
-            name() +
-            " takes its token from the resource instead: it reads the report row's version and "
-            "will write version + 1 = " +
-            std::to_string(fence_) +
-            " under WHERE fence < ?. (A consensus service such as ZooKeeper or etcd could hand "
-            "out the token too.)");
-    }
-    phase_ = Phase::Write;
+                        "Yes: " + overlap->explanation +
+                            " Both clients now believe they hold "
+                            "the lock.");
+    context.believeHeld(config_.key, started_ + config_.ttlMs);
+    takeFence(context);
+    phase_ = Phase::Send;
     context.wakeAfter(config_.work);
+}
+
+void RedlockClient::takeFence(StepContext& context) {
+    switch (config_.fencing) {
+        case RedlockFencing::None:
+            return;
+        case RedlockFencing::Token:
+            fence_ = context.issueFencingToken();
+            context.narrate(
+                "Redlock gives no fencing token: each node would count its own INCR, and no "
+                "majority agrees on one number. " +
+                name() +
+                " takes one from a monotonic counter instead (here the store's "
+                "sequence; a consensus service such as ZooKeeper or etcd does the "
+                "same): token " +
+                std::to_string(fence_) +
+                ". Every later holder gets a higher one, so the store can reject a lower token "
+                "that arrives after a higher one.");
+            return;
+        case RedlockFencing::VersionRead:
+            fence_ = context.readFence() + 1;
+            context.narrate(
+                "The trap: " + name() +
+                " derives its token from the report row's version, read "
+                "now, and will write version + 1 = " +
+                std::to_string(fence_) +
+                " under WHERE fence < ?. Another holder that reads the same version gets the "
+                "same number, so whoever writes first wins, stale or not. That is not a "
+                "fencing token: it is not handed out in the order the lock changed hands.");
+            return;
+    }
 }
 
 void RedlockClient::write(StepContext& context) {
     const bool stale = !holdsLockNow(context.world(), name());
     const std::string body = "report by " + name();
+    const bool fenced = config_.fencing != RedlockFencing::None;
+    const std::int64_t written = context.world().store.lastFence(context.world().reportResource);
     bool accepted = true;
-    if (config_.fencing)
+    if (fenced)
         accepted = context.fencedSave(body, fence_);
     else
         context.plainSave(body);
-    if (stale)
+    if (stale || !accepted)
         context.predict(name() + " is sure it holds the lock and writes its report" +
-                            (config_.fencing ? " with token " + std::to_string(fence_) : "") +
+                            (fenced ? " with token " + std::to_string(fence_) : "") +
                             ". Does the store take the write?",
-                        accepted ? "Yes: nothing checks, and the stale write lands."
-                                 : "No: a newer token already wrote; the fence rejects it.");
+                        !fenced    ? "Yes: nothing checks, and the stale write lands."
+                        : accepted ? "Yes: no higher token has written yet (the last was " +
+                                         std::to_string(written) + ")."
+                        : stale ? "No: a higher token already wrote; the fence rejects it."
+                                : "No, although " + name() +
+                                      " holds the lock now: a write with the same number "
+                                      "got there first. A token read from the resource is "
+                                      "the trap, not a fence.");
     context.narrate(name() + " writes its report.");
     phase_ = Phase::Release;
     context.wakeAfter(0);

@@ -6,7 +6,10 @@ namespace lockscope::sim {
 
 std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At) {
     return {
-        {"fencing", "1: writes carry a token derived from the report row's version", 0, 0, 1},
+        {"fencing",
+         "0: no token; 1: a monotonic token from a counter (the fix); 2: a token derived from "
+         "the report row's version (the trap)",
+         0, 0, 2},
         {"ttl_ms", "TTL of the lock on every node (PX)", 10000, 100, 86400000},
         {"node_timeout_ms", "how long a client waits for one node", 50, 1, 60000},
         {"latency_ms", "round trip to a reachable node", 5, 0, 60000},
@@ -42,7 +45,7 @@ RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioPara
     story.config.nodeTimeout = params.get("node_timeout_ms");
     story.config.latency = params.get("latency_ms");
     story.config.work = params.get("work_ms");
-    story.config.fencing = params.get("fencing") == 1;
+    story.config.fencing = static_cast<RedlockFencing>(params.get("fencing"));
     story.client2At = params.get("client2_at_ms");
     return story;
 }
@@ -58,9 +61,19 @@ void addRedlockActors(World& world, const RedlockStory& story, const std::string
              story.client2At);
 }
 
-std::string describeFencing(bool fencing) {
-    return fencing ? " Writes carry a fencing token the store checks (WHERE fence < ?)."
-                   : " The report store checks nothing: the last write wins.";
+std::string describeFencing(RedlockFencing fencing) {
+    switch (fencing) {
+        case RedlockFencing::Token:
+            return " Writes carry a fencing token from a monotonic counter, and the store "
+                   "checks it (WHERE fence < ?).";
+        case RedlockFencing::VersionRead:
+            return " Writes carry a number derived from the report row's version (version + "
+                   "1), checked with WHERE fence < ?: the trap of a token that is not "
+                   "monotonic.";
+        case RedlockFencing::None:
+            break;
+    }
+    return " The report store checks nothing: the last write wins.";
 }
 
 }  // namespace lockscope::sim

@@ -25,6 +25,6 @@ RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioPara
 void addRedlockActors(World& world, const RedlockStory& story, const std::string& intro,
                       const RedlockClientConfig& one, const RedlockClientConfig& two);
 // "(Kleppmann's critique) ... fence" sentence for the introduction.
-std::string describeFencing(bool fencing);
+std::string describeFencing(RedlockFencing fencing);
 
 }  // namespace lockscope::sim

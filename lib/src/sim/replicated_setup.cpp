@@ -30,7 +30,19 @@ void setUpReplicaSet(World& world, Recording& recording, const ScenarioParams& p
     }
     world.replication.push_back({0, 1, spec.lag});
     if (spec.slowLag >= 0) world.replication.push_back({0, 2, spec.slowLag});
-    world.faults.failovers.push_back({spec.failoverAt, spec.promote});
+    FailoverFault failover{spec.failoverAt, spec.promote};
+    const std::string promoted = world.node(spec.promote).name;
+    if (world.nodes.size() == 2)
+        failover.why = promoted + " is the only replica.";
+    else if (spec.promote == 1)
+        failover.why = "Sentinel promotes " + promoted +
+                       ", the replica with the most of the primary's data (the smallest lag).";
+    else
+        failover.why =
+            "Sentinel would promote r2, the replica with the most data, but r2 "
+            "cannot be reached at the failover (down or cut off), so " +
+            promoted + " is promoted, although it is further behind.";
+    world.faults.failovers.push_back(failover);
 }
 
 std::string describeReplicas(const World& world) {

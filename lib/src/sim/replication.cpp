@@ -69,7 +69,8 @@ void performFailover(World& world, Recording& recording, FailoverFault& failover
     RedisNode& promoted = world.node(failover.promote);
     std::string narration = "Failover: " + promoted.name + " is promoted to primary. " +
                             std::to_string(lost) + " write(s) from " + world.node(old).name +
-                            " had not reached it and are lost.";
+                            " had not reached it and are lost." +
+                            (failover.why.empty() ? "" : " " + failover.why);
     if (world.node(old).redis.peek(world.lockKey, world.now) &&
         !promoted.redis.peek(world.lockKey, world.now))
         narration += " " + world.lockKey + " is held on " + world.node(old).name +

@@ -4,11 +4,13 @@
 
 namespace lockscope::sim {
 
-std::vector<ParamSpec> reportNightParams(FaultDefaults f) {
+std::vector<ParamSpec> reportNightParams(FaultDefaults f, TriggerDefaults t) {
     constexpr std::int64_t kDay = 24 * 3600 * 1000, kHour = 3600 * 1000;
     return {
         {"instances", "scheduler instances running the nightly job", 3, 1, 8},
-        {"stagger_ms", "instance i's scheduler fires i x stagger_ms after A's", 36000, 0, kHour},
+        {"second_at_ms", "when B's scheduler fires (A's fires at 0)", t.secondAt, 0, kHour},
+        {"stagger_ms", "each later instance fires stagger_ms after the one before", t.stagger, 0,
+         kHour},
         {"jitter_ms", "random extra delay of each trigger, drawn from the seed", 0, 0, 60000},
         {"chunks", "chunks of the report, each written to the output file", 8, 1, 100},
         {"chunk_ms", "time to build one chunk on a normal night", 750, 1, 600000},
@@ -31,10 +33,11 @@ ReportNight setUpReportNight(World& world, Recording& recording, const ScenarioP
     night.chunk = params.get("chunk_ms");
     night.slowChunk = params.get("slow_chunk_ms");
     night.dbSlowUntil = params.get("db_slow_until_ms");
-    VirtualMs stagger = params.get("stagger_ms");
+    const VirtualMs secondAt = params.get("second_at_ms"), stagger = params.get("stagger_ms");
     auto jitter = static_cast<std::uint64_t>(params.get("jitter_ms"));
     for (int i = 0; i < night.instances; ++i) {
-        night.triggers.push_back(i * stagger + static_cast<VirtualMs>(world.rng.below(jitter + 1)));
+        const VirtualMs planned = i == 0 ? 0 : secondAt + (i - 1) * stagger;
+        night.triggers.push_back(planned + static_cast<VirtualMs>(world.rng.below(jitter + 1)));
         night.instanceLanes.push_back(
             addLane(recording, LaneKind::Instance, instanceName(i), "scheduler instance"));
     }
@@ -68,6 +71,17 @@ std::string describeTriggers(const ReportNight& night) {
     for (int i = 0; i < night.instances; ++i)
         s += (i ? ", " : "") + formatVirtualTime(night.triggers[i]) + " (" + instanceName(i) + ")";
     return s;
+}
+
+std::string describeNight(const ReportNight& n) {
+    const VirtualMs good = n.chunks * n.chunk;
+    if (n.dbSlowUntil <= 0 || n.slowChunk <= n.chunk)
+        return "The database is healthy tonight: a chunk takes " + formatDuration(n.chunk) +
+               ", the job " + formatDuration(good) + ".";
+    return "The database is slow until " + formatVirtualTime(n.dbSlowUntil) + ": a chunk takes " +
+           formatDuration(n.slowChunk) + " then and " + formatDuration(n.chunk) +
+           " after, so the job takes " + formatDuration(good) + " on a good night and up to " +
+           formatDuration(n.chunks * n.slowChunk) + " tonight.";
 }
 
 std::string describeFaults(const World& world) {

@@ -6,10 +6,11 @@
 namespace lockscope::sim {
 
 const std::vector<Scenario>& scenarios() {
-    static const std::vector<Scenario> all = {brokenReportScenario(),   fixedReportScenario(),
-                                              expiryRaceScenario(),     setnxExpireCrashScenario(),
-                                              failoverScenario(),       seatHoldScenario(),
-                                              redlockGcPauseScenario(), redlockClockJumpScenario()};
+    static const std::vector<Scenario> all = {
+        brokenReportScenario(),    fixedReportScenario(),      expiryRaceScenario(),
+        getThenDelScenario(),      setnxExpireCrashScenario(), atomicCounterScenario(),
+        failoverScenario(),        seatHoldScenario(),         redlockGcPauseScenario(),
+        redlockClockJumpScenario()};
     return all;
 }
 

@@ -8,6 +8,8 @@ namespace lockscope::sim {
 Scenario brokenReportScenario();
 Scenario fixedReportScenario();
 Scenario expiryRaceScenario();
+Scenario getThenDelScenario();
+Scenario atomicCounterScenario();
 Scenario setnxExpireCrashScenario();
 Scenario failoverScenario();
 Scenario seatHoldScenario();

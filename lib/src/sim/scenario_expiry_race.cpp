@@ -18,7 +18,10 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     world.fenceKey = fence;
     world.node().keyLane = addLane(recording, LaneKind::RedisKey, key, "Redis key");
     std::string tokenA = world.rng.token(), tokenB = world.rng.token();
-    VirtualMs second = gap, wake = gap + sleep;
+    world.outcome.scriptOnly = true;
+    // One line every step_ms, in the script's order: a.acquire(), b.acquire(), then
+    // time.sleep() (the next line, so it starts after b's refusal), then b.acquire() again.
+    VirtualMs second = gap, sleepFrom = 2 * gap, wake = sleepFrom + sleep;
     addActor(world,
              std::make_unique<ExpiryRaceClient>(
                  "a", laneA, key, fence, tokenA, ttl,
@@ -33,7 +36,7 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                                                     {wake + 2 * gap, Action::CheckHoldsPrint}}),
              second);
     // time.sleep(0.3): "A pauses past its TTL" — drawn as a pause band on a's lane.
-    if (sleep > 0) world.faults.pauses.push_back({"a", second, wake, "time.sleep"});
+    if (sleep > 0) world.faults.pauses.push_back({"a", sleepFrom, wake, "time.sleep"});
 }
 
 }  // namespace

@@ -12,6 +12,36 @@ namespace {
 
 const std::string kKey = "lock:{payroll}";
 
+// The story's conclusion, from what the rules found: what let two clients hold the lock, or
+// why they did not.
+std::string conclude(const World& world, const FailoverClientConfig& config) {
+    const OutcomeSummary& o = world.outcome;
+    std::string s;
+    if (o.overlapsAfterFailover > 0)
+        s = config.wait
+                ? "WAIT only reports how many replicas had the write when it returned. Sentinel "
+                  "and Cluster do promote the most up-to-date replica they can reach, so the "
+                  "one that acknowledged usually wins; but when it cannot be reached at the "
+                  "failover, a replica without the key is promoted. WAIT narrows the window; it "
+                  "does not close it. Correctness needs the resource to check, not Redis alone."
+                : "Replication did not make the lock safe: the failover promoted a replica "
+                  "without client1's key. Run again with wait=1: WAIT 1 50 narrows the window; "
+                  "with failover_at_ms=100 promote=3 see that it does not close it.";
+    if (o.overlapsAfterLeaseExpired > 0)
+        s += std::string(s.empty() ? "" : " ") + "Here the lease ran out first: a " +
+             formatDuration(config.ttlMs) + " TTL for " + formatDuration(config.work) +
+             " of work. The key would be gone from any node, failover or not: that is the "
+             "guide's expiry race (renew while working; fence the resource), not replication.";
+    if (s.empty())
+        s = o.waitsShort > 0 ? "No two clients held the lock: WAIT came back short and client1 "
+                               "gave the lock back rather than rely on it."
+            : o.lockAttemptsFailed > 0
+                ? "No two clients held the lock: the promoted replica had received client1's "
+                  "key before the failover, so client2 was refused."
+                : "No two clients held the lock: client2 came after client1 had released it.";
+    return s;
+}
+
 void build(World& world, Recording& recording, const ScenarioParams& params) {
     LaneId one = addLane(recording, LaneKind::Instance, "client1", "client of the primary");
     LaneId two = addLane(recording, LaneKind::Instance, "client2", "client of the primary");
@@ -36,17 +66,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                         std::to_string(spec.promote + 1) + " is promoted; client2 locks at " +
                         formatVirtualTime(secondAt) + ".";
     std::vector<Narrator::Line> lines = {{0, intro}};
-    lines.push_back(
-        {secondAt + config.work + 1,
-         config.wait
-             ? "WAIT only reports how many replicas had the write when it returned. It narrows "
-               "the window (a failover before any replica has the key is noticed, and the "
-               "client can give the lock back), but it cannot choose which replica is "
-               "promoted, nor keep the acknowledging replica alive: the window does not close. "
-               "Correctness needs the resource to check, not Redis alone."
-             : "Replication did not make the lock safe. Run again with wait=1: WAIT 1 50 "
-               "narrows the window; with failover_at_ms=100 promote=3 see that it does not "
-               "close it."});
+    Narrator::Line closing{secondAt + config.work + 1, {}};
+    closing.compose = [config](const World& world) { return conclude(world, config); };
+    lines.push_back(closing);
     addActor(world, std::make_unique<Narrator>(world.node(0).keyLane, lines), 0);
     addActor(world, std::make_unique<FailoverClient>("client1", one, config, world.rng.token()), 0);
     FailoverClientConfig second = config;

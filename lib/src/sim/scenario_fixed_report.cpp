@@ -26,9 +26,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                 "fencing token, a " +
                 formatDuration(job.ttlMs) +
                 " TTL renewed before each chunk is written (abort when renewal fails), "
-                "save_report with the fence, and the email keyed by date. Same slow night: "
-                "the schedulers fire at " +
-                describeTriggers(night) + "." + describeFaults(world)},
+                "save_report with the fence, and the email keyed by date. The schedulers fire "
+                "at " +
+                describeTriggers(night) + ". " + describeNight(night) + describeFaults(world)},
     };
     addActor(world, std::make_unique<Narrator>(night.narratorLane, lines), 0);
     for (int i = 0; i < night.instances; ++i) {

@@ -13,6 +13,8 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     RedlockStory story = setUpRedlock(world, recording, params);
     const VirtualMs pauseAt = params.get("pause_at_ms"), pause = params.get("pause_ms");
     if (pause > 0) world.faults.pauses.push_back({"client1", pauseAt, pauseAt + pause});
+    RedlockClientConfig one = story.config;
+    one.writeDelay = params.get("write_delay_ms");
     const std::string intro =
         "Kleppmann's critique of Redlock: a lease cannot guarantee mutual exclusion when a "
         "client can pause past its TTL. Five independent primaries A to E; client1 locks at "
@@ -21,9 +23,12 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
         (pause > 0 ? " and is frozen by a GC pause from " + formatVirtualTime(pauseAt) + " for " +
                          formatDuration(pause)
                    : std::string()) +
+        (one.writeDelay > 0
+             ? "; the network delays client1's report write " + formatDuration(one.writeDelay)
+             : std::string()) +
         "; client2 tries at " + formatVirtualTime(story.client2At) + "." +
         describeFencing(story.config.fencing);
-    addRedlockActors(world, story, intro, story.config, story.config);
+    addRedlockActors(world, story, intro, one, story.config);
 }
 
 }  // namespace
@@ -35,12 +40,16 @@ Scenario redlockGcPauseScenario() {
     s.summary =
         "client1 gets the lock on a majority of five independent primaries, then a GC pause "
         "outlasts its validity. The keys expire, client2 acquires and writes, and client1 "
-        "wakes and writes too. Without fencing the store takes the stale write; with "
-        "fencing=1 it is rejected (Redlock has no fencing token: the narration says where one "
-        "would come from).";
+        "wakes and writes too. Without fencing the store takes the stale write. Redlock has no "
+        "fencing token: with fencing=1 one comes from a monotonic counter and the stale write "
+        "is rejected; fencing=2 shows the trap of deriving it from the row's version.";
     s.params.push_back({"pause_at_ms", "when client1's GC pause starts", 50, 0, 3600000});
     s.params.push_back(
         {"pause_ms", "how long client1 is frozen (0 = no pause)", 15000, 0, 3600000});
+    s.params.push_back({"write_delay_ms",
+                        "how long the network delays client1's report write (Kleppmann's "
+                        "network delay; try with pause_ms=0)",
+                        0, 0, 3600000});
     s.liveNotes =
         "Live: five private redis-servers A to E, one per node, which really expire the keys. "
         "client1's GC pause needs no server action: its actor does not run while paused, as a "

@@ -15,11 +15,37 @@ std::string seatName(int index) {
     return "A" + std::to_string(index + 1);
 }
 
+// The conclusion, from what the rules counted: which cause let seats be held twice.
+std::string conclude(const World& world, bool fix, const SeatBuyerConfig& config) {
+    const OutcomeSummary& o = world.outcome;
+    std::string causes;
+    if (o.overlapsAfterFailover > 0)
+        causes += std::to_string(o.overlapsAfterFailover) +
+                  " hold(s) were lost in the failover (the promoted replica never had them)";
+    if (o.overlapsAfterLeaseExpired > 0)
+        causes += std::string(causes.empty() ? "" : "; ") +
+                  std::to_string(o.overlapsAfterLeaseExpired) + " hold(s) ran out (PX " +
+                  std::to_string(config.holdMs) + ") while their buyer was still paying (" +
+                  formatDuration(config.pay) + "), failover or not";
+    if (causes.empty())
+        return fix ? "No seat was held twice this time; the database would have refused a "
+                     "second confirmation anyway."
+                   : "No seat was held twice this time: nothing was lost in the failover and no "
+                     "hold ran out while its buyer paid. Redis is still the only guard.";
+    return "Seats were held twice because " + causes + ". " +
+           (fix ? "Redis still gives the fast, user-facing hold, but PostgreSQL is the "
+                  "authority: each seat has one booking, and a second confirmation fails "
+                  "cleanly."
+                : "Redis was the only guard of a correctness property it cannot keep. Run "
+                  "again with fix=1: the database becomes the authority.");
+}
+
 void build(World& world, Recording& recording, const ScenarioParams& params) {
     const int buyers = static_cast<int>(params.get("buyers"));
     const int seats = static_cast<int>(params.get("seats"));
     const VirtualMs arrival = params.get("arrival_ms");
-    const bool fix = params.get("fix") == 1;
+    const auto rule = static_cast<BookingDatabase::Rule>(params.get("fix"));
+    const bool fix = rule != BookingDatabase::Rule::TrustTheHold;
     std::vector<LaneId> lanes;
     for (int i = 0; i < buyers; ++i)
         lanes.push_back(addLane(recording, LaneKind::Instance, "u" + std::to_string(i + 1),
@@ -30,10 +56,13 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     ReplicaSetSpec spec;
     spec.key = "seat:{" + config.event + "}:" + seatName(0);
     setUpReplicaSet(world, recording, params, spec);
-    world.bookings.setUniqueSeat(fix);
-    world.storeLane =
-        addLane(recording, LaneKind::FencedStore, "bookings",
-                fix ? "PostgreSQL, UNIQUE (event_id, seat_id)" : "PostgreSQL, no constraint");
+    world.bookings.setRule(rule);
+    world.storeLane = addLane(recording, LaneKind::FencedStore, "bookings",
+                              rule == BookingDatabase::Rule::UniqueConstraint
+                                  ? "PostgreSQL, UNIQUE (event_id, seat_id)"
+                              : rule == BookingDatabase::Rule::ConditionalUpdate
+                                  ? "PostgreSQL, UPDATE ... WHERE sold_to IS NULL"
+                                  : "PostgreSQL, no constraint");
 
     std::vector<Narrator::Line> lines = {
         {0,
@@ -44,17 +73,18 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
              std::to_string(buyers) + " buyers arrive " + formatDuration(arrival) + " apart for " +
              std::to_string(seats) + " seats; r2 replicates r1 " + formatDuration(spec.lag) +
              " behind, and r1 fails over at " + formatVirtualTime(spec.failoverAt) + "." +
-             (fix ? " The fix is in place: the bookings table has a unique constraint on "
-                    "(event_id, seat_id), so the database, not Redis, decides who gets a "
-                    "seat."
+             (rule == BookingDatabase::Rule::UniqueConstraint
+                  ? " The fix is in place: the bookings table has a unique constraint on "
+                    "(event_id, seat_id), so the database, not Redis, decides who gets a seat."
+              : rule == BookingDatabase::Rule::ConditionalUpdate
+                  ? " The fix is in place: a confirmation is a conditional update of the "
+                    "seat's row (WHERE sold_to IS NULL), so the database, not Redis, decides "
+                    "who gets a seat."
                   : " The bookings table trusts the Redis hold: it has no constraint.")},
-        {(buyers - 1) * arrival + config.pay + 1,
-         fix ? "Redis still gives the fast, user-facing hold, but PostgreSQL is the authority: "
-               "whatever the failover lost, each seat has one booking, and a second "
-               "confirmation fails cleanly."
-             : "Redis was the only guard of a correctness property it cannot keep across a "
-               "failover. Run again with fix=1: the database becomes the authority."},
     };
+    Narrator::Line closing{(buyers - 1) * arrival + config.pay + 1, {}};
+    closing.compose = [fix, config](const World& world) { return conclude(world, fix, config); };
+    lines.push_back(closing);
     addActor(world, std::make_unique<Narrator>(world.node(0).keyLane, lines), 0);
     for (int i = 0; i < buyers; ++i) {
         SeatBuyerConfig mine = config;
@@ -76,9 +106,13 @@ Scenario seatHoldScenario() {
         "The Redis primary fails over in a busy sale; holds that had not reached the replica "
         "are lost and other buyers take the same seats, so both pay and the seat is sold "
         "twice. With fix=1 PostgreSQL is the authority (a unique constraint on (event_id, "
-        "seat_id)): the second confirmation fails cleanly.";
+        "seat_id)), with fix=2 a conditional update (WHERE sold_to IS NULL): either way the "
+        "second confirmation fails cleanly.";
     s.params = {
-        {"fix", "1: the bookings table has UNIQUE (event_id, seat_id)", 0, 0, 1},
+        {"fix",
+         "1: the bookings table has UNIQUE (event_id, seat_id); 2: a conditional update that "
+         "succeeds only while the seat is free",
+         0, 0, 2},
         {"buyers", "buyers in the sale, one arriving every arrival_ms", 6, 1, 12},
         {"seats", "seats they want (buyer i wants seat i mod seats)", 3, 1, 12},
         {"arrival_ms", "time between two buyers' holds", 20, 0, 60000},

@@ -37,10 +37,6 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     addActor(world, std::make_unique<Narrator>(night.narratorLane, lines), 0);
     for (int i = 0; i < night.instances; ++i) {
         std::vector<VirtualMs> triggers{night.triggers[i]};
-        // After the safe release the operator presses "run now" on the second instance
-        // (or the only one).
-        bool rerunsHere = operatorAt > 0 && i == std::min(1, night.instances - 1);
-        if (rerunsHere) triggers.push_back(operatorAt + 1000 + rerunAfter);
         addActor(world,
                  std::make_unique<PlainLockReportJob>(instanceName(i), night.instanceLanes[i], job,
                                                       triggers),
@@ -48,7 +44,10 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     }
     if (operatorAt > 0)
         addActor(world,
-                 std::make_unique<InspectorOperator>("operator", operatorLane, "lock:report", 1000),
+                 // "run now", when needed, goes to the second instance (or the only one).
+                 std::make_unique<InspectorOperator>("operator", operatorLane, "lock:report", 1000,
+                                                     instanceName(std::min(1, night.instances - 1)),
+                                                     rerunAfter),
                  operatorAt);
 }
 

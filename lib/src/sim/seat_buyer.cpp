@@ -4,18 +4,12 @@ namespace lockscope::sim {
 
 namespace {
 
-// The guide's answer to the interview exercise, shown when the story reaches it.
-const char* const kHow =
-    "The seat holds were written to the old primary and acknowledged, but replication is "
-    "asynchronous; the promoted replica had not received some of them, so other users could "
-    "acquire the same seats with SET NX and both later paid. Redis is acting as the only "
-    "guard for a correctness property, which it cannot guarantee across failover.";
+// The guide's fix for the interview exercise, shown when the story reaches a confirmation.
 const char* const kFix =
     "Keep Redis for the fast, user-facing hold, but make PostgreSQL authoritative: a unique "
     "constraint on (event_id, seat_id) in the bookings table, or a conditional update that "
     "only succeeds while the seat is free, so the second confirmation fails cleanly and that "
-    "user gets a refund or a new seat. WAIT 1 50 after taking a hold reduces the window but "
-    "does not eliminate it.";
+    "user gets a refund or a new seat.";
 
 }  // namespace
 
@@ -31,11 +25,12 @@ void SeatBuyer::step(StepContext& context) {
             confirm(context);
             break;
         case Phase::Release: {
+            // The hold is dropped where the primary is now (a failover may have moved it).
             RedisCommand release = RedisCommand::release(key(), name());
-            release.node = node_;
+            release.node = context.world().primary;
             context.send(release);
-            context.narrate(name() + " drops the hold on " + context.world().node(node_).name +
-                            ".");
+            context.narrate(name() + " drops the hold on " +
+                            context.world().node(release.node).name + ".");
             context.stop();
             break;
         }
@@ -46,17 +41,20 @@ void SeatBuyer::hold(StepContext& context) {
     node_ = context.world().primary;
     RedisCommand set = RedisCommand::set(key(), name(), true, TtlUnit::Millis, config_.holdMs);
     set.node = node_;
+    const std::optional<OverlapCause> overlap = context.whyAlsoHeld(key());
     CommandReply r = context.send(set);
     const std::string& primary = context.world().node(node_).name;
     if (!r.isOk()) {
         context.narrate(name() + " wants seat " + config_.seat + " and asks " + primary +
                         " for a hold: the seat is taken, so " + name() + " looks elsewhere.");
+        context.lockAttemptRefused();
         context.stop();
         return;
     }
+    if (overlap) whyHeldTwice_ = overlap->explanation;
     context.narrate(name() + " holds seat " + config_.seat + " on " + primary + " for " +
                     formatDuration(config_.holdMs) + " and starts paying.");
-    context.believeHeld(key());
+    context.believeHeld(key(), context.now() + config_.holdMs, node_);
     phase_ = Phase::Confirm;
     context.wakeAfter(config_.pay);
 }
@@ -66,15 +64,23 @@ void SeatBuyer::confirm(StepContext& context) {
     bool inserted = context.confirmBooking(config_.event, config_.seat);
     context.narrate(name() + " has paid and confirms the booking in PostgreSQL.");
     if (!before.empty()) {
+        const bool failedOver = context.world().primary != 0;
         std::string question =
-            "A ticketing service holds a seat with SET seat:{event}:{seat} <userId> NX PX "
-            "600000 while the user pays, and confirms the booking in PostgreSQL after payment. "
-            "The Redis primary failed over during this busy sale. " +
+            "A ticketing service holds a seat with SET seat:{event}:{seat} <userId> NX PX " +
+            std::to_string(config_.holdMs) +
+            " while the user pays, and confirms the booking in PostgreSQL after payment." +
+            (failedOver ? " The Redis primary failed over during this busy sale." : "") + " " +
             name() + " confirms seat " + config_.seat + ", which " + before.front() +
             " already bought. What happens, and why?";
-        context.predict(question, inserted ? std::string("Seat ") + config_.seat +
-                                                 " is sold twice. " + kHow + " The fix: " + kFix
-                                           : std::string("The database refuses it. ") + kFix);
+        std::string why = whyHeldTwice_.empty()
+                              ? std::string()
+                              : " " + name() + " could hold the seat because " + whyHeldTwice_ +
+                                    " Redis was the only guard of a correctness property it "
+                                    "cannot keep.";
+        context.predict(question, inserted
+                                      ? std::string("Seat ") + config_.seat + " is sold twice." +
+                                            why + " The fix: " + kFix
+                                      : std::string("The database refuses it.") + why + " " + kFix);
     }
     context.stopBelieving(key());
     phase_ = Phase::Release;

@@ -34,6 +34,7 @@ class SeatBuyer final : public ClonableActor<SeatBuyer> {
     SeatBuyerConfig config_;
     Phase phase_ = Phase::Hold;
     int node_ = 0;
+    std::string whyHeldTwice_;  // what let this buyer hold a seat another still held
 };
 
 }  // namespace lockscope::sim

@@ -24,9 +24,10 @@ enum class DueKind {
     ActorWake
 };
 
-// What runs next. At the same millisecond faults come first (a pause or crash at t stops
-// the actor's step at t), then expiries (a key is gone from its deadline on), then actors
-// in the order they scheduled themselves.
+// What runs next. At the same millisecond expiries come first (a key is gone from its
+// deadline on, so nothing at t may still see it), then faults (a pause or crash at t stops
+// the actor's step at t), then replication and WAIT deadlines, then actors in the order
+// they scheduled themselves.
 struct Due {
     VirtualMs time = 0;
     int priority = 0;
@@ -47,36 +48,36 @@ std::optional<Due> nextDue(const World& world) {
     for (std::size_t i = 0; i < f.pauses.size(); ++i) {
         const PauseFault& p = f.pauses[i];
         if (!p.startAnnounced)
-            consider(best, {p.from, 0, i, DueKind::PauseStart, i});
+            consider(best, {p.from, 1, i, DueKind::PauseStart, i});
         else if (!p.endAnnounced)
-            consider(best, {p.to, 0, i, DueKind::PauseEnd, i});
+            consider(best, {p.to, 1, i, DueKind::PauseEnd, i});
     }
     for (std::size_t i = 0; i < f.crashes.size(); ++i)
         if (!f.crashes[i].announced)
-            consider(best, {f.crashes[i].at, 0, f.pauses.size() + i, DueKind::Crash, i});
+            consider(best, {f.crashes[i].at, 1, f.pauses.size() + i, DueKind::Crash, i});
     for (std::size_t i = 0; i < f.failovers.size(); ++i)
         if (!f.failovers[i].announced)
-            consider(best, {f.failovers[i].at, 0, f.pauses.size() + f.crashes.size() + i,
+            consider(best, {f.failovers[i].at, 1, f.pauses.size() + f.crashes.size() + i,
                             DueKind::Failover, i});
     const std::size_t faultCount = f.pauses.size() + f.crashes.size() + f.failovers.size();
     for (std::size_t i = 0; i < f.clockJumps.size(); ++i)
         if (!f.clockJumps[i].announced)
-            consider(best, {f.clockJumps[i].at, 0, faultCount + i, DueKind::ClockJump, i});
+            consider(best, {f.clockJumps[i].at, 1, faultCount + i, DueKind::ClockJump, i});
     for (std::size_t i = 0; i < world.inFlight.size(); ++i)
         consider(best,
-                 {world.inFlight[i].deliverAt, 1, world.inFlight[i].seq, DueKind::Replicate, i});
+                 {world.inFlight[i].deliverAt, 2, world.inFlight[i].seq, DueKind::Replicate, i});
     for (std::size_t n = 0; n < world.nodes.size(); ++n)
         if (auto deadline = world.nodes[n].redis.nextDeadline())
             // A clock jump can put a deadline in the past: the key expires at once.
-            consider(best, {std::max(*deadline, world.now), 1, n, DueKind::Expiry, n});
+            consider(best, {std::max(*deadline, world.now), 0, n, DueKind::Expiry, n});
     if (auto deadline = nextWaitDeadline(world))
-        consider(best, {*deadline, 1, 0, DueKind::WaitTimeout, 0});
+        consider(best, {*deadline, 2, 0, DueKind::WaitTimeout, 0});
     for (std::size_t i = 0; i < world.actors.size(); ++i) {
         const Actor& a = *world.actors[i];
         if (a.crashed || !a.wake) continue;
         VirtualMs at = f.effectiveWake(a.name(), *a.wake);
         if (auto crash = f.crashTime(a.name()); crash && *crash <= at) continue;
-        consider(best, {at, 2, a.wakeSeq, DueKind::ActorWake, i});
+        consider(best, {at, 3, a.wakeSeq, DueKind::ActorWake, i});
     }
     return best;
 }
@@ -92,12 +93,28 @@ struct Announcer {
         recordBeat(recording, eventIndex, narration);
     }
     std::string lockFacts(const std::string& actor) {
+        if (world.nodes.size() > 1) return keysFacts(actor);
         const Holding* h = world.currentHolding();
         if (!h || h->holder != actor) return {};
-        std::int64_t left = world.redis().pttl(world.lockKey, world.now);
-        return left == -1
-                   ? " It holds " + world.lockKey + " with no TTL: nothing will ever remove it."
-                   : " It holds " + world.lockKey + " with " + formatDuration(left) + " left.";
+        const std::int64_t left = world.redis().pttl(world.lockKey, world.now);
+        if (left == -2)
+            return " Its lock " + world.lockKey + " has just run out: " + describePttl(left) + ".";
+        return " It holds " + world.lockKey + " with " + describePttl(left) + ".";
+    }
+
+    // Several servers: on how many the actor's key sits, whatever the actor believes.
+    std::string keysFacts(const std::string& actor) {
+        int held = 0;
+        std::int64_t left = 0;
+        for (std::size_t n = 0; n < world.nodes.size(); ++n) {
+            const Holding* h = world.currentHolding(static_cast<int>(n));
+            if (!h || h->holder != actor) continue;
+            ++held;
+            left = std::max(left, world.nodes[n].redis.pttl(world.lockKey, world.now));
+        }
+        if (held == 0) return {};
+        return " Its key is set on " + std::to_string(held) + " of " +
+               std::to_string(world.nodes.size()) + " nodes (" + describePttl(left) + ").";
     }
 
     void pauseStart(PauseFault& p) {

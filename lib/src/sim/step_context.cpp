@@ -4,6 +4,12 @@
 
 namespace lockscope::sim {
 
+std::string describePttl(std::int64_t pttl) {
+    if (pttl == -2) return "the key no longer exists (PTTL -2)";
+    if (pttl == -1) return "no TTL (PTTL -1): nothing will ever remove it";
+    return formatDuration(pttl) + " left";
+}
+
 StepContext::StepContext(World& world, Recording& recording, const LiveBackends& live, Actor& self)
     : world_(world), recording_(recording), live_(live), self_(self) {}
 
@@ -76,30 +82,65 @@ std::int64_t StepContext::pttl(int node) const {
     return world_.node(node).redis.pttl(world_.lockKey, now());
 }
 
-CommandReply StepContext::send(const RedisCommand& command) {
+CommandReply StepContext::execute(const RedisCommand& command) {
     RedisNode& node = world_.node(command.node);
-    CommandReply reply;
-    if (static_cast<std::size_t>(command.node) < live_.redis.size()) {
-        reply = live_.redis[command.node]->execute(command, now());
-        CommandReply shadow = node.redis.execute(command, now());
-        if (!(shadow == reply) && live_.divergences)
-            live_.divergences->push_back(formatVirtualTime(now()) + " " + self_.name() + " " +
-                                         command.text() + ": server " + reply.summary() +
-                                         ", model " + shadow.summary());
-    } else {
-        reply = node.redis.execute(command, now());
-    }
+    if (static_cast<std::size_t>(command.node) >= live_.redis.size())
+        return node.redis.execute(command, now());
+    CommandReply reply = live_.redis[command.node]->execute(command, now());
+    CommandReply shadow = node.redis.execute(command, now());
+    if (!(shadow == reply) && live_.divergences)
+        live_.divergences->push_back(formatVirtualTime(now()) + " " + self_.name() + " " +
+                                     command.text() + ": server " + reply.summary() + ", model " +
+                                     shadow.summary());
+    return reply;
+}
+
+int StepContext::recordCommand(const RedisCommand& command, const std::string& reply) {
+    const RedisNode& node = world_.node(command.node);
     int e = emit(EventKind::Command, self_.lane(), {});
     // With several servers the transcript says which one, like redis-cli's prompt.
     recording_.events[e].command =
         (world_.nodes.size() > 1 ? node.name + "> " : std::string()) + command.text();
-    recording_.events[e].reply = reply.summary();
+    recording_.events[e].reply = reply;
     if (const Script* s = command.script()) recording_.events[e].script = s->source();
+    return e;
+}
+
+CommandReply StepContext::send(const RedisCommand& command) {
+    CommandReply reply = execute(command);
+    int e = recordCommand(command, reply.summary());
+    if (reply.isNoScript() && command.script() && !command.sendSource) {
+        // The client's EVALSHA → EVAL fallback, as register_script does it.
+        facts_.clear();
+        beat(e, world_.node(command.node).name +
+                    " has not cached this script (a fresh server, a restart, or a promoted "
+                    "replica: the script cache is not replicated). The client falls back to "
+                    "EVAL with the source, which runs it and caches it.");
+        RedisCommand eval = command;
+        eval.sendSource = true;
+        return send(eval);
+    }
     facts_.clear();
     if (!world_.lockKey.empty() && command.key == world_.lockKey) updateOwnership(command, reply);
     beat(e, facts_);
     replicate(command);
     return reply;
+}
+
+void StepContext::sendReplyTooLate(const RedisCommand& command, VirtualMs replyAfter,
+                                   VirtualMs timeout) {
+    CommandReply reply = execute(command);
+    int e = recordCommand(command, "(timeout)");
+    recording_.events[e].detail =
+        "ran it; reply " + reply.summary() + " after " + formatDuration(replyAfter);
+    facts_.clear();
+    if (!world_.lockKey.empty() && command.key == world_.lockKey) updateOwnership(command, reply);
+    const std::string& node = world_.node(command.node).name;
+    beat(e, node + " runs it (" + reply.summary() + "), but the reply takes " +
+                formatDuration(replyAfter) + ", past the " + formatDuration(timeout) +
+                " timeout: " + self_.name() + " has stopped waiting and counts it as a failure." +
+                (facts_.empty() ? "" : " " + facts_));
+    replicate(command);
 }
 
 void StepContext::replicate(const RedisCommand& c) {
@@ -128,9 +169,7 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
     // With several servers the facts say which one ("on B").
     const std::string on = world_.nodes.size() > 1 ? " on " + node.name : std::string();
     auto holderText = [&](const Holding& h) {
-        std::int64_t left = pttl(c.node);
-        return h.holder + " holds it (" +
-               (left == -1 ? std::string("no TTL") : "PTTL " + std::to_string(left)) + ")";
+        return h.holder + " holds it (" + describePttl(pttl(c.node)) + ")";
     };
     bool acquired = (c.op == RedisOp::Set && r.isOk()) ||
                     (c.op == RedisOp::SetNx && r.integer == 1) ||
@@ -169,7 +208,7 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
     } else if (deleted) {
         std::string victim = held ? held->holder : "";
         if (!held || victim == me) {
-            facts_ = me + " deleted its own lock.";
+            facts_ = me + " deleted its own lock" + on + ".";
         } else {
             const InstanceRun* run = world_.run(victim);
             if (run && run->state == RunState::Crashed) {
@@ -203,21 +242,40 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
 }
 
 void StepContext::runStarted(std::int64_t fence) {
-    bool duplicate = false;
-    for (const auto& run : world_.runs)
-        if (run.actor != self_.name() &&
-            (run.state == RunState::Running || run.state == RunState::Completed))
-            duplicate = true;
+    // A duplicate is caused by a lost lock (another run is still working, its lock gone) or
+    // by the job having finished already (no lock is held: nothing can stop a later run).
+    std::string lostBy, doneBy;
+    for (const auto& run : world_.runs) {
+        if (run.actor == self_.name()) continue;
+        if (run.state == RunState::Running) {
+            const Holding* h = world_.lastHoldingOf(run.actor);
+            lostBy += (lostBy.empty() ? "" : "; ") + run.actor + "'s job is still running" +
+                      (h && !h->current ? ", but its lock " + describeLoss(*h) : std::string());
+        } else if (run.state == RunState::Completed) {
+            doneBy += (doneBy.empty() ? "" : ", ") + run.actor;
+        }
+    }
+    const bool duplicate = !lostBy.empty() || !doneBy.empty();
     world_.runs.push_back({self_.name(), now(), RunState::Running, fence});
     ++world_.outcome.runsStarted;
     if (duplicate) ++world_.outcome.duplicateRuns;
+    if (!lostBy.empty())
+        ++world_.outcome.duplicatesAfterLockLost;
+    else if (duplicate)
+        ++world_.outcome.duplicatesAfterJobDone;
     emit(EventKind::RunStarted, self_.lane(),
          "run #" + std::to_string(world_.outcome.runsStarted) + (duplicate ? " (duplicate)" : ""));
     openInterval(world_, {self_.lane(), IntervalKind::JobRun, now(), 0, "job", "", fence, false});
     if (duplicate && !recording_.beats.empty()) {
         std::string text = " The job starts again: run #" +
-                           std::to_string(world_.outcome.runsStarted) +
-                           " tonight, a duplicate run.";
+                           std::to_string(world_.outcome.runsStarted) + " tonight, a duplicate. ";
+        text += !lostBy.empty()
+                    ? "Its cause is a lost lock: " + lostBy + "."
+                    : "The job already ran tonight (" + doneBy +
+                          " finished it) and no one holds the lock, so nothing stops " +
+                          self_.name() +
+                          ": a lock guards a running job, not a finished one. Only a record "
+                          "keyed by the date (the fix's email key) can stop this duplicate.";
         facts_ += text;
         recording_.beats.back().narration += text;
     }

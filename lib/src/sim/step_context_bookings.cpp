@@ -10,10 +10,11 @@ bool StepContext::confirmBooking(const std::string& event, const std::string& se
     int e = emit(r.inserted ? EventKind::FencedWriteAccepted : EventKind::FencedWriteRejected,
                  world_.storeLane, "seat " + seat + (r.inserted ? " booked" : " refused"));
     recording_.events[e].command = db.insertText(event, seat, self_.name());
-    recording_.events[e].reply = r.inserted
-                                     ? "INSERT 0 1"
-                                     : "ERROR: duplicate key value violates unique constraint "
-                                       "\"bookings_event_id_seat_id_key\"";
+    const bool conditional = db.rule() == BookingDatabase::Rule::ConditionalUpdate;
+    recording_.events[e].reply = conditional  ? (r.inserted ? "UPDATE 1" : "UPDATE 0")
+                                 : r.inserted ? "INSERT 0 1"
+                                              : "ERROR: duplicate key value violates unique "
+                                                "constraint \"bookings_event_id_seat_id_key\"";
     std::string earlier;
     for (const auto& u : r.earlier) earlier += (earlier.empty() ? "" : ", ") + u;
     std::string text;
@@ -27,9 +28,11 @@ bool StepContext::confirmBooking(const std::string& event, const std::string& se
         }
     } else {
         ++world_.outcome.bookingsRefused;
-        text = "The unique constraint on (event_id, seat_id) refuses it: seat " + seat +
-               " already belongs to " + earlier + ". The second confirmation fails cleanly; " +
-               self_.name() + " gets a refund or another seat.";
+        text = (conditional ? "The conditional update matches no row (sold_to is no longer NULL)"
+                            : "The unique constraint on (event_id, seat_id) refuses it") +
+               std::string(": seat ") + seat + " already belongs to " + earlier +
+               ". The second confirmation fails cleanly; " + self_.name() +
+               " gets a refund or another seat.";
     }
     beat(e, text);
     return r.inserted;

@@ -47,14 +47,82 @@ std::int64_t StepContext::waitReply() {
     return real;
 }
 
-void StepContext::believeHeld(const std::string& resource) {
+namespace {
+
+// What let a new holder get a key another client still believes it holds, judged from the
+// earlier belief and the faults that happened since it began.
+OverlapCause causeOf(const World& world, const Belief& earlier) {
+    OverlapCause cause;
+    cause.holder = earlier.actor;
+    if (earlier.leaseEnds && *earlier.leaseEnds <= world.now) {
+        cause.kind = OverlapCause::Kind::LeaseExpired;
+        cause.explanation =
+            earlier.actor + "'s lease ran out at " + formatVirtualTime(*earlier.leaseEnds) +
+            " while " + earlier.actor +
+            " still relies on it: its key is gone wherever it was set, replicated or "
+            "not, and nothing told " +
+            earlier.actor + ".";
+        return cause;
+    }
+    for (const auto& f : world.faults.failovers) {
+        if (!f.announced || f.at < earlier.since || earlier.node == world.primary) continue;
+        cause.kind = OverlapCause::Kind::Failover;
+        const std::string& promoted = world.node(f.promote).name;
+        cause.explanation = "the failover at " + formatVirtualTime(f.at) + " promoted " + promoted +
+                            ", which never received " + earlier.actor +
+                            "'s key: replication is asynchronous, and the primary had "
+                            "acknowledged it before any replica had it.";
+        return cause;
+    }
+    for (const auto& j : world.faults.clockJumps) {
+        if (!j.announced || j.at < earlier.since) continue;
+        cause.kind = OverlapCause::Kind::ClockJump;
+        cause.explanation = world.node(j.node).name + "'s clock jumped " + formatDuration(j.jump) +
+                            " forward at " + formatVirtualTime(j.at) + " and expired " +
+                            earlier.actor +
+                            "'s key there early, so a majority of nodes no longer had it.";
+        return cause;
+    }
+    cause.explanation = "a majority of nodes no longer had " + earlier.actor + "'s key.";
+    return cause;
+}
+
+}  // namespace
+
+std::optional<OverlapCause> StepContext::whyAlsoHeld(const std::string& resource) const {
+    const Belief* earliest = nullptr;
+    for (const auto& b : world_.beliefs)
+        if (b.current && b.resource == resource && b.actor != self_.name() &&
+            (!earliest || b.since < earliest->since))
+            earliest = &b;
+    if (!earliest) return std::nullopt;
+    return causeOf(world_, *earliest);
+}
+
+void StepContext::believeHeld(const std::string& resource, std::optional<VirtualMs> leaseEnds,
+                              int node) {
+    std::optional<OverlapCause> cause = whyAlsoHeld(resource);
     std::string others;
     for (const auto& b : world_.beliefs)
         if (b.current && b.resource == resource && b.actor != self_.name())
             others += (others.empty() ? "" : " and ") + b.actor;
-    world_.beliefs.push_back({self_.name(), resource, now(), true});
-    if (others.empty() || recording_.beats.empty()) return;
+    Belief mine{self_.name(), resource, now(), true, leaseEnds, node};
+    world_.beliefs.push_back(mine);
+    if (!cause || recording_.beats.empty()) return;
     ++world_.outcome.overlappingHolds;
+    switch (cause->kind) {
+        case OverlapCause::Kind::LeaseExpired:
+            ++world_.outcome.overlapsAfterLeaseExpired;
+            break;
+        case OverlapCause::Kind::Failover:
+            ++world_.outcome.overlapsAfterFailover;
+            break;
+        case OverlapCause::Kind::ClockJump:
+            ++world_.outcome.overlapsAfterClockJump;
+            break;
+        case OverlapCause::Kind::Other:
+            break;
+    }
     VirtualMs since = now();
     for (const auto& b : world_.beliefs)
         if (b.current && b.resource == resource && b.actor != self_.name())
@@ -73,6 +141,10 @@ void StepContext::stopBelieving(const std::string& resource) {
 void StepContext::lockAttemptFailed(const std::string& why) {
     ++world_.outcome.lockAttemptsFailed;
     note(why);
+}
+
+void StepContext::lockAttemptRefused() {
+    ++world_.outcome.lockAttemptsFailed;
 }
 
 bool holdsLockNow(const World& world, const std::string& actor) {

@@ -89,12 +89,24 @@ bool StepContext::fencedSave(const std::string& body, std::int64_t fence) {
     if (accepted) {
         if (!stillHolds) ++world_.outcome.staleWritesAccepted;
         text = "save_report with fence " + std::to_string(fence) + " is accepted" +
-               (stillHolds ? "." : ", although " + self_.name() + " no longer holds the lock.");
+               (stillHolds ? "."
+                           : ", although " + self_.name() +
+                                 " no longer holds the lock: no higher fence has written yet.");
     } else {
-        ++world_.outcome.staleWritesRejected;
+        const std::int64_t last = world_.store.lastFence(world_.reportResource);
         text = "save_report with fence " + std::to_string(fence) + " is rejected: fence " +
-               std::to_string(world_.store.lastFence(world_.reportResource)) +
-               " already wrote. The stale holder cannot overwrite the newer report.";
+               std::to_string(last) + " already wrote.";
+        if (stillHolds) {
+            // The rule a fence must keep is broken: the lock's current holder lost its write.
+            ++world_.outcome.holderWritesRejected;
+            text += " Yet " + self_.name() +
+                    " holds the lock now: the write that got there first came from a holder "
+                    "whose lock is gone. A number that two holders can share is no fencing "
+                    "token.";
+        } else {
+            ++world_.outcome.staleWritesRejected;
+            text += " The stale holder cannot overwrite the newer report.";
+        }
     }
     beat(e, text);
     return accepted;
@@ -107,6 +119,17 @@ std::int64_t StepContext::readFence() {
     recording_.events[e].reply = std::to_string(version);
     beat(e, "The report row's version is " + std::to_string(version) + ".");
     return version;
+}
+
+std::int64_t StepContext::issueFencingToken() {
+    std::int64_t token = world_.store.issueToken(world_.reportResource);
+    int e = emit(EventKind::Note, world_.storeLane, "token " + std::to_string(token));
+    recording_.events[e].command =
+        "UPDATE fence_seq SET n = n + 1 WHERE name = 'daily' RETURNING n";
+    recording_.events[e].reply = std::to_string(token);
+    beat(e, "The counter hands " + self_.name() + " token " + std::to_string(token) +
+                ": one higher than any token it handed out before.");
+    return token;
 }
 
 void StepContext::plainSave(const std::string& body) {
@@ -130,6 +153,20 @@ void StepContext::plainSave(const std::string& body) {
         text += ".";
     }
     beat(e, text);
+}
+
+}  // namespace lockscope::sim
+
+namespace lockscope::sim {
+
+void StepContext::counterChecked(std::int64_t expected, std::int64_t actual) {
+    world_.outcome.lostUpdates = static_cast<int>(expected - actual);
+    note("The counter reads " + std::to_string(actual) + " after " + std::to_string(expected) +
+         " adds" +
+         (actual == expected ? ": no update was lost."
+                             : ": " + std::to_string(expected - actual) +
+                                   " update(s) were lost, each overwritten by a worker that had "
+                                   "read the counter before it."));
 }
 
 }  // namespace lockscope::sim

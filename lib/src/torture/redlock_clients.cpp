@@ -27,7 +27,9 @@ std::vector<Endpoint> endpoints(const std::vector<int>& ports) {
 class RedlockClient : public LockClient {
   public:
     RedlockClient(const WorkerConfig& c, bool fenced)
-        : ttl_(c.ttlMs), fenced_(fenced), nodes_(std::make_shared<RedlockNodeSet>(endpoints(c.ports))) {}
+        : ttl_(c.ttlMs),
+          fenced_(fenced),
+          nodes_(std::make_shared<RedlockNodeSet>(endpoints(c.ports))) {}
 
     std::optional<Grant> acquire(Clock::time_point until) override {
         RedlockOptions options;
@@ -66,7 +68,7 @@ class RedlockClient : public LockClient {
 
     long long ttl_;
     bool fenced_;
-    std::shared_ptr<RedlockNodeSet> nodes_;
+    std::shared_ptr<RedlockNodeSet> nodes_;  // shared with each Redlock
     std::unique_ptr<Redlock> lock_;
 };
 

@@ -86,7 +86,7 @@ class GuideClient : public LockClient {
   private:
     long long ttl_;
     bool watchdog_;
-    std::shared_ptr<Connection> connection_;
+    std::shared_ptr<Connection> connection_;  // shared with each RedisLock
     std::unique_ptr<RedisLock> lock_;
 };
 

@@ -1,6 +1,7 @@
 #include "models/lock_history.h"
 
 #include <QDateTime>
+#include <QObject>
 #include <QStringList>
 
 namespace lockscope::ui {
@@ -12,6 +13,20 @@ QString holderOf(const inspect::LockRecord& record) {
     for (const auto& f : record.fields)
         parts << QString::fromStdString(f.field) + '=' + QString::fromStdString(f.value);
     return parts.join(QStringLiteral(", "));
+}
+
+QString toString(HolderEvent event) {
+    switch (event) {
+        case HolderEvent::Acquired:
+            return QObject::tr("acquired");
+        case HolderEvent::Takeover:
+            return QObject::tr("taken over");
+        case HolderEvent::Released:
+            return QObject::tr("released");
+        case HolderEvent::Expired:
+            return QObject::tr("expired");
+    }
+    return {};
 }
 
 double LockHistory::wallSeconds(std::chrono::steady_clock::time_point at) {
@@ -32,8 +47,10 @@ void LockHistory::record(const QString& rowKey, const inspect::LockRecord& recor
     QString holder = holderOf(record);
     if (track.holders.isEmpty() || track.holders.back().vanished ||
         track.holders.back().token != holder) {
-        track.holders.append(
-            {t, holder, record.fence ? std::optional<qint64>(*record.fence) : std::nullopt, false});
+        const bool takeover = !track.holders.isEmpty() && !track.holders.back().vanished;
+        track.holders.append({t, holder,
+                              record.fence ? std::optional<qint64>(*record.fence) : std::nullopt,
+                              false, takeover ? HolderEvent::Takeover : HolderEvent::Acquired});
         if (track.holders.size() > 64) track.holders.removeFirst();
     }
 }
@@ -44,8 +61,14 @@ void LockHistory::vanished(const QString& rowKey) {
     LockTrack& track = it->second;
     if (!track.holders.isEmpty() && track.holders.back().vanished) return;
     double t = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
+    HolderEvent event = HolderEvent::Released;
+    if (!track.samples.empty() && track.samples.back().pttlMs >= 0) {
+        const PttlSample& last = track.samples.back();
+        const double left = last.pttlMs - (t - last.time) * 1000.0;
+        if (left <= kExpirySlackMs) event = HolderEvent::Expired;
+    }
     track.samples.push_back({t, 0});
-    track.holders.append({t, QString(), std::nullopt, true});
+    track.holders.append({t, QString(), std::nullopt, true, event});
 }
 
 const LockTrack* LockHistory::track(const QString& rowKey) const {

@@ -20,12 +20,24 @@ struct PttlSample {
     double pttlMs;  // -1 without TTL
 };
 
+// What happened at a HolderChange: told apart, because "expired" for a voluntary release
+// sends an operator after the wrong problem.
+enum class HolderEvent {
+    Acquired,  // first seen, or taken again after it was gone
+    Takeover,  // another holder while the key existed (a handoff between observations)
+    Released,  // the key was deleted before its TTL ran out (by its holder or someone)
+    Expired,   // the key went when its PTTL reached 0
+};
+
 struct HolderChange {
     double time;
     QString token;  // the holder token, or the Redisson fields joined
     std::optional<qint64> fence;
     bool vanished = false;  // the key expired or was deleted
+    HolderEvent event = HolderEvent::Acquired;
 };
+
+QString toString(HolderEvent event);
 
 struct LockTrack {
     std::vector<PttlSample>
@@ -38,7 +50,11 @@ class LockHistory {
     explicit LockHistory(std::size_t maxSamplesPerLock = 512) : maxSamples_(maxSamplesPerLock) {}
 
     void record(const QString& rowKey, const inspect::LockRecord& record);
+    // The key is gone: Expired when its countdown had about run out, else Released.
     void vanished(const QString& rowKey);
+    // How close to 0 the countdown must be for a vanished key to count as expired: the poll
+    // interval plus the time to notice.
+    static constexpr double kExpirySlackMs = 1500;
     void forget(const QString& rowKey) { tracks_.erase(rowKey); }
     const LockTrack* track(const QString& rowKey) const;
     void reserve(std::size_t locks) { tracks_.reserve(locks); }

@@ -1,5 +1,7 @@
 #include "models/lock_row_compare.h"
 
+#include "lockscope/inspect/lock_age.h"
+
 #include <bit>
 #include <chrono>
 #include <cstring>
@@ -32,7 +34,8 @@ bool isNumericColumn(int column) {
     switch (column) {
         case LockTableModel::Remaining:
         case LockTableModel::Fence:
-        case LockTableModel::HeldFor:
+        case LockTableModel::SeenFor:
+        case LockTableModel::Age:
         case LockTableModel::Renewals:
         case LockTableModel::Findings:
             return true;
@@ -51,8 +54,16 @@ std::int64_t numericSortKey(const LockRecord& r, int column) {
         case LockTableModel::Fence:
             return r.fence.value_or(-1);
         // Held for longer = the holder changed earlier: ascending puts the newest holder first.
-        case LockTableModel::HeldFor:
+        case LockTableModel::SeenFor:
             return -ticks(r.lastChange);
+        // Older = acquired earlier; unknown ages after every known one.
+        case LockTableModel::Age: {
+            auto now = inspect::SteadyClock::now();
+            inspect::LockAge age = inspect::estimateAge(r, now, inspect::WallClock::now());
+            if (age.source == inspect::AgeSource::Unknown)
+                return std::numeric_limits<std::int64_t>::max();
+            return -ticks(now - std::chrono::milliseconds(age.ms));
+        }
         case LockTableModel::Renewals:
             return r.renewals;
         case LockTableModel::Findings:

@@ -5,6 +5,7 @@
 #include <QFontDatabase>
 #include <algorithm>
 
+#include "lockscope/inspect/lock_age.h"
 #include "models/finding_text.h"
 
 namespace lockscope::ui {
@@ -18,6 +19,20 @@ constexpr auto kHighlightFor = std::chrono::milliseconds(1500);
 QString elideMiddle(const QString& s, int keep) {
     if (s.size() <= keep) return s;
     return s.left(keep / 2) + QStringLiteral("…") + s.right(keep - keep / 2 - 1);
+}
+
+QString ageText(const inspect::LockAge& age) {
+    switch (age.source) {
+        case inspect::AgeSource::TokenTimestamp:
+            return LockTableModel::formatDuration(age.ms);
+        case inspect::AgeSource::AcquireSeen:
+            return QStringLiteral("≈ ") + LockTableModel::formatDuration(age.ms);
+        case inspect::AgeSource::LeaseMinusTtl:
+            return QStringLiteral("≥ ") + LockTableModel::formatDuration(age.ms);
+        case inspect::AgeSource::Unknown:
+            break;
+    }
+    return LockTableModel::tr("unknown");
 }
 
 QString holderText(const LockTableModel::Record& r) {
@@ -60,21 +75,74 @@ QString LockTableModel::formatDuration(std::int64_t ms) {
     return tr("%1 days").arg(s / 86400);
 }
 
+QString LockTableModel::ageTooltip(const Record& r) const {
+    inspect::LockAge age = inspect::estimateAge(r, now_(), wallNow_());
+    switch (age.source) {
+        case inspect::AgeSource::TokenTimestamp:
+            return tr("From the acquire time the holder's token carries (%1)")
+                .arg(QString::fromLatin1(inspect::toString(r.kind)));
+        case inspect::AgeSource::AcquireSeen:
+            return tr("LockScope saw this holder take the lock");
+        case inspect::AgeSource::LeaseMinusTtl:
+            return tr("At least: the lease seen on this key (%1) minus the TTL left when this "
+                      "holder was first seen (%2), plus the time since")
+                .arg(formatDuration(r.leasePttlMs), formatDuration(r.firstPttlMs));
+        case inspect::AgeSource::Unknown:
+            break;
+    }
+    return tr(
+        "Unknown: the token carries no time, the acquire was not seen and no longer "
+        "lease was seen. It is at least the Seen for time.");
+}
+
 QVariant LockTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole) return {};
-    static const char* names[ColumnCount] = {QT_TR_NOOP("Instance"), QT_TR_NOOP("Key"),
-                                             QT_TR_NOOP("Resource"), QT_TR_NOOP("Kind"),
-                                             QT_TR_NOOP("Holder"),   QT_TR_NOOP("Remaining TTL"),
-                                             QT_TR_NOOP("Fence"),    QT_TR_NOOP("Held for"),
-                                             QT_TR_NOOP("Renewals"), QT_TR_NOOP("Findings")};
+    static const char* names[ColumnCount] = {
+        QT_TR_NOOP("Instance"), QT_TR_NOOP("Key"),      QT_TR_NOOP("Resource"),
+        QT_TR_NOOP("Kind"),     QT_TR_NOOP("Holder"),   QT_TR_NOOP("Remaining TTL"),
+        QT_TR_NOOP("Fence"),    QT_TR_NOOP("Seen for"), QT_TR_NOOP("Age"),
+        QT_TR_NOOP("Renewals"), QT_TR_NOOP("Findings")};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
+}
+
+void LockTableModel::setInstanceStale(const QString& instance, bool stale) {
+    const std::string name = instance.toStdString();
+    bool was = staleSince_.count(name) > 0;
+    if (stale == was) return;
+    if (stale)
+        staleSince_.emplace(name, now_());
+    else
+        staleSince_.erase(name);
+    // Every row of the instance changes look; rows of other instances are untouched, but
+    // one dataChanged over the table is cheaper than finding the instance's ranges.
+    if (order_.size() > 0) emit dataChanged(index(0, 0), index(order_.size() - 1, ColumnCount - 1));
+}
+
+void LockTableModel::setInstanceName(const QString& instance, const QString& name) {
+    QString& known = instanceNames_[instance.toStdString()];
+    if (known == name) return;
+    known = name;
+    if (order_.size() > 0) emit dataChanged(index(0, Instance), index(order_.size() - 1, Instance));
+}
+
+bool LockTableModel::isStale(const Record& record) const {
+    return !staleSince_.empty() && staleSince_.count(record.instanceName()) > 0;
 }
 
 QVariant LockTableModel::display(const Row& row, int column) const {
     const Record& r = row.record;
+    if (column == Remaining && !staleSince_.empty()) {
+        auto it = staleSince_.find(r.instanceName());
+        if (it != staleSince_.end())
+            return tr("last seen %1 ago")
+                .arg(formatDuration(duration_cast<milliseconds>(now_() - it->second).count()));
+    }
     switch (column) {
-        case Instance:
+        case Instance: {
+            auto named = instanceNames_.find(r.instanceName());
+            if (named != instanceNames_.end() && !named->second.isEmpty()) return named->second;
             return QString::fromStdString(r.instanceName());
+        }
         case Key:
             return QString::fromUtf8(r.key.data(), qsizetype(r.key.size()));
         case Resource:
@@ -87,8 +155,10 @@ QVariant LockTableModel::display(const Row& row, int column) const {
             return formatDuration(r.remainingAt(now_()));
         case Fence:
             return r.fence ? QVariant(qlonglong(*r.fence)) : QVariant(QStringLiteral("—"));
-        case HeldFor:
+        case SeenFor:
             return formatDuration(duration_cast<milliseconds>(now_() - r.lastChange).count());
+        case Age:
+            return ageText(inspect::estimateAge(r, now_(), wallNow_()));
         case Renewals:
             return int(r.renewals);
         case Findings:
@@ -109,7 +179,21 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
             if (index.column() == Holder) return holderText(r);
             if (index.column() == Kind) return QString::fromLatin1(inspect::describe(r.kind));
             if (index.column() == Findings) return findingTooltips(r.findings);
+            if (index.column() == Age) return ageTooltip(r);
+            if (index.column() == Instance) return QString::fromStdString(r.instanceName());
+            if (index.column() == SeenFor)
+                return tr(
+                    "How long LockScope has seen this holder (since it connected or the "
+                    "holder changed): not the lock's age");
             return display(row, index.column());
+        case Qt::ForegroundRole:
+            if (isStale(r)) return QColor(Qt::gray);
+            return {};
+        case AgeSourceRole:
+            return QString::fromLatin1(
+                inspect::toString(inspect::estimateAge(r, now_(), wallNow_()).source));
+        case StaleRole:
+            return isStale(r);
         case Qt::FontRole:
             if (index.column() == Holder || index.column() == Key)
                 return QFontDatabase::systemFont(QFontDatabase::FixedFont);

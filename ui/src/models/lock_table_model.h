@@ -17,6 +17,8 @@
 #include <chrono>
 #include <deque>
 #include <functional>
+#include <map>
+#include <string>
 
 #include "lockscope/inspect/lock_record.h"
 #include "models/lock_row_order.h"
@@ -35,7 +37,8 @@ class LockTableModel : public QAbstractTableModel {
         Holder,
         Remaining,
         Fence,
-        HeldFor,
+        SeenFor,  // how long LockScope has seen the current holder: not the lock's age
+        Age,      // the lock's age from the best evidence (lock_age.h), saying which
         Renewals,
         Findings,
         ColumnCount
@@ -47,6 +50,8 @@ class LockTableModel : public QAbstractTableModel {
         FindingsRole,                        // QStringList of rule ids
         FullTokenRole,                       // the whole holder token (or fields)
         RowKeyRole,                          // "instance\nkey": stable identity of the row
+        AgeSourceRole,                       // QString: the evidence of the Age column
+        StaleRole,                           // bool: its connection is down, the row may be gone
     };
     using Clock = std::chrono::steady_clock;
     using Record = lockscope::inspect::LockRecord;
@@ -63,6 +68,12 @@ class LockTableModel : public QAbstractTableModel {
     // for that instance, so rows of it that are missing have expired or been deleted.
     void apply(const QString& instance, const QVector<Record>& records, bool complete);
     void removeInstance(const QString& instance);
+    // While an instance's connection is down its rows are stale: greyed, "last seen N s ago"
+    // instead of a countdown. Cleared when the connection is back (a rescan then reconciles).
+    void setInstanceStale(const QString& instance, bool stale);
+    bool isStale(const Record& record) const;
+    // The Instance column shows the connection's name; the URL is its tooltip.
+    void setInstanceName(const QString& instance, const QString& name);
     void removeKey(const QString& instance, const QString& key);
     void removeKeys(const QString& instance, const QStringList& keys);
     // Makes room for this many rows now, while growing is cheap, rather than at each
@@ -71,6 +82,10 @@ class LockTableModel : public QAbstractTableModel {
     // Orders the rows by a column (-1: arrival order) and keeps them so as they change.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return sortColumn_; }
+    // While held, rows whose sort key changed (a renewal) stay where they are, so a click
+    // lands on the row under the pointer; the pending order is applied when released.
+    void setOrderHeld(bool held);
+    bool orderHeld() const { return orderHeld_; }
     // Whether the row's instance, key, resource, kind, holder or a finding id contains the
     // text, ignoring ASCII case (text already lower-cased, UTF-8).
     bool rowMatches(int row, const std::string& lowerText) const;
@@ -87,6 +102,10 @@ class LockTableModel : public QAbstractTableModel {
 
     // Time source, replaceable so tests can move time forward deterministically.
     void setClock(std::function<Clock::time_point()> now) { now_ = std::move(now); }
+    // Wall clock for ages read from tokens (uuid1, ShedLock), replaceable likewise.
+    void setWallClock(std::function<std::chrono::system_clock::time_point()> now) {
+        wallNow_ = std::move(now);
+    }
     // How long rows whose sort key changed may wait for their new place: each re-sort costs
     // a view O(rows), so a large table gathers them (0, the default: placed within apply()).
     void setResortDelay(std::chrono::milliseconds delay) {
@@ -127,6 +146,7 @@ class LockTableModel : public QAbstractTableModel {
     void relayout(const std::function<void()>& reorder);
     bool less(int leftId, int rightId) const;
     QVariant display(const Row& row, int column) const;
+    QString ageTooltip(const Record& r) const;
 
     // What ordering reads, by id beside the rows: a comparison touches 32 bytes, not two
     // rows hundreds of bytes apart.
@@ -146,10 +166,18 @@ class LockTableModel : public QAbstractTableModel {
     std::uint64_t arrivals_ = 0;
     Qt::SortOrder sortOrder_ = Qt::AscendingOrder;
     QSet<QString> instances_;  // instances with rows or an applied snapshot
+    // Instances whose connection is down, with when it went down. std::string keys: rows
+    // carry their instance as one, and data() must not convert it for every painted cell.
+    std::map<std::string, Clock::time_point, std::less<>> staleSince_;
+    std::map<std::string, QString, std::less<>> instanceNames_;  // URL -> connection name
     QTimer ticker_;
     QTimer resortTimer_;
     std::vector<int> unsorted_;  // ids whose sort key changed since the last re-sort
+    bool orderHeld_ = false;
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
+    std::function<std::chrono::system_clock::time_point()> wallNow_ = [] {
+        return std::chrono::system_clock::now();
+    };
 };
 
 }  // namespace lockscope::ui

@@ -98,13 +98,21 @@ int LockTableModel::allocate(Row row) {
 void LockTableModel::keepSorted(const std::vector<int>& moved) {
     if (sortColumn_ < 0 || moved.empty()) return;
     unsorted_.insert(unsorted_.end(), moved.begin(), moved.end());
+    if (orderHeld_) return;  // placed when the hold ends
     if (resortTimer_.interval() == 0)
         resortNow();
     else if (!resortTimer_.isActive())
         resortTimer_.start();
 }
 
+void LockTableModel::setOrderHeld(bool held) {
+    if (held == orderHeld_) return;
+    orderHeld_ = held;
+    if (!held && !unsorted_.empty()) resortNow();
+}
+
 void LockTableModel::resortNow() {
+    if (orderHeld_) return;
     std::vector<int> ids = std::exchange(unsorted_, {});
     if (sortColumn_ < 0) return;
     std::sort(ids.begin(), ids.end());
@@ -191,6 +199,7 @@ void LockTableModel::removeKeys(const QString& instance, const QStringList& keys
 
 void LockTableModel::removeInstance(const QString& instance) {
     instances_.remove(instance);
+    staleSince_.erase(instance.toStdString());
     std::vector<int> ids;
     for (int p = 0; p < order_.size(); ++p)
         if (rowAt(p).rowKey.startsWith(instance + '\n')) ids.push_back(order_.idAt(p));

@@ -19,17 +19,31 @@ ConnectionHub::~ConnectionHub() {
 }
 
 void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions options) {
-    close(profile.id);
+    // Reopening the same server (an edited connection) hands the old watch's history to the
+    // new one, and its rows stay: "Seen for", renewals and handoffs are not reset.
+    inspect::WatchMemory memory;
+    const QString instance = QString::fromStdString(profile.endpoint.display());
+    if (auto it = sessions_.find(profile.id); it != sessions_.end()) {
+        Session old = *it;
+        sessions_.erase(it);
+        const QString oldInstance = QString::fromStdString(old.profile.endpoint.display());
+        memory = stop(old);
+        if (oldInstance != instance) {
+            memory = {};
+            emit instanceClosed(oldInstance);
+        }
+    }
     Session s{profile, new QThread(this),
-              new ConnectionWorker(profile, audit_, std::move(options))};
+              new ConnectionWorker(profile, audit_, std::move(options), std::move(memory))};
     s.thread->setObjectName(QStringLiteral("worker ") + profile.name);
     s.worker->moveToThread(s.thread);
     QString id = profile.id;
     connect(s.thread, &QThread::started, s.worker, &ConnectionWorker::start);
     connect(s.thread, &QThread::finished, s.worker, &QObject::deleteLater);
     connect(s.worker, &ConnectionWorker::stateChanged, this,
-            [this, id](const QString&, ConnectionState state, const QString& message) {
+            [this, id](const QString& instance, ConnectionState state, const QString& message) {
                 emit stateChanged(id, state, message);
+                emit instanceStateChanged(instance, state);
             });
     connect(s.worker, &ConnectionWorker::locksChanged, this, &ConnectionHub::locksChanged);
     connect(s.worker, &ConnectionWorker::scanStarted, this, &ConnectionHub::scanStarted);
@@ -41,17 +55,39 @@ void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions
     s.thread->start();
 }
 
+void ConnectionHub::reopen(const QString& profileId, inspect::WatchOptions options,
+                           const QStringList& patterns) {
+    auto it = sessions_.find(profileId);
+    if (it == sessions_.end()) return;
+    ConnectionProfile profile = it->profile;
+    if (!patterns.isEmpty()) profile.patterns = patterns;
+    open(profile, std::move(options));
+}
+
 void ConnectionHub::close(const QString& profileId) {
     auto it = sessions_.find(profileId);
     if (it == sessions_.end()) return;
     Session s = *it;
     sessions_.erase(it);
+    stop(s);
+    emit instanceClosed(QString::fromStdString(s.profile.endpoint.display()));
+}
+
+inspect::WatchMemory ConnectionHub::stop(Session s) {
     s.worker->cancelScan();
-    QMetaObject::invokeMethod(s.worker, &ConnectionWorker::stop, Qt::BlockingQueuedConnection);
+    inspect::WatchMemory memory;
+    // On the worker's thread, while it is alive: it is deleted as its thread finishes.
+    QMetaObject::invokeMethod(
+        s.worker,
+        [&memory, w = s.worker] {
+            w->stop();
+            memory = w->takeMemory();
+        },
+        Qt::BlockingQueuedConnection);
     s.thread->quit();
     s.thread->wait();
     delete s.thread;
-    emit instanceClosed(QString::fromStdString(s.profile.endpoint.display()));
+    return memory;
 }
 
 void ConnectionHub::closeAll() {

@@ -19,6 +19,10 @@ class ConnectionHub : public QObject {
 
     void open(const ConnectionProfile& profile, inspect::WatchOptions options = {});
     void close(const QString& profileId);
+    // Opens an open session again with new watch options, and new patterns when given
+    // (same profile otherwise, and the password it was opened with).
+    void reopen(const QString& profileId, inspect::WatchOptions options,
+                const QStringList& patterns = {});
     void closeAll();
     bool isOpen(const QString& profileId) const { return sessions_.contains(profileId); }
 
@@ -33,6 +37,8 @@ class ConnectionHub : public QObject {
   signals:
     void stateChanged(const QString& profileId, lockscope::ui::ConnectionState state,
                       const QString& message);
+    // The same state change, named by the instance its rows carry (Endpoint::display()).
+    void instanceStateChanged(const QString& instance, lockscope::ui::ConnectionState state);
     void locksChanged(const QString& instance,
                       const QVector<lockscope::inspect::LockRecord>& changed,
                       const QStringList& removed, bool rescanned);
@@ -50,6 +56,8 @@ class ConnectionHub : public QObject {
         QThread* thread = nullptr;
         ConnectionWorker* worker = nullptr;
     };
+    // Stops a session's worker; returns what its watch knew.
+    inspect::WatchMemory stop(Session s);
     std::shared_ptr<inspect::AuditLog> audit_;
     QHash<QString, Session> sessions_;  // by profile id
 };

@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QMutexLocker>
+#include <utility>
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
@@ -38,11 +39,12 @@ QString toString(ConnectionState state) {
 
 ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
                                    std::shared_ptr<inspect::AuditLog> audit,
-                                   inspect::WatchOptions options)
+                                   inspect::WatchOptions options, inspect::WatchMemory memory)
     : profile_(std::move(profile)),
       instance_(QString::fromStdString(profile_.endpoint.display())),
       audit_(std::move(audit)),
-      options_(std::move(options)) {
+      options_(std::move(options)),
+      memory_(std::move(memory)) {
     options_.scan.patterns.clear();
     for (const QString& p : profile_.patterns) options_.scan.patterns.push_back(p.toStdString());
     // Rows appear as a long scan streams in, batch by batch, not all at the end.
@@ -60,7 +62,14 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
 ConnectionWorker::~ConnectionWorker() = default;
 
 void ConnectionWorker::cancelScan() {
+    QMutexLocker lock(&scanStopMutex_);
     scanStop_.request_stop();
+}
+
+std::stop_token ConnectionWorker::beginScan() {
+    QMutexLocker lock(&scanStopMutex_);
+    scanStop_ = std::stop_source();
+    return scanStop_.get_token();
 }
 
 void ConnectionWorker::start() {
@@ -80,8 +89,7 @@ void ConnectionWorker::stop() {
     cancelScan();
     if (stepTimer_) stepTimer_->stop();
     flushCommandLog();
-    watch_.reset();
-    connection_.reset();
+    dropConnection();
     setState(ConnectionState::Stopped, tr("disconnected"));
 }
 
@@ -138,31 +146,35 @@ void ConnectionWorker::connectNow() {
         if (pendingLog_.size() >= std::size_t(kMaxLogEntriesPerFlush)) pendingLog_.pop_front();
         pendingLog_.push_back({e, now});
     });
-    watch_ = std::make_unique<inspect::LockWatch>(*connection_, options_);
+    watch_ =
+        std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
 }
 
 void ConnectionWorker::step() {
     if (stopped_) return;
     try {
         if (!connection_) connectNow();
-        scanStop_ = std::stop_source();
+        const std::stop_token scanStop = beginScan();
         bool rescan = !watch_->table().size() || state_ != ConnectionState::Connected;
         if (rescan) emit scanStarted(instance_);
-        inspect::WatchUpdate update = watch_->step(scanStop_.get_token());
+        inspect::WatchUpdate update = watch_->step(scanStop);
         if (!update.connected) throw ConnectionLostError(update.error);
+        QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
+        QStringList removed;
+        for (const auto& key : update.removed) removed << QString::fromStdString(key);
+        if (!update.restartNote.empty()) logNote(QString::fromStdString(update.restartNote));
+        if (!changed.isEmpty() || !removed.isEmpty() || update.rescanned)
+            emit locksChanged(instance_, changed, removed, update.rescanned);
+        // Connected only after the rescan's removals are out: a view stops showing the
+        // rows as stale when it hears this, and the ghosts of a restart are gone by then.
         if (state_ != ConnectionState::Connected) {
             backoffMs_ = 0;
             setState(ConnectionState::Connected, tr("watching %1").arg(instance_));
         }
-        QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
-        QStringList removed;
-        for (const auto& key : update.removed) removed << QString::fromStdString(key);
-        if (!changed.isEmpty() || !removed.isEmpty() || update.rescanned)
-            emit locksChanged(instance_, changed, removed, update.rescanned);
         if (update.rescanned || rescan) {
             QStringList notes;
             for (const auto& n : watch_->notes()) notes << QString::fromStdString(n);
-            emit scanFinished(instance_, scanStop_.stop_requested(), notes);
+            emit scanFinished(instance_, scanStop.stop_requested(), notes);
         }
         nextStepAt_ = std::chrono::steady_clock::now() + options_.pollInterval;
         scheduleNext(0);
@@ -175,8 +187,7 @@ void ConnectionWorker::step() {
             return;
         }
         backoffMs_ = backoffMs_ == 0 ? 500 : std::min(backoffMs_ * 2, kMaxBackoffMs);
-        connection_.reset();
-        watch_.reset();
+        dropConnection();
         setState(
             ConnectionState::Reconnecting,
             tr("%1 — retrying in %2 s").arg(message).arg(double(backoffMs_) / 1000.0, 0, 'f', 1));
@@ -190,8 +201,9 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
     static const char* names[] = {"release", "expire", "force-delete"};
     QString name = QString::fromLatin1(names[int(action)]);
     if (!connection_) {
-        emit actionFinished(instance_, key, name, false, -1,
-                            tr("not connected to %1").arg(instance_));
+        const QString why = tr("not connected to %1").arg(instance_);
+        auditRefusal(name, seen, ttlMs, why);
+        emit actionFinished(instance_, key, name, false, -1, why);
         return;
     }
     try {
@@ -217,6 +229,41 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
     }
     nextStepAt_ = {};  // show the result of the action at once
     scheduleNext(0);
+}
+
+void ConnectionWorker::auditRefusal(const QString& action, const inspect::LockRecord& seen,
+                                    qint64 ttlMs, const QString& why) {
+    // The README promises every manual action in the audit log, refused ones too.
+    if (!audit_) return;
+    inspect::AuditEntry entry;
+    entry.instance = instance_.toStdString();
+    entry.key = seen.key;
+    entry.action = action.toStdString();
+    if (seen.fields.empty())
+        entry.tokenSeen = seen.token;
+    else
+        entry.fieldsSeen = seen.fields;
+    if (action == QLatin1String("expire")) entry.ttlMs = ttlMs;
+    entry.result = "refused";
+    entry.detail = why.toStdString();
+    try {
+        audit_->append(entry);
+    } catch (const Error&) {
+        // The refusal is still shown; an unwritable audit log was reported at start.
+    }
+}
+
+void ConnectionWorker::dropConnection() {
+    if (watch_) memory_ = watch_->takeMemory();
+    watch_.reset();
+    connection_.reset();
+}
+
+void ConnectionWorker::logNote(const QString& note) {
+    // Not a command: shown in the command log between the commands it explains.
+    flushCommandLog();
+    emit commandsLogged({{instance_, QStringLiteral("— ") + note, QString(), 0,
+                          QDateTime::currentMSecsSinceEpoch()}});
 }
 
 void ConnectionWorker::flushCommandLog() {

@@ -15,6 +15,7 @@
 #include <deque>
 #include <memory>
 #include <stop_token>
+#include <utility>
 
 #include "lockscope/connection.h"
 #include "lockscope/inspect/lock_record.h"
@@ -37,8 +38,12 @@ enum class LockAction { Release, AddTtl, ForceDelete };
 class ConnectionWorker : public QObject {
     Q_OBJECT
   public:
+    // memory: what a previous worker of the same server knew (an edited connection keeps
+    // its history: first seen, renewals, handoffs).
     ConnectionWorker(ConnectionProfile profile, std::shared_ptr<inspect::AuditLog> audit,
-                     inspect::WatchOptions options = {});
+                     inspect::WatchOptions options = {}, inspect::WatchMemory memory = {});
+    // After stop(), on the worker's thread: what the watch knew, for a successor.
+    inspect::WatchMemory takeMemory() { return std::exchange(memory_, {}); }
     ~ConnectionWorker() override;
 
     // Thread-safe: interrupts a scan in progress (the next rescan starts over).
@@ -72,6 +77,11 @@ class ConnectionWorker : public QObject {
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
+    std::stop_token beginScan();
+    void dropConnection();  // keeps what the watch knew for the next connection
+    void auditRefusal(const QString& action, const inspect::LockRecord& seen, qint64 ttlMs,
+                      const QString& why);
+    void logNote(const QString& note);
 
     ConnectionProfile profile_;
     QString instance_;
@@ -79,12 +89,18 @@ class ConnectionWorker : public QObject {
     inspect::WatchOptions options_;
     std::unique_ptr<Connection> connection_;
     std::unique_ptr<inspect::LockWatch> watch_;
+    // The lost connection's locks and run_id: the next watch reconciles the view with them.
+    inspect::WatchMemory memory_;
     QTimer* stepTimer_ = nullptr;
     QTimer* logTimer_ = nullptr;
     int backoffMs_ = 0;
     std::chrono::steady_clock::time_point nextStepAt_{};
     ConnectionState state_ = ConnectionState::Stopped;
     bool stopped_ = false;
+    // The current scan's stop source. cancelScan() runs on the GUI thread while step()
+    // replaces the source for each new scan on this one, so both go through the mutex: a
+    // scan holds its own token, and a cancel reaches whichever scan is current.
+    QMutex scanStopMutex_;
     std::stop_source scanStop_;
     // Commands sent since the last flush, as the connection reported them: only the newest
     // kMaxLogEntriesPerFlush are kept, and they become CommandLogEntry (QStrings) at the

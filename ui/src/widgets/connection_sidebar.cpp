@@ -3,6 +3,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
+#include <QMenu>
 #include <QPainter>
 #include <QPushButton>
 #include <QToolButton>
@@ -48,7 +49,7 @@ ConnectionSidebar::ConnectionSidebar(QWidget* parent) : QWidget(parent) {
     list_ = new QListWidget;
     list_->setIconSize(QSize(14, 14));
     list_->setWordWrap(true);
-    list_->setContextMenuPolicy(Qt::ActionsContextMenu);
+    list_->setContextMenuPolicy(Qt::CustomContextMenu);
     auto* add = new QToolButton;
     add->setIcon(QIcon(QStringLiteral(":/icons/add-connection.svg")));
     add->setToolTip(tr("Add a connection"));
@@ -84,6 +85,39 @@ ConnectionSidebar::ConnectionSidebar(QWidget* parent) : QWidget(parent) {
         emit toggleRequested(item->data(kIdRole).toString());
     });
     connect(sandbox_, &QPushButton::clicked, this, &ConnectionSidebar::sandboxRequested);
+    connect(list_, &QListWidget::customContextMenuRequested, this, [this](const QPoint& at) {
+        QListWidgetItem* item = list_->itemAt(at);
+        if (!item) return;
+        list_->setCurrentItem(item);
+        QMenu* menu = contextMenuFor(item->data(kIdRole).toString());
+        menu->setAttribute(Qt::WA_DeleteOnClose);
+        menu->popup(list_->viewport()->mapToGlobal(at));
+    });
+}
+
+QMenu* ConnectionSidebar::contextMenuFor(const QString& id) {
+    auto* menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("connectionMenu"));
+    const ConnectionProfile* p = profile(id);
+    QListWidgetItem* item = itemFor(id);
+    if (!p || !item) return menu;
+    const auto state = ConnectionState(item->data(kStateRole).toInt());
+    const bool open = state != ConnectionState::Stopped;
+    QAction* connectAction =
+        menu->addAction(tr("Connect"), this, [this, id] { emit toggleRequested(id); });
+    connectAction->setEnabled(!open);
+    QAction* disconnectAction =
+        menu->addAction(tr("Disconnect"), this, [this, id] { emit toggleRequested(id); });
+    disconnectAction->setEnabled(open);
+    menu->addSeparator();
+    QAction* edit = menu->addAction(tr("Edit…"), this, [this, id] { emit editRequested(id); });
+    edit->setEnabled(!p->isSandbox);
+    QAction* duplicate =
+        menu->addAction(tr("Duplicate"), this, [this, id] { emit duplicateRequested(id); });
+    duplicate->setEnabled(!p->isSandbox);
+    menu->addSeparator();
+    menu->addAction(tr("Remove"), this, [this, id] { emit removeRequested(id); });
+    return menu;
 }
 
 void ConnectionSidebar::setProfiles(const QList<ConnectionProfile>& profiles) {

@@ -9,6 +9,7 @@
 
 class QListWidget;
 class QListWidgetItem;
+class QMenu;
 class QPushButton;
 
 namespace lockscope::ui {
@@ -27,12 +28,15 @@ class ConnectionSidebar : public QWidget {
     QList<ConnectionProfile> profiles() const { return profiles_; }
     const ConnectionProfile* profile(const QString& id) const;
     QListWidget* list() const { return list_; }
+    // The right-click menu of a connection: connect or disconnect, edit, duplicate, remove.
+    QMenu* contextMenuFor(const QString& id);
 
   signals:
     void addRequested();
     void editRequested(const QString& id);
     void removeRequested(const QString& id);
     void toggleRequested(const QString& id);  // connect or disconnect
+    void duplicateRequested(const QString& id);
     void sandboxRequested();
 
   private:

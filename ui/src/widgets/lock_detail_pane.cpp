@@ -6,11 +6,13 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QTextBrowser>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include "models/finding_text.h"
@@ -81,22 +83,36 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     layout->addWidget(readOnlyNote_);
     layout->addWidget(result_);
 
-    connect(release_, &QPushButton::clicked, this, [this] {
-        if (record_) emit releaseRequested(*record_);
-    });
+    connect(release_, &QPushButton::clicked, this, &LockDetailPane::confirmRelease);
     connect(addTtl_, &QPushButton::clicked, this, &LockDetailPane::askTtl);
+    // The header's TTL counts down with the table's, ten times a second.
+    auto* ticker = new QTimer(this);
+    connect(ticker, &QTimer::timeout, this, [this] {
+        if (record_ && record_->hasTtl() && !vanished_ && !stale_) updateSummary();
+    });
+    ticker->start(100);
     connect(forceDelete_, &QPushButton::clicked, this, &LockDetailPane::confirmForceDelete);
     showLock(std::nullopt, nullptr, false);
 }
 
 void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record,
-                              const LockTrack* track, bool readOnly) {
+                              const LockTrack* track, bool readOnly, bool stale) {
     bool changedLock = !record_ || !record || record_->key != record->key ||
                        record_->instanceName() != record->instanceName();
     record_ = record;
     if (changedLock && record) result_->clear();  // a released lock vanishes: keep saying so
-    for (QPushButton* b : {release_, addTtl_, forceDelete_}) b->setEnabled(record && !readOnly);
-    readOnlyNote_->setVisible(readOnly);
+    for (QPushButton* b : {release_, addTtl_, forceDelete_})
+        b->setEnabled(record && !readOnly && !stale);
+    readOnlyNote_->setText(
+        stale
+            ? tr("Connection down: this row is what was last seen, so the actions are off "
+                 "until the server answers again and a rescan has confirmed the lock.")
+            : tr("Read-only connection: LockScope sends no writes here, so the actions are off."));
+    readOnlyNote_->setVisible(readOnly || stale);
+    whyOff_ = !record    ? tr("Select a lock first")
+              : stale    ? tr("The connection is down: the lock may be gone or have changed hands")
+              : readOnly ? tr("Read-only connection: LockScope sends no writes")
+                         : QString();
     if (!record) {
         title_->setText(tr("No lock selected"));
         summary_->setText(
@@ -104,31 +120,50 @@ void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record,
         findings_->clear();
         history_->setRowCount(0);
         plot_->show(nullptr, QString());
+        emit actionsChanged();
         return;
     }
-    addTtl_->setEnabled(!readOnly && !record->hasTtl());
+    addTtl_->setEnabled(!readOnly && !stale && !record->hasTtl());
+    emit actionsChanged();
     title_->setText(QString::fromUtf8(record->key.data(), qsizetype(record->key.size())));
-    QString fence = record->fence ? QString::number(*record->fence) : tr("none");
+    stale_ = stale;
+    vanished_ = false;
+    updateSummary();
+    findings_->setHtml(findingDetails(record->findings, record->kind));
+    refreshTrack(track);
+}
+
+void LockDetailPane::updateSummary() {
+    if (!record_) return;
+    const inspect::LockRecord& r = *record_;
+    // The TTL counts down live, as in the table; once the key is gone or the connection
+    // down there is no live value to show.
+    QString ttl = !r.hasTtl() ? tr("<b>no TTL</b>")
+                  : vanished_ ? tr("gone")
+                  : stale_    ? tr("TTL unknown (connection down)")
+                              : tr("TTL %1").arg(LockTableModel::formatDuration(
+                                    r.remainingAt(inspect::SteadyClock::now())));
     summary_->setText(
         tr("<b>%1</b> lock on %2 — resource <code>%3</code>, fence %4, %5, holder <code>%6</code>")
-            .arg(QString::fromLatin1(inspect::toString(record->kind)),
-                 QString::fromStdString(record->instanceName()).toHtmlEscaped(),
-                 QString::fromUtf8(record->resource().data(), qsizetype(record->resource().size()))
+            .arg(QString::fromLatin1(inspect::toString(r.kind)),
+                 QString::fromStdString(r.instanceName()).toHtmlEscaped(),
+                 QString::fromUtf8(r.resource().data(), qsizetype(r.resource().size()))
                      .toHtmlEscaped(),
-                 fence,
-                 record->hasTtl()
-                     ? tr("TTL %1 when read").arg(LockTableModel::formatDuration(record->pttlMs))
-                     : tr("<b>no TTL</b>"),
-                 holderOf(*record).left(80).toHtmlEscaped()));
-    findings_->setHtml(findingDetails(record->findings));
-    refreshTrack(track);
+                 r.fence ? QString::number(*r.fence) : tr("none"), ttl,
+                 holderOf(r).left(80).toHtmlEscaped()));
 }
 
 void LockDetailPane::markVanished(const LockTrack* track) {
     if (!record_) return;
-    title_->setText(
-        tr("%1 (gone: released, expired or deleted)").arg(QString::fromStdString(record_->key)));
+    vanished_ = true;
+    updateSummary();
+    QString how = tr("released, expired or deleted");
+    if (track && !track->holders.isEmpty() && track->holders.back().vanished)
+        how = toString(track->holders.back().event);
+    title_->setText(tr("%1 (gone: %2)").arg(QString::fromStdString(record_->key), how));
     for (QPushButton* b : {release_, addTtl_, forceDelete_}) b->setEnabled(false);
+    whyOff_ = tr("The lock is gone (released, expired or deleted)");
+    emit actionsChanged();
     refreshTrack(track);
 }
 
@@ -148,7 +183,8 @@ void LockDetailPane::fillHistory(const LockTrack* track) {
         const HolderChange& h = track->holders[track->holders.size() - 1 - i];  // newest first
         auto* when = new QTableWidgetItem(
             QDateTime::fromMSecsSinceEpoch(qint64(h.time * 1000)).toString("hh:mm:ss.zzz"));
-        auto* who = new QTableWidgetItem(h.vanished ? tr("(expired or deleted)") : h.token);
+        auto* who = new QTableWidgetItem(h.vanished ? QStringLiteral("(%1)").arg(toString(h.event))
+                                                    : h.token);
         who->setFont(mono);
         who->setToolTip(h.token);
         auto* fence =
@@ -168,6 +204,39 @@ void LockDetailPane::askTtl() {
             .arg(QString::fromStdString(record_->key)),
         30, 1, 7 * 24 * 3600, 1, &ok);
     if (ok) emit addTtlRequested(*record_, qint64(seconds) * 1000);
+}
+
+QString LockDetailPane::whyDisabled(const QPushButton* button) const {
+    if (button->isEnabled()) return {};
+    if (!whyOff_.isEmpty()) return whyOff_;
+    if (button == addTtl_ && record_ && record_->hasTtl())
+        return tr("The lock has a TTL already: Add TTL is the cure for a lock without one");
+    return tr("Not available for this lock");
+}
+
+void LockDetailPane::confirmRelease() {
+    if (!record_) return;
+    if (confirmRelease_) {
+        const inspect::LockRecord seen = *record_;  // what the operator confirms
+        QMessageBox box(QMessageBox::Question, tr("Release lock"),
+                        tr("Release this lock? It is deleted only if its holder is still the "
+                           "one below."),
+                        QMessageBox::Yes | QMessageBox::Cancel, this);
+        box.setInformativeText(
+            tr("Key: %1\nHolder: %2\nFence: %3\nTTL: %4")
+                .arg(
+                    QString::fromUtf8(seen.key.data(), qsizetype(seen.key.size())),
+                    holderOf(seen).left(120),
+                    seen.fence ? QString::number(*seen.fence) : tr("none"),
+                    LockTableModel::formatDuration(seen.remainingAt(inspect::SteadyClock::now()))));
+        box.button(QMessageBox::Yes)->setText(tr("Release"));
+        box.setDefaultButton(QMessageBox::Yes);  // Enter confirms
+        box.setObjectName(QStringLiteral("releaseConfirmation"));
+        if (box.exec() != QMessageBox::Yes) return;
+        emit releaseRequested(seen);
+        return;
+    }
+    emit releaseRequested(*record_);
 }
 
 void LockDetailPane::confirmForceDelete() {

@@ -25,24 +25,36 @@ class LockDetailPane : public QWidget {
   public:
     explicit LockDetailPane(QWidget* parent = nullptr);
 
-    // Shows a lock (nullopt: nothing selected). readOnly disables the actions.
+    // Shows a lock (nullopt: nothing selected). readOnly disables the actions, and so does
+    // stale (its connection is down: the lock may be gone or have changed hands).
     void showLock(const std::optional<inspect::LockRecord>& record, const LockTrack* track,
-                  bool readOnly);
+                  bool readOnly, bool stale = false);
     // Refreshes chart and history of the lock shown (cheap; coalesced).
     void refreshTrack(const LockTrack* track);
     void showActionResult(bool ok, const QString& message);
     // The lock shown no longer exists: keep it on screen, marked gone, with no actions.
     void markVanished(const LockTrack* track);
 
+    // Release asks first (key, holder, fence, TTL; Enter confirms) unless turned off.
+    void setConfirmRelease(bool confirm) { confirmRelease_ = confirm; }
+    bool confirmsRelease() const { return confirmRelease_; }
+
     QPushButton* releaseButton() const { return release_; }
     QPushButton* addTtlButton() const { return addTtl_; }
     QPushButton* forceDeleteButton() const { return forceDelete_; }
     QLabel* resultLabel() const { return result_; }
+    QLabel* summaryLabel() const { return summary_; }
+    QLabel* titleLabel() const { return title_; }
     PttlPlot* plot() const { return plot_; }
     RedlockGroupPanel* group() const { return group_; }
     const std::optional<inspect::LockRecord>& shown() const { return record_; }
 
+    // Why an action button is off ("" when it is on): for the toolbar's tooltips.
+    QString whyDisabled(const QPushButton* button) const;
+
   signals:
+    // The actions' enablement changed (a lock was selected, went stale or vanished).
+    void actionsChanged();
     void releaseRequested(const lockscope::inspect::LockRecord& seen);
     void addTtlRequested(const lockscope::inspect::LockRecord& seen, qint64 ttlMs);
     void forceDeleteRequested(const lockscope::inspect::LockRecord& seen);
@@ -51,6 +63,8 @@ class LockDetailPane : public QWidget {
     void fillHistory(const LockTrack* track);
     void askTtl();
     void confirmForceDelete();
+    void confirmRelease();
+    void updateSummary();
 
     std::optional<inspect::LockRecord> record_;
     QLabel* title_;
@@ -64,6 +78,10 @@ class LockDetailPane : public QWidget {
     QPushButton* forceDelete_;
     QLabel* readOnlyNote_;
     QLabel* result_;
+    bool confirmRelease_ = true;
+    bool stale_ = false;
+    bool vanished_ = false;
+    QString whyOff_;  // why every action is off, when it is
 };
 
 }  // namespace lockscope::ui

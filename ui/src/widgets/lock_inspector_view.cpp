@@ -14,6 +14,7 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 
+#include "models/finding_text.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
 #include "session/connection_hub.h"
@@ -22,6 +23,18 @@
 #include "widgets/redlock_group_panel.h"
 
 namespace lockscope::ui {
+namespace {
+
+QString legendHtml() {
+    QStringList parts;
+    for (auto s :
+         {inspect::Severity::Critical, inspect::Severity::Warning, inspect::Severity::Info})
+        parts << QStringLiteral("<span style=\"color:%1\">●</span> %2")
+                     .arg(severityColor(s).name(), severityName(s));
+    return parts.join(QStringLiteral("&nbsp;&nbsp;"));
+}
+
+}  // namespace
 
 LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     : QWidget(parent),
@@ -46,6 +59,10 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     cancel_->setToolTip(tr("Cancel the scan"));
     cancel_->hide();
     counts_ = new QLabel;
+    legend_ = new QLabel(legendHtml());
+    legend_->setToolTip(
+        tr("Finding badges are coloured by severity: a problem to act on, a "
+           "warning worth a look, information that is not a fault"));
 
     table_ = new QTableView;
     table_->setModel(proxy_);
@@ -62,8 +79,14 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideMiddle);
-    const int widths[] = {150, 170, 110, 80, 190, 120, 50, 70, 70, 160};
+    const int widths[] = {150, 170, 110, 130, 190, 130, 50, 100, 100, 70, 180};
     for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
+
+    // Rows hold still while the pointer is over the table and for a second after a press.
+    table_->viewport()->installEventFilter(this);
+    table_->viewport()->setAttribute(Qt::WA_Hover);
+    holdRelease_.setSingleShot(true);
+    connect(&holdRelease_, &QTimer::timeout, this, &LockInspectorView::updateOrderHold);
 
     detail_ = new LockDetailPane;
     splitter_ = new QSplitter(Qt::Vertical);
@@ -74,6 +97,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 
     auto* top = new QHBoxLayout;
     top->addWidget(filter_, 1);
+    top->addWidget(legend_);
     top->addWidget(counts_);
     top->addWidget(progress_);
     top->addWidget(cancel_);
@@ -89,6 +113,17 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &LockInspectorView::onSelectionChanged);
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
+    connect(&hub_, &ConnectionHub::instanceStateChanged, this,
+            [this](const QString& instance, ConnectionState state) {
+                bool down =
+                    state == ConnectionState::Reconnecting || state == ConnectionState::Failed;
+                if (const ConnectionProfile* p = hub_.profileForInstance(instance))
+                    model_->setInstanceName(instance, p->name);
+                if (state == ConnectionState::Connecting) return;  // keep what it was
+                if (!down) applyRemovalsNow(instance);             // the rescan's ghosts go first
+                model_->setInstanceStale(instance, down);
+                showSelected();
+            });
     coalesce_.setSingleShot(true);
     coalesce_.setInterval(100);
     connect(&coalesce_, &QTimer::timeout, this, &LockInspectorView::applyPending);
@@ -114,6 +149,10 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(&hub_, &ConnectionHub::scanFinished, this,
             [this](const QString& instance, bool cancelled, const QStringList& notes) {
                 scansRunning_ = std::max(0, scansRunning_ - 1);
+                if (!cancelled && model_->rowCount() == 0)
+                    counts_->setText(
+                        tr("No locks under the patterns: Discover (Ctrl+D) looks "
+                           "for locks outside them"));
                 progress_->setVisible(scansRunning_ > 0);
                 cancel_->setVisible(scansRunning_ > 0);
                 if (cancelled)
@@ -167,6 +206,12 @@ void LockInspectorView::onLocksChanged(const QString& instance,
     if (!coalesce_.isActive()) coalesce_.start(100);
 }
 
+void LockInspectorView::applyRemovalsNow(const QString& instance) {
+    auto it = pending_.find(instance);
+    if (it == pending_.end() || it->removed.isEmpty()) return;
+    applyUpdate(instance, {}, std::exchange(it->removed, {}));
+}
+
 void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
     // Early in a large scan, size the tables for the whole keyspace it projects (an upper
     // bound: not every key is a lock), so they never grow in one long step mid-scan.
@@ -213,12 +258,22 @@ void LockInspectorView::applyUpdate(const QString& instance,
         QSignalBlocker block(table_->selectionModel());
         table_->selectionModel()->clear();
         detail_->markVanished(history_.track(selectedBefore));
+        followKey_ = selectedBefore;  // if the same key is taken again, show the new lock
     }
     model_->removeKeys(instance, removed);
     model_->apply(instance, changed, false);
     // With one server the instance column repeats itself; the detail pane still names it.
     table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
     counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
+    if (!followKey_.isEmpty() && followKey_.section('\n', 0, 0) == instance) {
+        const QString key = followKey_.section('\n', 1);
+        if (std::any_of(changed.begin(), changed.end(),
+                        [&](const auto& r) { return QString::fromStdString(r.key) == key; })) {
+            followKey_.clear();
+            selectKey(instance, key);
+            return;
+        }
+    }
     QString selected = selectedRowKey();
     bool touched =
         removed.contains(selected.section('\n', 1)) ||
@@ -246,6 +301,7 @@ bool LockInspectorView::selectedIsReadOnly() const {
 }
 
 void LockInspectorView::onSelectionChanged() {
+    if (!selectedRowKey().isEmpty()) followKey_.clear();  // the operator chose another lock
     showSelected();
 }
 
@@ -257,7 +313,8 @@ void LockInspectorView::showSelected() {
     }
     const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
     if (!record) return;
-    detail_->showLock(*record, history_.track(selectedRowKey()), selectedIsReadOnly());
+    detail_->showLock(*record, history_.track(selectedRowKey()), selectedIsReadOnly(),
+                      model_->isStale(*record));
     std::vector<std::string> instances;
     for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());
     std::sort(instances.begin(), instances.end());
@@ -271,6 +328,38 @@ void LockInspectorView::selectKey(const QString& instance, const QString& key) {
     QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
     table_->selectRow(index.row());
     table_->scrollTo(index);
+}
+
+bool LockInspectorView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == table_->viewport()) {
+        switch (event->type()) {
+            case QEvent::Enter:
+            case QEvent::HoverEnter:
+                pointerOverTable_ = true;
+                updateOrderHold();
+                break;
+            case QEvent::Leave:
+            case QEvent::HoverLeave:
+                pointerOverTable_ = false;
+                updateOrderHold();
+                break;
+            case QEvent::MouseButtonPress:
+                lastPress_.start();
+                updateOrderHold();
+                break;
+            default:
+                break;
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+void LockInspectorView::updateOrderHold() {
+    constexpr int kHoldAfterPressMs = 1000;
+    const int sincePress = lastPress_.isValid() ? int(lastPress_.elapsed()) : kHoldAfterPressMs;
+    const bool hold = pointerOverTable_ || sincePress < kHoldAfterPressMs;
+    model_->setOrderHeld(hold);
+    if (hold && !pointerOverTable_) holdRelease_.start(kHoldAfterPressMs - sincePress);
 }
 
 void LockInspectorView::focusFilter() {

@@ -2,6 +2,7 @@
 // The inspector tab: a filter box and scan progress over the live lock table, and the
 // detail pane of the selected lock. Fed by the ConnectionHub; touches no Redis itself.
 
+#include <QElapsedTimer>
 #include <QHash>
 #include <QTimer>
 #include <QWidget>
@@ -34,6 +35,7 @@ class LockInspectorView : public QWidget {
     QLineEdit* filter() const { return filter_; }
     QSplitter* splitter() const { return splitter_; }
     QProgressBar* progress() const { return progress_; }
+    QLabel* severityLegend() const { return legend_; }
 
   public slots:
     void focusFilter();
@@ -43,6 +45,9 @@ class LockInspectorView : public QWidget {
     void copySelectedToken();
     void selectKey(const QString& instance, const QString& key);
 
+  protected:
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
   signals:
     void statusMessage(const QString& message, int timeoutMs);
 
@@ -50,10 +55,12 @@ class LockInspectorView : public QWidget {
     void onLocksChanged(const QString& instance, const QVector<inspect::LockRecord>& changed,
                         const QStringList& removed, bool rescanned);
     void applyPending();
+    void applyRemovalsNow(const QString& instance);
     void reserveForScan(double fraction, quint64 keysSeen);
     void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
                      const QStringList& removed);
     void onSelectionChanged();
+    void updateOrderHold();
     void showSelected();
     bool selectedIsReadOnly() const;
     QString selectedRowKey() const;
@@ -66,6 +73,7 @@ class LockInspectorView : public QWidget {
     QProgressBar* progress_;
     QToolButton* cancel_;
     QLabel* counts_;
+    QLabel* legend_;
     QTableView* table_;
     LockDetailPane* detail_;
     QSplitter* splitter_;
@@ -79,6 +87,10 @@ class LockInspectorView : public QWidget {
     QHash<QString, PendingUpdate> pending_;
     QTimer coalesce_;
     int reserved_ = 0;  // rows the tables were last sized for
+    bool pointerOverTable_ = false;
+    QString followKey_;  // row key of a selected lock that vanished: followed if it returns
+    QElapsedTimer lastPress_;
+    QTimer holdRelease_;
 };
 
 }  // namespace lockscope::ui

@@ -4,6 +4,7 @@
 #include <QPainter>
 #include <QPainterPath>
 
+#include "models/finding_text.h"
 #include "models/lock_table_model.h"
 
 namespace lockscope::ui {
@@ -32,8 +33,11 @@ void LockTableDelegate::paint(QPainter* painter, const QStyleOptionViewItem& opt
             base.text.clear();
             option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &base, painter,
                                                 option.widget);
+            const bool stale = index.data(LockTableModel::StaleRole).toBool();
             paintBadges(painter, option, index.data(LockTableModel::FindingsRole).toStringList(),
-                        QColor(0xc6, 0x28, 0x28));
+                        [stale](const QString& id) {
+                            return stale ? QColor(Qt::gray) : severityColor(findingSeverity(id));
+                        });
             return;
         }
         default:
@@ -48,9 +52,19 @@ void LockTableDelegate::paintTtl(QPainter* painter, const QStyleOptionViewItem& 
     base.text.clear();
     option.widget->style()->drawControl(QStyle::CE_ItemViewItem, &base, painter, option.widget);
 
+    if (index.data(LockTableModel::StaleRole).toBool()) {
+        // The connection is down: no countdown bar pretending to know, just when it was seen.
+        painter->save();
+        painter->setPen(option.palette.color(QPalette::Disabled, QPalette::Text));
+        painter->drawText(option.rect.adjusted(10, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                          index.data(Qt::DisplayRole).toString());
+        painter->restore();
+        return;
+    }
     qint64 remaining = index.data(LockTableModel::RemainingMsRole).toLongLong();
     if (remaining < 0) {
-        paintBadges(painter, option, {tr("⚠ no TTL")}, QColor(0xe6, 0x51, 0x00));
+        paintBadges(painter, option, {tr("⚠ no TTL")},
+                    [](const QString&) { return severityColor(inspect::Severity::Critical); });
         return;
     }
     double fraction = index.data(LockTableModel::TtlFractionRole).toDouble();
@@ -77,7 +91,9 @@ void LockTableDelegate::paintTtl(QPainter* painter, const QStyleOptionViewItem& 
 }
 
 void LockTableDelegate::paintBadges(QPainter* painter, const QStyleOptionViewItem& option,
-                                    const QStringList& badges, const QColor& color) const {
+                                    const QStringList& badges,
+                                    const std::function<QColor(const QString&)>& colorOf) const {
+    const bool selected = option.state & QStyle::State_Selected;
     painter->save();
     painter->setRenderHint(QPainter::Antialiasing);
     QFont font = option.font;
@@ -92,11 +108,15 @@ void LockTableDelegate::paintBadges(QPainter* painter, const QStyleOptionViewIte
         int w = fm.horizontalAdvance(badge) + 12;
         if (x + w > option.rect.right()) break;
         QRect pill(x, y, w, h);
+        const QColor color = colorOf(badge);
+        // On a selected row the highlight would swallow a translucent pill: fill it solid
+        // and write white on it, so the badge stays readable.
         QColor fill = color;
-        fill.setAlpha(40);
+        fill.setAlpha(selected ? 255 : 40);
         painter->setPen(color);
         painter->setBrush(fill);
         painter->drawRoundedRect(pill, h / 2.0, h / 2.0);
+        painter->setPen(selected ? QColor(Qt::white) : color);
         painter->drawText(pill, Qt::AlignCenter, badge);
         x += w + 4;
     }

@@ -1,9 +1,11 @@
 #pragma once
 // Paints the lock table: the remaining TTL as a bar whose colour turns as expiry nears,
-// "no TTL" as a warning badge, doctor findings as badges, and a fading highlight on rows
+// "no TTL" as a problem badge, doctor findings as badges coloured by severity, stale rows
+// (connection down) in grey without a bar, and a fading highlight on rows
 // whose holder just changed.
 
 #include <QStyledItemDelegate>
+#include <functional>
 
 namespace lockscope::ui {
 
@@ -22,7 +24,8 @@ class LockTableDelegate : public QStyledItemDelegate {
     void paintTtl(QPainter* painter, const QStyleOptionViewItem& option,
                   const QModelIndex& index) const;
     void paintBadges(QPainter* painter, const QStyleOptionViewItem& option,
-                     const QStringList& badges, const QColor& color) const;
+                     const QStringList& badges,
+                     const std::function<QColor(const QString&)>& colorOf) const;
 };
 
 }  // namespace lockscope::ui

@@ -7,10 +7,14 @@
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
 #include <QSettings>
+#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
@@ -20,6 +24,7 @@
 #include <QVBoxLayout>
 
 #include "lockscope/inspect/audit_log.h"
+#include "models/audit_log_model.h"
 #include "models/command_log_model.h"
 #include "session/connection_hub.h"
 #include "session/password_vault.h"
@@ -28,6 +33,8 @@
 #include "teaching/replay_panel.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/connection_sidebar.h"
+#include "widgets/discover_dialog.h"
+#include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
 
 // Resources compiled into a static library are registered by hand (Qt docs, "Using
@@ -118,10 +125,13 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
 
     buildActions();
     buildDocks();
+    buildSettingsMenu();
 
     connect(sidebar_, &ConnectionSidebar::addRequested, this, &MainWindow::addConnection);
     connect(sidebar_, &ConnectionSidebar::editRequested, this, &MainWindow::editConnection);
     connect(sidebar_, &ConnectionSidebar::removeRequested, this, &MainWindow::removeConnection);
+    connect(sidebar_, &ConnectionSidebar::duplicateRequested, this,
+            &MainWindow::duplicateConnection);
     connect(sidebar_, &ConnectionSidebar::toggleRequested, this, &MainWindow::connectProfile);
     connect(sidebar_, &ConnectionSidebar::sandboxRequested, this, &MainWindow::startSandbox);
     connect(hub_, &ConnectionHub::stateChanged, this, &MainWindow::onStateChanged);
@@ -143,6 +153,7 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
 
     ProfileStore store(settings_);
     sidebar_->setProfiles(store.load());
+    if (settings_.value("connections/connectOnStart", true).toBool()) connectSavedOnStart();
     for (const auto& p : options_.extra) {
         sidebar_->addProfile(p);
         connectProfile(p.id);
@@ -183,16 +194,49 @@ void MainWindow::buildActions() {
         add("refresh", tr("Refresh"), QKeySequence(Qt::Key_F5), [this] { hub_->refreshAll(); }));
     add("refresh", tr("Focus filter"), QKeySequence::Find, [this] { inspector_->focusFilter(); });
     bar->addSeparator();
-    bar->addAction(add("release", tr("Release"), QKeySequence(Qt::Key_Delete),
-                       [this] { inspector_->releaseSelected(); }));
-    bar->addAction(add("add-ttl", tr("Add TTL"), QKeySequence(Qt::CTRL | Qt::Key_T),
-                       [this] { inspector_->addTtlToSelected(); }));
-    bar->addAction(add("force-delete", tr("Force delete"), QKeySequence(Qt::SHIFT | Qt::Key_Delete),
-                       [this] { inspector_->forceDeleteSelected(); }));
-    bar->addAction(add("copy", tr("Copy token"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
-                       [this] { inspector_->copySelectedToken(); }));
+    releaseAction_ = add("release", tr("Release"), QKeySequence(Qt::Key_Delete),
+                         [this] { inspector_->releaseSelected(); });
+    addTtlAction_ = add("add-ttl", tr("Add TTL"), QKeySequence(Qt::CTRL | Qt::Key_T),
+                        [this] { inspector_->addTtlToSelected(); });
+    forceDeleteAction_ =
+        add("force-delete", tr("Force delete"), QKeySequence(Qt::SHIFT | Qt::Key_Delete),
+            [this] { inspector_->forceDeleteSelected(); });
+    copyAction_ = add("copy", tr("Copy token"), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C),
+                      [this] { inspector_->copySelectedToken(); });
+    for (QAction* a : {releaseAction_, addTtlAction_, forceDeleteAction_, copyAction_})
+        bar->addAction(a);
+    connect(inspector_->detail(), &LockDetailPane::actionsChanged, this,
+            &MainWindow::updateLockActions);
+    updateLockActions();
+    discoverAction_ = add("doctor", tr("Discover"), QKeySequence(Qt::CTRL | Qt::Key_D),
+                          [this] { discoverLocks(); });
+    bar->addAction(discoverAction_);
     bar->addSeparator();
     bar->addAction(add("lockscope", tr("About"), QKeySequence(), [this] { showAbout(); }));
+}
+
+void MainWindow::updateLockActions() {
+    // Exactly as the detail pane's buttons: enabled when the action can work, and when not,
+    // the tooltip says why (no selection, read-only, connection down, lock gone).
+    const LockDetailPane* detail = inspector_->detail();
+    const std::pair<QAction*, QPushButton*> pairs[] = {
+        {releaseAction_, detail->releaseButton()},
+        {addTtlAction_, detail->addTtlButton()},
+        {forceDeleteAction_, detail->forceDeleteButton()}};
+    for (auto [action, button] : pairs) {
+        action->setEnabled(button->isEnabled());
+        QString tip = button->toolTip();
+        if (!button->isEnabled()) tip = detail->whyDisabled(button);
+        action->setToolTip(
+            QStringLiteral("%1 (%2): %3")
+                .arg(action->text(), action->shortcut().toString(QKeySequence::NativeText), tip));
+    }
+    const bool selected = detail->shown().has_value();
+    copyAction_->setEnabled(selected);
+    copyAction_->setToolTip(
+        selected ? tr("Copy the holder token (%1)")
+                       .arg(copyAction_->shortcut().toString(QKeySequence::NativeText))
+                 : tr("Select a lock first"));
 }
 
 void MainWindow::buildDocks() {
@@ -213,16 +257,39 @@ void MainWindow::buildDocks() {
     commands->setWidget(commandLogView_);
     addDockWidget(Qt::BottomDockWidgetArea, commands);
 
-    auditView_ = new QPlainTextEdit;
-    auditView_->setReadOnly(true);
-    auditView_->setFont(QFontDatabase::systemFont(QFontDatabase::FixedFont));
-    auditView_->setPlaceholderText(
-        tr("Manual actions (release, add TTL, force delete) appear here as they are "
-           "written to the audit log: %1")
-            .arg(auditPath_));
+    // The audit log as a table with a filter (time, user, connection, key, action, result),
+    // the whole file, not just this session's lines.
+    auditLog_ = new AuditLogModel(this);
+    auditLog_->setPath(auditPath_);
+    auto* auditProxy = new QSortFilterProxyModel(this);
+    auditProxy->setSourceModel(auditLog_);
+    auditProxy->setFilterKeyColumn(-1);
+    auditProxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+    auditFilter_ = new QLineEdit;
+    auditFilter_->setPlaceholderText(tr("Filter by time, user, connection, key, action or result"));
+    auditFilter_->setClearButtonEnabled(true);
+    connect(auditFilter_, &QLineEdit::textChanged, auditProxy,
+            &QSortFilterProxyModel::setFilterFixedString);
+    auditTable_ = new QTableView;
+    auditTable_->setModel(auditProxy);
+    auditTable_->verticalHeader()->hide();
+    auditTable_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    auditTable_->horizontalHeader()->setSectionResizeMode(AuditLogModel::Key, QHeaderView::Stretch);
+    auditTable_->setColumnWidth(AuditLogModel::Time, 150);
+    auditTable_->setColumnWidth(AuditLogModel::Connection, 180);
+    connect(auditLog_, &QAbstractItemModel::rowsInserted, auditTable_, &QTableView::scrollToBottom);
+    auto* auditPage = new QWidget;
+    auto* auditLayout = new QVBoxLayout(auditPage);
+    auditLayout->setContentsMargins(2, 2, 2, 2);
+    auditLayout->addWidget(auditFilter_);
+    auditLayout->addWidget(auditTable_, 1);
+    auto* path =
+        new QLabel(tr("File: %1").arg(auditPath_.isEmpty() ? tr("unavailable") : auditPath_));
+    path->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    auditLayout->addWidget(path);
     auto* audit = new QDockWidget(tr("Audit log"), this);
     audit->setObjectName(QStringLiteral("auditLogDock"));
-    audit->setWidget(auditView_);
+    audit->setWidget(auditPage);
     addDockWidget(Qt::BottomDockWidgetArea, audit);
     tabifyDockWidget(commands, audit);
     commands->raise();
@@ -230,10 +297,21 @@ void MainWindow::buildDocks() {
     toggle->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_L));
     toggle->setIcon(QIcon(QStringLiteral(":/icons/log.svg")));
     addAction(toggle);
+    QAction* auditToggle = audit->toggleViewAction();
+    auditToggle->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_A));
+    addAction(auditToggle);
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(toggle);
+    view->addAction(auditToggle);
+    // A dock opened from hidden gets its minimum height, a strip showing two rows: give it
+    // a usable third of the window instead.
+    for (QDockWidget* dock : {commands, audit})
+        connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+            if (visible && dock->height() < height() / 4)
+                resizeDocks({dock}, {std::max(220, height() / 3)}, Qt::Vertical);
+        });
     commands->hide();
     audit->hide();
-    QFile file(auditPath_);
-    auditOffset_ = file.exists() ? file.size() : 0;  // show this session's actions
 }
 
 void MainWindow::restoreState() {
@@ -311,6 +389,74 @@ void MainWindow::editConnection(const QString& id) {
     if (hub_->isOpen(id)) openWithPassword(p);
 }
 
+DiscoverDialog* MainWindow::discoverLocks(const QString& profileId) {
+    // The connection chosen in the sidebar, else the first one.
+    QString id = profileId.isEmpty() ? sidebar_->currentId() : profileId;
+    if (id.isEmpty() && !sidebar_->profiles().isEmpty()) id = sidebar_->profiles().first().id;
+    const ConnectionProfile* p = sidebar_->profile(id);
+    if (!p) {
+        statusBar()->showMessage(tr("Discover needs a connection: add one first"), 6000);
+        return nullptr;
+    }
+    auto* dialog = new DiscoverDialog(*p, this);
+    dialog->setAttribute(Qt::WA_DeleteOnClose);
+    connect(dialog, &DiscoverDialog::addPatterns, this, &MainWindow::addPatterns);
+    dialog->show();
+    dialog->start();
+    return dialog;
+}
+
+void MainWindow::addPatterns(const QString& id, const QStringList& patterns) {
+    const ConnectionProfile* current = sidebar_->profile(id);
+    if (!current) return;
+    ConnectionProfile p = *current;
+    for (const QString& pattern : patterns)
+        if (!p.patterns.contains(pattern)) p.patterns << pattern;
+    sidebar_->updateProfile(p);
+    if (!p.isSandbox) saveProfiles();
+    // Reopened with the new patterns; the history of the locks it already watched stays.
+    if (hub_->isOpen(id)) hub_->reopen(id, watchOptions(), p.patterns);
+    statusBar()->showMessage(
+        tr("%1 now watches %2").arg(p.name, p.patterns.join(QStringLiteral(", "))), 6000);
+}
+
+void MainWindow::reopenAll() {
+    // New watch options take effect on a reopened watch, which keeps the locks' history.
+    for (const ConnectionProfile& p : sidebar_->profiles())
+        if (hub_->isOpen(p.id)) hub_->reopen(p.id, watchOptions());
+}
+
+void MainWindow::connectSavedOnStart() {
+    // Saved connections reconnect as the window opens: those with no password or one in the
+    // keychain. A password that must be typed is asked for only when the operator connects.
+    for (const ConnectionProfile& p : sidebar_->profiles()) {
+        if (hub_->isOpen(p.id)) continue;
+        if (!p.needsPassword || !p.endpoint.password.empty()) {
+            openWithPassword(p);
+            continue;
+        }
+        vault_->load(p.id, [this, copy = p](std::optional<QString> stored) mutable {
+            if (!stored || hub_->isOpen(copy.id)) return;
+            copy.endpoint.password = stored->toStdString();
+            openWithPassword(copy);
+        });
+    }
+}
+
+void MainWindow::duplicateConnection(const QString& id) {
+    const ConnectionProfile* current = sidebar_->profile(id);
+    if (!current || current->isSandbox) return;
+    ConnectionProfile copy =
+        ConnectionProfile::create(tr("%1 (copy)").arg(current->name), current->endpoint);
+    const QString newId = copy.id;
+    copy = *current;
+    copy.id = newId;
+    copy.name = tr("%1 (copy)").arg(current->name);
+    copy.endpoint.password.clear();  // the stored password belongs to the original's id
+    sidebar_->addProfile(copy);
+    saveProfiles();
+}
+
 void MainWindow::removeConnection(const QString& id) {
     hub_->close(id);
     vault_->forget(id);
@@ -346,7 +492,53 @@ void MainWindow::connectProfile(const QString& id) {
 }
 
 void MainWindow::openWithPassword(const ConnectionProfile& profile) {
-    hub_->open(profile);
+    hub_->open(profile, watchOptions());
+}
+
+inspect::WatchOptions MainWindow::watchOptions() const {
+    inspect::WatchOptions options;
+    options.doctor.heldTooLong = std::chrono::minutes(heldTooLongMinutes());
+    options.includeNonLocks = settings_.value("inspector/showNonLockKeys", false).toBool();
+    return options;
+}
+
+int MainWindow::heldTooLongMinutes() const {
+    return std::max(1, settings_.value("doctor/heldTooLongMinutes", 30).toInt());
+}
+
+void MainWindow::buildSettingsMenu() {
+    QMenu* menu = menuBar()->addMenu(tr("&Settings"));
+    QAction* confirm = menu->addAction(tr("Confirm before Release"));
+    confirm->setCheckable(true);
+    confirm->setChecked(settings_.value("actions/confirmRelease", true).toBool());
+    confirm->setToolTip(tr("Show key, holder, fence and TTL and ask before a release"));
+    inspector_->detail()->setConfirmRelease(confirm->isChecked());
+    connect(confirm, &QAction::toggled, this, [this](bool on) {
+        settings_.setValue("actions/confirmRelease", on);
+        inspector_->detail()->setConfirmRelease(on);
+    });
+    QAction* nonLocks = menu->addAction(tr("Show non-lock keys"));
+    nonLocks->setCheckable(true);
+    nonLocks->setChecked(settings_.value("inspector/showNonLockKeys", false).toBool());
+    nonLocks->setToolTip(
+        tr("List ordinary keys under the patterns too (they are not polled "
+           "as locks otherwise)"));
+    connect(nonLocks, &QAction::toggled, this, [this](bool on) {
+        settings_.setValue("inspector/showNonLockKeys", on);
+        reopenAll();
+    });
+    menu->addAction(tr("Warn when a lock is renewed for longer than…"), this, [this] {
+        bool ok = false;
+        int minutes = QInputDialog::getInt(
+            this, tr("Renewed for too long"),
+            tr("A holder renewing its lock for longer than this many minutes gets a "
+               "'held-too-long' warning (renewing past the TTL alone is information):"),
+            heldTooLongMinutes(), 1, 7 * 24 * 60, 5, &ok);
+        if (!ok) return;
+        settings_.setValue("doctor/heldTooLongMinutes", minutes);
+        reopenAll();
+        statusBar()->showMessage(tr("Renewal warning after %1 min").arg(minutes), 6000);
+    });
 }
 
 void MainWindow::onStateChanged(const QString& id, ConnectionState state, const QString& message) {
@@ -360,13 +552,7 @@ void MainWindow::onStateChanged(const QString& id, ConnectionState state, const 
 }
 
 void MainWindow::appendAuditTail() {
-    QFile file(auditPath_);
-    if (!file.open(QIODevice::ReadOnly)) return;
-    file.seek(auditOffset_);
-    QByteArray fresh = file.readAll();
-    auditOffset_ += fresh.size();
-    for (const QByteArray& line : fresh.split('\n'))
-        if (!line.trimmed().isEmpty()) auditView_->appendPlainText(QString::fromUtf8(line));
+    auditLog_->reload();
 }
 
 void MainWindow::showAbout() {

@@ -11,7 +11,7 @@
 
 class QAction;
 class QLabel;
-class QPlainTextEdit;
+class QLineEdit;
 class QSettings;
 class QSplitter;
 class QStackedWidget;
@@ -20,6 +20,8 @@ class QTableView;
 
 namespace lockscope::ui {
 
+class AuditLogModel;
+class DiscoverDialog;
 class CommandLogModel;
 class ConnectionHub;
 class ConnectionSidebar;
@@ -36,6 +38,10 @@ struct MainWindowOptions {
 class MainWindow : public QMainWindow {
     Q_OBJECT
   public:
+    QAction* releaseAction() const { return releaseAction_; }
+    QAction* addTtlAction() const { return addTtlAction_; }
+    QAction* forceDeleteAction() const { return forceDeleteAction_; }
+
     explicit MainWindow(QSettings& settings, MainWindowOptions options = {},
                         QWidget* parent = nullptr);
     ~MainWindow() override;
@@ -46,7 +52,9 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs() const { return tabs_; }
     SandboxSession* sandbox() const { return sandbox_; }
     CommandLogModel* commandLog() const { return commandLog_; }
-    QPlainTextEdit* auditView() const { return auditView_; }
+    AuditLogModel* auditLog() const { return auditLog_; }
+    QTableView* auditTable() const { return auditTable_; }
+    QLineEdit* auditFilter() const { return auditFilter_; }
     void addTab(QWidget* page, const QIcon& icon, const QString& title);
 
   public slots:
@@ -55,6 +63,12 @@ class MainWindow : public QMainWindow {
     void addConnection();
     void editConnection(const QString& id);
     void removeConnection(const QString& id);
+    void duplicateConnection(const QString& id);
+    // Opens the Discover dialog for a connection (default: the one chosen in the sidebar).
+    DiscoverDialog* discoverLocks(const QString& profileId = {});
+    void addPatterns(const QString& profileId, const QStringList& patterns);
+    void connectSavedOnStart();
+    void reopenAll();
     void showAbout();
 
   protected:
@@ -66,6 +80,11 @@ class MainWindow : public QMainWindow {
     void restoreState();
     void saveProfiles();
     void openWithPassword(const ConnectionProfile& profile);
+    void buildSettingsMenu();
+    void updateLockActions();
+    // The watch options the settings ask for (the renewal warning threshold).
+    inspect::WatchOptions watchOptions() const;
+    int heldTooLongMinutes() const;
     void onStateChanged(const QString& id, ConnectionState state, const QString& message);
     void appendAuditTail();
     void showInspector();
@@ -82,9 +101,15 @@ class MainWindow : public QMainWindow {
     QSplitter* mainSplit_;
     CommandLogModel* commandLog_;
     QTableView* commandLogView_;
-    QPlainTextEdit* auditView_;
+    AuditLogModel* auditLog_ = nullptr;
+    QTableView* auditTable_ = nullptr;
+    QLineEdit* auditFilter_ = nullptr;
+    QAction* releaseAction_ = nullptr;
+    QAction* addTtlAction_ = nullptr;
+    QAction* forceDeleteAction_ = nullptr;
+    QAction* copyAction_ = nullptr;
+    QAction* discoverAction_ = nullptr;
     QString auditPath_;
-    qint64 auditOffset_ = 0;
 };
 
 }  // namespace lockscope::ui

@@ -2,7 +2,9 @@
 
 #include <qcustomplot.h>
 #include <QDateTime>
+#include <QFontMetrics>
 #include <QVBoxLayout>
+#include <array>
 
 namespace lockscope::ui {
 
@@ -44,11 +46,52 @@ void PttlPlot::show(const LockTrack* track, const QString& title) {
     if (!coalesce_.isActive()) coalesce_.start();
 }
 
+namespace {
+
+QString shortToken(const QString& token) {
+    // A one-character token ("1") is shown whole, not as "1…".
+    return token.size() <= 8 ? token : token.left(6) + QStringLiteral("…");
+}
+
+QColor eventColor(HolderEvent event) {
+    switch (event) {
+        case HolderEvent::Expired:
+            return QColor(0xe5, 0x39, 0x35);
+        case HolderEvent::Released:
+            return QColor(0x2e, 0x7d, 0x32);
+        case HolderEvent::Takeover:
+            return QColor(0x8e, 0x24, 0xaa);
+        case HolderEvent::Acquired:
+            break;
+    }
+    return QColor(0x3b, 0x6e, 0xa8);
+}
+
+QString eventLabel(const HolderChange& h) {
+    if (h.vanished) return QStringLiteral(" ") + toString(h.event);
+    QString text = QStringLiteral(" %1 %2").arg(toString(h.event), shortToken(h.token));
+    if (h.fence) text += PttlPlot::tr(" fence %1").arg(*h.fence);
+    return text;
+}
+
+}  // namespace
+
 void PttlPlot::redraw() {
     plot_->clearItems();
     QVector<double> x, y;
     double now = double(QDateTime::currentMSecsSinceEpoch()) / 1000.0;
     double maxY = 1;
+    const bool empty = track_ == nullptr;
+    plot_->xAxis->setVisible(!empty);
+    plot_->yAxis->setVisible(!empty);
+    plot_->graph(0)->setVisible(!empty);
+    if (empty) {  // nothing selected: no empty chart, a hint
+        auto* hint = new QCPItemText(plot_);
+        hint->position->setType(QCPItemPosition::ptAxisRectRatio);
+        hint->position->setCoords(0.5, 0.5);
+        hint->setColor(palette().color(QPalette::PlaceholderText));
+        hint->setText(tr("Select a lock to see its TTL over time"));
+    }
     if (track_) {
         // Between two observations the TTL runs down at one second per second: draw that
         // slope up to the next observation (a renewal then jumps up: the sawtooth), and
@@ -66,32 +109,52 @@ void PttlPlot::redraw() {
             x.append(until), y.append(std::max(0.0, start - (until - s.time)));
             maxY = std::max(maxY, start);
         }
-        for (const HolderChange& h : track_->holders) {
-            auto* line = new QCPItemStraightLine(plot_);
-            line->point1->setCoords(h.time, 0);
-            line->point2->setCoords(h.time, 1);
-            QPen pen(h.vanished ? QColor(0xe5, 0x39, 0x35) : QColor(0x8e, 0x24, 0xaa));
-            pen.setStyle(Qt::DashLine);
-            line->setPen(pen);
-            auto* label = new QCPItemText(plot_);
-            label->position->setType(QCPItemPosition::ptPlotCoords);
-            label->position->setCoords(h.time, maxY * 1.08);
-            label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
-            label->setColor(pen.color());
-            label->setText(
-                h.vanished
-                    ? tr(" expired / deleted")
-                    : (h.fence ? tr(" holder %1… fence %2").arg(h.token.left(6)).arg(*h.fence)
-                               : tr(" holder %1…").arg(h.token.left(6))));
-        }
     }
     plot_->graph(0)->setData(x, y, true);
     double from = x.isEmpty() ? now - 60 : std::min(x.first(), now - 10);
     plot_->xAxis->setRange(from, now + 1);
     plot_->yAxis->setRange(0, maxY * 1.15);
+    if (track_) placeEventLabels(*track_);
     plot_->xAxis->setLabel(title_);
     plot_->replot(QCustomPlot::rpQueuedReplot);
     ++replots_;
+}
+
+void PttlPlot::placeEventLabels(const LockTrack& track) {
+    // Labels go in rows under the top of the chart: each takes the first row where the
+    // label before it has ended, so two never overlap; past kRows, the line stays and the
+    // label is left out (the token history tab lists every event).
+    constexpr int kRows = 4;
+    QFontMetrics metrics(font());
+    const double rowHeight =
+        double(metrics.height() + 2) / std::max(1, plot_->axisRect()->height());
+    std::array<double, kRows> rowEnd;
+    rowEnd.fill(-1e9);
+    labelsShown_ = 0;
+    for (const HolderChange& h : track.holders) {
+        const QColor color = eventColor(h.event);
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(h.time, 0);
+        line->point2->setCoords(h.time, 1);
+        QPen pen(color);
+        pen.setStyle(h.vanished ? Qt::SolidLine : Qt::DashLine);
+        line->setPen(pen);
+        const QString text = eventLabel(h);
+        const double left = plot_->xAxis->coordToPixel(h.time);
+        const double right = left + metrics.horizontalAdvance(text) + 6;
+        int row = 0;
+        while (row < kRows && rowEnd[std::size_t(row)] > left) ++row;
+        if (row == kRows) continue;
+        rowEnd[std::size_t(row)] = right;
+        auto* label = new QCPItemText(plot_);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(h.time, 0.01 + row * rowHeight);
+        label->setPositionAlignment(Qt::AlignLeft | Qt::AlignTop);
+        label->setColor(color);
+        label->setText(text);
+        ++labelsShown_;
+    }
 }
 
 }  // namespace lockscope::ui

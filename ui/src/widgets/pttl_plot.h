@@ -1,6 +1,7 @@
 #pragma once
 // The detail pane's chart: a lock's PTTL over wall-clock time. Renewals show as a
-// sawtooth, handoffs as labelled vertical lines with the new fence, expiry as a red line.
+// sawtooth; acquisitions, takeovers (with the new fence), releases and expiries as vertical
+// lines in their own colours, labelled in rows that never overlap.
 // Replots are coalesced into at most one per 40 ms.
 
 #include <QTimer>
@@ -22,15 +23,18 @@ class PttlPlot : public QWidget {
     void show(const LockTrack* track, const QString& title);
     QCustomPlot* plot() const { return plot_; }
     int replotCount() const { return replots_; }
+    int labelsShown() const { return labelsShown_; }
 
   private:
     void redraw();
+    void placeEventLabels(const LockTrack& track);
 
     QCustomPlot* plot_;
     QTimer coalesce_;
     const LockTrack* track_ = nullptr;
     QString title_;
     int replots_ = 0;
+    int labelsShown_ = 0;
 };
 
 }  // namespace lockscope::ui

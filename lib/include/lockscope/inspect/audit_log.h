@@ -1,7 +1,10 @@
 #pragma once
-// Every manual action (release, add TTL, force delete), done or refused, appended as one
-// JSON line: time, user, instance, key, token seen, action, result, detail. One write(2) per
-// line on an O_APPEND file, so concurrent writers (threads or processes) never interleave.
+// Every manual action (release, add TTL, force delete), done or refused, appended as JSON
+// lines: time, user (the OS account of the real uid), instance, key, token seen, action,
+// result, detail. An action that reaches the server writes two lines sharing one "id": its
+// "intent" before anything is sent, its "result" after; one refused before sending writes only
+// a result. One write(2) per line on an O_APPEND file, so concurrent writers (threads or
+// processes) never interleave, and fsync(2) after each, so an intent is on disk before the act.
 
 #include <cstdint>
 #include <mutex>
@@ -14,13 +17,17 @@
 namespace lockscope::inspect {
 
 struct AuditEntry {
+    std::string id;                // pairs an intent with its result (AuditLog::newId())
+    std::string phase = "result";  // "intent" (before sending) or "result"
     std::string instance;
     std::string key;
     std::string action;  // "release", "expire", "force-delete"
     std::optional<std::string> tokenSeen;
     std::vector<HashField> fieldsSeen;  // a Redisson hash's holder
     std::optional<std::int64_t> ttlMs;  // for "expire"
-    std::string result;  // "done", "not-found", "token-changed", "refused", "denied", "error"
+    // "done", "not-found", "token-changed", "ttl-changed", "refused", "denied", "unknown",
+    // "error"; empty in an intent
+    std::string result;
     std::string detail;  // the message shown to the operator
 };
 
@@ -33,8 +40,11 @@ class AuditLog {
     AuditLog(const AuditLog&) = delete;
     AuditLog& operator=(const AuditLog&) = delete;
 
-    // Thread-safe. Throws Error(Storage) when the line cannot be written in full.
+    // Thread-safe. Writes the line and fsyncs it. Throws Error(Storage) when the line cannot
+    // be written in full or flushed to disk.
     void append(const AuditEntry& entry);
+    // A new id, unique across processes: pid, time and a counter.
+    static std::string newId();
     const std::string& path() const { return path_; }
 
     // $LOCKSCOPE_AUDIT_LOG, else $XDG_STATE_HOME/lockscope/audit.jsonl, else
@@ -42,6 +52,9 @@ class AuditLog {
     static std::string defaultPath();
     // The JSON line for an entry (without the newline), with the given UTC time.
     static std::string format(const AuditEntry& entry, const std::string& isoTime);
+    // The OS account of the process's real uid (getpwuid(getuid())), "uid N" when it has no
+    // name. $USER is recorded apart, as "env_user", only when it differs: anyone can set it.
+    static std::string osUser();
 
   private:
     std::string path_;

@@ -21,10 +21,15 @@ enum class RuleId : std::uint8_t {
     TtlHours,           // "ttl-hours"
     ReplicatedPrimary,  // "replicated"
     OnReplica,          // "on-replica"
+    HeldTooLong,        // "held-too-long"
 };
-constexpr int kRuleCount = 7;
+constexpr int kRuleCount = 8;
 
+// How a finding is shown: Critical is a problem to act on (red), Warning deserves a look
+// (amber), Info is worth knowing and not a fault (blue). A healthy watchdog-renewed lock
+// shows only Info.
 enum class Severity { Info, Warning, Critical };
+const char* toString(Severity severity);  // "information", "warning", "problem"
 
 struct Rule {
     RuleId id;
@@ -42,11 +47,19 @@ constexpr std::uint32_t bit(RuleId id) {
 }
 std::vector<RuleId> rulesIn(std::uint32_t findings);
 std::vector<std::string> ruleNames(std::uint32_t findings);
+// The most severe finding in the set (Info when there is none).
+Severity worstSeverity(std::uint32_t findings);
+// Why a lock of this kind has no TTL: the libraries differ (redis-py's Lock(timeout=None)
+// is a lock without TTL by design; node-redlock, Redisson and redsync always set one).
+const char* noTtlCause(LockKind kind);
 
 struct DoctorOptions {
     std::chrono::milliseconds longTtl{std::chrono::hours(1)};  // "TTL of hours" from here on
     // Held by one holder for more than this many times its TTL (seen through renewals).
     double renewedFactor = 3.0;
+    // Held by one holder, through renewals, for longer than this: "held-too-long" (a
+    // warning: the holder should have finished by now). The user sets it.
+    std::chrono::milliseconds heldTooLong{std::chrono::minutes(30)};
     KeyLayout layout;  // where the fence counter of a lock lives
 };
 

@@ -70,6 +70,9 @@ struct LockRecord {
     std::int64_t pttlMs = -1;            // -1: no TTL
     SteadyClock::time_point observedAt;  // when the PTTL above was read
     std::optional<std::int64_t> fence;   // the fence:{name} counter, when there is one
+    // Kept by LockTable for the age estimate (lock_age.h); -1 when not known.
+    std::int64_t firstPttlMs = -1;       // the PTTL when the current holder was first seen
+    std::int64_t leasePttlMs = -1;       // the largest PTTL this key was seen with, any holder
     SteadyClock::time_point firstSeen;   // first observation of this key by this watcher
     SteadyClock::time_point lastChange;  // last time the holder (token/fields) changed
     std::uint32_t valueBytes = 0;        // full size of the string value, or hash length

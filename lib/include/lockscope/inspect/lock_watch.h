@@ -32,10 +32,21 @@ struct WatchOptions {
     std::chrono::milliseconds rescanInterval{5000};
     DoctorOptions doctor;
     bool followKeyspaceEvents = true;  // when the server publishes them
+    // Ordinary keys under the patterns (lock_shape.h) are left out of the table, so they
+    // are neither shown as locks nor polled every interval; true keeps them.
+    bool includeNonLocks = false;
     // When set, a rescan hands each batch's new and changed records (merged with their
     // history, findings judged) to this callback as the batch arrives, instead of
     // returning them all at the end: a view shows rows while a long scan streams in.
     std::function<void(std::vector<LockRecord>& batch, const ScanProgress& progress)> onRescanBatch;
+};
+
+// What a watch knew when its connection was lost, for the watch on the next connection: the
+// locks last seen (a rescan then removes the ones that are gone) and the server's run_id
+// (a different one means the server restarted).
+struct WatchMemory {
+    LockTable table;
+    std::string runId;
 };
 
 struct WatchUpdate {
@@ -44,6 +55,7 @@ struct WatchUpdate {
     bool rescanned = false;
     bool connected = true;
     std::string error;           // why the server could not be read (when !connected)
+    std::string restartNote;     // set when the server restarted since the last connection
     SteadyClock::time_point at;  // when this step started
 };
 
@@ -52,6 +64,11 @@ class LockWatch {
     using UpdateCallback = std::function<void(const WatchUpdate&)>;
 
     LockWatch(Connection& connection, WatchOptions options = {});
+    // Resumes from a lost connection's watch: its first rescan reconciles the locks it knew.
+    LockWatch(Connection& connection, WatchOptions options, WatchMemory memory);
+
+    // What the next connection's watch needs; leaves this watch empty.
+    WatchMemory takeMemory();
 
     // One step: a rescan when due (always the first time), else a poll of the known locks.
     // Connection errors are reported in the update, not thrown; other errors (a denied
@@ -71,6 +88,8 @@ class LockWatch {
     const LockTable& table() const { return table_; }
     const ServerFacts& server() const { return facts_; }
     const std::vector<std::string>& notes() const { return notes_; }
+    // Ordinary keys the last complete rescan left out (includeNonLocks off).
+    std::uint64_t nonLockKeys() const { return nonLockKeys_; }
 
   private:
     WatchUpdate rescan(std::stop_token stop);
@@ -78,6 +97,8 @@ class LockWatch {
     WatchUpdate reread(const std::vector<std::string>& keys);
     void refreshFindings(std::vector<LockRecord>& changed);
     void startFollowing();
+    // A note when the server's run_id differs from the one before the reconnect.
+    std::string restartSincePreviousConnection();
 
     Connection& connection_;
     WatchOptions options_;
@@ -90,6 +111,8 @@ class LockWatch {
     std::unique_ptr<Scanner> scanner_;  // one for scans and re-reads: it remembers denied commands
     std::unique_ptr<KeyspaceFollower> follower_;
     bool followDenied_ = false;
+    std::string previousRunId_;  // the run_id of the server before a reconnect
+    std::uint64_t nonLockKeys_ = 0;
 };
 
 }  // namespace lockscope::inspect

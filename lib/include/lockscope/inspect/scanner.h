@@ -72,8 +72,11 @@ class Scanner {
 
     // Reads the given keys with the same pipeline and no SCAN (a watcher's cheap re-read).
     // Keys that no longer exist are left out; vanished, if given, receives them.
+    // types, if given: per key, the type it had when last read; a key that was a hash or
+    // another non-string is polled with the commands for its type only (no GET of a hash).
     std::vector<LockRecord> readKeys(const std::vector<std::string>& keys,
-                                     std::vector<std::string>* vanished = nullptr);
+                                     std::vector<std::string>* vanished = nullptr,
+                                     const std::vector<ValueType>* types = nullptr);
 
     const std::vector<std::string>& notes() const;
     const std::shared_ptr<const std::string>& instance() const { return instance_; }

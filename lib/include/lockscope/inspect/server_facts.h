@@ -25,6 +25,8 @@ struct ServerFacts {
     int connectedReplicas = -1;  // -1: unknown
     KeyspaceEvents keyspaceEvents = KeyspaceEvents::Unknown;
     std::string notifyFlags;  // the raw notify-keyspace-events value, when readable
+    // INFO server's run_id: a new one after every restart. Empty when INFO is denied.
+    std::string runId;
     std::vector<std::string> notes;
 };
 
@@ -33,8 +35,11 @@ const char* toString(KeyspaceEvents events);
 // Whether a notify-keyspace-events value publishes what a watcher needs (expired, del, set).
 bool keyspaceEventsCover(std::string_view flags);
 
-// Reads ROLE and CONFIG GET notify-keyspace-events; never throws for NOPERM. Throws
-// connection errors.
+// The run_id field of an INFO reply ("run_id:<40 hex>"), or empty when there is none.
+std::string runIdFromInfo(std::string_view info);
+
+// Reads ROLE, CONFIG GET notify-keyspace-events and INFO server's run_id; never throws for
+// NOPERM. Throws connection errors.
 ServerFacts probeServer(Connection& connection);
 
 }  // namespace lockscope::inspect

@@ -2,7 +2,8 @@
 // The ticketing service's bookings table (the seat-hold interview exercise), as a copyable
 // model. Without the fix it is a plain INSERT: the application trusted the Redis hold, so a
 // second booking of the same seat goes in. With the fix the database is the authority: a
-// unique constraint on (event_id, seat_id) refuses the second confirmation cleanly.
+// unique constraint on (event_id, seat_id) refuses the second confirmation cleanly, or a
+// conditional update of the seat's row succeeds only while the seat is free.
 
 #include <map>
 #include <string>
@@ -18,8 +19,12 @@ class BookingDatabase {
         std::vector<std::string> earlier;  // users already booked on this seat
     };
 
-    void setUniqueSeat(bool unique) { uniqueSeat_ = unique; }
-    bool uniqueSeat() const { return uniqueSeat_; }
+    // How a confirmation is written: a plain INSERT that trusts the hold, an INSERT under
+    // UNIQUE (event_id, seat_id), or UPDATE seats ... WHERE sold_to IS NULL.
+    enum class Rule { TrustTheHold, UniqueConstraint, ConditionalUpdate };
+    void setRule(Rule rule) { rule_ = rule; }
+    Rule rule() const { return rule_; }
+    bool uniqueSeat() const { return rule_ != Rule::TrustTheHold; }
 
     // INSERT INTO bookings (event_id, seat_id, user_id) VALUES (...).
     Result confirm(const std::string& event, const std::string& seat, const std::string& user);
@@ -29,7 +34,7 @@ class BookingDatabase {
                            const std::string& user) const;
 
   private:
-    bool uniqueSeat_ = false;
+    Rule rule_ = Rule::TrustTheHold;
     std::map<std::pair<std::string, std::string>, std::vector<std::string>> rows_;
 };
 

@@ -33,6 +33,7 @@ struct FailoverFault {
     VirtualMs at = 0;
     int promote = 1;
     bool announced = false;
+    std::string why;  // why this replica is the one promoted (said at the failover)
 };
 
 // A Redis node's clock steps forward by `jump` ms at `at` (an NTP correction, a VM resumed

@@ -29,6 +29,9 @@ class ModelFencedStore final : public FencedResource {
     // A write with no fence check (the unfenced Redlock client): the body changes, the
     // fence stays.
     void overwrite(std::string_view resource, std::string_view body);
+    // The next value of a strictly increasing counter for resource (1, 2, ...): a fencing
+    // token handed out in the order it is asked for, as a consensus service's would be.
+    std::int64_t issueToken(std::string_view resource);
     // The last accepted fence for resource, 0 when nothing was written yet.
     std::int64_t lastFence(std::string_view resource) const;
 
@@ -39,6 +42,7 @@ class ModelFencedStore final : public FencedResource {
     };
     std::map<std::string, Row, std::less<>> rows_;
     std::set<std::string, std::less<>> claims_;
+    std::map<std::string, std::int64_t, std::less<>> tokens_;
 };
 
 }  // namespace lockscope::sim

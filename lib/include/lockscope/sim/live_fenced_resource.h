@@ -10,7 +10,7 @@ class LiveFencedResource final : public FencedResource {
   public:
     explicit LiveFencedResource(FencedStore& store) : store_(store) {}
     bool write(std::string_view resource, std::string_view body, std::int64_t fence) override {
-        return store_.write(resource, body, fence);
+        return store_.write(resource, body, fence).accepted();
     }
     bool claimOnce(std::string_view key) override { return store_.claimOnce(key); }
 

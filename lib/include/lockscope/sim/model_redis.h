@@ -9,6 +9,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,12 @@ class ModelRedis final : public KeyValueBackend {
     // removes it: how a replica applies what its primary did.
     void apply(const std::string& key, const std::optional<ModelEntry>& entry);
 
+    // The script cache: EVALSHA of a script not loaded here answers NOSCRIPT; EVAL loads it.
+    // A fresh server, a restart or a promoted replica starts with it empty (replicas get a
+    // script's effects, not the script).
+    bool hasScript(const std::string& sha1) const { return scripts_.count(sha1) > 0; }
+    void loadScript(const std::string& sha1) { scripts_.insert(sha1); }
+
     // This server's clock runs offset ms ahead of simulation time (negative: behind).
     // Raising it mid-run is a forward clock jump.
     void setClockOffset(VirtualMs offset) { clockOffset_ = offset; }
@@ -52,6 +59,7 @@ class ModelRedis final : public KeyValueBackend {
 
     std::map<std::string, ModelEntry> keys_;  // deadlines on this server's own clock
     VirtualMs clockOffset_ = 0;
+    std::set<std::string> scripts_;
 };
 
 }  // namespace lockscope::sim

@@ -9,9 +9,11 @@ namespace lockscope::sim {
 
 struct OutcomeSummary {
     int emailsSent = 0;
-    int duplicateRuns = 0;     // runs started while another run was alive or had completed
-    int foreignDeletions = 0;  // a DEL/release that removed a live holder's lock
-    int corruptedWrites = 0;   // chunk writes into a file another run had touched
+    int duplicateRuns = 0;            // runs started while another run was alive or had completed
+    int duplicatesAfterLockLost = 0;  // another run still worked, its lock expired or deleted
+    int duplicatesAfterJobDone = 0;   // the job had finished: no lock could stop this run
+    int foreignDeletions = 0;         // a DEL/release that removed a live holder's lock
+    int corruptedWrites = 0;          // chunk writes into a file another run had touched
     int staleWritesRejected = 0;
 
     int runsStarted = 0;
@@ -26,15 +28,23 @@ struct OutcomeSummary {
     int orphansReleased = 0;        // a crashed holder's lock removed (safely) by someone else
     bool outputFileIntact = false;  // at this point of the story
     std::vector<std::string> printed;  // what a scenario's script printed (expiry-race)
+    bool scriptOnly = false;  // a script with no report job: formatOutcome shows its own lines
+    int lostUpdates = -1;     // atomic-counter: adds made minus the counter's end value; -1: n/a
 
     // Several servers (Redlock, failover, seat-hold). Counted by the same rules.
     bool distributedStory = false;  // set by those scenarios: formatOutcome shows this block
-    int overlappingHolds = 0;    // a client came to believe it held what another believed it held
-    int lockAttemptsFailed = 0;  // Redlock: no majority or no validity left; gave the lock back
-    int waitsShort = 0;          // WAIT returned fewer replicas than asked for
-    int bookingsConfirmed = 0;   // rows the bookings table took
-    int bookingsRefused = 0;     // second confirmations the database's rule refused cleanly
-    int seatsSoldTwice = 0;      // a seat with more than one confirmed booking
+    int overlappingHolds = 0;  // a client came to believe it held what another believed it held
+    // What made each overlap possible (the earlier holder's key was gone where the later got
+    // it): its lease had run out, a failover promoted a node without it, a clock jumped.
+    int overlapsAfterLeaseExpired = 0;
+    int overlapsAfterFailover = 0;
+    int overlapsAfterClockJump = 0;
+    int holderWritesRejected = 0;  // fenced writes refused although the writer held the lock
+    int lockAttemptsFailed = 0;    // Redlock: no majority or no validity left; gave the lock back
+    int waitsShort = 0;            // WAIT returned fewer replicas than asked for
+    int bookingsConfirmed = 0;     // rows the bookings table took
+    int bookingsRefused = 0;       // second confirmations the database's rule refused cleanly
+    int seatsSoldTwice = 0;        // a seat with more than one confirmed booking
 
     bool operator==(const OutcomeSummary&) const = default;
 };

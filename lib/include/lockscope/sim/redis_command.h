@@ -40,6 +40,9 @@ struct RedisCommand {
     TtlUnit ttlUnit = TtlUnit::None;
     std::int64_t ttl = 0;  // in ttlUnit (Expire: seconds, PExpire and scripts: ms)
     int numReplicas = 0;   // Wait only; its timeout (ms) is in ttl with ttlUnit None
+    // Scripts only: sent as EVAL with the Lua source (the fallback after NOSCRIPT, which
+    // also caches the script), rather than EVALSHA with its SHA1.
+    bool sendSource = false;
 
     // The argv as a client would send it, joined by spaces: "SET lock:report 1 NX EX 10",
     // "EVALSHA <sha1> 2 lock:{report:daily} fence:{report:daily} <token> 30000".
@@ -67,7 +70,7 @@ struct RedisCommand {
 
 // A reply reduced to what the scenarios need; equal replies print the same summary.
 struct CommandReply {
-    enum class Kind { Ok, Nil, Integer, Bulk };
+    enum class Kind { Ok, Nil, Integer, Bulk, Error };
     Kind kind = Kind::Nil;
     std::int64_t integer = 0;
     std::string bulk;
@@ -76,10 +79,16 @@ struct CommandReply {
     static CommandReply nil() { return {Kind::Nil, 0, {}}; }
     static CommandReply number(std::int64_t n) { return {Kind::Integer, n, {}}; }
     static CommandReply text(std::string s) { return {Kind::Bulk, 0, std::move(s)}; }
+    static CommandReply error(std::string s) { return {Kind::Error, 0, std::move(s)}; }
+    // What Redis answers EVALSHA for a script it has not cached.
+    static CommandReply noScript() {
+        return error("NOSCRIPT No matching script. Please use EVAL.");
+    }
+    bool isNoScript() const { return kind == Kind::Error && bulk.starts_with("NOSCRIPT"); }
 
     bool isOk() const { return kind == Kind::Ok; }
     bool isNil() const { return kind == Kind::Nil; }
-    // redis-cli style: OK, (nil), (integer) 3, "abc".
+    // redis-cli style: OK, (nil), (integer) 3, "abc", (error) NOSCRIPT ....
     std::string summary() const;
     bool operator==(const CommandReply&) const = default;
 };

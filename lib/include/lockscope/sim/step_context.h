@@ -4,6 +4,7 @@
 // narrated beat), and updates the outcome. Actors never count outcomes themselves.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "lockscope/sim/redis_command.h"
@@ -11,6 +12,15 @@
 #include "lockscope/sim/world.h"
 
 namespace lockscope::sim {
+
+// Why another client's belief overlaps a new one: what made its key absent where the new
+// holder got it, derived from the run (never a fixed sentence).
+struct OverlapCause {
+    enum class Kind { LeaseExpired, Failover, ClockJump, Other };
+    Kind kind = Kind::Other;
+    std::string holder;       // the earlier believer
+    std::string explanation;  // one or two sentences for predictions and narration
+};
 
 class StepContext {
   public:
@@ -59,22 +69,36 @@ class StepContext {
     // A command the network lost: recorded with reply "(timeout)" after `timeout`, never
     // executed (a Redlock node the client cannot reach).
     void sendUnanswered(const RedisCommand& command, VirtualMs timeout);
+    // A command the node runs, whose reply comes after replyAfter > timeout: the client has
+    // given up and counts it as a failure (recorded with reply "(timeout)").
+    void sendReplyTooLate(const RedisCommand& command, VirtualMs replyAfter, VirtualMs timeout);
     // WAIT numReplicas timeout on a node: the actor blocks (do not call wakeAfter) and is woken
     // when enough replicas acknowledged or the timeout ran out; waitReply() then says how many
     // (in live mode after asking the real server the same WAIT).
     void waitForReplicas(int node, int numReplicas, VirtualMs timeout);
     std::int64_t waitReply();
 
-    // What the client believes it holds (a lock key, a seat). Starting to believe what another
-    // client believes it holds counts an overlapping hold and says so in the narration.
-    void believeHeld(const std::string& resource);
+    // What the client believes it holds (a lock key, a seat), with when the key it set runs
+    // out and on which node. Starting to believe what another client believes it holds counts
+    // an overlapping hold, by its cause, and says so in the narration.
+    void believeHeld(const std::string& resource, std::optional<VirtualMs> leaseEnds = {},
+                     int node = -1);
+    // Whether another client believes it holds resource now, and what let this one get it.
+    std::optional<OverlapCause> whyAlsoHeld(const std::string& resource) const;
     void stopBelieving(const std::string& resource);
     // A Redlock attempt ended without the lock (no majority, or no validity left).
     void lockAttemptFailed(const std::string& why);
+    // A SET NX was refused (nil): the lock or hold is taken. Counted, no beat of its own.
+    void lockAttemptRefused();
+
+    // atomic-counter: the counter read at the end against the adds made.
+    void counterChecked(std::int64_t expected, std::int64_t actual);
 
     // The report row as a plain resource: read its version (the fence a Redlock client can
     // derive from the resource itself), and a write with no fence check at all.
     std::int64_t readFence();
+    // A fencing token from a monotonic counter (the store's sequence): strictly increasing.
+    std::int64_t issueFencingToken();
     void plainSave(const std::string& body);
     // The bookings table's INSERT; false when the database refused it (fix: unique seat).
     bool confirmBooking(const std::string& event, const std::string& seat);
@@ -87,6 +111,9 @@ class StepContext {
     std::int64_t pttl(int node = 0) const;  // of the lock key, now, from the model
 
   private:
+    // Runs a command on the model (and the real server in live mode) and records it.
+    CommandReply execute(const RedisCommand& command);
+    int recordCommand(const RedisCommand& command, const std::string& reply);
     int emit(EventKind kind, LaneId lane, std::string detail);
     int beat(int eventIndex, std::string narration);
     void updateOwnership(const RedisCommand& command, const CommandReply& reply);
@@ -100,6 +127,10 @@ class StepContext {
     Actor& self_;
     std::string facts_;  // the rules' facts about this step's latest beat
 };
+
+// A PTTL reply in words: -2 and -1 are not times ("the key no longer exists (PTTL -2)",
+// "no TTL (PTTL -1)"), anything else is "1.25 s left".
+std::string describePttl(std::int64_t pttl);
 
 // Recording helpers shared by the context and the simulator loop: an event at world.now,
 // and a beat narrating it.

@@ -83,6 +83,8 @@ struct Belief {
     std::string resource;
     VirtualMs since = 0;
     bool current = true;
+    std::optional<VirtualMs> leaseEnds;  // when the key it set runs out (its TTL), if known
+    int node = -1;                       // the node it set the key on; -1: several (Redlock)
 };
 
 // A client blocked in WAIT numreplicas timeout (wait_for_replicas.h): each replica acks once

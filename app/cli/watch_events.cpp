@@ -1,0 +1,87 @@
+#include "watch_events.h"
+
+#include "lockscope/inspect/record_json.h"
+#include "lockscope/text_format.h"
+
+namespace lockscope::cli {
+namespace {
+
+// Slack for the countdown: a PTTL read later is lower by the time between the reads, give or
+// take a round trip.
+constexpr long long kCountdownSlackMs = 250;
+
+}  // namespace
+
+void WatchEvents::printLine(std::FILE* out, const nlohmann::json& line) {
+    std::fprintf(out, "%s\n",
+                 line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+}
+
+nlohmann::json WatchEvents::changedFields(const Known& before, const nlohmann::json& now,
+                                          inspect::SteadyClock::time_point at) const {
+    nlohmann::json changed = nlohmann::json::object();
+    for (auto it = now.begin(); it != now.end(); ++it) {
+        if (it.key() == "pttl_ms") continue;
+        if (!before.record.contains(it.key()) || before.record[it.key()] != it.value())
+            changed[it.key()] = it.value();
+    }
+    long long was = before.record.value("pttl_ms", -1LL), is = now.value("pttl_ms", -1LL);
+    auto elapsed =
+        std::chrono::duration_cast<std::chrono::milliseconds>(at - before.seenAt).count();
+    bool renewed = was >= 0 && is > was - elapsed + kCountdownSlackMs;
+    if ((was < 0) != (is < 0) || renewed) changed["pttl_ms"] = is;
+    return changed;
+}
+
+void WatchEvents::print(std::FILE* out, const inspect::WatchUpdate& u) {
+    auto now = inspect::SteadyClock::now();
+    if (!u.connected) {
+        if (connected_)
+            printLine(out,
+                      {{"event", "disconnected"}, {"instance", instance_}, {"error", u.error}});
+        connected_ = false;
+        std::fflush(out);
+        return;
+    }
+    if (!connected_) printLine(out, {{"event", "reconnected"}, {"instance", instance_}});
+    connected_ = true;
+    for (const auto& r : u.changed) {
+        nlohmann::json j = nlohmann::json::parse(inspect::toJsonLine(r, now), nullptr, false);
+        if (j.is_discarded()) continue;
+        auto known = known_.find(r.key);
+        if (known == known_.end()) {
+            nlohmann::json line{{"event", "added"}};
+            line.update(j);
+            printLine(out, line);
+        } else if (auto changed = changedFields(known->second, j, now); !changed.empty()) {
+            printLine(out, {{"event", "changed"},
+                            {"instance", instance_},
+                            {"key", j["key"]},
+                            {"changed", changed}});
+        }
+        known_[r.key] = Known{std::move(j), now};
+    }
+    for (const auto& key : u.removed) {
+        nlohmann::json line{{"event", "removed"}, {"instance", instance_}};
+        std::string reason = "deleted";
+        if (auto known = known_.find(key); known != known_.end()) {
+            const nlohmann::json& last = known->second.record;
+            line["key"] = last["key"];
+            if (last.contains("key_escaped")) line["key_escaped"] = last["key_escaped"];
+            long long pttl = last.value("pttl_ms", -1LL);
+            auto elapsed =
+                std::chrono::duration_cast<std::chrono::milliseconds>(now - known->second.seenAt)
+                    .count();
+            if (pttl >= 0 && elapsed + kCountdownSlackMs >= pttl) reason = "expired";
+            known_.erase(known);
+        } else {
+            line["key"] = printable(key, key.size());
+            line["key_escaped"] = true;
+        }
+        line["reason"] = reason;
+        printLine(out, line);
+    }
+    std::fflush(out);
+}
+
+}  // namespace lockscope::cli

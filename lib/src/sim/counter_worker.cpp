@@ -1,0 +1,98 @@
+#include "counter_worker.h"
+
+#include <charconv>
+
+namespace lockscope::sim {
+
+namespace {
+
+std::int64_t numberIn(const CommandReply& r) {
+    std::int64_t n = 0;
+    if (r.kind == CommandReply::Kind::Bulk)
+        std::from_chars(r.bulk.data(), r.bulk.data() + r.bulk.size(), n);
+    return n;
+}
+
+}  // namespace
+
+CounterWorker::CounterWorker(std::string name, LaneId lane, CounterConfig config, std::string token)
+    : ClonableActor(std::move(name), lane), config_(std::move(config)), token_(std::move(token)) {}
+
+void CounterWorker::step(StepContext& context) {
+    switch (phase_) {
+        case Phase::Add:
+            add(context);
+            break;
+        case Phase::Write:
+            writeBack(context);
+            break;
+        case Phase::Check: {
+            CommandReply r = context.send(RedisCommand::get(config_.key));
+            context.narrate("The counter is read once everyone is done.");
+            context.counterChecked(config_.expected, numberIn(r));
+            context.stop();
+            break;
+        }
+    }
+}
+
+void CounterWorker::add(StepContext& context) {
+    switch (config_.mode) {
+        case CounterMode::Incr:
+            context.send(RedisCommand::incr(config_.key));
+            context.narrate(name() +
+                            " adds 1 with INCR: read, add and write happen in one "
+                            "command on the server. No lock needed.");
+            ++done_;
+            next(context);
+            return;
+        case CounterMode::LockThenUpdate: {
+            const bool got =
+                context
+                    .send(RedisCommand::set(config_.lockKey, token_, true, TtlUnit::Millis, 1000))
+                    .isOk();
+            if (!got) {
+                context.narrate(name() + " waits for the lock.");
+                context.wakeAfter(config_.retry);
+                return;
+            }
+            context.narrate(name() + " takes the lock before its update.");
+            break;
+        }
+        case CounterMode::ReadThenWrite:
+            break;
+    }
+    read_ = numberIn(context.send(RedisCommand::get(config_.key)));
+    context.narrate(name() + " reads the counter (" + std::to_string(read_) + ") and computes " +
+                    std::to_string(read_ + 1) + ".");
+    phase_ = Phase::Write;
+    context.wakeAfter(config_.think);
+}
+
+void CounterWorker::writeBack(StepContext& context) {
+    context.send(
+        RedisCommand::set(config_.key, std::to_string(read_ + 1), false, TtlUnit::None, 0));
+    context.narrate(name() + " writes back " + std::to_string(read_ + 1) + ".");
+    if (config_.mode == CounterMode::LockThenUpdate) {
+        context.send(RedisCommand::release(config_.lockKey, token_));
+        context.narrate(name() + " releases the lock.");
+    }
+    ++done_;
+    phase_ = Phase::Add;
+    next(context);
+}
+
+void CounterWorker::next(StepContext& context) {
+    if (done_ < config_.adds) {
+        context.wakeAfter(config_.gap);
+        return;
+    }
+    if (config_.checkAt > 0) {
+        phase_ = Phase::Check;
+        context.wakeAfter(std::max<VirtualMs>(0, config_.checkAt - context.now()));
+        return;
+    }
+    context.stop();
+}
+
+}  // namespace lockscope::sim
