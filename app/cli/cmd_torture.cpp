@@ -50,8 +50,6 @@ void writeHistory(const std::string& path, const History& history) {
 }
 
 int runTortureCommand(const Arguments& args) {
-    args.allowOnly({"--client", "--clients", "--duration", "--faults", "--seed", "--json",
-                    "--history", "--ttl", "--nodes", "--adapter", "--adapter-fenced"});
     TortureOptions o;
     o.client = args.value("--client").value_or("");
     if (o.client.empty()) throw UsageError("--client is required");
@@ -82,23 +80,35 @@ int runWorker(const Arguments& args) {
 
 Registration torture(
     {"torture",
-     "torture --client NAME [--clients 5] [--duration 30s] [--faults LIST] [--seed N]\n"
-     "        [--ttl 1s] [--nodes N] [--json] [--history FILE.json|FILE.edn]\n"
-     "        [--adapter 'CMD ARGS' [--adapter-fenced]]\n"
-     "                           fault-test a lock client against private redis-servers on\n"
-     "                           loopback: worker processes loop acquire → write a fenced\n"
-     "                           SQLite resource → release while seeded faults (pause, delay,\n"
-     "                           partition, restart, failover, clock, server-stall) hit them;\n"
-     "                           prints overlaps, stale writes accepted/rejected, lost locks.\n"
-     "                           Clients: setnx-del, guide, guide-fenced, guide-watchdog,\n"
-     "                           redlock, redlock-fenced, or any NAME with --adapter (JSON lines)",
-     {"--client", "--clients", "--duration", "--faults", "--seed", "--history", "--ttl", "--nodes",
-      "--adapter"},
+     "torture --client NAME [--faults LIST] [--duration 30s] [--seed N] [--json]",
+     "Fault-test a lock client against private redis-servers on loopback: worker processes "
+     "loop acquire, write a fenced SQLite resource, release, while seeded faults hit them "
+     "(pause, delay, partition, restart, failover, clock, server-stall). Prints overlaps, "
+     "stale writes accepted and rejected, lost locks, acquisitions and the faults injected, "
+     "with the shortest window showing each violation and the command that replays the seed. "
+     "Clients: setnx-del, guide, guide-fenced, guide-watchdog, redlock, redlock-fenced, or any "
+     "NAME with --adapter (JSON lines over stdin/stdout).",
+     {{"--client", "NAME", "the lock client to torture", "Torture"},
+      {"--clients", "N", "worker processes (default 5)", "Torture"},
+      {"--duration", "TIME", "how long to run, e.g. 20s (default 30s)", "Torture"},
+      {"--faults", "LIST", "comma-separated fault kinds (default none)", "Torture"},
+      {"--seed", "N", "the seed of the fault plan (default 1)", "Torture"},
+      {"--ttl", "TIME", "the lock TTL (default 1s)", "Torture"},
+      {"--nodes", "N", "redis primaries (default 5 for redlock, else 1)", "Torture"},
+      {"--json", "", "print one JSON object", "Torture"},
+      {"--history", "FILE", "write the history (.json, or .edn for EDN)", "Torture"},
+      {"--adapter", "COMMAND", "an external client speaking the adapter protocol", "Torture"},
+      {"--adapter-fenced", "", "the resource checks the adapter's fences", "Torture"}},
+     false,
+     "",
      runTortureCommand});
 
 Registration worker({"torture-worker",
-                     "torture-worker JSON       (internal: one worker process of a torture run)",
+                     "torture-worker JSON",
+                     "Internal: one worker process of a torture run (started by torture).",
                      {},
+                     false,
+                     "JSON",
                      runWorker});
 
 }  // namespace

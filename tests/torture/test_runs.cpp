@@ -56,6 +56,28 @@ TEST_P(TortureRun, VerdictGoesTheWayTheDesignAllows) {
     std::remove(options.pidFile.c_str());
 }
 
+// The faults the table does not name still run, each injected and undone, with the watchdog
+// client, and leave nothing behind.
+TEST(TortureFaults, DelayPartitionAndServerStallAreInjected) {
+    TortureOptions options = shortRun("guide-watchdog", "delay,partition,server-stall", 3);
+    options.duration = std::chrono::milliseconds(4000);
+    options.pidFile = tempPidFile();
+    TortureResult result = runTorture(options);
+    SCOPED_TRACE(textReport(options, result));
+    EXPECT_GT(result.verdict.acquisitions, 0);
+    for (const char* kind : {"delay", "partition", "server-stall"})
+        EXPECT_GT(result.verdict.faultsInjected.count(kind), 0u) << kind;
+    int undone = 0;
+    for (const Op& op : result.history)
+        if (op.process == kNemesis && op.phase == "stop") {
+            ++undone;
+            EXPECT_EQ(op.detail.find("failed"), std::string::npos) << op.detail;
+        }
+    EXPECT_GE(undone, 3);
+    for (pid_t pid : startedPids(options.pidFile)) EXPECT_TRUE(processGone(pid));
+    std::remove(options.pidFile.c_str());
+}
+
 INSTANTIATE_TEST_SUITE_P(
     Table, TortureRun,
     ::testing::Values(

@@ -23,7 +23,7 @@ inline TortureOptions shortRun(const std::string& client, const std::string& fau
     o.seed = seed;
     o.clients = 3;
     o.ttl = std::chrono::milliseconds(300);
-    o.duration = std::chrono::milliseconds(3000);
+    o.duration = std::chrono::milliseconds(2500);
     o.workerCommand = {TORTURE_WORKER};
     return o;
 }
