@@ -65,8 +65,7 @@ int main() {
     constexpr int kRounds = 7, kCycles = 3000;
     LocalRedisServer server;
     redisContext* raw = redisConnect("127.0.0.1", server.port());
-    Connection connection = Connection::open(server.endpoint());
-    RedisLock lock(connection, "bench:lockscope");
+    RedisLock lock(Connection::open(server.endpoint()), "bench:lockscope");
     floorRound(raw, 500), lockRound(lock, 500);  // warm up
 
     std::vector<double> floor, ours, py;

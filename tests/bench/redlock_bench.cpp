@@ -260,8 +260,8 @@ int main(int argc, char** argv) {
     Floor floor(servers);
     std::vector<Endpoint> endpoints;
     for (auto* s : servers) endpoints.push_back(s->endpoint());
-    RedlockNodeSet nodes(endpoints);
-    Connection single = Connection::open(servers[0]->endpoint());
+    auto nodes = std::make_shared<RedlockNodeSet>(endpoints);
+    auto single = std::make_shared<Connection>(Connection::open(servers[0]->endpoint()));
 
     // A node that misses its 50 ms timeout on a loaded machine fails that round; Redlock then
     // carries on with the majority (a key left behind expires with its TTL). Such rounds are

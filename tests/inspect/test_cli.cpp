@@ -76,8 +76,9 @@ class CliTest : public RedisTest {
 }  // namespace
 
 TEST_F(CliTest, ListJsonHasEveryField) {
-    Connection c = connect();
-    RedisLock lock(c, "report:daily");
+    auto shared = std::make_shared<Connection>(connect());
+    Connection& c = *shared;
+    RedisLock lock(shared, "report:daily");
     ASSERT_TRUE(lock.acquire());
     c.command({"SET", "lock:report", "1", "NX", "EX", "10"});
     c.command({"HSET", "lock:redisson", "6a7e3c2e-52a4-4d5c-9a1b-0c8d2e1f3a4b:57", "1"});

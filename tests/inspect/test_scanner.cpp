@@ -52,9 +52,10 @@ void redissonLock(Connection& c, const std::string& name, const std::string& hol
 }  // namespace
 
 TEST_F(RedisTest, ClassifiesEveryLockFormatFromRealWrites) {
-    Connection c = connect();
+    auto shared = std::make_shared<Connection>(connect());
+    Connection& c = *shared;
     // The guide's lock, taken with LockScope's own RedisLock (lock:{name} + fence:{name}).
-    RedisLock guide(c, "report:daily");
+    RedisLock guide(shared, "report:daily");
     ASSERT_TRUE(guide.acquire());
     // redis-py creates its lock for real.
     std::string pyToken = acquireWithRedisPy(server().port(), "lock:pyjob");

@@ -116,14 +116,15 @@ TEST_F(RedisTest, WatchRunLoopStopsOnRequest) {
 }
 
 TEST_F(RedisTest, DoctorFindsTheGuidesMistakesOnLiveLocks) {
-    Connection c = connect();
+    auto shared = std::make_shared<Connection>(connect());
+    Connection& c = *shared;
     c.command({"SETNX", "lock:{cache:rebuild}",
                "0123456789abcdef0123456789abcdef"});           // crashed before EXPIRE
     c.command({"SET", "lock:report", "1", "NX", "EX", "10"});  // fixed value
     c.command({"SET", "lock:legacy", "0123456789abcdef0123456789abcdef", "PX", "9000"});
     c.command({"INCR", "fence:legacy"});  // other slot
     c.command({"SET", "lock:{slow}", "0123456789abcdef0123456789abcdef", "PX", "7200000"});  // 2 h
-    RedisLock good(c, "fine");
+    RedisLock good(shared, "fine");
     ASSERT_TRUE(good.acquire());
     auto records = scanAll(c);
     ServerFacts facts = probeServer(c);

@@ -139,8 +139,7 @@ TEST_F(AclServer, UserDeniedEvalshaGetsAPermissionErrorAndNothingChanges) {
     Endpoint e = endpoint();
     e.user = "noscripts";
     e.password = "pw";
-    Connection c = Connection::open(e);
-    RedisLock lock(c, "report:daily");
+    RedisLock lock(Connection::open(e), "report:daily");
     try {
         lock.acquire();
         FAIL() << "acquired without EVALSHA";

@@ -13,7 +13,7 @@ using lockscope::testing::RedisTest;
 
 // The guide's "Verify the behavior", step for step, with a 200 ms TTL.
 TEST_F(RedisTest, GuideVerifyTheBehavior) {
-    Connection ca = connect(), cb = connect();
+    auto ca = std::make_shared<Connection>(connect()), cb = std::make_shared<Connection>(connect());
     RedisLock a(ca, "report:daily", {.ttl = 200ms});
     RedisLock b(cb, "report:daily", {.ttl = 200ms});
     EXPECT_EQ(a.key(), "lock:{report:daily}");
@@ -30,7 +30,7 @@ TEST_F(RedisTest, GuideVerifyTheBehavior) {
 }
 
 TEST_F(RedisTest, TokensAre128BitHexAndUnique) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     std::set<std::string> tokens;
     for (int i = 0; i < 1000; ++i) {
         RedisLock lock(c, "t");
@@ -49,7 +49,7 @@ TEST_F(RedisTest, SixteenThreadsNeverHoldTogetherAndFencesStrictlyIncrease) {
     std::vector<std::jthread> threads;
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&] {
-            Connection c = connect();
+            auto c = std::make_shared<Connection>(connect());
             for (int i = 0; i < kAttempts; ++i) {
                 RedisLock lock(c, "contended", {.ttl = 5000ms});
                 auto fence = lock.acquire();
@@ -78,7 +78,7 @@ TEST_F(RedisTest, SixteenThreadsNeverHoldTogetherAndFencesStrictlyIncrease) {
 }
 
 TEST_F(RedisTest, ExtendAndReleaseWorkAfterScriptFlush) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     RedisLock lock(c, "flushy", {.ttl = 10'000ms});
     ASSERT_TRUE(lock.acquire());
     observer().command({"SCRIPT", "FLUSH"});
@@ -94,7 +94,7 @@ class PersistentServer : public RedisTest {
 };
 
 TEST_F(PersistentServer, ExtendAndReleaseWorkAfterAServerRestart) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     RedisLock lock(c, "restarty", {.ttl = 20'000ms});
     ASSERT_EQ(lock.acquire(), 1);
     server().restart();  // the script cache is empty and our socket is dead
@@ -107,7 +107,7 @@ TEST_F(PersistentServer, ExtendAndReleaseWorkAfterAServerRestart) {
 }
 
 TEST_F(RedisTest, BlockingAcquireWaitsForTheHolderAndGivesUpAtTheDeadline) {
-    Connection ca = connect(), cb = connect();
+    auto ca = std::make_shared<Connection>(connect()), cb = std::make_shared<Connection>(connect());
     RedisLock a(ca, "queue", {.ttl = 300ms});
     RedisLock b(cb, "queue", {.ttl = 300ms});
     ASSERT_TRUE(a.acquire());
@@ -118,7 +118,7 @@ TEST_F(RedisTest, BlockingAcquireWaitsForTheHolderAndGivesUpAtTheDeadline) {
 }
 
 TEST_F(RedisTest, GuardReleasesOnScopeExitAndSwallowsErrors) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     {
         RedisLock lock(c, "guarded");
         ASSERT_TRUE(lock.acquire());
@@ -127,8 +127,7 @@ TEST_F(RedisTest, GuardReleasesOnScopeExitAndSwallowsErrors) {
     }
     EXPECT_TRUE(observer().command({"GET", "lock:{guarded}"}).isNil());
     {
-        Connection doomed = connect({.commandTimeout = 100ms});
-        RedisLock lock(doomed, "guarded");
+        RedisLock lock(connect({.commandTimeout = 100ms}), "guarded");
         ASSERT_TRUE(lock.acquire());
         server().stop();
         EXPECT_NO_THROW({ LockGuard guard(lock); });  // release fails, the guard does not throw
@@ -136,7 +135,7 @@ TEST_F(RedisTest, GuardReleasesOnScopeExitAndSwallowsErrors) {
 }
 
 TEST_F(RedisTest, CustomPrefixes) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     RedisLock lock(c, "x", {.ttl = 1000ms, .lockPrefix = "app:lock:", .fencePrefix = "app:fence:"});
     ASSERT_EQ(lock.acquire(), 1);
     EXPECT_EQ(observer().command({"GET", "app:lock:{x}"}).text(), lock.token());
@@ -144,9 +143,9 @@ TEST_F(RedisTest, CustomPrefixes) {
 }
 
 TEST_F(RedisTest, BadLockNamesAreRejectedBeforeAnythingIsSent) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     int sent = 0;
-    c.setObserver([&](const CommandEvent&) { ++sent; });
+    c->setObserver([&](const CommandEvent&) { ++sent; });
     for (std::string name : {std::string(), std::string("a\0b", 3), std::string("tab\there"),
                              std::string("\x01\x02"), std::string("a{b}"), std::string(513, 'n')}) {
         try {
@@ -162,8 +161,7 @@ TEST_F(RedisTest, BadLockNamesAreRejectedBeforeAnythingIsSent) {
 }
 
 TEST_F(RedisTest, AcquireFailsWithAClearErrorWhenTheServerIsGone) {
-    Connection c = connect({.connectTimeout = 200ms, .commandTimeout = 200ms});
-    RedisLock lock(c, "gone");
+    RedisLock lock(connect({.connectTimeout = 200ms, .commandTimeout = 200ms}), "gone");
     server().stop();
     EXPECT_THROW(lock.acquire(), IoError);
 }

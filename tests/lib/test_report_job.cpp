@@ -27,8 +27,7 @@ struct JobResult {
 JobResult runReportJob(const Endpoint& endpoint, FencedStore& store, std::atomic<int>& emails,
                        int instance, int pauseAtChunk) {
     JobResult result;
-    Connection c = Connection::open(endpoint);
-    RedisLock lock(c, "report:daily", {.ttl = 300ms});
+    RedisLock lock(Connection::open(endpoint), "report:daily", {.ttl = 300ms});
     result.fence = lock.acquire(std::chrono::steady_clock::now() + 5s, {10ms, 10ms});
     if (!result.fence) return result;
     LockGuard guard(lock);

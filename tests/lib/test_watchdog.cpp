@@ -26,10 +26,10 @@ long long scriptCalls(Connection& c) {
 }  // namespace
 
 TEST_F(RedisTest, WatchdogKeepsAShortLockAliveForTwoSeconds) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     RedisLock lock(c, "long:job", {.ttl = 300ms});
     ASSERT_TRUE(lock.acquire());
-    Watchdog& dog = lock.startWatchdog();
+    auto dog = lock.startWatchdog();
     auto until = Clock::now() + 2s;
     while (Clock::now() < until) {
         auto replies = observer().pipeline({{"GET", lock.key()}, {"PTTL", lock.key()}});
@@ -37,65 +37,65 @@ TEST_F(RedisTest, WatchdogKeepsAShortLockAliveForTwoSeconds) {
         ASSERT_GT(replies[1].integer(), 0);
         std::this_thread::sleep_for(20ms);
     }
-    EXPECT_FALSE(dog.lost());
-    EXPECT_GE(dog.renewals(), 15);  // about every 100 ms
+    EXPECT_FALSE(dog->lost());
+    EXPECT_GE(dog->renewals(), 15);  // about every 100 ms
     EXPECT_TRUE(lock.release());
 }
 
 TEST_F(RedisTest, WatchdogReportsLossWithinOneRenewalPeriodWhenTheKeyIsDeleted) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     RedisLock lock(c, "stolen", {.ttl = 300ms});
     ASSERT_TRUE(lock.acquire());
     std::atomic<int> callbacks{0};
     std::atomic<Clock::rep> lostAt{0};
-    Watchdog& dog = lock.startWatchdog({.onLost = [&](const std::string&) {
+    auto dog = lock.startWatchdog({.onLost = [&](const std::string&) {
         lostAt = Clock::now().time_since_epoch().count();
         callbacks.fetch_add(1);
     }});
     std::this_thread::sleep_for(150ms);
     auto deletedAt = Clock::now();
     observer().command({"DEL", lock.key()});
-    while (!dog.lost() && Clock::now() - deletedAt < 2s) std::this_thread::sleep_for(1ms);
-    ASSERT_TRUE(dog.lost());
+    while (!dog->lost() && Clock::now() - deletedAt < 2s) std::this_thread::sleep_for(1ms);
+    ASSERT_TRUE(dog->lost());
     auto latency = Clock::time_point(Clock::duration(lostAt.load())) - deletedAt;
     EXPECT_LE(latency, 100ms + 30ms) << "one renewal period is 100 ms";
-    EXPECT_TRUE(dog.cancellation().stop_requested());
-    EXPECT_NE(dog.lostReason().find("renewal returned 0"), std::string::npos) << dog.lostReason();
+    EXPECT_TRUE(dog->cancellation().stop_requested());
+    EXPECT_NE(dog->lostReason().find("renewal returned 0"), std::string::npos) << dog->lostReason();
     std::this_thread::sleep_for(250ms);
     EXPECT_EQ(callbacks.load(), 1);
     EXPECT_FALSE(lock.release());
 }
 
 TEST_F(RedisTest, WatchdogReportsLossBeforeTheLeaseExpiresWhenTheServerIsStopped) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     RedisLock lock(c, "frozen", {.ttl = 300ms});
     ASSERT_TRUE(lock.acquire());
     std::atomic<Clock::rep> lostAt{0};
-    Watchdog& dog = lock.startWatchdog(
+    auto dog = lock.startWatchdog(
         {.onLost = [&](const std::string&) { lostAt = Clock::now().time_since_epoch().count(); }});
     std::this_thread::sleep_for(250ms);
     auto pausedAt = Clock::now();  // every renewal so far was sent before this instant
     server().pause();
-    while (!dog.lost() && Clock::now() - pausedAt < 3s) std::this_thread::sleep_for(1ms);
+    while (!dog->lost() && Clock::now() - pausedAt < 3s) std::this_thread::sleep_for(1ms);
     server().resume();
-    ASSERT_TRUE(dog.lost());
+    ASSERT_TRUE(dog->lost());
     auto reportedAt = Clock::time_point(Clock::duration(lostAt.load()));
     EXPECT_LE(reportedAt, pausedAt + 300ms) << "reported after the lease could have expired";
-    EXPECT_NE(dog.lostReason().find("kept failing"), std::string::npos) << dog.lostReason();
+    EXPECT_NE(dog->lostReason().find("kept failing"), std::string::npos) << dog->lostReason();
 }
 
 TEST_F(RedisTest, WatchdogNeverRenewsAfterRelease) {
-    Connection c = connect();
+    auto c = std::make_shared<Connection>(connect());
     RedisLock lock(c, "finished", {.ttl = 150ms});
     ASSERT_TRUE(lock.acquire());
-    Watchdog& dog = lock.startWatchdog();
+    auto dog = lock.startWatchdog();
     std::this_thread::sleep_for(200ms);
-    EXPECT_GE(dog.renewals(), 2);
+    EXPECT_GE(dog->renewals(), 2);
     ASSERT_TRUE(lock.release());
     long long callsAfterRelease = scriptCalls(observer());
     std::this_thread::sleep_for(300ms);  // six renewal periods
     EXPECT_EQ(scriptCalls(observer()), callsAfterRelease);
-    EXPECT_FALSE(dog.lost());
+    EXPECT_FALSE(dog->lost());
 }
 
 // The same loop with a renew function of the caller's: here a plain PEXPIRE on a key that is

@@ -13,7 +13,7 @@ using lockscope::testing::FiveRedisServers;
 using RedlockAcquire = FiveRedisServers;
 
 TEST_F(RedlockAcquire, AllFiveGrantAndReleaseRemovesEveryKey) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "report:daily", {.ttl = 10'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     ASSERT_TRUE(attempt.succeeded) << attempt.details();
@@ -44,7 +44,8 @@ TEST_F(RedlockAcquire, AllFiveGrantAndReleaseRemovesEveryKey) {
 }
 
 TEST_F(RedlockAcquire, SecondClientIsRefusedEverywhereAndLeavesTheHoldersKeys) {
-    RedlockNodeSet nodesA = nodeSet(), nodesB = nodeSet();
+    auto nodesA = std::make_shared<RedlockNodeSet>(nodeSet()),
+         nodesB = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock a(nodesA, "job"), b(nodesB, "job");
     ASSERT_TRUE(a.tryAcquire().succeeded);
     RedlockAttempt attempt = b.tryAcquire();
@@ -61,7 +62,7 @@ TEST_F(RedlockAcquire, SecondClientIsRefusedEverywhereAndLeavesTheHoldersKeys) {
 TEST_F(RedlockAcquire, TwoNodesDownStillMakeAMajority) {
     server(1).stop();
     server(3).stop();
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "two-down", {.ttl = 5'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     ASSERT_TRUE(attempt.succeeded) << attempt.details();
@@ -84,7 +85,7 @@ TEST_F(RedlockAcquire, TwoNodesDownStillMakeAMajority) {
 
 TEST_F(RedlockAcquire, ThreeNodesDownFailsCleanlyAndLeavesNoKey) {
     for (int i : {0, 2, 4}) server(i).stop();
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     std::vector<RedlockAttempt> rounds;
     Redlock lock(nodes, "three-down", {.ttl = 5'000ms, .onAttempt = [&](const RedlockAttempt& a) {
                                            rounds.push_back(a);
@@ -110,7 +111,7 @@ TEST_F(RedlockAcquire, ReleaseAfterAFailedAttemptDeletesOnlyOurKeys) {
     // Another client (plain SETs) holds the resource on three nodes.
     const std::string key = "lock:{shared}";
     for (int i : {0, 1, 2}) observer(i).command({"SET", key, "someone-else", "PX", "10000"});
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "shared");
     RedlockAttempt attempt = lock.tryAcquire();
     EXPECT_FALSE(attempt.succeeded);
@@ -124,7 +125,7 @@ TEST_F(RedlockAcquire, ReleaseAfterAFailedAttemptDeletesOnlyOurKeys) {
 TEST_F(RedlockAcquire, MajorityWithSomeNodesHeldElsewhere) {
     const std::string key = "lock:{partial}";
     for (int i : {3, 4}) observer(i).command({"SET", key, "stale", "PX", "10000"});
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "partial");
     RedlockAttempt attempt = lock.tryAcquire();
     EXPECT_TRUE(attempt.succeeded) << attempt.details();
@@ -135,7 +136,8 @@ TEST_F(RedlockAcquire, MajorityWithSomeNodesHeldElsewhere) {
 }
 
 TEST_F(RedlockAcquire, RetriesUntilTheHolderLetsGo) {
-    RedlockNodeSet nodesA = nodeSet(), nodesB = nodeSet();
+    auto nodesA = std::make_shared<RedlockNodeSet>(nodeSet()),
+         nodesB = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock a(nodesA, "retry", {.ttl = 5'000ms});
     ASSERT_TRUE(a.tryAcquire().succeeded);
     std::jthread holder([&] {
@@ -159,7 +161,8 @@ TEST_F(RedlockAcquire, RetriesUntilTheHolderLetsGo) {
 }
 
 TEST_F(RedlockAcquire, GivesUpAtTheDeadline) {
-    RedlockNodeSet nodesA = nodeSet(), nodesB = nodeSet();
+    auto nodesA = std::make_shared<RedlockNodeSet>(nodeSet()),
+         nodesB = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock a(nodesA, "busy"), b(nodesB, "busy");
     ASSERT_TRUE(a.tryAcquire().succeeded);
     auto start = std::chrono::steady_clock::now();
@@ -172,7 +175,7 @@ TEST_F(RedlockAcquire, GivesUpAtTheDeadline) {
 }
 
 TEST_F(RedlockAcquire, GuardReleasesOnScopeExit) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     {
         Redlock lock(nodes, "guarded");
         ASSERT_TRUE(lock.tryAcquire().succeeded);
@@ -184,7 +187,7 @@ TEST_F(RedlockAcquire, GuardReleasesOnScopeExit) {
 
 TEST_F(RedlockAcquire, SummaryNamesTheCounts) {
     server(4).stop();
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "summary", {.ttl = 10'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     std::string s = attempt.summary();

@@ -19,7 +19,8 @@ Endpoint nothingListening() {
 }  // namespace
 
 TEST(RedlockUnreachable, EveryNodeUnreachableFailsWithConnectionRefused) {
-    RedlockNodeSet nodes({nothingListening(), nothingListening(), nothingListening()});
+    auto nodes = std::make_shared<RedlockNodeSet>(
+        std::vector<Endpoint>({nothingListening(), nothingListening(), nothingListening()}));
     Redlock lock(nodes, "nowhere", {.ttl = 1'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     EXPECT_FALSE(attempt.succeeded);
@@ -28,14 +29,15 @@ TEST(RedlockUnreachable, EveryNodeUnreachableFailsWithConnectionRefused) {
               "only 0 of 3 nodes granted (0 refused, 3 erred); a majority needs 2");
     for (std::size_t i = 0; i < 3; ++i) {
         EXPECT_EQ(attempt.nodes[i].error, ErrorKind::ConnectionRefused) << attempt.nodes[i].reason;
-        EXPECT_NE(attempt.nodes[i].reason.find(nodes.nodeName(i)), std::string::npos)
+        EXPECT_NE(attempt.nodes[i].reason.find(nodes->nodeName(i)), std::string::npos)
             << attempt.nodes[i].reason;
     }
     EXPECT_LT(attempt.elapsed, 50ms);  // refused at once, no timeout to wait out
 }
 
 TEST(RedlockUnreachable, UnknownHostIsReportedNotThrown) {
-    RedlockNodeSet nodes({Endpoint{.host = "no-such-host.invalid", .port = 6379}});
+    auto nodes = std::make_shared<RedlockNodeSet>(
+        std::vector<Endpoint>({Endpoint{.host = "no-such-host.invalid", .port = 6379}}));
     Redlock lock(nodes, "nowhere", {.ttl = 1'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     EXPECT_FALSE(attempt.succeeded);
@@ -59,7 +61,7 @@ class RedlockPasswords : public FiveRedisServers {
 };
 
 TEST_F(RedlockPasswords, OneWrongPasswordIsATypedErrorOnThatNodeOnly) {
-    RedlockNodeSet nodes(withPasswords({2}));
+    auto nodes = std::make_shared<RedlockNodeSet>(std::vector<Endpoint>(withPasswords({2})));
     Redlock lock(nodes, "secured", {.ttl = 2'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     ASSERT_TRUE(attempt.succeeded) << attempt.details();
@@ -76,7 +78,7 @@ TEST_F(RedlockPasswords, OneWrongPasswordIsATypedErrorOnThatNodeOnly) {
 }
 
 TEST_F(RedlockPasswords, AMajorityOfWrongPasswordsFailsAndLeavesNoKey) {
-    RedlockNodeSet nodes(withPasswords({0, 1, 4}));
+    auto nodes = std::make_shared<RedlockNodeSet>(std::vector<Endpoint>(withPasswords({0, 1, 4})));
     Redlock lock(nodes, "secured", {.ttl = 2'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     EXPECT_FALSE(attempt.succeeded);
@@ -86,7 +88,7 @@ TEST_F(RedlockPasswords, AMajorityOfWrongPasswordsFailsAndLeavesNoKey) {
 }
 
 TEST_F(RedlockPasswords, NoPasswordAtAllIsAnAuthenticationErrorToo) {
-    RedlockNodeSet nodes = nodeSet();  // no passwords given
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());  // no passwords given
     Redlock lock(nodes, "secured", {.ttl = 2'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     EXPECT_FALSE(attempt.succeeded);

@@ -20,8 +20,8 @@ TEST_F(RedlockContention, ClientsNeverBothHoldAValidLock) {
     std::vector<std::jthread> clients;
     for (int c = 0; c < kClients; ++c) {
         clients.emplace_back([&] {
-            RedlockNodeSet nodes =
-                nodeSet();  // each client its own sockets, as separate processes would
+            // Each client its own sockets, as separate processes would.
+            auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
             for (int i = 0; i < kAttempts; ++i) {
                 Redlock lock(nodes, "contended", {.ttl = 5'000ms, .nodeTimeout = 200ms});
                 RedlockAttempt attempt = lock.tryAcquire();

@@ -13,7 +13,7 @@ using lockscope::testing::FiveRedisServers;
 using RedlockExtend = FiveRedisServers;
 
 TEST_F(RedlockExtend, ExtendResetsTheTtlOnEveryNodeAndMovesTheValidity) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "long-job", {.ttl = 1'000ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     auto before = lock.validUntil();
@@ -27,7 +27,7 @@ TEST_F(RedlockExtend, ExtendResetsTheTtlOnEveryNodeAndMovesTheValidity) {
 }
 
 TEST_F(RedlockExtend, ExtendWithoutAMajorityDoesNotCount) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "long-job", {.ttl = 5'000ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     auto before = lock.validUntil();
@@ -45,7 +45,7 @@ TEST_F(RedlockExtend, ExtendWithoutAMajorityDoesNotCount) {
 }
 
 TEST_F(RedlockExtend, ExtendAfterTheValidityRanOutSendsNothing) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "late", {.ttl = 100ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     std::this_thread::sleep_for(150ms);
@@ -57,7 +57,7 @@ TEST_F(RedlockExtend, ExtendAfterTheValidityRanOutSendsNothing) {
 }
 
 TEST_F(RedlockExtend, ExtendOfALockNeverHeldIsRefused) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "never");
     RedlockAttempt extended = lock.extend();
     EXPECT_FALSE(extended.succeeded);
@@ -66,7 +66,7 @@ TEST_F(RedlockExtend, ExtendOfALockNeverHeldIsRefused) {
 }
 
 TEST_F(RedlockExtend, ExtendWithTwoNodesDownStillCounts) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "degraded", {.ttl = 5'000ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     server(0).stop();
@@ -78,7 +78,8 @@ TEST_F(RedlockExtend, ExtendWithTwoNodesDownStillCounts) {
 }
 
 TEST_F(RedlockExtend, AnotherClientsKeyIsNeverExtendedNorReleased) {
-    RedlockNodeSet nodesA = nodeSet(), nodesB = nodeSet();
+    auto nodesA = std::make_shared<RedlockNodeSet>(nodeSet()),
+         nodesB = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock a(nodesA, "owned", {.ttl = 5'000ms}), b(nodesB, "owned", {.ttl = 5'000ms});
     ASSERT_TRUE(a.tryAcquire().succeeded);
     RedlockAttempt released = b.release();
@@ -88,7 +89,7 @@ TEST_F(RedlockExtend, AnotherClientsKeyIsNeverExtendedNorReleased) {
 }
 
 TEST_F(RedlockExtend, ScriptsSurviveScriptFlushAndRestart) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "flushy", {.ttl = 5'000ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     ASSERT_TRUE(lock.extend().succeeded);  // the scripts are now cached on every node

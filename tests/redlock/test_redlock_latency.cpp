@@ -19,7 +19,7 @@ class RedlockLatency : public FiveRedisServers {
 };
 
 TEST_F(RedlockLatency, APausedNodeCostsTheNodeTimeoutAndShrinksTheValidity) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock baseline(nodes, "slow", {.ttl = 2'000ms, .nodeTimeout = 100ms});
     RedlockAttempt fast = baseline.tryAcquire();
     ASSERT_TRUE(fast.succeeded) << fast.details();
@@ -45,7 +45,7 @@ TEST_F(RedlockLatency, APausedNodeCostsTheNodeTimeoutAndShrinksTheValidity) {
 
 TEST_F(RedlockLatency, ThreePausedNodesCostOneTimeoutNotThree) {
     for (int i : {0, 1, 2}) server(i).pause();
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "slow", {.ttl = 2'000ms, .nodeTimeout = 80ms});
     auto start = std::chrono::steady_clock::now();
     RedlockAttempt attempt = lock.tryAcquire();
@@ -66,7 +66,7 @@ TEST_F(RedlockLatency, ThreePausedNodesCostOneTimeoutNotThree) {
 }
 
 TEST_F(RedlockLatency, ASlowNodeAnswersLateAndTheValidityShrinksByTheDelay) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "sleepy", {.ttl = 3'000ms, .nodeTimeout = 250ms});
     std::jthread sleeper([&] {
         Connection c = Connection::open(server(3).endpoint());

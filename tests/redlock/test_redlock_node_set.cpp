@@ -14,8 +14,8 @@ TEST_F(RedlockNodeSetTest, ReadsAKeyOnEveryNodeAtOnceAndReportsTheNodeThatIsDown
     for (int i = 0; i < kNodes; ++i)
         observer(i).command({"SET", "lock:{view}", "token-" + std::to_string(i), "PX", "60000"});
     server(3).stop();
-    RedlockNodeSet nodes = nodeSet();
-    auto replies = nodes.roundTrip({{"GET", "lock:{view}"}, {"PTTL", "lock:{view}"}}, 100ms);
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
+    auto replies = nodes->roundTrip({{"GET", "lock:{view}"}, {"PTTL", "lock:{view}"}}, 100ms);
     ASSERT_EQ(replies.size(), 5u);
     for (int i : {0, 1, 2, 4}) {
         ASSERT_TRUE(replies[i].ok()) << replies[i].error;
@@ -30,11 +30,11 @@ TEST_F(RedlockNodeSetTest, ReadsAKeyOnEveryNodeAtOnceAndReportsTheNodeThatIsDown
 
 TEST_F(RedlockNodeSetTest, ErrorRepliesStayInPlace) {
     observer(0).command({"HSET", "lock:{typed}", "f", "v"});  // a hash where a string is expected
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "typed");
     RedlockAttempt attempt = lock.tryAcquire();
     EXPECT_TRUE(attempt.succeeded) << attempt.details();  // SET NX on a hash is just "exists"
-    auto replies = nodes.roundTrip({{"GET", "lock:{typed}"}}, 100ms);
+    auto replies = nodes->roundTrip({{"GET", "lock:{typed}"}}, 100ms);
     ASSERT_TRUE(replies[0].ok());
     EXPECT_TRUE(replies[0].replies[0].isError());
     EXPECT_NE(replies[0].replies[0].text().find("WRONGTYPE"), std::string_view::npos);
@@ -44,8 +44,8 @@ TEST_F(RedlockNodeSetTest, WorksOverUnixSockets) {
     std::vector<Endpoint> sockets;
     for (int i = 0; i < kNodes; ++i)
         sockets.push_back(Endpoint{.unixPath = server(i).unixSocket()});
-    RedlockNodeSet nodes(sockets);
-    EXPECT_EQ(nodes.nodeName(0), "unix://" + server(0).unixSocket());
+    auto nodes = std::make_shared<RedlockNodeSet>(std::vector<Endpoint>(sockets));
+    EXPECT_EQ(nodes->nodeName(0), "unix://" + server(0).unixSocket());
     Redlock lock(nodes, "local", {.ttl = 2'000ms});
     RedlockAttempt attempt = lock.tryAcquire();
     ASSERT_TRUE(attempt.succeeded) << attempt.details();
@@ -55,26 +55,26 @@ TEST_F(RedlockNodeSetTest, WorksOverUnixSockets) {
 }
 
 TEST_F(RedlockNodeSetTest, ARestartedNodeIsReconnectedWithinTheSameRound) {
-    RedlockNodeSet nodes = nodeSet();
-    ASSERT_TRUE(nodes.roundTrip({{"PING"}}, 100ms)[2].ok());
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
+    ASSERT_TRUE(nodes->roundTrip({{"PING"}}, 100ms)[2].ok());
     server(2).restart();  // our idle socket to node 2 is now dead
-    auto replies = nodes.roundTrip({{"PING"}}, 100ms);
+    auto replies = nodes->roundTrip({{"PING"}}, 100ms);
     ASSERT_TRUE(replies[2].ok()) << replies[2].error;
     EXPECT_EQ(replies[2].replies[0].text(), "PONG");
 }
 
 TEST_F(RedlockNodeSetTest, EmptyCommandsAreRefusedBeforeAnythingIsSent) {
-    RedlockNodeSet nodes = nodeSet();
-    EXPECT_THROW(nodes.roundTrip({}, 100ms), InvalidArgumentError);
-    EXPECT_THROW(nodes.roundTrip({{"PING"}, {}}, 100ms), InvalidArgumentError);
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
+    EXPECT_THROW(nodes->roundTrip({}, 100ms), InvalidArgumentError);
+    EXPECT_THROW(nodes->roundTrip({{"PING"}, {}}, 100ms), InvalidArgumentError);
 }
 
 // The round encodes its commands once for all nodes: a value with NUL, CR and LF bytes must
 // reach every node byte for byte.
 TEST_F(RedlockNodeSetTest, SendsBinaryValuesUnchangedToEveryNode) {
     const std::string value("a\0b\r\n$3\r\n*1\xff\0", 13);  // ends in NUL too
-    RedlockNodeSet nodes = nodeSet();
-    auto replies = nodes.roundTrip({{"SET", "bin", value}, {"GET", "bin"}}, 100ms);
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
+    auto replies = nodes->roundTrip({{"SET", "bin", value}, {"GET", "bin"}}, 100ms);
     for (int i = 0; i < kNodes; ++i) {
         ASSERT_TRUE(replies[i].ok()) << replies[i].error;
         EXPECT_EQ(replies[i].replies[1].text(), value);

@@ -33,7 +33,8 @@ class RedlockRestart : public FiveRedisServers {
 };
 
 TEST_F(RedlockRestart, NodeRestartedWithoutPersistenceLetsASecondClientIn) {
-    RedlockNodeSet nodesA = nodeSet(), nodesB = nodeSet();
+    auto nodesA = std::make_shared<RedlockNodeSet>(nodeSet()),
+         nodesB = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock a(nodesA, "payment", {.ttl = kTtl}), b(nodesB, "payment", {.ttl = kTtl});
     RedlockAttempt first = acquireOnFirstThree(a);
     ASSERT_TRUE(first.succeeded) << first.details();
@@ -52,7 +53,8 @@ TEST_F(RedlockRestart, NodeRestartedWithoutPersistenceLetsASecondClientIn) {
 }
 
 TEST_F(RedlockRestart, DelayingTheRestartByTheMaxTtlClosesTheHole) {
-    RedlockNodeSet nodesA = nodeSet(), nodesB = nodeSet();
+    auto nodesA = std::make_shared<RedlockNodeSet>(nodeSet()),
+         nodesB = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock a(nodesA, "payment", {.ttl = kTtl}), b(nodesB, "payment", {.ttl = kTtl});
     ASSERT_TRUE(acquireOnFirstThree(a).succeeded);
 
@@ -68,7 +70,8 @@ TEST_F(RedlockRestart, DelayingTheRestartByTheMaxTtlClosesTheHole) {
 }
 
 TEST_F(RedlockRestart, WhileTheNodeIsKeptOutTheSecondClientHasNoMajority) {
-    RedlockNodeSet nodesA = nodeSet(), nodesB = nodeSet();
+    auto nodesA = std::make_shared<RedlockNodeSet>(nodeSet()),
+         nodesB = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock a(nodesA, "payment", {.ttl = kTtl}), b(nodesB, "payment", {.ttl = kTtl});
     ASSERT_TRUE(acquireOnFirstThree(a).succeeded);
     server(2).stop();  // crashed, not yet allowed back
@@ -85,7 +88,8 @@ class RedlockRestartPersistent : public RedlockRestart {
 };
 
 TEST_F(RedlockRestartPersistent, AppendOnlyFsyncAlwaysKeepsTheKeyAcrossTheRestart) {
-    RedlockNodeSet nodesA = nodeSet(), nodesB = nodeSet();
+    auto nodesA = std::make_shared<RedlockNodeSet>(nodeSet()),
+         nodesB = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock a(nodesA, "payment", {.ttl = kTtl}), b(nodesB, "payment", {.ttl = kTtl});
     ASSERT_TRUE(acquireOnFirstThree(a).succeeded);
     server(2).restart();

@@ -85,7 +85,7 @@ TEST(RedlockValidation, BadPortAndBadUrl) {
 }
 
 TEST(RedlockValidation, TtlAndTimeouts) {
-    RedlockNodeSet nodes(ports({7001, 7002, 7003}));
+    auto nodes = std::make_shared<RedlockNodeSet>(ports({7001, 7002, 7003}));
     auto zero = invalidArgument([&] { Redlock lock(nodes, "x", {.ttl = 0ms}); });
     EXPECT_NE(zero.find("TTL must be positive"), std::string::npos) << zero;
     invalidArgument([&] { Redlock lock(nodes, "x", {.ttl = -5ms}); });
@@ -98,7 +98,7 @@ TEST(RedlockValidation, TtlAndTimeouts) {
 }
 
 TEST(RedlockValidation, LockNamesAreCheckedLikeRedisLock) {
-    RedlockNodeSet nodes(ports({7001, 7002, 7003}));
+    auto nodes = std::make_shared<RedlockNodeSet>(ports({7001, 7002, 7003}));
     invalidArgument([&] { Redlock lock(nodes, ""); });
     invalidArgument([&] { Redlock lock(nodes, "a{b}"); });
     Redlock ok(nodes, "report:daily");
@@ -110,7 +110,7 @@ TEST(RedlockValidation, LockNamesAreCheckedLikeRedisLock) {
 }
 
 TEST(RedlockValidation, EachLockDrawsItsOwnToken) {
-    RedlockNodeSet nodes(ports({7001, 7002, 7003}));
+    auto nodes = std::make_shared<RedlockNodeSet>(ports({7001, 7002, 7003}));
     Redlock a(nodes, "x"), b(nodes, "x");
     EXPECT_NE(a.token(), b.token());
 }

@@ -15,41 +15,41 @@ using lockscope::testing::FiveRedisServers;
 using RedlockWatchdogTest = FiveRedisServers;
 
 TEST_F(RedlockWatchdogTest, KeepsTheLockPastSeveralTtls) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "long", {.ttl = 300ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
-    RedlockWatchdog& dog = lock.startWatchdog();
+    auto dog = lock.startWatchdog();
     std::this_thread::sleep_for(1'000ms);
-    EXPECT_FALSE(dog.lost()) << dog.lostReason();
-    EXPECT_GE(dog.renewals(), 5);
+    EXPECT_FALSE(dog->lost()) << dog->lostReason();
+    EXPECT_GE(dog->renewals(), 5);
     EXPECT_TRUE(lock.isValid());
     EXPECT_EQ(nodesHolding(lock.key(), lock.token()), 5);
-    EXPECT_EQ(dog.lastRenewal().operation, RedlockOperation::Extend);
-    EXPECT_TRUE(dog.lastRenewal().succeeded);
+    EXPECT_EQ(dog->lastRenewal().operation, RedlockOperation::Extend);
+    EXPECT_TRUE(dog->lastRenewal().succeeded);
     lock.release();
     EXPECT_EQ(totalKeys(), 0);
 }
 
 TEST_F(RedlockWatchdogTest, TwoNodesDownDoNotStopIt) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "degraded", {.ttl = 300ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
-    RedlockWatchdog& dog = lock.startWatchdog();
+    auto dog = lock.startWatchdog();
     server(1).stop();
     server(2).stop();
     std::this_thread::sleep_for(700ms);
-    EXPECT_FALSE(dog.lost()) << dog.lostReason();
+    EXPECT_FALSE(dog->lost()) << dog->lostReason();
     EXPECT_TRUE(lock.isValid());
-    EXPECT_EQ(dog.lastRenewal().granted(), 3);
+    EXPECT_EQ(dog->lastRenewal().granted(), 3);
 }
 
 TEST_F(RedlockWatchdogTest, ReportsTheLockLostWhenAMajorityOfKeysIsTaken) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "stolen", {.ttl = 600ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     std::atomic<int> calls{0};
     std::string reason;
-    RedlockWatchdog& dog = lock.startWatchdog({.onLost = [&](const std::string& r) {
+    auto dog = lock.startWatchdog({.onLost = [&](const std::string& r) {
         reason = r;
         calls.fetch_add(1);
     }});
@@ -59,10 +59,10 @@ TEST_F(RedlockWatchdogTest, ReportsTheLockLostWhenAMajorityOfKeysIsTaken) {
     // Wait for the callback itself: lost() turns true just before it runs.
     while (calls.load() == 0 && std::chrono::steady_clock::now() < until)
         std::this_thread::sleep_for(5ms);
-    ASSERT_TRUE(dog.lost());
+    ASSERT_TRUE(dog->lost());
     EXPECT_EQ(calls.load(), 1);
-    EXPECT_TRUE(dog.cancellation().stop_requested());
-    EXPECT_EQ(dog.lostReason(), reason);
+    EXPECT_TRUE(dog->cancellation().stop_requested());
+    EXPECT_EQ(dog->lostReason(), reason);
     EXPECT_NE(reason.find("renewal failed on a majority: only 2 of 5 nodes renewed"),
               std::string::npos)
         << reason;
@@ -70,33 +70,34 @@ TEST_F(RedlockWatchdogTest, ReportsTheLockLostWhenAMajorityOfKeysIsTaken) {
 }
 
 TEST_F(RedlockWatchdogTest, ReportsTheLockLostWhenNodesStayDownUntilTheValidityEnds) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "outage", {.ttl = 400ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
-    RedlockWatchdog& dog = lock.startWatchdog();
+    auto dog = lock.startWatchdog();
     for (int i : {0, 1, 2}) server(i).stop();
     auto until = std::chrono::steady_clock::now() + 1s;
-    while (!dog.lost() && std::chrono::steady_clock::now() < until)
+    while (!dog->lost() && std::chrono::steady_clock::now() < until)
         std::this_thread::sleep_for(5ms);
-    ASSERT_TRUE(dog.lost());
-    EXPECT_NE(dog.lostReason().find("renewals kept failing until the validity ran out"),
+    ASSERT_TRUE(dog->lost());
+    EXPECT_NE(dog->lostReason().find("renewals kept failing until the validity ran out"),
               std::string::npos)
-        << dog.lostReason();
-    EXPECT_NE(dog.lostReason().find("2 of 5 nodes renewed"), std::string::npos) << dog.lostReason();
+        << dog->lostReason();
+    EXPECT_NE(dog->lostReason().find("2 of 5 nodes renewed"), std::string::npos)
+        << dog->lostReason();
     EXPECT_FALSE(lock.isValid());
 }
 
 TEST_F(RedlockWatchdogTest, NoRenewalAfterRelease) {
-    RedlockNodeSet nodes = nodeSet();
+    auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
     Redlock lock(nodes, "done", {.ttl = 150ms});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
-    RedlockWatchdog& dog = lock.startWatchdog({.interval = 10ms});
+    auto dog = lock.startWatchdog({.interval = 10ms});
     std::this_thread::sleep_for(60ms);
     RedlockAttempt released = lock.release();
     EXPECT_EQ(released.granted(), 5);
-    int renewals = dog.renewals();
+    int renewals = dog->renewals();
     std::this_thread::sleep_for(100ms);
-    EXPECT_EQ(dog.renewals(), renewals);
+    EXPECT_EQ(dog->renewals(), renewals);
     EXPECT_EQ(totalKeys(),
               0);  // no late PEXPIRE brought anything back (it could not: owner-checked)
 }

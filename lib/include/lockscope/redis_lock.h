@@ -1,87 +1,168 @@
 #pragma once
 // The guide's single-instance lock: SET lock:{name} <token> NX PX ttl with a fencing
-// counter fence:{name}, owner-checked extend and release, an optional watchdog.
+// counter fence:{name}, owner-checked extend and release, an optional watchdog, a held-lock
+// handle (hold()) and the standard TimedLockable interface (std::unique_lock works).
+//
+// Fences. Each successful acquire INCRs fence:{name}, and a resource that remembers the
+// highest fence it accepted (FencedStore) refuses a holder that paused past its lease. The
+// counter lives in Redis: a server restarted without persistence (or a failover to a replica
+// that missed the last INCR) starts it again at 1, so a legitimate new holder gets a fence
+// lower than the resource's and every write it makes is refused. This process remembers the
+// highest fence it saw per lock and server; a lower one is reported (AcquireStatus::
+// FenceRegressed and a FenceRegressed event to the observer). The remedy: persist the fence
+// key (appendonly yes with appendfsync always on the lock server), or seed the counter from
+// the resource's own highest accepted fence after a restart (SET fence:{name} <that value>).
+//
+// Thread rules: a RedisLock is used by one thread at a time, like its Connection (locks that
+// share a connection share its thread). Exceptions: isHeld(), fence(), watchdog() and
+// release() may also be called from the watchdog's onLost (release() there sends nothing:
+// the lock is already lost, and the connection belongs to the other thread). Not copyable,
+// not movable: a watchdog, a HeldLock and std::unique_lock refer to it.
+//
+// Errors: calls that talk to the server throw IoError subclasses when it cannot be reached
+// (TimeoutError, ConnectionLostError, OutcomeUnknownError...), ReplyError subclasses when it
+// refuses (PermissionError for an ACL that forbids EVALSHA or the keys), ReadOnlyError on a
+// read-only connection. Nothing else throws except where noted.
 
 #include <chrono>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
 
 #include "lockscope/connection.h"
+#include "lockscope/held_lock.h"
+#include "lockscope/lock_observer.h"
+#include "lockscope/lock_options.h"
 #include "lockscope/watchdog.h"
 
 namespace lockscope {
-
-struct LockOptions {
-    std::chrono::milliseconds ttl{30'000};
-    std::string lockPrefix = "lock:";
-    std::string fencePrefix = "fence:";
-};
-
-// How a blocking acquire waits between attempts: delay plus a random share of jitter, so
-// contending clients do not retry in lockstep.
-struct RetryOptions {
-    std::chrono::milliseconds delay{50};
-    std::chrono::milliseconds jitter{50};
-};
 
 // Throws InvalidArgumentError for a name that is empty, longer than 512 bytes, or holds
 // control bytes or braces (braces would break the {hash tag} that keeps lock and fence
 // in one Cluster slot).
 void validateLockName(std::string_view name);
 
+enum class AcquireStatus {
+    Acquired,        // the key was free; it now holds our token with a new fence
+    AlreadyHeld,     // it already held our token: the TTL was reset, the fence is the current one
+    Busy,            // another token holds it
+    FenceRegressed,  // acquired, but the fence is not above one this process saw (see top)
+};
+const char* toString(AcquireStatus status);
+
+struct Acquisition {
+    AcquireStatus status = AcquireStatus::Busy;
+    std::optional<std::int64_t> fence;  // set unless Busy
+    std::int64_t highestFenceSeen = 0;  // FenceRegressed: what this process had seen before
+    explicit operator bool() const { return fence.has_value(); }
+};
+
 class RedisLock {
   public:
     using Clock = std::chrono::steady_clock;
 
-    // The connection must outlive the lock. A fresh 128-bit token is drawn per lock.
-    RedisLock(Connection& connection, std::string_view name, LockOptions options = {});
-    ~RedisLock();  // stops the watchdog; does not release (use LockGuard for that)
+    // Shares the connection: it lives as long as any lock that uses it, so moving or
+    // dropping the caller's handle cannot leave the lock dangling. A fresh 128-bit token is
+    // drawn per lock. Throws InvalidArgumentError for a bad name (validateLockName), a TTL
+    // ≤ 0 or a null connection; sends nothing.
+    RedisLock(std::shared_ptr<Connection> connection, std::string_view name,
+              LockOptions options = {});
+    // Takes the connection over: RedisLock lock(Connection::open(endpoint), "job").
+    RedisLock(Connection&& connection, std::string_view name, LockOptions options = {});
+    ~RedisLock();  // stops the watchdog; does not release (hold(), LockGuard, unique_lock do)
     RedisLock(const RedisLock&) = delete;
     RedisLock& operator=(const RedisLock&) = delete;
 
-    // One attempt. Returns the fencing token when we got the lock, nullopt when another
-    // holder has it. Throws on connection and server errors.
+    // One attempt. Returns the fencing token when we hold the lock — also when it already
+    // held our token (a repeated call, or a retry after a lost reply): then the TTL is reset
+    // and the fence is the current one. nullopt when another holder has it. A lost reply
+    // (OutcomeUnknownError) is resolved by running the idempotent acquire once more.
     std::optional<std::int64_t> acquire();
-    // Retries until the deadline (steady clock) with delay + jitter between attempts.
-    std::optional<std::int64_t> acquire(Clock::time_point deadline, RetryOptions retry = {});
+    // The same attempt with its whole story (fresh / already ours / busy / fence regressed).
+    Acquisition tryAcquire();
+    // Retries until the deadline (steady clock) with delay + jitter between attempts, until
+    // `stop` is requested (then nullopt), and through I/O errors (the server restarting, a
+    // lost reply: the next idempotent attempt finds our token). Rethrows the last I/O error
+    // when the deadline passes after one; other errors (ACL, wrong password) at once.
+    std::optional<std::int64_t> acquire(Clock::time_point deadline, RetryOptions retry = {},
+                                        std::stop_token stop = {});
 
-    // Resets the TTL while we still own the lock. false: the lock is gone or someone else's.
+    // Acquires (as above) and starts the watchdog: nullopt when the deadline passed or
+    // `options.stop` was requested. The handle releases on scope exit.
+    [[nodiscard]] std::optional<HeldLock> hold(Clock::time_point deadline,
+                                               HoldOptions options = {});
+
+    // Resets the TTL while we still own the lock, and moves the watchdog's deadline with it.
+    // false: the lock is gone or someone else's (nothing is sent when we never acquired).
     bool extend();
     // Deletes the lock only if it still holds our token. Stops the watchdog first, so no
-    // renewal can ever follow a release.
+    // renewal can ever follow a release. Afterwards fence() is empty and watchdog() null.
+    // true: the key held our token and is deleted. false: it did not (lost, or never held).
     bool release();
 
+    // Acquired, not released, not reported lost, and the lease (moved by extend() and the
+    // watchdog) not past on the steady clock. No round trip.
+    bool isHeld() const;
+    // One round trip: the key holds our token now.
+    bool ownedOnServer();
+
     // Renews every ttl/3 on a background thread with its own connection until release().
-    // The returned watchdog tells the work loop when the lock is lost.
-    Watchdog& startWatchdog(WatchdogOptions options = {});
-    Watchdog* watchdog() { return watchdog_.get(); }
+    // Throws InvalidArgumentError when the lock is not held, when a watchdog already runs
+    // for it (watchdog() returns that one), or for an interval not shorter than the TTL. The
+    // watchdog stays valid as long as someone holds the pointer.
+    std::shared_ptr<Watchdog> startWatchdog(WatchdogOptions options = {});
+    std::shared_ptr<Watchdog> watchdog() const;
+
+    // The standard TimedLockable requirements, so std::unique_lock, std::scoped_lock and
+    // std::condition_variable_any work. lock() waits without a deadline; try_lock() is one
+    // attempt; unlock() releases and never throws (a failed release expires with the TTL).
+    void lock();
+    bool try_lock();
+    template <class Rep, class Period>
+    bool try_lock_for(const std::chrono::duration<Rep, Period>& timeout) {
+        return acquire(Clock::now() + std::chrono::ceil<Clock::duration>(timeout)).has_value();
+    }
+    template <class C, class D>
+    bool try_lock_until(const std::chrono::time_point<C, D>& until) {
+        return try_lock_for(until - C::now());
+    }
+    void unlock() noexcept;
 
     const std::string& name() const { return name_; }
     const std::string& key() const { return key_; }
     const std::string& fenceKey() const { return fenceKey_; }
     const std::string& token() const { return token_; }
     std::chrono::milliseconds ttl() const { return options_.ttl; }
-    std::optional<std::int64_t> fence() const { return fence_; }
+    std::optional<std::int64_t> fence() const;
     // When the successful acquire was sent: the lease cannot have started earlier.
-    Clock::time_point acquiredAt() const { return acquiredAt_; }
+    Clock::time_point acquiredAt() const;
+    const std::shared_ptr<Connection>& connection() const { return connection_; }
 
   private:
-    void stopWatchdog() noexcept;
+    Acquisition attemptOnce(Clock::time_point startedAt);
+    Acquisition acquireUntil(Clock::time_point deadline, RetryOptions retry, std::stop_token stop);
+    Acquisition runAcquireScript();
+    void recordAcquisition(Acquisition& result, Clock::time_point sentAt,
+                           Clock::time_point startedAt);
+    void notify(const LockEvent& event) const;
 
-    Connection& connection_;
+    std::shared_ptr<Connection> connection_;
     std::string name_, key_, fenceKey_, token_;
     LockOptions options_;
+    mutable std::mutex mutex_;  // guards what follows: onLost may read it from another thread
     std::optional<std::int64_t> fence_;
     Clock::time_point acquiredAt_{};
-    std::unique_ptr<Watchdog> watchdog_;
+    Clock::time_point leaseEnd_{};  // by our clock, with a safety margin
+    std::shared_ptr<Watchdog> watchdog_;
 };
 
 // Releases the lock on scope exit. Never throws from its destructor (an error while
-// releasing is swallowed: the TTL frees the lock anyway).
+// releasing is swallowed: the TTL frees the lock anyway). Prefer hold(), whose handle also
+// tells you when the lock was lost.
 class LockGuard {
   public:
     explicit LockGuard(RedisLock& lock) : lock_(&lock) {}

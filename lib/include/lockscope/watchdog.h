@@ -8,6 +8,15 @@
 // callback, stop() joins before it returns) is the same for every kind of lease; what a
 // renewal sends is a function. The Connection constructor renews a single-instance lease
 // with the guide's extend script; RedlockWatchdog passes a majority renewal over N nodes.
+//
+// Thread rules: every public member may be called from any thread, the watchdog's own
+// included. stop() and the destructor called from inside onLost (on the watchdog's thread)
+// do not join their own thread: they ask it to end, and it ends as soon as onLost returns.
+// What onLost may do: anything that does not wait for the watchdog's thread — log, count,
+// set a flag, call RedisLock::release() or Redlock::release() (they stop this watchdog
+// without joining and send nothing: the lock is already lost), even destroy the lock.
+// It must not block for long: nothing else is renewed meanwhile (the lock is lost anyway).
+// An exception thrown by onLost is caught and dropped (a thread cannot throw).
 
 #include <atomic>
 #include <chrono>
@@ -31,8 +40,11 @@ struct Lease {
 };
 
 struct WatchdogOptions {
-    std::chrono::milliseconds interval{0};  // 0: ttl / 3
-    // Called once, on the watchdog thread, with the reason, when the lock is lost.
+    // 0: ttl / 3. Must be shorter than the lease (InvalidArgumentError otherwise: no
+    // renewal would ever be sent before it ran out).
+    std::chrono::milliseconds interval{0};
+    // Called once, on the watchdog thread, with the reason, when the lock is lost. See the
+    // thread rules above for what it may do.
     std::function<void(const std::string& reason)> onLost;
 };
 
@@ -66,6 +78,11 @@ struct RenewalSchedule {
     std::string leaseName = "lease";                    // as in "until the lease ran out"
 };
 
+// How long before the TTL runs out on our clock a single-instance lease is given up: the
+// report must come no later than the expiry on the server (whose lease started after our
+// send time). TTL / 20, at least 2 ms.
+std::chrono::milliseconds leaseSafetyMargin(std::chrono::milliseconds ttl);
+
 class Watchdog {
   public:
     using Clock = std::chrono::steady_clock;
@@ -73,21 +90,33 @@ class Watchdog {
     // Renews a single-instance lease with the extend script over its own connection (a
     // connection belongs to one thread). Lost when the script returns 0, or when renewals
     // keep failing until shortly before the TTL would run out on our clock.
+    // Throws InvalidArgumentError for an interval not shorter than the lease.
     Watchdog(Connection connection, Lease lease, WatchdogOptions options);
     // Renews any lease with `renew`, starting one interval after schedule.confirmedAt.
+    // Throws InvalidArgumentError for an interval not shorter than
+    // schedule.deadline − schedule.confirmedAt.
     Watchdog(RenewFunction renew, RenewalSchedule schedule, WatchdogOptions options);
     ~Watchdog();
     Watchdog(const Watchdog&) = delete;
     Watchdog& operator=(const Watchdog&) = delete;
 
-    // Stops renewing and joins the thread: no renewal is sent after this returns.
+    // Stops renewing and joins the thread: no renewal is sent after this returns. Called on
+    // the watchdog's own thread (from onLost) it only asks the thread to end.
     void stop() noexcept;
+
+    // Someone else renewed the lease (a manual extend): the next renewal is due one interval
+    // after `confirmedAt`, and the lease is not given up before `deadline`.
+    void leaseRenewed(Clock::time_point confirmedAt, Clock::time_point deadline);
 
     bool lost() const { return lost_.load(); }
     std::string lostReason() const;
     // Requested when the lock is lost: the work loop polls it (or registers a callback).
     std::stop_token cancellation() const { return cancel_.get_token(); }
     int renewals() const { return renewals_.load(); }
+    // When the lease is given up unless renewed again (moves with every renewal).
+    Clock::time_point deadline() const;
+    // True on the watchdog's own thread (inside onLost or a renew function).
+    bool onOwnThread() const;
 
   private:
     void run(std::stop_token stop);
@@ -101,6 +130,10 @@ class Watchdog {
     mutable std::mutex mutex_;
     std::condition_variable_any wake_;
     std::string lostReason_;
+    // Guarded by mutex_: the deadline and next renewal, moved by renewals and leaseRenewed().
+    Clock::time_point deadline_{};
+    Clock::time_point nextRenewal_{};
+    std::atomic<std::thread::id> ownThread_{};
     std::stop_source cancel_;
     std::jthread thread_;
 };

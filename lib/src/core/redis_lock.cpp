@@ -1,13 +1,56 @@
 #include "lockscope/redis_lock.h"
 
+#include <condition_variable>
 #include <random>
 #include <thread>
+#include <utility>
 
+#include "fence_history.h"
 #include "lockscope/errors.h"
 #include "lockscope/lock_scripts.h"
 #include "lockscope/token.h"
 
 namespace lockscope {
+namespace {
+
+using std::chrono::duration_cast;
+using std::chrono::microseconds;
+using std::chrono::milliseconds;
+
+std::shared_ptr<Connection> required(std::shared_ptr<Connection> connection) {
+    if (!connection) throw InvalidArgumentError("RedisLock needs a connection, got a null one");
+    return connection;
+}
+
+// Sleeps until `until` or until `stop` is requested; false when stopped.
+bool sleepUntil(RedisLock::Clock::time_point until, std::stop_token stop) {
+    std::mutex mutex;
+    std::condition_variable_any wake;
+    std::unique_lock lock(mutex);
+    return !wake.wait_until(lock, stop, until, [] { return false; }) && !stop.stop_requested();
+}
+
+milliseconds jitterOf(const RetryOptions& retry) {
+    thread_local std::minstd_rand source{std::random_device{}()};  // timing only, not tokens
+    return retry.jitter.count() > 0 ? milliseconds(source() % (retry.jitter.count() + 1))
+                                    : milliseconds(0);
+}
+
+}  // namespace
+
+const char* toString(AcquireStatus status) {
+    switch (status) {
+        case AcquireStatus::Acquired:
+            return "acquired";
+        case AcquireStatus::AlreadyHeld:
+            return "already held";
+        case AcquireStatus::Busy:
+            return "busy";
+        case AcquireStatus::FenceRegressed:
+            return "fence regressed";
+    }
+    return "?";
+}
 
 void validateLockName(std::string_view name) {
     if (name.empty()) throw InvalidArgumentError("lock name is empty");
@@ -26,8 +69,9 @@ void validateLockName(std::string_view name) {
     }
 }
 
-RedisLock::RedisLock(Connection& connection, std::string_view name, LockOptions options)
-    : connection_(connection), name_(name), options_(std::move(options)) {
+RedisLock::RedisLock(std::shared_ptr<Connection> connection, std::string_view name,
+                     LockOptions options)
+    : connection_(required(std::move(connection))), name_(name), options_(std::move(options)) {
     validateLockName(name);
     if (options_.ttl.count() <= 0) throw InvalidArgumentError("lock TTL must be positive");
     key_ = options_.lockPrefix + "{" + name_ + "}";
@@ -35,63 +79,231 @@ RedisLock::RedisLock(Connection& connection, std::string_view name, LockOptions 
     token_ = randomToken();
 }
 
+RedisLock::RedisLock(Connection&& connection, std::string_view name, LockOptions options)
+    : RedisLock(std::make_shared<Connection>(std::move(connection)), name, std::move(options)) {}
+
 RedisLock::~RedisLock() {
-    stopWatchdog();
+    std::shared_ptr<Watchdog> dog;
+    {
+        std::lock_guard lock(mutex_);
+        dog = std::move(watchdog_);
+    }
+    if (dog) dog->stop();  // joins, unless this runs inside onLost on the watchdog's thread
+}
+
+void RedisLock::notify(const LockEvent& event) const {
+    if (!options_.observer) return;
+    try {
+        options_.observer(event);
+    } catch (...) {
+        // A broken logger must not break locking.
+    }
+}
+
+Acquisition RedisLock::runAcquireScript() {
+    std::string ttl = std::to_string(options_.ttl.count());
+    Reply reply = connection_->eval(scripts::acquireOrRenew(), {key_, fenceKey_}, {token_, ttl});
+    if (reply.size() != 2)
+        throw ReplyError("acquire script on " + connection_->endpoint().display() + " answered " +
+                         reply.summary() + ", not {fence, status}");
+    Acquisition result;
+    switch (reply[1].integer()) {
+        case 1:
+            result.status = AcquireStatus::Acquired;
+            break;
+        case 2:
+            result.status = AcquireStatus::AlreadyHeld;
+            break;
+        default:
+            return result;  // Busy
+    }
+    result.fence = reply[0].integer();
+    return result;
+}
+
+Acquisition RedisLock::attemptOnce(Clock::time_point startedAt) {
+    auto sentAt = Clock::now();
+    Acquisition result;
+    try {
+        result = runAcquireScript();
+    } catch (const OutcomeUnknownError&) {
+        // The script may have run. Running the idempotent acquire again answers it: our
+        // token there → the fence (TTL reset); free → acquired now; another's → busy. The
+        // lease can only have started after the first send, so that stays acquiredAt.
+        result = runAcquireScript();
+    }
+    if (result) recordAcquisition(result, sentAt, startedAt);
+    return result;
+}
+
+void RedisLock::recordAcquisition(Acquisition& result, Clock::time_point sentAt,
+                                  Clock::time_point startedAt) {
+    std::int64_t fence = *result.fence;
+    std::int64_t before =
+        detail::recordFence(connection_->endpoint().display() + " " + fenceKey_, fence);
+    bool fresh = result.status == AcquireStatus::Acquired;
+    if (fresh ? before >= fence : before > fence) {
+        result.status = AcquireStatus::FenceRegressed;
+        result.highestFenceSeen = before;
+    }
+    bool wasOurs = false;
+    {
+        std::lock_guard lock(mutex_);
+        wasOurs = fence_ == fence;
+        fence_ = fence;
+        if (!wasOurs) acquiredAt_ = sentAt;
+        leaseEnd_ = sentAt + options_.ttl - leaseSafetyMargin(options_.ttl);
+        if (watchdog_) watchdog_->leaseRenewed(sentAt, leaseEnd_);
+    }
+    auto waited = duration_cast<microseconds>(Clock::now() - startedAt);
+    notify({.kind = LockEventKind::Acquired, .key = key_, .fence = fence, .waited = waited});
+    if (result.status == AcquireStatus::FenceRegressed)
+        notify({.kind = LockEventKind::FenceRegressed,
+                .key = key_,
+                .fence = fence,
+                .highestFenceSeen = before,
+                .reason = "fence " + std::to_string(fence) + " from " + fenceKey_ +
+                          " is not above " + std::to_string(before) +
+                          ", which this process saw before: the counter went backwards (a "
+                          "restart without persistence?); a fenced resource will refuse it"});
+}
+
+Acquisition RedisLock::tryAcquire() {
+    return attemptOnce(Clock::now());
 }
 
 std::optional<std::int64_t> RedisLock::acquire() {
-    auto sentAt = Clock::now();
-    std::string ttl = std::to_string(options_.ttl.count());
-    Reply reply = connection_.eval(scripts::acquire(), {key_, fenceKey_}, {token_, ttl});
-    if (reply.integer() <= 0) return std::nullopt;
-    fence_ = reply.integer();
-    acquiredAt_ = sentAt;
-    return fence_;
+    return tryAcquire().fence;
 }
 
-std::optional<std::int64_t> RedisLock::acquire(Clock::time_point deadline, RetryOptions retry) {
-    thread_local std::minstd_rand jitterSource{std::random_device{}()};  // timing only, not tokens
-    while (true) {
-        if (auto fence = acquire()) return fence;
-        auto jitter = retry.jitter.count() > 0
-                          ? std::chrono::milliseconds(jitterSource() % (retry.jitter.count() + 1))
-                          : std::chrono::milliseconds(0);
-        auto next = Clock::now() + retry.delay + jitter;
-        if (next >= deadline) return std::nullopt;
-        std::this_thread::sleep_until(next);
+std::optional<std::int64_t> RedisLock::acquire(Clock::time_point deadline, RetryOptions retry,
+                                               std::stop_token stop) {
+    return acquireUntil(deadline, retry, std::move(stop)).fence;
+}
+
+Acquisition RedisLock::acquireUntil(Clock::time_point deadline, RetryOptions retry,
+                                    std::stop_token stop) {
+    auto startedAt = Clock::now();
+    while (!stop.stop_requested()) {
+        std::exception_ptr ioError;
+        try {
+            if (auto result = attemptOnce(startedAt)) return result;
+        } catch (const IoError&) {
+            // Transient (a restart, a failover, a lost reply): the next attempt is idempotent,
+            // so it also resolves whether this one ran.
+            ioError = std::current_exception();
+        }
+        auto next = Clock::now() + retry.delay + jitterOf(retry);
+        if (next >= deadline) {
+            if (!ioError) return {};
+            try {
+                release();  // a lost reply may have left our key: do not block others
+            } catch (...) {
+            }
+            std::rethrow_exception(ioError);
+        }
+        if (!sleepUntil(next, stop)) break;
     }
+    return {};
 }
 
 bool RedisLock::extend() {
+    if (!fence()) return false;
+    auto sentAt = Clock::now();
     std::string ttl = std::to_string(options_.ttl.count());
-    return connection_.eval(scripts::extend(), {key_}, {token_, ttl}).integer() == 1;
+    if (connection_->eval(scripts::extend(), {key_}, {token_, ttl}).integer() != 1) return false;
+    microseconds held;
+    {
+        std::lock_guard lock(mutex_);
+        leaseEnd_ = sentAt + options_.ttl - leaseSafetyMargin(options_.ttl);
+        if (watchdog_) watchdog_->leaseRenewed(sentAt, leaseEnd_);
+        held = duration_cast<microseconds>(Clock::now() - acquiredAt_);
+    }
+    notify({.kind = LockEventKind::Extended, .key = key_, .fence = fence(), .held = held});
+    return true;
 }
 
 bool RedisLock::release() {
-    stopWatchdog();
-    return connection_.eval(scripts::release(), {key_}, {token_}).integer() == 1;
+    std::shared_ptr<Watchdog> dog;
+    std::optional<std::int64_t> fence;
+    Clock::time_point acquiredAt;
+    {
+        std::lock_guard lock(mutex_);
+        dog = std::move(watchdog_);
+        fence = std::exchange(fence_, std::nullopt);
+        acquiredAt = acquiredAt_;
+        leaseEnd_ = {};
+    }
+    if (!fence) return false;  // never acquired, or released already: nothing to delete
+    bool insideOnLost = dog && dog->onOwnThread();
+    if (dog) dog->stop();  // no renewal can follow the release
+    bool deleted = false;
+    if (!insideOnLost) {
+        try {
+            deleted = connection_->eval(scripts::release(), {key_}, {token_}).integer() == 1;
+        } catch (const OutcomeUnknownError&) {
+            // Whether the first ran or not, after this one the key no longer holds our token;
+            // as far as we knew it did when we sent the first.
+            connection_->eval(scripts::release(), {key_}, {token_});
+            deleted = true;
+        }
+    }
+    notify({.kind = LockEventKind::Released,
+            .key = key_,
+            .fence = fence,
+            .held = duration_cast<microseconds>(Clock::now() - acquiredAt),
+            .stillOwned = deleted});
+    return deleted;
 }
 
-Watchdog& RedisLock::startWatchdog(WatchdogOptions options) {
-    stopWatchdog();
-    Connection own = connection_.openSibling();
-    own.setCommandTimeout(
-        std::min(own.commandTimeout(), std::max(options_.ttl / 3, std::chrono::milliseconds(1))));
-    watchdog_ = std::make_unique<Watchdog>(
-        std::move(own), Lease{key_, token_, options_.ttl, acquiredAt_}, std::move(options));
-    return *watchdog_;
+bool RedisLock::isHeld() const {
+    std::lock_guard lock(mutex_);
+    if (!fence_) return false;
+    auto until = leaseEnd_;
+    if (watchdog_) {
+        if (watchdog_->lost()) return false;
+        until = std::max(until, watchdog_->deadline());
+    }
+    return Clock::now() < until;
 }
 
-void RedisLock::stopWatchdog() noexcept {
-    if (watchdog_) watchdog_->stop();
+bool RedisLock::ownedOnServer() {
+    return connection_->command({"GET", key_}).text() == token_;
+}
+
+std::optional<std::int64_t> RedisLock::fence() const {
+    std::lock_guard lock(mutex_);
+    return fence_;
+}
+
+RedisLock::Clock::time_point RedisLock::acquiredAt() const {
+    std::lock_guard lock(mutex_);
+    return acquiredAt_;
+}
+
+std::shared_ptr<Watchdog> RedisLock::watchdog() const {
+    std::lock_guard lock(mutex_);
+    return watchdog_;
+}
+
+void RedisLock::lock() {
+    acquire(Clock::time_point::max());
+}
+
+bool RedisLock::try_lock() {
+    return acquire().has_value();
+}
+
+void RedisLock::unlock() noexcept {
+    try {
+        release();
+    } catch (...) {
+        // unlock() runs in destructors (std::unique_lock): the TTL frees what is left.
+    }
 }
 
 LockGuard::~LockGuard() noexcept {
-    try {
-        lock_->release();
-    } catch (...) {
-        // The lease expires by itself; a destructor must not throw (redis-plus-plus #659).
-    }
+    lock_->unlock();  // a destructor must not throw (redis-plus-plus #659)
 }
 
 }  // namespace lockscope

@@ -13,12 +13,6 @@ namespace {
 using std::chrono::milliseconds;
 using Clock = std::chrono::steady_clock;
 
-// Declare the lease lost a little before it runs out on our clock, so the report comes no
-// later than the expiry on the server (whose lease started after our send time).
-milliseconds safetyMargin(milliseconds ttl) {
-    return std::max(milliseconds(2), ttl / 20);
-}
-
 // The single-instance renewal: the guide's extend script, with timeouts that cannot outlast
 // the lease. The connection is shared with the function only because std::function must be
 // copyable; only the watchdog's thread ever uses it.
@@ -35,15 +29,19 @@ RenewFunction extendScriptRenewal(Connection connection, Lease lease) {
             return Renewal::lost(
                 "renewal returned 0: " + lease.key +
                 " no longer holds our token (it expired or another client took it)");
-        return Renewal::renewed(sentAt + lease.ttl - safetyMargin(lease.ttl));
+        return Renewal::renewed(sentAt + lease.ttl - leaseSafetyMargin(lease.ttl));
     };
 }
 
 RenewalSchedule scheduleOf(const Lease& lease) {
-    return {lease.ttl, lease.startedAt, lease.startedAt + lease.ttl - safetyMargin(lease.ttl)};
+    return {lease.ttl, lease.startedAt, lease.startedAt + lease.ttl - leaseSafetyMargin(lease.ttl)};
 }
 
 }  // namespace
+
+milliseconds leaseSafetyMargin(milliseconds ttl) {
+    return std::max(milliseconds(2), ttl / 20);
+}
 
 Watchdog::Watchdog(Connection connection, Lease lease, WatchdogOptions options)
     : Watchdog(extendScriptRenewal(std::move(connection), lease), scheduleOf(lease),
@@ -53,10 +51,27 @@ Watchdog::Watchdog(RenewFunction renew, RenewalSchedule schedule, WatchdogOption
     : renew_(std::move(renew)), schedule_(std::move(schedule)), options_(std::move(options)) {
     if (options_.interval.count() <= 0)
         options_.interval = std::max(milliseconds(1), schedule_.ttl / 3);
+    auto lease =
+        std::chrono::duration_cast<milliseconds>(schedule_.deadline - schedule_.confirmedAt);
+    if (options_.interval >= lease)
+        throw InvalidArgumentError(
+            "watchdog interval " + std::to_string(options_.interval.count()) +
+            " ms is not shorter than the " + schedule_.leaseName + " (" +
+            std::to_string(lease.count()) +
+            " ms before it is given up): no renewal would be sent in time; use 0 for ttl / 3");
+    deadline_ = schedule_.deadline;
+    nextRenewal_ = schedule_.confirmedAt + options_.interval;
     thread_ = std::jthread([this](std::stop_token stop) { run(stop); });
 }
 
 Watchdog::~Watchdog() {
+    if (onOwnThread()) {
+        // Destroyed from inside onLost (the lock that owned it went away there): the thread
+        // cannot join itself. It touches nothing of this object after onLost returns.
+        thread_.request_stop();
+        thread_.detach();
+        return;
+    }
     stop();
 }
 
@@ -64,7 +79,27 @@ void Watchdog::stop() noexcept {
     if (!thread_.joinable()) return;
     thread_.request_stop();
     wake_.notify_all();
+    if (onOwnThread()) return;  // inside onLost: the loop ends when the callback returns
     thread_.join();
+}
+
+bool Watchdog::onOwnThread() const {
+    return ownThread_.load() == std::this_thread::get_id();
+}
+
+void Watchdog::leaseRenewed(Clock::time_point confirmedAt, Clock::time_point deadline) {
+    {
+        std::lock_guard lock(mutex_);
+        if (deadline <= deadline_) return;
+        deadline_ = deadline;
+        nextRenewal_ = confirmedAt + options_.interval;
+    }
+    wake_.notify_all();
+}
+
+Watchdog::Clock::time_point Watchdog::deadline() const {
+    std::lock_guard lock(mutex_);
+    return deadline_;
 }
 
 std::string Watchdog::lostReason() const {
@@ -73,19 +108,24 @@ std::string Watchdog::lostReason() const {
 }
 
 void Watchdog::run(std::stop_token stop) {
-    auto deadline = schedule_.deadline;
-    auto nextRenewal = schedule_.confirmedAt + options_.interval;
+    ownThread_.store(std::this_thread::get_id());
     std::string lastError;
     while (!stop.stop_requested()) {
+        Clock::time_point deadline;
         {
+            // Woken early by stop() and by leaseRenewed(), which may move both instants.
             std::unique_lock lock(mutex_);
-            wake_.wait_until(lock, stop, std::min(nextRenewal, deadline), [] { return false; });
+            auto wakeAt = std::min(nextRenewal_, deadline_);
+            wake_.wait_until(lock, stop, wakeAt,
+                             [&] { return std::min(nextRenewal_, deadline_) != wakeAt; });
+            if (Clock::now() < std::min(nextRenewal_, deadline_)) continue;
+            deadline = deadline_;
         }
         if (stop.stop_requested()) return;
         if (Clock::now() >= deadline) {
             markLost("renewals kept failing until the " + schedule_.leaseName + " ran out" +
                      (lastError.empty() ? std::string() : " (last error: " + lastError + ")"));
-            return;
+            return;  // markLost may have destroyed this watchdog
         }
         auto sentAt = Clock::now();
         Renewal renewal;
@@ -96,21 +136,20 @@ void Watchdog::run(std::stop_token stop) {
             // a failed renewal, retried until the deadline like any other.
             renewal = Renewal::failed(e.what());
         }
-        switch (renewal.result) {
-            case Renewal::Result::Renewed:
-                deadline = renewal.deadline;
-                nextRenewal = sentAt + options_.interval;
-                renewals_.fetch_add(1);
-                lastError.clear();
-                break;
-            case Renewal::Result::Lost:
-                markLost(renewal.reason);
-                return;
-            case Renewal::Result::Failed:
-                // Retry soon, but not in a tight loop; the deadline check above ends the retries.
-                lastError = renewal.reason;
-                nextRenewal = Clock::now() + std::max(milliseconds(1), options_.interval / 4);
-                break;
+        if (renewal.result == Renewal::Result::Lost) {
+            markLost(renewal.reason);  // may destroy this watchdog: return at once
+            return;
+        }
+        std::lock_guard lock(mutex_);
+        if (renewal.result == Renewal::Result::Renewed) {
+            deadline_ = std::max(deadline_, renewal.deadline);
+            nextRenewal_ = sentAt + options_.interval;
+            renewals_.fetch_add(1);
+            lastError.clear();
+        } else {
+            // Retry soon, but not in a tight loop; the deadline check above ends the retries.
+            lastError = renewal.reason;
+            nextRenewal_ = Clock::now() + std::max(milliseconds(1), options_.interval / 4);
         }
     }
 }
@@ -122,7 +161,15 @@ void Watchdog::markLost(const std::string& reason) {
     }
     lost_.store(true);
     cancel_.request_stop();
-    if (options_.onLost) options_.onLost(reason);
+    // A copy: onLost may destroy this watchdog (through the lock that owns it), and with it
+    // options_. Nothing of `this` is touched after the call.
+    auto onLost = options_.onLost;
+    if (!onLost) return;
+    try {
+        onLost(reason);
+    } catch (...) {
+        // A callback's exception would terminate the process from this thread.
+    }
 }
 
 }  // namespace lockscope

@@ -52,6 +52,26 @@ const char* toString(LockKind kind) {
             return "unknown";
         case LockKind::NotALock:
             return "not-a-lock";
+        case LockKind::ShedLock:
+            return "shedlock";
+        case LockKind::SpringIntegration:
+            return "spring-integration";
+        case LockKind::Laravel:
+            return "laravel";
+        case LockKind::SidekiqUniqueJobs:
+            return "sidekiq-unique-jobs";
+        case LockKind::RedlockNet:
+            return "redlock-net";
+        case LockKind::Pottery:
+            return "pottery";
+        case LockKind::CeleryOnce:
+            return "celery-once";
+        case LockKind::ActiveJobUniqueness:
+            return "activejob-uniqueness";
+        case LockKind::RedissonReadWriteLock:
+            return "redisson-rwlock";
+        case LockKind::RedissonRwTimeout:
+            return "redisson-rwlock-timeout";
     }
     return "unknown";
 }
@@ -84,6 +104,27 @@ const char* describe(LockKind kind) {
             return "a value LockScope cannot attribute to a client";
         case LockKind::NotALock:
             return "a key of another type under the pattern";
+        case LockKind::ShedLock:
+            return "ShedLock: ADDED:<time>@<host>; lockAtLeastFor keeps it after the job ends";
+        case LockKind::SpringIntegration:
+            return "Spring Integration RedisLockRegistry: the registry's client UUID, shared by "
+                   "all its locks";
+        case LockKind::Laravel:
+            return "Laravel unique job or WithoutOverlapping lock: a random 16-character owner";
+        case LockKind::SidekiqUniqueJobs:
+            return "sidekiq-unique-jobs digest: LOCKED holds job id -> time";
+        case LockKind::RedlockNet:
+            return "RedLock.net: redlock-<resource> holding a GUID";
+        case LockKind::Pottery:
+            return "pottery Redlock: redlock:<key> holding a uuid4 (10 s default)";
+        case LockKind::CeleryOnce:
+            return "celery-once: qo_<task>_<args>, a redis-py Lock token or an expiry time";
+        case LockKind::ActiveJobUniqueness:
+            return "activejob-uniqueness: a redlock-rb token per job and argument digest";
+        case LockKind::RedissonReadWriteLock:
+            return "Redisson read/write lock: hash with mode and its holders";
+        case LockKind::RedissonRwTimeout:
+            return "Redisson read/write lock: a read holder's lease key";
     }
     return "";
 }

@@ -4,6 +4,7 @@
 
 #include "json_text.h"
 #include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/holder_facts.h"
 
 namespace lockscope::inspect {
 
@@ -33,6 +34,7 @@ std::string toJsonLine(const LockRecord& r, SteadyClock::time_point now) {
     j["truncated"] = r.truncated;
     j["handoffs"] = r.handoffs;
     j["renewals"] = r.renewals;
+    if (auto facts = decodeHolder(r); !facts.empty()) j["holder"] = jsonSafe(describeHolder(facts));
     return j.dump();
 }
 

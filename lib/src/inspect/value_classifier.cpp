@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 
+#include "formats/library_shapes.h"
+
 namespace lockscope::inspect {
 namespace {
 
@@ -34,6 +36,7 @@ std::optional<std::pair<std::size_t, std::size_t>> hashTag(std::string_view key)
 
 std::pair<std::size_t, std::size_t> resourceSpan(std::string_view key, const KeyLayout& layout) {
     if (auto tag = hashTag(key)) return *tag;
+    if (auto span = formats::libraryResourceSpan(key)) return *span;
     for (auto prefix : kRedissonPrefixes)
         if (key.starts_with(prefix)) return {prefix.size(), key.size() - prefix.size()};
     if (!layout.lockPrefix.empty() && key.starts_with(layout.lockPrefix) &&
@@ -94,6 +97,7 @@ bool isRedissonHolderField(std::string_view field) {
 LockKind classifyString(std::string_view key, std::string_view value, bool hasFence,
                         const KeyLayout& layout) {
     if (key.starts_with("redisson_lock_token:")) return LockKind::RedissonFenceToken;
+    if (auto kind = formats::stringKindByShape(key, value)) return *kind;
     if (std::find(kFixedValues.begin(), kFixedValues.end(), value) != kFixedValues.end())
         return LockKind::FixedValue;
     bool guideKey = !layout.lockPrefix.empty() && key.starts_with(layout.lockPrefix) &&
@@ -107,7 +111,8 @@ LockKind classifyString(std::string_view key, std::string_view value, bool hasFe
     return LockKind::Unknown;
 }
 
-LockKind classifyHash(std::string_view, const std::vector<HashField>& fields) {
+LockKind classifyHash(std::string_view key, const std::vector<HashField>& fields) {
+    if (auto kind = formats::hashKindByShape(key, fields)) return *kind;
     if (fields.empty()) return LockKind::Unknown;
     bool redisson = std::all_of(fields.begin(), fields.end(), [](const HashField& f) {
         return isRedissonHolderField(f.field) && !f.value.empty() &&
@@ -118,6 +123,7 @@ LockKind classifyHash(std::string_view, const std::vector<HashField>& fields) {
 }
 
 LockKind classifyOther(std::string_view key, ValueType type) {
+    if (auto kind = formats::otherKindByShape(key, type)) return *kind;
     if (type == ValueType::List && key.starts_with("redisson_lock_queue:"))
         return LockKind::RedissonFairQueue;
     if (type == ValueType::ZSet && key.starts_with("redisson_lock_timeout:"))

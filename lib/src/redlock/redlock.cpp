@@ -36,16 +36,30 @@ void validateTiming(RedlockOptions& options) {
 
 }  // namespace
 
-Redlock::Redlock(RedlockNodeSet& nodes, std::string_view name, RedlockOptions options)
-    : nodes_(nodes), name_(name), options_(std::move(options)) {
+static std::shared_ptr<RedlockNodeSet> required(std::shared_ptr<RedlockNodeSet> nodes) {
+    if (!nodes) throw InvalidArgumentError("Redlock needs a node set, got a null one");
+    return nodes;
+}
+
+Redlock::Redlock(std::shared_ptr<RedlockNodeSet> nodes, std::string_view name,
+                 RedlockOptions options)
+    : nodes_(required(std::move(nodes))), name_(name), options_(std::move(options)) {
     validateLockName(name);
     validateTiming(options_);
     key_ = options_.lockPrefix + "{" + name_ + "}";
     token_ = randomToken();
 }
 
+Redlock::Redlock(RedlockNodeSet&& nodes, std::string_view name, RedlockOptions options)
+    : Redlock(std::make_shared<RedlockNodeSet>(std::move(nodes)), name, std::move(options)) {}
+
 Redlock::~Redlock() {
-    stopWatchdog();
+    std::shared_ptr<RedlockWatchdog> dog;
+    {
+        std::lock_guard lock(mutex_);
+        dog = std::move(watchdog_);
+    }
+    if (dog) dog->stop();  // joins, unless this runs inside onLost on the watchdog's thread
 }
 
 void Redlock::report(const RedlockAttempt& attempt) const {
@@ -58,18 +72,30 @@ RedlockAttempt Redlock::tryAcquire() {
 
 RedlockAttempt Redlock::attemptOnce(int number) {
     redlock_detail::LeaseSpec lease{key_, token_, options_.ttl, options_.nodeTimeout};
-    watchdog_.reset();  // a watchdog of an earlier lease must not vouch for this one
-    RedlockAttempt attempt = redlock_detail::acquireRound(nodes_, lease, number);
+    bool heldBefore = isValid();
+    RedlockAttempt attempt = redlock_detail::acquireRound(*nodes_, lease, number);
     report(attempt);
     if (attempt.succeeded) {
+        std::lock_guard lock(mutex_);
         held_ = true;
-        validUntil_ = attempt.validUntil();
+        validUntil_ = std::max(validUntil_, attempt.validUntil());
+        if (watchdog_ && !watchdog_->lost()) watchdog_->leaseRenewed(attempt.validUntil());
         return attempt;
     }
-    held_ = false;
+    if (heldBefore) {
+        // We held it when this started: the nodes that granted renewed our key, the rest
+        // changed nothing. Releasing would give away a lock we hold.
+        attempt.failure += "; the lock stays held as before, nothing was released";
+        return attempt;
+    }
+    {
+        std::lock_guard lock(mutex_);
+        held_ = false;
+        watchdog_.reset();  // a watchdog of an earlier lease must not vouch for this one
+    }
     // Release everywhere, the nodes that erred included: a SET may have landed on a node
     // whose reply was lost or late, and that key would block everyone until its TTL.
-    report(redlock_detail::releaseRound(nodes_, lease));
+    report(redlock_detail::releaseRound(*nodes_, lease));
     return attempt;
 }
 
@@ -77,7 +103,7 @@ RedlockAttempt Redlock::acquire(Clock::time_point deadline, RetryOptions retry) 
     thread_local std::minstd_rand jitterSource{std::random_device{}()};  // timing only, not tokens
     for (int number = 1;; ++number) {
         RedlockAttempt attempt = attemptOnce(number);
-        if (attempt.succeeded) return attempt;
+        if (attempt.succeeded || isValid()) return attempt;
         auto jitter = retry.jitter.count() > 0
                           ? milliseconds(jitterSource() % (retry.jitter.count() + 1))
                           : milliseconds(0);
@@ -89,25 +115,57 @@ RedlockAttempt Redlock::acquire(Clock::time_point deadline, RetryOptions retry) 
 
 RedlockAttempt Redlock::extend() {
     redlock_detail::LeaseSpec lease{key_, token_, options_.ttl, options_.nodeTimeout};
+    bool held;
+    {
+        std::lock_guard lock(mutex_);
+        held = held_;
+    }
     RedlockAttempt attempt =
-        redlock_detail::extendRound(nodes_, lease, held_ ? validUntil() : Clock::time_point{});
-    if (!held_) attempt.failure = "not held: acquire first; nothing was sent";
-    if (attempt.succeeded) validUntil_ = attempt.validUntil();
+        redlock_detail::extendRound(*nodes_, lease, held ? validUntil() : Clock::time_point{});
+    if (!held) attempt.failure = "not held: acquire first; nothing was sent";
+    if (attempt.succeeded) {
+        std::lock_guard lock(mutex_);
+        validUntil_ = std::max(validUntil_, attempt.validUntil());
+        if (watchdog_ && !watchdog_->lost()) watchdog_->leaseRenewed(attempt.validUntil());
+    }
     report(attempt);
     return attempt;
 }
 
 RedlockAttempt Redlock::release() {
-    stopWatchdog();
-    held_ = false;
-    validUntil_ = {};
-    RedlockAttempt attempt =
-        redlock_detail::releaseRound(nodes_, {key_, token_, options_.ttl, options_.nodeTimeout});
+    std::shared_ptr<RedlockWatchdog> dog;
+    {
+        std::lock_guard lock(mutex_);
+        dog = std::move(watchdog_);
+        held_ = false;
+        validUntil_ = {};
+    }
+    redlock_detail::LeaseSpec lease{key_, token_, options_.ttl, options_.nodeTimeout};
+    if (dog && dog->onOwnThread()) {
+        // Inside onLost: the lock is lost and the node set belongs to the other thread.
+        dog->stop();
+        RedlockAttempt attempt;
+        attempt.operation = RedlockOperation::Release;
+        attempt.key = key_;
+        attempt.token = token_;
+        attempt.failure = "released inside onLost: the lock was already lost, nothing was sent";
+        return attempt;
+    }
+    if (dog) dog->stop();  // no renewal can follow the release
+    RedlockAttempt attempt = redlock_detail::releaseRound(*nodes_, lease);
     report(attempt);
     return attempt;
 }
 
-Redlock::Clock::time_point Redlock::validUntil() const {
+bool Redlock::ownedOnServer() {
+    auto replies = nodes_->roundTrip({{"GET", key_}}, options_.nodeTimeout);
+    int ours = 0;
+    for (const auto& node : replies)
+        if (node.ok() && node.replies.front().text() == token_) ++ours;
+    return ours >= nodes_->quorum();
+}
+
+Redlock::Clock::time_point Redlock::validUntilLocked() const {
     if (!held_) return {};
     if (watchdog_)
         return watchdog_->lost() ? Clock::time_point{}
@@ -115,40 +173,48 @@ Redlock::Clock::time_point Redlock::validUntil() const {
     return validUntil_;
 }
 
+Redlock::Clock::time_point Redlock::validUntil() const {
+    std::lock_guard lock(mutex_);
+    return validUntilLocked();
+}
+
 bool Redlock::isValid() const {
-    return held_ && Clock::now() < validUntil();
+    return Clock::now() < validUntil();
 }
 
 microseconds Redlock::validityLeft() const {
     auto left = std::chrono::duration_cast<microseconds>(validUntil() - Clock::now());
-    return held_ && left > microseconds::zero() ? left : microseconds::zero();
+    return left > microseconds::zero() ? left : microseconds::zero();
 }
 
-RedlockWatchdog& Redlock::startWatchdog(WatchdogOptions options) {
-    if (!isValid())
-        throw InvalidArgumentError("cannot watch " + key_ + ": the Redlock is not held");
-    auto until = validUntil();
-    stopWatchdog();
-    watchdog_.reset();
-    watchdog_ = std::make_unique<RedlockWatchdog>(
-        nodes_.sibling(), RedlockLease{key_, token_, options_.ttl, options_.nodeTimeout, until},
+std::shared_ptr<RedlockWatchdog> Redlock::watchdog() const {
+    std::lock_guard lock(mutex_);
+    return watchdog_;
+}
+
+std::shared_ptr<RedlockWatchdog> Redlock::startWatchdog(WatchdogOptions options) {
+    Clock::time_point until;
+    {
+        std::lock_guard lock(mutex_);
+        until = validUntilLocked();
+        if (Clock::now() >= until)
+            throw InvalidArgumentError("cannot watch " + key_ + ": the Redlock is not held");
+        if (watchdog_ && !watchdog_->lost())
+            throw InvalidArgumentError("a watchdog already renews " + key_ +
+                                       "; watchdog() returns it");
+        if (watchdog_) validUntil_ = std::max(validUntil_, watchdog_->validUntil());
+    }
+    auto dog = std::make_shared<RedlockWatchdog>(
+        nodes_->sibling(), RedlockLease{key_, token_, options_.ttl, options_.nodeTimeout, until},
         std::move(options));
-    return *watchdog_;
-}
-
-void Redlock::stopWatchdog() noexcept {
-    if (!watchdog_) return;
-    watchdog_->stop();
-    // Keep what the renewals achieved; the watchdog object itself stays for lost()/reason.
-    if (!watchdog_->lost())
-        validUntil_ = std::max(validUntil_, watchdog_->validUntil());
-    else
-        validUntil_ = {};
+    std::lock_guard lock(mutex_);
+    watchdog_ = dog;
+    return dog;
 }
 
 RedlockGuard::~RedlockGuard() noexcept {
     try {
-        lock_->release();
+        lock_->release();  // never throws for a node's failure; std::bad_alloc is swallowed
     } catch (...) {
         // The lease expires by itself; a destructor must not throw.
     }

@@ -71,19 +71,25 @@ RedlockAttempt acquireRound(RedlockNodeSet& nodes, const LeaseSpec& lease, int n
     attempt.number = number;
     std::string ttl = std::to_string(lease.ttl.count());
     attempt.sentAt = Clock::now();
-    auto replies =
-        nodes.roundTrip({{"SET", lease.key, lease.token, "NX", "PX", ttl}}, lease.nodeTimeout);
+    // SET NX PX, or PEXPIRE where our token already is (a repeated acquire, or a SET whose
+    // reply was lost): a node that holds our key grants it again instead of refusing.
+    auto replies = nodes.evalOnAll(scripts::redlockAcquire(), {lease.key}, {lease.token, ttl},
+                                   lease.nodeTimeout);
     finish(attempt, Clock::now());
     for (std::size_t i = 0; i < replies.size(); ++i) {
-        record(attempt.nodes[i], replies[i], "SET", [](NodeOutcome& o, const Reply& reply) {
-            if (reply.isNil()) {
-                o.verdict = NodeVerdict::Refused;
-                o.reason = "another token holds the key (SET NX answered nil)";
-            } else {
-                o.verdict = NodeVerdict::Granted;
-                o.reason = "SET NX PX answered " + std::string(reply.text());
-            }
-        });
+        record(attempt.nodes[i], replies[i], "EVALSHA acquire",
+               [](NodeOutcome& o, const Reply& reply) {
+                   if (reply.integer() == 1) {
+                       o.verdict = NodeVerdict::Granted;
+                       o.reason = "SET NX PX answered OK";
+                   } else if (reply.integer() == 2) {
+                       o.verdict = NodeVerdict::Granted;
+                       o.reason = "our token was already there; PEXPIRE reset the TTL";
+                   } else {
+                       o.verdict = NodeVerdict::Refused;
+                       o.reason = "another token holds the key (SET NX answered nil)";
+                   }
+               });
     }
     if (attempt.granted() < attempt.quorum)
         attempt.failure = shortfall(attempt, "granted");

@@ -31,6 +31,14 @@ RedlockWatchdog::Clock::time_point RedlockWatchdog::validUntil() const {
     return Clock::time_point(Clock::duration(validUntil_.load()));
 }
 
+void RedlockWatchdog::leaseRenewed(Clock::time_point validUntil) {
+    auto current = validUntil_.load();
+    while (validUntil.time_since_epoch().count() > current &&
+           !validUntil_.compare_exchange_weak(current, validUntil.time_since_epoch().count())) {
+    }
+    watchdog_.leaseRenewed(validUntil - lease_.ttl, validUntil - lease_.nodeTimeout);
+}
+
 RedlockAttempt RedlockWatchdog::lastRenewal() const {
     std::lock_guard lock(mutex_);
     return lastRenewal_;
@@ -44,7 +52,10 @@ Renewal RedlockWatchdog::renew() {
         lastRenewal_ = attempt;
     }
     if (attempt.succeeded) {
-        validUntil_.store(attempt.validUntil().time_since_epoch().count());
+        auto until = attempt.validUntil().time_since_epoch().count();
+        auto current = validUntil_.load();
+        while (until > current && !validUntil_.compare_exchange_weak(current, until)) {
+        }
         return Renewal::renewed(attempt.validUntil() - lease_.nodeTimeout);
     }
     // More nodes said "not our token" than the lock can spare: no retry can make a majority

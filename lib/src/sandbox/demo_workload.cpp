@@ -42,14 +42,11 @@ void DemoWorkload::leaveOrphan() {
 void DemoWorkload::longJob(std::stop_token stop) {
     while (!stop.stop_requested()) {
         try {
-            Connection c = Connection::open(endpoint_);
-            RedisLock lock(c, "report:nightly", {.ttl = 6000ms});
-            if (lock.acquire(std::chrono::steady_clock::now() + 10s)) {
-                Watchdog& dog = lock.startWatchdog();
+            RedisLock lock(Connection::open(endpoint_), "report:nightly", {.ttl = 6000ms});
+            if (auto held = lock.hold(std::chrono::steady_clock::now() + 10s, {.stop = stop})) {
                 // A 20-second job in chunks, abandoning work the moment the lock is lost.
-                for (int chunk = 0; chunk < 40 && !dog.cancellation().stop_requested(); ++chunk)
+                for (int chunk = 0; chunk < 40 && !held->cancellation().stop_requested(); ++chunk)
                     if (!sleepFor(stop, 500ms)) break;
-                lock.release();
             }
             if (!sleepFor(stop, 3s)) return;
         } catch (const Error&) {
@@ -62,7 +59,7 @@ void DemoWorkload::longJob(std::stop_token stop) {
 void DemoWorkload::turnTaker(std::stop_token stop, int worker) {
     while (!stop.stop_requested()) {
         try {
-            Connection c = Connection::open(endpoint_);
+            auto c = std::make_shared<Connection>(Connection::open(endpoint_));
             while (!stop.stop_requested()) {
                 RedisLock lock(c, "invoice:batch", {.ttl = 8000ms});
                 if (lock.acquire(std::chrono::steady_clock::now() + 15s, {200ms, 300ms})) {

@@ -34,6 +34,17 @@ enum class LockKind : std::uint8_t {
     FixedValue,           // the broken fixed value "1": nobody can tell holders apart
     Unknown,              // a string or hash we cannot attribute
     NotALock,             // a list, set, zset or stream under the pattern that is no lock
+    // Job frameworks and the other lock libraries (DESIGN.md, "beyond the first six").
+    ShedLock,             // job-lock:<env>:<name> = ADDED:<iso-time>@<host>[:<uuid>]
+    SpringIntegration,    // RedisLockRegistry <registryKey>:<lockKey> = the registry's UUID
+    Laravel,              // [prefix]laravel_unique_job:... / laravel-queue-overlap:...
+    SidekiqUniqueJobs,    // uniquejobs:<digest>[:QUEUED|:PRIMED|:LOCKED|:INFO], v9 <digest>:LOCKED
+    RedlockNet,           // RedLock.net redlock-<resource> = a GUID
+    Pottery,              // pottery Redlock redlock:<key> = uuid4 with dashes
+    CeleryOnce,           // celery-once qo_<task>_<k>-<v>...
+    ActiveJobUniqueness,  // activejob_uniqueness:<job>:<digest>[:runtime]
+    RedissonReadWriteLock,  // Redisson RReadWriteLock: hash with mode = read/write
+    RedissonRwTimeout,      // {name}:<uuid>:<threadId>:rwlock_timeout:<n> (a read holder's lease)
 };
 
 const char* toString(ValueType type);

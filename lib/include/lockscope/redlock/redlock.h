@@ -31,10 +31,17 @@
 //
 // Thread rules: a Redlock and its RedlockNodeSet belong to one thread at a time. The
 // watchdog renews on its own thread over a sibling node set; RedlockAttempt is a plain value.
+// isValid(), validUntil(), validityLeft(), watchdog() and release() may also be called from
+// the watchdog's onLost (release() there sends nothing: the lock is already lost, and the
+// node set belongs to the other thread). Not copyable, not movable.
+//
+// Errors: rounds never throw for a node's failure (the RedlockAttempt says what each node
+// did); the constructor and startWatchdog() throw InvalidArgumentError as noted.
 
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 
@@ -60,16 +67,23 @@ class Redlock {
   public:
     using Clock = std::chrono::steady_clock;
 
-    // The node set must outlive the lock. Throws InvalidArgumentError for a bad name (see
-    // validateLockName), TTL ≤ 0, a TTL too short to leave any validity after the drift
-    // allowance and the node timeout, or a node timeout ≤ 0 or ≥ TTL / 2. A fresh 128-bit
-    // token from the OS CSPRNG identifies this lock on every node.
-    Redlock(RedlockNodeSet& nodes, std::string_view name, RedlockOptions options = {});
+    // Shares the node set: it lives as long as any lock that uses it. Throws
+    // InvalidArgumentError for a null node set, a bad name (see validateLockName), TTL ≤ 0,
+    // a TTL too short to leave any validity after the drift allowance and the node timeout,
+    // or a node timeout ≤ 0 or ≥ TTL / 2. A fresh 128-bit token from the OS CSPRNG
+    // identifies this lock on every node.
+    Redlock(std::shared_ptr<RedlockNodeSet> nodes, std::string_view name,
+            RedlockOptions options = {});
+    // Takes the node set over: Redlock lock(RedlockNodeSet(endpoints), "job").
+    Redlock(RedlockNodeSet&& nodes, std::string_view name, RedlockOptions options = {});
     ~Redlock();  // stops the watchdog; does not release (use RedlockGuard for that)
     Redlock(const Redlock&) = delete;
     Redlock& operator=(const Redlock&) = delete;
 
-    // One attempt. On failure the keys are released on every node before it returns.
+    // One attempt. On failure the keys are released on every node before it returns —
+    // unless we held the lock when it started: a repeated acquire renews a lock we hold
+    // (nodes with our token reset its TTL and count as granted) and never releases it; if
+    // that renewal falls short the lock stays as it was, valid until validUntil().
     // Never throws for a node's failure: the attempt says what happened on each node.
     RedlockAttempt tryAcquire();
     // Attempts until one succeeds or the next would start after the deadline, waiting
@@ -78,9 +92,14 @@ class Redlock {
 
     // Renews the TTL on every node; holds only with a majority within the current validity.
     // On failure the lock stays as it was (it still holds until validUntil(), if at all).
+    // A success also moves the watchdog's deadline.
     RedlockAttempt extend();
-    // Deletes our key on every node (owner-checked). Stops the watchdog first.
+    // Deletes our key on every node (owner-checked). Stops the watchdog first; afterwards
+    // watchdog() is null.
     RedlockAttempt release();
+
+    // One round trip to every node: our token is on a majority now.
+    bool ownedOnServer();
 
     // True while we hold a majority and the validity has not run out on our clock (taking
     // the watchdog's renewals into account, and false once it reported the lock lost).
@@ -90,28 +109,30 @@ class Redlock {
 
     // Renews every TTL / 3 (or options.interval) on a background thread with a sibling node
     // set, and reports the lock lost when a majority can no longer be reached. Throws
-    // InvalidArgumentError when the lock is not held.
-    RedlockWatchdog& startWatchdog(WatchdogOptions options = {});
-    RedlockWatchdog* watchdog() { return watchdog_.get(); }
+    // InvalidArgumentError when the lock is not held, when a watchdog already runs for it
+    // (watchdog() returns that one), or for an interval not shorter than the validity.
+    std::shared_ptr<RedlockWatchdog> startWatchdog(WatchdogOptions options = {});
+    std::shared_ptr<RedlockWatchdog> watchdog() const;
 
     const std::string& name() const { return name_; }
     const std::string& key() const { return key_; }
     const std::string& token() const { return token_; }
     std::chrono::milliseconds ttl() const { return options_.ttl; }
     std::chrono::milliseconds nodeTimeout() const { return options_.nodeTimeout; }
-    RedlockNodeSet& nodes() { return nodes_; }
+    RedlockNodeSet& nodes() { return *nodes_; }
 
   private:
     RedlockAttempt attemptOnce(int number);
     void report(const RedlockAttempt& attempt) const;
-    void stopWatchdog() noexcept;
+    Clock::time_point validUntilLocked() const;  // mutex_ held
 
-    RedlockNodeSet& nodes_;
+    std::shared_ptr<RedlockNodeSet> nodes_;
     std::string name_, key_, token_;
     RedlockOptions options_;
+    mutable std::mutex mutex_;  // guards what follows: onLost may read it from another thread
     bool held_ = false;
     Clock::time_point validUntil_{};
-    std::unique_ptr<RedlockWatchdog> watchdog_;
+    std::shared_ptr<RedlockWatchdog> watchdog_;
 };
 
 // Releases on scope exit; never throws from its destructor (the TTL frees what a failed

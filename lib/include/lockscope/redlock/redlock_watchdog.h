@@ -46,8 +46,12 @@ class RedlockWatchdog {
     RedlockWatchdog(const RedlockWatchdog&) = delete;
     RedlockWatchdog& operator=(const RedlockWatchdog&) = delete;
 
-    // Stops renewing and joins the thread: no renewal is sent after this returns.
+    // Stops renewing and joins the thread: no renewal is sent after this returns. From
+    // inside onLost it only asks the thread to end (see Watchdog).
     void stop() noexcept { watchdog_.stop(); }
+    bool onOwnThread() const { return watchdog_.onOwnThread(); }
+    // A manual extend renewed the lease until `validUntil`: renew one interval after it.
+    void leaseRenewed(Clock::time_point validUntil);
 
     bool lost() const { return watchdog_.lost(); }
     std::string lostReason() const { return watchdog_.lostReason(); }

@@ -1,0 +1,64 @@
+#pragma once
+// Releases a lock the way its library expects, so its waiters wake instead of sleeping out
+// their timeouts. Each path is one Lua script that compares before it acts, like SafeActions,
+// and every call, done or refused, is appended to the audit log:
+//   Redisson RLock / fair lock   delete the hash only if its fields are the ones seen, then
+//                                PUBLISH 0 on redisson_lock__channel:{name} and, for a fair
+//                                lock, on the first queued thread's channel (…:{name}:<id>:<tid>)
+//   Redisson read/write lock     the same on redisson_rwlock:{name}, message 1 (wake all)
+//   sidekiq-unique-jobs          delete the digest's keys together (digest, PRIMED, LOCKED,
+//                                INFO, its entries in uniquejobs:digests/expiring_digests) only
+//                                if LOCKED still holds exactly the jobs seen, then leave the
+//                                sentinel "1" in QUEUED (5 s) so a job blocked on it wakes
+//   Spring RedisLockRegistry     compare-and-delete, then PUBLISH the key on
+//                                "<registryKey>-channel"
+//   every other kind             SafeActions::release (compare-and-delete on the value seen)
+// Sources: Redisson RedissonLock/RedissonFairLock/RedissonReadLock unlockInnerAsync and
+// pubsub/LockPubSub.java; sidekiq-unique-jobs lib/sidekiq_unique_jobs/lua/unlock.lua;
+// spring-integration-redis RedisLockRegistry.RedisPubSubLock (UNLINK/DELETE_UNLOCK_SCRIPT).
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lockscope/connection.h"
+#include "lockscope/inspect/audit_log.h"
+#include "lockscope/inspect/lock_record.h"
+#include "lockscope/inspect/safe_actions.h"
+#include "lockscope/script.h"
+
+namespace lockscope::inspect {
+
+// Whether a kind has a release path of its own (else SafeActions' compare-and-delete).
+bool hasLibraryRelease(LockKind kind);
+
+// Redisson's prefixName(): "<prefix>:{<name>}", or "<prefix>:<name>" when name has a {tag}.
+std::string redissonChannel(std::string_view prefix, std::string_view name);
+
+class LibraryRelease {
+  public:
+    // The connection (and the audit log, which may be null) must outlive this object.
+    LibraryRelease(Connection& connection, AuditLog* audit);
+
+    // Dispatches on seen.kind. ActionResult::message says who was told ("woke 1 waiter").
+    ActionResult release(const LockRecord& seen);
+
+    ActionResult releaseRedisson(std::string_view key, const std::vector<HashField>& fieldsSeen,
+                                 bool readWrite);
+    ActionResult releaseSidekiqDigest(std::string_view digest,
+                                      const std::vector<std::string>& jobsSeen);
+    ActionResult releaseSpring(std::string_view key, std::string_view clientIdSeen,
+                               std::string_view registryKey);
+
+  private:
+    ActionResult refuseUnsafe(AuditEntry& entry, std::string_view key, bool truncated);
+    ActionResult finish(AuditEntry& entry, ActionResult result);
+    ActionResult run(AuditEntry& entry, std::string_view key, const Script& script,
+                     const std::vector<std::string>& keys, const std::vector<std::string>& args,
+                     std::string_view how);
+
+    Connection& connection_;
+    AuditLog* audit_;
+};
+
+}  // namespace lockscope::inspect
