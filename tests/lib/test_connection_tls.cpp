@@ -59,8 +59,7 @@ TEST_F(TlsRedisTest, ConnectsByNameAndByAddressAndReportsTheSession) {
 TEST_F(TlsRedisTest, ParsesRedissUrlsAndLocksOverTls) {
     Endpoint e = parseEndpoint("rediss://localhost:" + std::to_string(server().port()));
     e.tls.caFile = testCertificates().caCert;
-    Connection c = Connection::open(e);
-    RedisLock lock(c, "report");
+    RedisLock lock(Connection::open(e), "report");
     auto fence = lock.acquire();
     ASSERT_TRUE(fence);
     EXPECT_TRUE(lock.release());

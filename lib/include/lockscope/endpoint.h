@@ -40,4 +40,8 @@ struct Endpoint {
 // the bad part of the URL.
 Endpoint parseEndpoint(std::string_view url);
 
+// Lays options given apart from the URL (CLI flags, a profile's TLS section) over an
+// endpoint's: set paths and names replace, switches turn on.
+void mergeTlsOptions(TlsOptions& into, const TlsOptions& given);
+
 }  // namespace lockscope

@@ -136,6 +136,14 @@ Endpoint parseEndpoint(std::string_view url) {
                  "\" (expected redis, rediss or unix)");
 }
 
+void mergeTlsOptions(TlsOptions& into, const TlsOptions& given) {
+    into.enabled = into.enabled || given.enabled;
+    into.insecure = into.insecure || given.insecure;
+    for (auto field : {&TlsOptions::caFile, &TlsOptions::caDir, &TlsOptions::certFile,
+                       &TlsOptions::keyFile, &TlsOptions::serverName})
+        if (!(given.*field).empty()) into.*field = given.*field;
+}
+
 std::string Endpoint::display() const {
     std::string out;
     if (isUnix()) {
