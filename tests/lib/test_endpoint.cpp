@@ -69,18 +69,30 @@ TEST_P(EndpointRejects, WithAMessageNamingTheBadPart) {
 
 INSTANTIATE_TEST_SUITE_P(
     Malformed, EndpointRejects,
-    ::testing::Values(BadUrl{"", "empty"}, BadUrl{"localhost:6379", "missing scheme"},
-                      BadUrl{"http://localhost", "unknown scheme"}, BadUrl{"rediss://h:1", "TLS"},
-                      BadUrl{"redis://:6379", "host is empty"}, BadUrl{"redis://h:0", "port"},
-                      BadUrl{"redis://h:65536", "port"}, BadUrl{"redis://h:abc", "port"},
-                      BadUrl{"redis://h:", "port is empty"}, BadUrl{"redis://h/x", "database"},
-                      BadUrl{"redis://h/-1", "database"},
-                      BadUrl{"redis://u:hunter2@h:99999", "port"},
-                      BadUrl{"redis://u:%zz@h", "%-escape"}, BadUrl{"redis://u:%4@h", "%-escape"},
-                      BadUrl{"redis://[::1", "']'"}, BadUrl{"redis://[::1]x", "after the IPv6"},
-                      BadUrl{"unix://relative.sock", "absolute"}, BadUrl{"unix:///s?x=1", "db=N"},
-                      BadUrl{"redis://h\x01st", "control"},
-                      BadUrl{"redis://h st", "host contains"}));
+    ::testing::Values(
+        BadUrl{"", "empty"}, BadUrl{"localhost:6379", "missing scheme"},
+        BadUrl{"http://localhost", "unknown scheme"}, BadUrl{"rediss://:1", "host is empty"},
+        BadUrl{"rediss://u:hunter2@h:0", "port"}, BadUrl{"redis://:6379", "host is empty"},
+        BadUrl{"redis://h:0", "port"}, BadUrl{"redis://h:65536", "port"},
+        BadUrl{"redis://h:abc", "port"}, BadUrl{"redis://h:", "port is empty"},
+        BadUrl{"redis://h/x", "database"}, BadUrl{"redis://h/-1", "database"},
+        BadUrl{"redis://u:hunter2@h:99999", "port"}, BadUrl{"redis://u:%zz@h", "%-escape"},
+        BadUrl{"redis://u:%4@h", "%-escape"}, BadUrl{"redis://[::1", "']'"},
+        BadUrl{"redis://[::1]x", "after the IPv6"}, BadUrl{"unix://relative.sock", "absolute"},
+        BadUrl{"unix:///s?x=1", "db=N"}, BadUrl{"redis://h\x01st", "control"},
+        BadUrl{"redis://h st", "host contains"}));
+
+TEST(Endpoint, RedissTurnsTlsOnAndShowsTheScheme) {
+    Endpoint e = parseEndpoint("rediss://ops:s3cret@cache.example.com:6380/3");
+    EXPECT_TRUE(e.tls.enabled);
+    EXPECT_FALSE(e.tls.insecure);  // verified by default
+    EXPECT_EQ(e.host, "cache.example.com");
+    EXPECT_EQ(e.port, 6380);
+    EXPECT_EQ(e.db, 3);
+    EXPECT_EQ(e.password, "s3cret");
+    EXPECT_EQ(e.display(), "rediss://ops@cache.example.com:6380/3");
+    EXPECT_FALSE(parseEndpoint("redis://h").tls.enabled);
+}
 
 TEST(Endpoint, RejectsHugeAndBinaryInput) {
     EXPECT_THROW(parseEndpoint(std::string(10000, 'a')), lockscope::InvalidArgumentError);

@@ -1,14 +1,23 @@
 #pragma once
-// A blocking connection to one Redis server over hiredis: RAII, timeouts, AUTH and SELECT
-// at connect, binary-safe argv commands, pipelines, scripts with EVALSHA→EVAL fallback,
-// and typed errors that name the endpoint and the command. Not thread-safe: one thread
-// owns a connection; other threads open their own (see openSibling()).
+// A blocking connection to one Redis server over LockScope's transport (a TCP or Unix
+// socket, or a TLS session with OpenSSL; hiredis parses the replies): RAII, AUTH and
+// SELECT at connect, binary-safe argv commands, pipelines, scripts with EVALSHA→EVAL
+// fallback, and typed errors that name the endpoint and the command.
+//
+// Never wrong after a fault: a read whose connection dropped is sent once more on a fresh
+// connection; a write or script that reached the wire is never re-sent — its lost reply
+// is an OutcomeUnknownError. Each command has one deadline (commandTimeout, not reset by
+// progress), one reply may not grow past maxReplyBytes, and a stop token interrupts a wait
+// within 50 ms. Not thread-safe: one thread owns a connection; other threads open their
+// own (see openSibling()).
 
 #include <chrono>
 #include <functional>
 #include <initializer_list>
 #include <memory>
+#include <optional>
 #include <span>
+#include <stop_token>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,16 +26,32 @@
 #include "lockscope/reply.h"
 #include "lockscope/script.h"
 
-struct redisContext;
-
 namespace lockscope {
 
 struct ConnectionOptions {
     std::chrono::milliseconds connectTimeout{2000};
+    // The whole command, from sending to its complete reply: a server that drips bytes
+    // cannot stretch it.
     std::chrono::milliseconds commandTimeout{2000};
     // A read-only connection refuses write commands locally (ReadOnlyError) and never
     // sends them.
     bool readOnly = false;
+    // One reply larger than this fails with a ProtocolError instead of growing the client
+    // (the inspector shows at most a few MB of any value).
+    std::size_t maxReplyBytes = 64u << 20;
+    // Stops a connect or command that waits (CancelledError within 50 ms).
+    std::stop_token stop;
+};
+
+// What the Test button of the connection dialog reports about a TLS connection.
+struct TlsSessionInfo {
+    std::string protocol;  // "TLSv1.3"
+    std::string cipher;    // "TLS_AES_256_GCM_SHA384"
+    std::string subject;   // the server certificate's subject, e.g. "CN = localhost"
+    std::string issuer;
+    std::string notAfter;   // "Dec  1 00:00:00 2027 GMT"
+    std::string names;      // DNS names and addresses it is for
+    bool verified = false;  // false with --insecure
 };
 
 // Observes every command sent: the command log drawer and tests use it.
@@ -98,6 +123,10 @@ class Connection {
     const ConnectionOptions& options() const;
     bool isReadOnly() const { return options().readOnly; }
     void setObserver(CommandObserver observer);
+    // A stop token for the commands that follow (Ctrl+C, --for, Cancel in the window).
+    void setStopToken(std::stop_token stop);
+    // Protocol, cipher and certificate of a TLS connection; nullopt over plaintext.
+    std::optional<TlsSessionInfo> tlsSession() const;
 
   private:
     struct State;

@@ -4,6 +4,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 namespace lockscope {
 
@@ -20,7 +21,35 @@ enum class ErrorKind {
     Storage,            // the SQLite fenced store failed
     Process,            // starting or stopping a local redis-server failed
     OutcomeUnknown,     // a write or script was sent but its reply was lost: it may have run
+    Cancelled,          // the caller asked to stop (Ctrl+C, Cancel) while a command waited
 };
+
+// The code at the front of a server's error reply ("NOSCRIPT No matching script..."), so
+// callers test a code instead of searching the message text.
+enum class ServerErrorCode {
+    Other,           // any prefix not listed below
+    Err,             // the generic "ERR ..." (except the unknown-command form below)
+    UnknownCommand,  // "ERR unknown command ..." (a renamed or missing command)
+    NoScript,
+    NoAuth,
+    WrongPass,
+    NoPerm,
+    ReadOnly,
+    Loading,
+    Busy,
+    Moved,
+    Ask,
+    TryAgain,
+    ClusterDown,
+    MasterDown,
+    WrongType,
+    ExecAbort,
+};
+
+ServerErrorCode serverErrorCodeOf(std::string_view replyText);
+// The error kind a server error reply maps to: Authentication for NOAUTH, WRONGPASS and
+// the older "ERR invalid password"; PermissionDenied for NOPERM; Reply otherwise.
+ErrorKind errorKindOfServerError(std::string_view replyText);
 
 const char* toString(ErrorKind kind);
 
@@ -41,6 +70,12 @@ class ConnectionRefusedError : public IoError {
   public:
     explicit ConnectionRefusedError(const std::string& m)
         : IoError(ErrorKind::ConnectionRefused, m) {}
+};
+// The TLS handshake failed (unknown CA, host name mismatch, expired certificate, client
+// certificate required, plaintext port...): like a refused connection, nothing was sent.
+class TlsError : public ConnectionRefusedError {
+  public:
+    using ConnectionRefusedError::ConnectionRefusedError;
 };
 class TimeoutError : public IoError {
   public:
@@ -63,19 +98,40 @@ class OutcomeUnknownError : public IoError {
     explicit OutcomeUnknownError(const std::string& m) : IoError(ErrorKind::OutcomeUnknown, m) {}
 };
 
-// The server answered with an error reply: the connection itself is fine.
+// The caller's stop token fired while a command waited: the connection is dropped, and a
+// write or script that was already sent may have run (as with OutcomeUnknownError).
+class CancelledError : public IoError {
+  public:
+    explicit CancelledError(const std::string& m) : IoError(ErrorKind::Cancelled, m) {}
+};
+
+// The server answered with an error reply: the connection itself is fine. code() is the
+// reply's prefix (NOSCRIPT, READONLY, MOVED...), for callers to test.
 class ReplyError : public Error {
   public:
-    explicit ReplyError(const std::string& m, ErrorKind kind = ErrorKind::Reply) : Error(kind, m) {}
+    explicit ReplyError(const std::string& m, ErrorKind kind = ErrorKind::Reply,
+                        ServerErrorCode code = ServerErrorCode::Other)
+        : Error(kind, m), code_(code) {}
+    ServerErrorCode code() const noexcept { return code_; }
+
+  private:
+    ServerErrorCode code_;
 };
 class AuthenticationError : public ReplyError {
   public:
-    explicit AuthenticationError(const std::string& m) : ReplyError(m, ErrorKind::Authentication) {}
+    explicit AuthenticationError(const std::string& m,
+                                 ServerErrorCode code = ServerErrorCode::Other)
+        : ReplyError(m, ErrorKind::Authentication, code) {}
 };
 class PermissionError : public ReplyError {
   public:
-    explicit PermissionError(const std::string& m) : ReplyError(m, ErrorKind::PermissionDenied) {}
+    explicit PermissionError(const std::string& m, ServerErrorCode code = ServerErrorCode::NoPerm)
+        : ReplyError(m, ErrorKind::PermissionDenied, code) {}
 };
+
+// Throws the typed error for a server's error reply: `context` says which command on which
+// endpoint ("SET on redis://127.0.0.1:6379"), `replyText` is the reply as the server sent it.
+[[noreturn]] void throwServerError(const std::string& context, std::string_view replyText);
 
 class InvalidArgumentError : public Error {
   public:

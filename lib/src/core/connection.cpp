@@ -1,37 +1,20 @@
 #include "lockscope/connection.h"
 
-#include <hiredis/hiredis.h>
-#include <poll.h>
-#include <sys/time.h>
-
 #include <algorithm>
-#include <array>
 #include <cctype>
-#include <cerrno>
-#include <cstring>
 #include <deque>
 
 #include "command_policy.h"
 #include "lockscope/errors.h"
 #include "lockscope/text_format.h"
 #include "resp_request.h"
+#include "transport/channel.h"
 
 namespace lockscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-constexpr std::size_t kReaderBufferKeep = 1 << 20;
-
-struct ContextFree {
-    void operator()(redisContext* c) const noexcept { redisFree(c); }
-};
-using ContextPtr = std::unique_ptr<redisContext, ContextFree>;
-
-timeval toTimeval(std::chrono::milliseconds ms) {
-    auto count = std::max<std::int64_t>(ms.count(), 1);
-    return timeval{static_cast<time_t>(count / 1000),
-                   static_cast<suseconds_t>((count % 1000) * 1000)};
-}
+using transport::Deadline;
 
 std::string upper(std::string_view s) {
     std::string out(s.substr(0, 32));
@@ -50,10 +33,9 @@ std::string describe(Connection::Argv argv) {
     return out;
 }
 
-bool isTimeoutText(std::string_view s) {
-    return s.find("temporarily unavailable") != std::string_view::npos ||
-           s.find("timed out") != std::string_view::npos ||
-           s.find("Timeout") != std::string_view::npos;
+bool isSubscribe(Connection::Argv argv) {
+    std::string name = upper(argv[0]);
+    return name == "SUBSCRIBE" || name == "PSUBSCRIBE" || name == "SSUBSCRIBE";
 }
 
 // What the observer needs to report a streamed command when its reply arrives.
@@ -63,127 +45,118 @@ struct StreamedCommand {
     bool flushed = false;
 };
 
+// A write whose bytes left for the server but whose reply did not come back.
+[[noreturn]] void throwOutcomeUnknown(const IoError& cause) {
+    throw OutcomeUnknownError(std::string(cause.what()) +
+                              " — it was sent and may have run; LockScope does not send it "
+                              "again (read the state back to know)");
+}
+
 }  // namespace
 
 struct Connection::State {
     Endpoint endpoint;
     ConnectionOptions options;
-    ContextPtr context;
+    transport::Channel channel;
     CommandObserver observer;
-    // Streaming path: the RESP of commands sent but not yet handed to hiredis, and, only
-    // while an observer is set, one entry per command awaiting its reply. Commands sent
-    // without an observer before any tracked one are just counted, so no observer costs
-    // nothing but a counter.
-    std::string outgoing;
+    // Streaming path: while an observer is set, one entry per command awaiting its reply.
+    // Commands sent without an observer before any tracked one are just counted, so no
+    // observer costs nothing but a counter.
     std::deque<StreamedCommand> streamed;
     std::size_t untrackedAhead = 0;
+    std::size_t streamInFlight = 0;  // streamed commands sent and not yet answered
+    bool streamHasWrite = false;     // one of them may change data
+    bool subscribed = false;         // (P)SUBSCRIBE sent: messages arrive unasked
+
+    State(const Endpoint& e, const ConnectionOptions& o)
+        : endpoint(e), options(o), channel(e, o.maxReplyBytes) {}
 
     std::string where() const { return endpoint.display(); }
-
-    // Throws the typed error for a context that failed at connect or during I/O, and drops
-    // the context so the next command reconnects.
-    [[noreturn]] void throwIoError(const std::string& action) {
-        int err = context ? context->err : REDIS_ERR_OTHER;
-        std::string text = context ? context->errstr : "cannot allocate a connection";
-        context.reset();
-        dropStream();
-        std::string message = action + " on " + where() + ": ";
-        if (err == REDIS_ERR_PROTOCOL)
-            throw ProtocolError(message + "the server's reply is not RESP (" + text + ")");
-        if (err == REDIS_ERR_EOF)
-            throw ConnectionLostError(message + "the server closed the connection");
-        if (isTimeoutText(text))
-            throw TimeoutError(message + "no reply within " +
-                               std::to_string((action == "connect" ? options.connectTimeout
-                                                                   : options.commandTimeout)
-                                                  .count()) +
-                               " ms");
-        if (action == "connect") throw ConnectionRefusedError(message + text);
-        throw ConnectionLostError(message + text);
-    }
+    Deadline commandDeadline() const { return Deadline::in(options.commandTimeout, options.stop); }
 
     [[noreturn]] void throwReplyError(std::string_view command, std::string_view text) {
-        std::string message = upper(command) + " on " + where() + ": " + std::string(text);
-        if (text.starts_with("NOPERM")) throw PermissionError(message);
-        if (text.starts_with("WRONGPASS") || text.starts_with("NOAUTH") ||
-            text.starts_with("ERR invalid password") || text.starts_with("ERR AUTH"))
-            throw AuthenticationError(message);
-        throw ReplyError(message);
-    }
-
-    void applyTimeout(std::chrono::milliseconds timeout) {
-        if (context && redisSetTimeout(context.get(), toTimeval(timeout)) != REDIS_OK)
-            throwIoError("set timeout");
-    }
-
-    // Hands what send() formatted to hiredis' output buffer, ahead of anything sent later.
-    void pushOutgoing() {
-        if (outgoing.empty() || !context) return;
-        if (redisAppendFormattedCommand(context.get(), outgoing.data(), outgoing.size()) !=
-            REDIS_OK)
-            throwIoError("pipeline write");
-        outgoing.clear();
+        throwServerError(upper(command) + " on " + where(), text);
     }
 
     // A new or dropped socket has no replies pending: forget what the stream awaited.
     void dropStream() {
-        outgoing.clear();
         streamed.clear();
         untrackedAhead = 0;
+        streamInFlight = 0;
+        streamHasWrite = false;
     }
 
     void connect() {
-        context.reset();
         dropStream();
-        timeval tv = toTimeval(options.connectTimeout);
-        context.reset(endpoint.isUnix()
-                          ? redisConnectUnixWithTimeout(endpoint.unixPath.c_str(), tv)
-                          : redisConnectWithTimeout(endpoint.host.c_str(), endpoint.port, tv));
-        if (!context || context->err) throwIoError("connect");
-        // hiredis frees its read buffer whenever more than 16 KB of it is unused and grows
-        // it again for the next pipeline; a scan's replies refill it every round trip.
-        if (context->reader) context->reader->maxbuf = kReaderBufferKeep;
-        applyTimeout(options.connectTimeout);  // the handshake below is part of connecting
-        // A user named without a password (redis://viewer@host) is honoured: AUTH with an
-        // empty password, which an ACL user with nopass accepts.
-        if (!endpoint.user.empty())
-            handshake({"AUTH", endpoint.user, endpoint.password});
-        else if (!endpoint.password.empty())
-            handshake({"AUTH", endpoint.password});
-        if (endpoint.db != 0) handshake({"SELECT", std::to_string(endpoint.db)});
-        applyTimeout(options.commandTimeout);
-    }
-
-    void handshake(std::initializer_list<std::string_view> argv) {
-        Reply reply = roundTrip(Argv(argv.begin(), argv.size()));
-        if (reply.isError()) {
-            // Never echo the password: name the command only.
-            throwReplyError(*argv.begin(), reply.text());
+        subscribed = false;
+        Deadline deadline = Deadline::in(options.connectTimeout, options.stop);
+        channel.open(deadline);
+        try {
+            // Only AUTH, SELECT and, over TLS, PING: all a managed service must allow. The
+            // PING makes a TLS 1.3 server's refusal of our client certificate, which comes
+            // after the handshake, surface here rather than on the first command.
+            // A user named without a password (redis://viewer@host) is honoured: AUTH with an
+            // empty password, which an ACL user with nopass accepts.
+            if (!endpoint.user.empty())
+                handshake({"AUTH", endpoint.user, endpoint.password}, deadline);
+            else if (!endpoint.password.empty())
+                handshake({"AUTH", endpoint.password}, deadline);
+            if (endpoint.db != 0) handshake({"SELECT", std::to_string(endpoint.db)}, deadline);
+            if (endpoint.tls.enabled && endpoint.password.empty() && endpoint.user.empty() &&
+                endpoint.db == 0)
+                handshake({"PING"}, deadline);
+        } catch (...) {
+            channel.close();
+            throw;
         }
     }
 
-    Reply roundTrip(Argv argv) {
-        std::array<const char*, 16> smallArgs;
-        std::array<std::size_t, 16> smallLens;
-        std::vector<const char*> args;
-        std::vector<std::size_t> lens;
-        const char** a = smallArgs.data();
-        std::size_t* l = smallLens.data();
-        if (argv.size() > smallArgs.size()) {
-            args.resize(argv.size());
-            lens.resize(argv.size());
-            a = args.data();
-            l = lens.data();
-        }
-        for (std::size_t i = 0; i < argv.size(); ++i) a[i] = argv[i].data(), l[i] = argv[i].size();
-        pushOutgoing();
-        void* raw = redisCommandArgv(context.get(), static_cast<int>(argv.size()), a, l);
-        if (!raw) throwIoError(upper(argv[0]));
-        return Reply(static_cast<redisReply*>(raw));
+    void handshake(std::initializer_list<std::string_view> argv, const Deadline& deadline) {
+        Reply reply = roundTrip(Argv(argv.begin(), argv.size()), deadline);
+        // Never echo the password: name the command only.
+        if (reply.isError()) throwReplyError(*argv.begin(), reply.text());
     }
 
-    void ensureConnected() {
-        if (!context) connect();
+    Reply roundTrip(Argv argv, const Deadline& deadline) {
+        appendRespRequest(channel.outgoing(), argv);
+        return channel.readReply(deadline, upper(argv[0]));
+    }
+
+    // Runs `attempt` (which sends and reads) under the transport's contract: a failure
+    // before any byte left is retried once on a fresh connection; a read that lost its
+    // connection is retried once; a write that left is never re-sent.
+    template <typename Attempt>
+    auto withRetry(bool isWrite, Attempt attempt) {
+        bool fresh = !channel.isOpen();
+        if (fresh)
+            connect();
+        else if (!subscribed && streamInFlight == 0 && channel.hasUnexpectedInput())
+            connect();  // closed while idle, or a reply came twice: start clean, nothing lost
+        std::size_t before = channel.bytesWritten();
+        try {
+            return attempt();
+        } catch (const TlsError&) {
+            throw;
+        } catch (const CancelledError&) {
+            throw;
+        } catch (const IoError& e) {
+            dropStream();
+            bool sent = channel.bytesWritten() > before;
+            if (sent && isWrite) throwOutcomeUnknown(e);
+            bool retry = !sent || (e.kind() == ErrorKind::ConnectionLost && !fresh);
+            if (!retry) throw;
+        }
+        connect();
+        std::size_t again = channel.bytesWritten();
+        try {
+            return attempt();
+        } catch (const OutcomeUnknownError&) {
+            throw;
+        } catch (const IoError& e) {
+            if (isWrite && channel.bytesWritten() > again && e.kind() != ErrorKind::Cancelled)
+                throwOutcomeUnknown(e);
+            throw;
+        }
     }
 
     void checkAllowed(Argv argv) const {
@@ -222,120 +195,113 @@ Connection& Connection::operator=(Connection&&) noexcept = default;
 Connection::~Connection() = default;
 
 Connection Connection::open(const Endpoint& endpoint, const ConnectionOptions& options) {
-    auto state = std::make_unique<State>();
-    state->endpoint = endpoint;
-    state->options = options;
+    auto state = std::make_unique<State>(endpoint, options);
     state->connect();
     return Connection(std::move(state));
 }
 
 Connection Connection::openSibling() const {
-    Connection sibling = open(state_->endpoint, state_->options);
-    return sibling;
+    return open(state_->endpoint, state_->options);
 }
 
 Reply Connection::command(Argv argv) {
-    state_->checkAllowed(argv);
+    State& s = *state_;
+    s.checkAllowed(argv);
     auto start = Clock::now();
-    bool fresh = !state_->context;
-    state_->ensureConnected();
-    Reply reply;
-    try {
-        reply = state_->roundTrip(argv);
-    } catch (const ConnectionLostError&) {
-        // An idle socket found dead (the server restarted or closed us): connect again and
-        // send once more. Never after a timeout, when the first send may still execute.
-        if (fresh) throw;
-        state_->connect();
-        reply = state_->roundTrip(argv);
-    }
-    state_->notify(argv, reply, start);
-    if (reply.isError()) state_->throwReplyError(argv[0], reply.text());
+    bool isWrite = !isReadOnlySafe(argv);
+    if (isSubscribe(argv)) s.subscribed = true;
+    Reply reply = s.withRetry(isWrite, [&] { return s.roundTrip(argv, s.commandDeadline()); });
+    s.notify(argv, reply, start);
+    if (reply.isError()) s.throwReplyError(argv[0], reply.text());
     return reply;
 }
 
 std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::string>>& commands) {
+    State& s = *state_;
     std::vector<std::vector<std::string_view>> views;
     views.reserve(commands.size());
+    bool anyWrite = false;
     for (const auto& c : commands) {
         views.emplace_back(c.begin(), c.end());
-        state_->checkAllowed(views.back());
+        s.checkAllowed(views.back());
+        anyWrite = anyWrite || !isReadOnlySafe(views.back());
     }
     auto start = Clock::now();
-    state_->ensureConnected();
-    state_->pushOutgoing();
-    std::vector<const char*> args;
-    std::vector<std::size_t> lens;
-    for (const auto& argv : views) {
-        args.clear();
-        lens.clear();
-        for (auto a : argv) args.push_back(a.data()), lens.push_back(a.size());
-        if (redisAppendCommandArgv(state_->context.get(), static_cast<int>(argv.size()),
-                                   args.data(), lens.data()) != REDIS_OK)
-            state_->throwIoError("pipeline");
-    }
-    std::vector<Reply> replies;
-    replies.reserve(commands.size());
-    for (const auto& argv : views) {
-        void* raw = nullptr;
-        if (redisGetReply(state_->context.get(), &raw) != REDIS_OK || !raw)
-            state_->throwIoError("pipeline of " + std::to_string(commands.size()) + " commands");
-        replies.emplace_back(static_cast<redisReply*>(raw));
-        state_->notify(argv, replies.back(), start);
-    }
+    std::string action = "pipeline of " + std::to_string(commands.size()) + " commands";
+    auto replies = s.withRetry(anyWrite, [&] {
+        for (const auto& argv : views) appendRespRequest(s.channel.outgoing(), argv);
+        std::vector<Reply> out;
+        out.reserve(views.size());
+        // Each reply within commandTimeout of the previous one: a long pipeline is not a
+        // slow command, but no single reply may stall or drip.
+        for (std::size_t i = 0; i < views.size(); ++i)
+            out.push_back(s.channel.readReply(s.commandDeadline(), action));
+        return out;
+    });
+    for (std::size_t i = 0; i < views.size(); ++i) s.notify(views[i], replies[i], start);
     return replies;
 }
 
 void Connection::send(Argv argv) {
-    state_->checkAllowed(argv);
-    state_->ensureConnected();
-    appendRespRequest(state_->outgoing, argv);
-    if (state_->observer)
-        state_->streamed.push_back({describe(argv), {}, false});
-    else if (state_->streamed.empty())
-        ++state_->untrackedAhead;
+    State& s = *state_;
+    s.checkAllowed(argv);
+    if (!s.channel.isOpen()) s.connect();
+    appendRespRequest(s.channel.outgoing(), argv);
+    ++s.streamInFlight;
+    if (!isReadOnlySafe(argv)) s.streamHasWrite = true;
+    if (isSubscribe(argv)) s.subscribed = true;
+    if (s.observer)
+        s.streamed.push_back({describe(argv), {}, false});
+    else if (s.streamed.empty())
+        ++s.untrackedAhead;
     else
-        state_->streamed.push_back({});  // the observer was removed with replies pending
+        s.streamed.push_back({});  // the observer was removed with replies pending
 }
 
 void Connection::flush() {
-    if (!state_->context) return;
     State& s = *state_;
-    s.pushOutgoing();
+    if (!s.channel.isOpen()) return;
     if (!s.streamed.empty()) {
         // Latency counts from here: the time the command spent queued locally is ours.
         auto now = Clock::now();
         for (auto it = s.streamed.rbegin(); it != s.streamed.rend() && !it->flushed; ++it)
             it->flushedAt = now, it->flushed = true;
     }
-    int done = 0;
-    while (!done)
-        if (redisBufferWrite(s.context.get(), &done) != REDIS_OK) s.throwIoError("pipeline write");
+    try {
+        s.channel.flush(s.commandDeadline(), "pipeline write");
+    } catch (const IoError& e) {
+        bool hadWrite = s.streamHasWrite;
+        s.dropStream();
+        if (hadWrite && e.kind() != ErrorKind::Cancelled) throwOutcomeUnknown(e);
+        throw;
+    }
 }
 
 Reply Connection::receive() {
-    if (!state_->context)
-        throw ConnectionLostError("pipeline read on " + state_->where() +
+    State& s = *state_;
+    if (!s.channel.isOpen())
+        throw ConnectionLostError("pipeline read on " + s.where() +
                                   ": the connection was reset, so no reply is pending");
-    if (!state_->outgoing.empty()) flush();  // a reply cannot come for a command not sent
-    void* raw = nullptr;
-    if (redisGetReply(state_->context.get(), &raw) != REDIS_OK || !raw)
-        state_->throwIoError("pipeline read");
-    Reply reply(static_cast<redisReply*>(raw));
-    state_->notifyStreamed(reply);
+    if (!s.channel.outgoing().empty()) flush();  // a reply cannot come for a command not sent
+    Reply reply;
+    try {
+        reply = s.channel.readReply(s.commandDeadline(), "pipeline read");
+    } catch (const IoError& e) {
+        bool hadWrite = s.streamHasWrite;
+        s.dropStream();
+        if (hadWrite && e.kind() != ErrorKind::Cancelled) throwOutcomeUnknown(e);
+        throw;
+    }
+    if (s.streamInFlight > 0 && --s.streamInFlight == 0) s.streamHasWrite = false;
+    s.notifyStreamed(reply);
     return reply;
 }
 
 bool Connection::waitForReply(std::chrono::milliseconds timeout) {
-    redisContext* c = state_->context.get();
-    if (!c) throw ConnectionLostError("wait on " + state_->where() + ": the connection was reset");
-    if (!state_->outgoing.empty()) flush();
-    if (c->reader && c->reader->len > c->reader->pos) return true;  // bytes already buffered
-    pollfd p{c->fd, POLLIN, 0};
-    int ready =
-        ::poll(&p, 1, static_cast<int>(std::clamp<std::int64_t>(timeout.count(), 0, 3'600'000)));
-    if (ready < 0 && errno != EINTR) state_->throwIoError("wait");
-    return ready > 0;
+    State& s = *state_;
+    if (!s.channel.isOpen())
+        throw ConnectionLostError("wait on " + s.where() + ": the connection was reset");
+    return s.channel.waitReadable(timeout);
 }
 
 Reply Connection::eval(const Script& script, Argv keys, Argv args) {
@@ -350,7 +316,8 @@ Reply Connection::eval(const Script& script, Argv keys, Argv args) {
     try {
         return command(argv);
     } catch (const ReplyError& e) {
-        if (std::string_view(e.what()).find(": NOSCRIPT") == std::string_view::npos) throw;
+        // NOSCRIPT: the script did not run, so sending it whole is safe.
+        if (e.code() != ServerErrorCode::NoScript) throw;
     }
     argv[0] = "EVAL";
     argv[1] = script.source();
@@ -363,7 +330,6 @@ void Connection::reconnect() {
 
 void Connection::setCommandTimeout(std::chrono::milliseconds timeout) {
     state_->options.commandTimeout = timeout;
-    state_->applyTimeout(timeout);
 }
 
 void Connection::setConnectTimeout(std::chrono::milliseconds timeout) {
@@ -381,6 +347,13 @@ const ConnectionOptions& Connection::options() const {
 }
 void Connection::setObserver(CommandObserver observer) {
     state_->observer = std::move(observer);
+}
+void Connection::setStopToken(std::stop_token stop) {
+    state_->options.stop = std::move(stop);
+}
+std::optional<TlsSessionInfo> Connection::tlsSession() const {
+    if (!state_->endpoint.tls.enabled || !state_->channel.isOpen()) return std::nullopt;
+    return state_->channel.tlsSession();
 }
 
 }  // namespace lockscope

@@ -129,10 +129,21 @@ Endpoint parseEndpoint(std::string_view url) {
     std::string_view scheme = url.substr(0, sep), rest = url.substr(sep + 3);
     if (scheme == "redis") return parseTcp(url, rest);
     if (scheme == "unix") return parseUnix(url, rest);
-    if (scheme == "rediss")
-        bad(url, "rediss:// (TLS) is not supported: this build's hiredis 0.14 has no TLS");
-    bad(url,
-        "unknown scheme \"" + std::string(scheme.substr(0, 20)) + "\" (expected redis or unix)");
+    if (scheme == "rediss") {
+        Endpoint e = parseTcp(url, rest);
+        e.tls.enabled = true;
+        return e;
+    }
+    bad(url, "unknown scheme \"" + std::string(scheme.substr(0, 20)) +
+                 "\" (expected redis, rediss or unix)");
+}
+
+void mergeTlsOptions(TlsOptions& into, const TlsOptions& given) {
+    into.enabled = into.enabled || given.enabled;
+    into.insecure = into.insecure || given.insecure;
+    for (auto field : {&TlsOptions::caFile, &TlsOptions::caDir, &TlsOptions::certFile,
+                       &TlsOptions::keyFile, &TlsOptions::serverName})
+        if (!(given.*field).empty()) into.*field = given.*field;
 }
 
 std::string Endpoint::display() const {
@@ -142,7 +153,7 @@ std::string Endpoint::display() const {
         if (db != 0) out += "?db=" + std::to_string(db);
         return out;
     }
-    out = "redis://";
+    out = tls.enabled ? "rediss://" : "redis://";
     if (!user.empty()) out += user + "@";
     out += host.find(':') != std::string::npos ? "[" + host + "]" : host;
     out += ":" + std::to_string(port);

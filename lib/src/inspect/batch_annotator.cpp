@@ -28,11 +28,8 @@ void sendArgv(Connection& c, std::initializer_list<std::string_view> argv) {
 }  // namespace
 
 void throwReplyError(std::string_view command, const std::string& instance, std::string_view text) {
-    std::string message = std::string(command) + " on " + instance + ": " + std::string(text);
-    if (text.starts_with("NOPERM")) throw PermissionError(message);
-    if (text.starts_with("NOAUTH") || text.starts_with("WRONGPASS"))
-        throw AuthenticationError(message);
-    throw ReplyError(message);
+    // The core's one mapping: the reply's code (NOPERM, MOVED, ...) travels with the error.
+    throwServerError(std::string(command) + " on " + instance, text);
 }
 
 BatchAnnotator::BatchAnnotator(const ScanOptions& options,

@@ -1,43 +1,52 @@
 #include "node_link.h"
-#include "core/resp_request.h"
-
-#include <hiredis/hiredis.h>
 
 #include <array>
+#include <cerrno>
+
+#include "core/resp_request.h"
+#include "core/transport/socket_connect.h"
+#include "core/transport/tls_context.h"
+#include "core/transport/tls_handshake.h"
 
 namespace lockscope::redlock_detail {
+namespace {
 
-void NodeLink::ContextFree::operator()(redisContext* c) const noexcept {
-    redisFree(c);
-}
+using transport::IoResult;
+using transport::IoStatus;
+
+constexpr std::size_t kMaxReplyBytes = 64u << 20;
+constexpr std::size_t kReadChunk = 16 * 1024;
+
+}  // namespace
 
 NodeLink::NodeLink(Endpoint endpoint)
-    : endpoint_(std::move(endpoint)), where_(endpoint_.display()) {}
+    : endpoint_(std::move(endpoint)), where_(endpoint_.display()), reader_(kMaxReplyBytes) {}
 NodeLink::~NodeLink() = default;
 NodeLink::NodeLink(NodeLink&&) noexcept = default;
 NodeLink& NodeLink::operator=(NodeLink&&) noexcept = default;
 
 int NodeLink::fd() const {
-    return context_ ? context_->fd : -1;
+    return stream_.fd();
 }
 
-std::optional<LinkFailure> NodeLink::open(int& handshakeReplies) {
+std::optional<LinkFailure> NodeLink::open(int& handshakeReplies,
+                                          std::chrono::milliseconds timeout) {
     close();
     handshakeReplies = 0;
-    redisContext* raw = endpoint_.isUnix()
-                            ? redisConnectUnixNonBlock(endpoint_.unixPath.c_str())
-                            : redisConnectNonBlock(endpoint_.host.c_str(), endpoint_.port);
-    if (!raw)
-        return LinkFailure{ErrorKind::ConnectionRefused,
-                           "connect to " + where_ + ": out of memory"};
-    context_.reset(raw);
-    if (context_->err) {
-        LinkFailure failure{ErrorKind::ConnectionRefused,
-                            "connect to " + where_ + ": " + context_->errstr};
+    try {
+        if (endpoint_.tls.enabled && !endpoint_.isUnix()) {
+            auto deadline = transport::Deadline::in(timeout);
+            stream_ = transport::Stream(transport::connectSocket(endpoint_, deadline, where_));
+            transport::runTlsHandshake(stream_, endpoint_, deadline, where_);
+        } else {
+            stream_ = transport::Stream(transport::startConnectSocket(endpoint_, where_));
+        }
+    } catch (const Error& e) {
         close();
-        return failure;
+        return LinkFailure{
+            e.kind() == ErrorKind::Timeout ? ErrorKind::Timeout : ErrorKind::ConnectionRefused,
+            e.what()};
     }
-    receivedAnything_ = false;
     std::string handshake;
     if (!endpoint_.password.empty()) {
         if (endpoint_.user.empty()) {
@@ -60,63 +69,86 @@ std::optional<LinkFailure> NodeLink::open(int& handshakeReplies) {
 }
 
 void NodeLink::close() noexcept {
-    context_.reset();
+    stream_.close();
+    reader_.reset();
+    outgoing_.clear();
+    outgoingSent_ = 0;
 }
 
 void NodeLink::appendEncoded(std::string_view request) {
-    redisAppendFormattedCommand(context_.get(), request.data(), request.size());
+    if (outgoingSent_ == outgoing_.size()) outgoing_.clear(), outgoingSent_ = 0;
+    outgoing_.append(request);
 }
 
 bool NodeLink::flush(std::optional<LinkFailure>& failure) {
-    int done = 0;
-    if (redisBufferWrite(context_.get(), &done) != REDIS_OK) {
-        failure = ioFailure("send to");
+    while (outgoingSent_ < outgoing_.size()) {
+        IoResult r =
+            stream_.write(outgoing_.data() + outgoingSent_, outgoing_.size() - outgoingSent_);
+        if (r.status == IoStatus::Progress) {
+            outgoingSent_ += r.bytes;
+            continue;
+        }
+        if (r.status == IoStatus::WantWrite || r.status == IoStatus::WantRead) return false;
+        failure = failureOf(r, "send to");
         return false;
     }
-    return done != 0;
+    outgoing_.clear();
+    outgoingSent_ = 0;
+    return true;
 }
 
 bool NodeLink::readAvailable(std::optional<LinkFailure>& failure) {
-    if (redisBufferRead(context_.get()) != REDIS_OK) {
-        failure = ioFailure("read from");
+    char chunk[kReadChunk];
+    // Read until the socket has nothing more: a TLS session may hold decrypted bytes that
+    // poll() would not announce again.
+    while (true) {
+        IoResult r = stream_.read(chunk, sizeof chunk);
+        if (r.status == IoStatus::Progress) {
+            if (auto error = reader_.feed(chunk, r.bytes)) {
+                failure = LinkFailure{ErrorKind::Protocol, "read from " + where_ + ": " + *error};
+                return false;
+            }
+            if (r.bytes < sizeof chunk && !stream_.hasBufferedInput()) return true;
+            continue;
+        }
+        if (r.status == IoStatus::WantRead || r.status == IoStatus::WantWrite) return true;
+        failure = failureOf(r, "read from");
         return false;
     }
-    return true;
 }
 
 bool NodeLink::takeReply(Reply& reply, std::optional<LinkFailure>& failure) {
-    void* raw = nullptr;
-    if (redisGetReplyFromReader(context_.get(), &raw) != REDIS_OK) {
-        failure = ioFailure("parse reply from");
+    std::string error;
+    auto next = reader_.next(error);
+    if (!error.empty()) {
+        failure = LinkFailure{ErrorKind::Protocol, "parse reply from " + where_ +
+                                                       ": the reply is not RESP (" + error + ")"};
         return false;
     }
-    if (!raw) return false;
-    receivedAnything_ = true;
-    reply = Reply(static_cast<redisReply*>(raw));
+    if (!next) return false;
+    reply = std::move(*next);
     return true;
 }
 
-LinkFailure NodeLink::ioFailure(std::string_view action) const {
-    std::string text = context_ ? context_->errstr : "no connection";
-    int err = context_ ? context_->err : REDIS_ERR_OTHER;
+LinkFailure NodeLink::failureOf(const IoResult& r, std::string_view action) const {
     std::string prefix = std::string(action) + " " + where_ + ": ";
-    if (err == REDIS_ERR_PROTOCOL)
-        return {ErrorKind::Protocol, prefix + "the reply is not RESP (" + text + ")"};
-    if (err == REDIS_ERR_EOF)
+    if (r.status == IoStatus::Closed)
         return {ErrorKind::ConnectionLost, prefix + "the server closed the connection"};
     // A fresh socket that fails before any reply never reached a server: nothing listens.
-    if (!receivedAnything_ && text.find("refused") != std::string::npos)
-        return {ErrorKind::ConnectionRefused, "connect to " + where_ + ": " + text};
-    return {ErrorKind::ConnectionLost, prefix + text};
+    if (!reader_.receivedAnything() && r.sysErrno == ECONNREFUSED)
+        return {ErrorKind::ConnectionRefused,
+                "connect to " + where_ + ": " + transport::describeErrno(r.sysErrno)};
+    if (r.tlsError != 0) {
+        std::string special = transport::explainTlsFailure(r.tlsError, endpoint_.tls);
+        return {ErrorKind::ConnectionLost,
+                prefix + (special.empty() ? "TLS error: " + transport::tlsErrorText(r.tlsError)
+                                          : special)};
+    }
+    return {ErrorKind::ConnectionLost, prefix + transport::describeErrno(r.sysErrno)};
 }
 
-ErrorKind errorKindOfReply(std::string_view text) {
-    if (text.starts_with("NOPERM")) return ErrorKind::PermissionDenied;
-    if (text.starts_with("WRONGPASS") || text.starts_with("NOAUTH") ||
-        text.starts_with("ERR invalid password") || text.starts_with("ERR AUTH") ||
-        text.starts_with("ERR Client sent AUTH"))
-        return ErrorKind::Authentication;
-    return ErrorKind::Reply;
+LinkFailure NodeLink::ioFailure(std::string_view action) const {
+    return {ErrorKind::ConnectionLost, std::string(action) + " " + where_ + ": no connection"};
 }
 
 }  // namespace lockscope::redlock_detail

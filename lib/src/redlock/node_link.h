@@ -1,8 +1,9 @@
 #pragma once
-// One non-blocking hiredis socket to one Redlock node. Redlock must send a command to every
-// node before it reads any reply, which lockscope::Connection (blocking, one round trip per
-// call) cannot do, so the Redlock module keeps its own small RAII wrapper: the node set
-// appends to every link, then waits on all sockets at once with ppoll().
+// One non-blocking link to one Redlock node over the core's transport (socket or TLS
+// session, hiredis's reader for replies). Redlock must send a command to every node before
+// it reads any reply, which lockscope::Connection (blocking, one round trip per call)
+// cannot do, so the node set appends to every link, then waits on all sockets at once with
+// ppoll(). Errors are mapped as Connection maps them (errno, OpenSSL codes, reply codes).
 
 #include <chrono>
 #include <memory>
@@ -15,7 +16,8 @@
 #include "lockscope/errors.h"
 #include "lockscope/reply.h"
 
-struct redisContext;
+#include "core/transport/reply_reader.h"
+#include "core/transport/stream.h"
 
 namespace lockscope::redlock_detail {
 
@@ -34,13 +36,16 @@ class NodeLink {
 
     const Endpoint& endpoint() const { return endpoint_; }
     const std::string& where() const { return where_; }
-    bool isOpen() const { return context_ != nullptr; }
+    bool isOpen() const { return stream_.isOpen(); }
     int fd() const;
 
     // Opens a non-blocking socket and queues AUTH and SELECT in front of whatever is
     // appended next, so a reconnect costs no extra round trip. Returns how many handshake
     // replies will precede the caller's replies, or the failure when the socket cannot open.
-    std::optional<LinkFailure> open(int& handshakeReplies);
+    // Over TLS the connect and the handshake are waited for here, within `timeout`.
+    std::optional<LinkFailure> open(int& handshakeReplies,
+                                    std::chrono::milliseconds timeout = std::chrono::milliseconds{
+                                        2000});
     void close() noexcept;
 
     // Queues commands already encoded with appendRespRequest() (binary-safe). Nothing is sent
@@ -57,17 +62,19 @@ class NodeLink {
     LinkFailure ioFailure(std::string_view action) const;
 
   private:
-    struct ContextFree {
-        void operator()(redisContext* c) const noexcept;
-    };
+    LinkFailure failureOf(const transport::IoResult& r, std::string_view action) const;
 
     Endpoint endpoint_;
     std::string where_;
-    std::unique_ptr<redisContext, ContextFree> context_;
-    bool receivedAnything_ = false;  // distinguishes "refused at connect" from "lost later"
+    transport::Stream stream_;
+    transport::ReplyReader reader_;
+    std::string outgoing_;
+    std::size_t outgoingSent_ = 0;  // bytes of outgoing_ already written
 };
 
 // The error kind of an error reply, as Connection classifies it (NOPERM, WRONGPASS, ...).
-ErrorKind errorKindOfReply(std::string_view text);
+inline ErrorKind errorKindOfReply(std::string_view text) {
+    return errorKindOfServerError(text);
+}
 
 }  // namespace lockscope::redlock_detail

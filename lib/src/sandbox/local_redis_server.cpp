@@ -142,13 +142,27 @@ Endpoint LocalRedisServer::endpoint() const {
     Endpoint e;
     e.host = "127.0.0.1";
     e.port = port_;
+    if (options_.tls) {
+        e.tls.enabled = true;
+        e.tls.caFile = options_.tls->caFile;
+    }
     return e;
 }
 
 void LocalRedisServer::writeConfig() const {
     std::ofstream conf(directory_ + "/redis.conf");
-    conf << "port " << port_ << "\n"
-         << "bind 127.0.0.1\n"
+    if (options_.tls) {
+        const LocalRedisTls& tls = *options_.tls;
+        conf << "port 0\n"
+             << "tls-port " << port_ << "\n"
+             << "tls-cert-file " << tls.certFile << "\n"
+             << "tls-key-file " << tls.keyFile << "\n"
+             << "tls-ca-cert-file " << tls.caFile << "\n"
+             << "tls-auth-clients " << (tls.requireClientCert ? "yes" : "no") << "\n";
+    } else {
+        conf << "port " << port_ << "\n";
+    }
+    conf << "bind 127.0.0.1\n"
          << "dir " << directory_ << "\n"
          << "unixsocket " << unixSocket() << "\n"
          << "unixsocketperm 700\n"
@@ -210,13 +224,16 @@ void LocalRedisServer::waitUntilAnswering() {
                                     : ": " + logTail()));
         }
         try {
-            Connection c = Connection::open(endpoint(), quick);
+            // A TLS-only server may want a client certificate: ask on the Unix socket.
+            Endpoint local;
+            local.unixPath = unixSocket();
+            Connection c = Connection::open(options_.tls ? local : endpoint(), quick);
             Reply pong = c.command({"PING"});
             if (pong.text() == "PONG") return;
         } catch (const AuthenticationError&) {
             return;  // answering, just password-protected
         } catch (const ReplyError& e) {
-            if (std::string_view(e.what()).find("NOAUTH") != std::string_view::npos) return;
+            if (e.code() == ServerErrorCode::NoAuth) return;
         } catch (const Error&) {
         }
         std::this_thread::sleep_for(10ms);

@@ -5,6 +5,7 @@
 
 #include <sys/types.h>
 #include <chrono>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -12,12 +13,21 @@
 
 namespace lockscope {
 
+// A server that speaks TLS only on its port, like a managed service with the plaintext
+// port closed (see tls_certificates.h for files to use).
+struct LocalRedisTls {
+    std::string certFile, keyFile;
+    std::string caFile;              // clients verify against it; it also checks client certs
+    bool requireClientCert = false;  // mutual TLS (tls-auth-clients yes)
+};
+
 struct LocalRedisServerOptions {
     std::string executable = "redis-server";  // looked up on PATH
     bool persistence = false;                 // append-only file, fsync always: survives restart()
     std::vector<std::string> configLines;     // extra redis.conf lines, e.g. "requirepass s3cret"
     int port = 0;                             // 0: pick a free port
     std::chrono::milliseconds startTimeout{5000};
+    std::optional<LocalRedisTls> tls;  // set: the port is TLS only
 };
 
 class LocalRedisServer {
@@ -30,7 +40,9 @@ class LocalRedisServer {
     int port() const { return port_; }
     const std::string& directory() const { return directory_; }
     std::string unixSocket() const { return directory_ + "/redis.sock"; }
-    Endpoint endpoint() const;  // redis://127.0.0.1:port, default user, no password
+    // redis://127.0.0.1:port, default user, no password; rediss:// verified against the
+    // CA file when the server speaks TLS.
+    Endpoint endpoint() const;
     std::string url() const { return endpoint().display(); }
     pid_t pid() const { return pid_; }
     bool running() const { return pid_ > 0; }
