@@ -254,16 +254,17 @@ class ReplayPanelTest : public QObject {
         QVERIFY(!panel->crashInstance(QStringLiteral("A")));
         QVERIFY(!panel->lastError().isEmpty());
 
-        // A pause forked "here" (the lanes' right-click at 36 s) as the Replay says.
+        // A pause forked "here" (the lanes' right-click at 35 s, when B's scheduler fires) as the
+        // Replay says.
         auto paused = openPanel();
         toEnd(*paused);
         sim::Replay pauseReference("broken-report");
-        pauseReference.seekTime(36000);
+        pauseReference.seekTime(35000);
         pauseReference.pauseInstance("B", 20000);
         // Through the lanes' signal, as the context menu sends it after asking the duration.
-        emit paused->lanes()->pauseRequested(QStringLiteral("B"), 36000, 20000);
+        emit paused->lanes()->pauseRequested(QStringLiteral("B"), 35000, 20000);
         QVERIFY2(paused->lastError().isEmpty(), qPrintable(paused->lastError()));
-        QCOMPARE(paused->replay().currentTime(), sim::VirtualMs(36000));
+        QCOMPARE(paused->replay().currentTime(), sim::VirtualMs(35000));
         QCOMPARE(paused->replay().outcome(), pauseReference.outcome());
         QCOMPARE(paused->replay().transcript(), pauseReference.transcript());
     }
