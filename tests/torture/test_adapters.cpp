@@ -27,9 +27,11 @@ void expectPausesBreakIt(TortureOptions options) {
     // A TTL lock without a fence cannot stop a paused holder from writing late.
     EXPECT_GT(result.verdict.overlaps, 0);
     EXPECT_FALSE(result.verdict.staleWritesAccepted);  // no fence to judge by
-    for (const Op& op : result.history)
-        if (op.process >= 0 && op.f == "acquire" && op.type == OpType::Ok)
+    for (const Op& op : result.history) {
+        if (op.process >= 0 && op.f == "acquire" && op.type == OpType::Ok) {
             EXPECT_FALSE(op.token.empty());
+        }
+    }
     for (pid_t pid : startedPids(options.pidFile)) EXPECT_TRUE(processGone(pid));
     std::filesystem::remove(options.pidFile);
 }
