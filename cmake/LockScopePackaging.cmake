@@ -29,9 +29,9 @@ that replays how locks fail; lockscope-cli is the command-line tool.")
 
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_NAME lockscope-dev)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
-# Static archives: a consumer links hiredis, SQLite and (for find_package) nlohmann_json.
+# Static archives: a consumer links hiredis, OpenSSL, SQLite and (for find_package) nlohmann_json.
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
-    "libhiredis-dev, libsqlite3-dev, nlohmann-json3-dev, pkgconf | pkg-config")
+    "libhiredis-dev, libssl-dev, libsqlite3-dev, nlohmann-json3-dev, pkgconf | pkg-config")
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
     "The C++20 lock library, static, with its headers, CMake package and pkg-config file:
 atomic acquire with a fencing token, owner-checked extend and release, a

@@ -14,7 +14,7 @@ int main() {
     auto endpoint = lockscope::parseEndpoint("redis://127.0.0.1:6390/2");
     if (endpoint.port != 6390) return 1;
     try {
-        lockscope::parseEndpoint("rediss://127.0.0.1");  // refused: bad input is an error
+        lockscope::parseEndpoint("redis://127.0.0.1:notaport");  // bad input is an error
         return 1;
     } catch (const lockscope::Error&) {
     }
