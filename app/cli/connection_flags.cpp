@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
 #include <cstdlib>
 
 #include "lockscope/errors.h"
@@ -12,7 +13,7 @@ namespace lockscope::cli {
 
 // A function, not a global: commands register during static initialisation, in any order.
 std::vector<OptionSpec> inspectorOptionSpecs() {
-    const std::string server = "Connection", scan = "Scan and output";
+    const std::string server = "Connection", tls = "TLS (as redis-cli)", scan = "Scan and output";
     return {
         {"-h,--host", "HOST", "server host (default 127.0.0.1)", server},
         {"-p,--port", "PORT", "server port (default 6379)", server},
@@ -26,6 +27,13 @@ std::vector<OptionSpec> inspectorOptionSpecs() {
          "redis://[user[:pw]@]host[:port][/db] or unix:///path; repeat for several servers",
          server},
         {"--read-only", "", "send no writes (actions are refused)", server},
+        {"--tls", "", "TLS, verified against the system store unless --cacert", tls},
+        {"--cacert", "FILE", "trust this CA certificate (PEM); implies --tls", tls},
+        {"--cacertdir", "DIR", "trust the CAs in this hashed directory; implies --tls", tls},
+        {"--cert", "FILE", "client certificate for mutual TLS (PEM)", tls},
+        {"--key", "FILE", "the client certificate's private key (PEM)", tls},
+        {"--sni", "NAME", "server name to send and check (default: the host)", tls},
+        {"--insecure", "", "skip certificate verification (warned loudly)", tls},
         {"--pattern", "GLOB", "SCAN MATCH pattern, repeatable (default lock:*)", scan},
         {"--json", "", "one JSON object per line", scan},
         {"--max-load", "PERCENT", "cap the share of server time used, 1% to 100%, e.g. 20%", scan},
@@ -74,6 +82,34 @@ long long parseNumberFlag(const std::string& flag, const std::string& text, long
     return value;
 }
 
+namespace {
+
+// redis-cli's TLS flags, applied to every endpoint (rediss:// URLs turn TLS on by themselves;
+// --cacert and the other TLS flags imply --tls).
+void applyTlsFlags(const Arguments& args, std::vector<Endpoint>& endpoints) {
+    TlsOptions flags;
+    flags.enabled = args.has("--tls");
+    flags.insecure = args.has("--insecure");
+    flags.caFile = args.value("--cacert").value_or("");
+    flags.caDir = args.value("--cacertdir").value_or("");
+    flags.certFile = args.value("--cert").value_or("");
+    flags.keyFile = args.value("--key").value_or("");
+    flags.serverName = args.value("--sni").value_or("");
+    if (flags == TlsOptions{}) return;
+    for (Endpoint& e : endpoints) {
+        if (e.isUnix()) throw UsageError("TLS flags do not apply to a unix:// socket");
+        mergeTlsOptions(e.tls, flags);
+        e.tls.enabled = true;
+    }
+    if (flags.insecure)
+        std::fputs(
+            "WARNING: --insecure: the server's certificate and name are NOT verified; "
+            "anyone on the path can read and change this session\n",
+            stderr);
+}
+
+}  // namespace
+
 InspectorFlags parseInspectorFlags(const Arguments& args) {
     InspectorFlags f;
     f.readOnly = args.has("--read-only");
@@ -119,6 +155,7 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
         if (db) e.db = static_cast<int>(parseNumberFlag("-n", *db, 0, 1'000'000));
         f.endpoints.push_back(std::move(e));
     }
+    applyTlsFlags(args, f.endpoints);
     auto patterns = args.values("--pattern");
     if (!patterns.empty()) f.scan.patterns = patterns;
     if (auto load = args.value("--max-load")) {
