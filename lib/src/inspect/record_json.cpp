@@ -18,9 +18,16 @@ std::string toJsonLine(const LockRecord& r, SteadyClock::time_point now) {
     j["type"] = toString(r.type);
     j["kind"] = toString(r.kind);
     if (r.type == ValueType::Hash) {
+        // Field names and values are escaped as keys are, and marked the same way.
         nlohmann::ordered_json fields = nlohmann::ordered_json::object();
-        for (const auto& f : r.fields) fields[jsonSafe(f.field)] = jsonSafe(f.value);
+        bool fieldsEscaped = false;
+        for (const auto& f : r.fields) {
+            bool nameEscaped = false, valueEscaped = false;
+            fields[jsonSafe(f.field, &nameEscaped)] = jsonSafe(f.value, &valueEscaped);
+            fieldsEscaped = fieldsEscaped || nameEscaped || valueEscaped;
+        }
         j["token"] = fields;
+        if (fieldsEscaped) j["token_escaped"] = true;
     } else if (r.type == ValueType::String) {
         j["token"] = jsonSafe(r.token, &escaped);
         if (escaped) j["token_escaped"] = true;
