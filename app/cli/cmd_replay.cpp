@@ -117,7 +117,8 @@ Registration replay(
     {"replay",
      "replay NAME [--seed N] [--set param=value]... [--live URL|private] | --list",
      "Replay a teaching scenario (broken-report, fixed-report, expiry-race, setnx-expire-crash, "
-     "failover, seat-hold, redlock-gc-pause, redlock-clock-jump) one beat per line, then its "
+     "get-then-del, atomic-counter, failover, seat-hold, redlock-gc-pause, redlock-clock-jump; "
+     "--list shows them with their parameters) one beat per line, then its "
      "outcome. --live runs it on real servers and reports each reply that differs from the "
      "model. A single-server story runs on URL (its keys must be absent). The multi-server "
      "stories (redlock-*, failover, seat-hold) always start private redis-servers on loopback, "
