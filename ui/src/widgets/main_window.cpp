@@ -336,10 +336,6 @@ void MainWindow::closeEvent(QCloseEvent* event) {
     QMainWindow::closeEvent(event);
 }
 
-void MainWindow::addTab(QWidget* page, const QIcon& icon, const QString& title) {
-    tabs_->addTab(page, icon, title);
-}
-
 void MainWindow::showInspector() {
     center_->setCurrentWidget(inspector_);
     tabs_->setCurrentWidget(center_);

@@ -55,7 +55,6 @@ class MainWindow : public QMainWindow {
     AuditLogModel* auditLog() const { return auditLog_; }
     QTableView* auditTable() const { return auditTable_; }
     QLineEdit* auditFilter() const { return auditFilter_; }
-    void addTab(QWidget* page, const QIcon& icon, const QString& title);
 
   public slots:
     void startSandbox();
