@@ -80,6 +80,7 @@ TEST_F(ProxyTest, NewLinksGoToTheNewUpstream) {
     Connection::open(other.endpoint()).command({"SET", "where", "other"});
     observer().command({"SET", "where", "first"});
     Connection before = viaProxy();
+    ASSERT_EQ(before.command({"PING"}).text(), "PONG");  // its link exists now
     proxy().setUpstream(other.port());
     EXPECT_EQ(before.command({"GET", "where"}).text(), "first") << "an old link moved";
     EXPECT_EQ(viaProxy().command({"GET", "where"}).text(), "other");

@@ -105,6 +105,7 @@ LoopbackProxy::~LoopbackProxy() {
     stop_ = true;
     wake();
     thread_.join();
+    cutDone_.notify_all();  // a dropAll() racing the destructor stops waiting
     close(listenFd_);
     close(wakePipe_[0]);
     close(wakePipe_[1]);
@@ -136,12 +137,33 @@ void LoopbackProxy::setHold(bool hold) {
 }
 void LoopbackProxy::setPartitioned(bool partitioned) {
     partitioned_ = partitioned;
-    if (partitioned) dropRequested_ = true;
-    wake();
+    if (partitioned) cutEveryLink();
 }
 void LoopbackProxy::dropAll() {
-    dropRequested_ = true;
+    cutEveryLink();
+}
+
+// Synchronous, so a caller that cut the links (a partition, a failover) knows no request it
+// sends afterwards can still travel over an old link.
+void LoopbackProxy::cutEveryLink() {
+    std::unique_lock lock(cutMutex_);
+    std::uint64_t mine = ++cutsRequested_;
     wake();
+    cutDone_.wait_for(lock, std::chrono::seconds(10),
+                      [&] { return cutsDone_ >= mine || stop_.load(); });
+}
+
+bool LoopbackProxy::takeCutRequest() {
+    std::lock_guard lock(cutMutex_);
+    return cutsDone_ < cutsRequested_;
+}
+
+void LoopbackProxy::cutDone() {
+    {
+        std::lock_guard lock(cutMutex_);
+        cutsDone_ = cutsRequested_;
+    }
+    cutDone_.notify_all();
 }
 
 void LoopbackProxy::answerMatching(std::string needle, std::string reply) {
@@ -202,7 +224,10 @@ void LoopbackProxy::run() {
     std::vector<std::unique_ptr<Link>> links;
     char buffer[16384];
     while (!stop_) {
-        if (dropRequested_.exchange(false)) links.clear();
+        if (takeCutRequest()) {
+            links.clear();
+            cutDone();
+        }
         // Release what is due; compute how long poll may sleep until the next release.
         auto now = Clock::now();
         int timeoutMs = 200;

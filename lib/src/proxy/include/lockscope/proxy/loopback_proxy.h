@@ -13,6 +13,8 @@
 
 #include <atomic>
 #include <chrono>
+#include <condition_variable>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <thread>
@@ -52,8 +54,9 @@ class LoopbackProxy {
     void setUpstream(int port);                  // for links accepted from now on
     void setDelay(std::chrono::milliseconds d);  // server → client bytes wait this long
     void setHold(bool hold);                     // server → client bytes wait until released
-    void setPartitioned(bool partitioned);       // true: cut every link, refuse new ones
-    void dropAll();                              // cut every link now (clients may reconnect)
+    // true: cut every link, refuse new ones. Returns once the links are cut.
+    void setPartitioned(bool partitioned);
+    void dropAll();  // cuts every link and returns once they are cut (clients may reconnect)
 
     // Faults. One-shot faults clear themselves when they fire; pending() says which waits.
     void inject(ProxyFault fault) { fault_.store(fault); }
@@ -69,6 +72,9 @@ class LoopbackProxy {
     struct Link;
     void run();
     void wake();
+    void cutEveryLink();    // asks the thread to cut every link and waits until it did
+    bool takeCutRequest();  // on the thread: true when links must be cut (then call cutDone)
+    void cutDone();
     // What to do with bytes a client sent; false: nothing goes to the server.
     bool fromClient(Link& link, std::string bytes);
     void fromServer(Link& link, std::string bytes);
@@ -81,7 +87,10 @@ class LoopbackProxy {
     std::atomic<int> upstreamPort_;
     std::atomic<long long> delayMs_{0};
     std::atomic<long long> dripMs_{100};
-    std::atomic<bool> hold_{false}, partitioned_{false}, dropRequested_{false}, stop_{false};
+    std::atomic<bool> hold_{false}, partitioned_{false}, stop_{false};
+    std::mutex cutMutex_;  // guards the two counters: callers wait until the thread cut
+    std::condition_variable cutDone_;
+    std::uint64_t cutsRequested_ = 0, cutsDone_ = 0;
     std::atomic<ProxyFault> fault_{ProxyFault::None};
     std::atomic<int> accepted_{0}, intercepted_{0};
     mutable std::mutex matchMutex_;  // guards needle_ and canned_
