@@ -9,24 +9,18 @@
 #include <unistd.h>
 
 #include <cerrno>
-#include <deque>
 #include <memory>
 #include <string_view>
 #include <vector>
 
 #include "lockscope/errors.h"
+#include "proxy_link.h"
 
 namespace lockscope {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 using std::chrono::milliseconds;
-
-// Bytes for the client, released at `due`.
-struct Chunk {
-    Clock::time_point due;
-    std::string bytes;
-};
 
 int connectTo(int port) {
     int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
@@ -62,19 +56,6 @@ const std::string& filler() {
 }
 
 }  // namespace
-
-struct LoopbackProxy::Link {
-    int client = -1, server = -1;
-    std::deque<Chunk> toClient;
-    bool loseReply = false;  // the request went through; its reply is dropped, then the link cut
-    std::string endless;     // non-empty: this header, then filler until the client goes away
-    std::size_t endlessSent = 0;
-    ~Link() {
-        if (client >= 0) close(client);
-        if (server >= 0) close(server);
-    }
-    bool streamsEndlessly() const { return !endless.empty(); }
-};
 
 LoopbackProxy::LoopbackProxy(int upstreamPort)
     : LoopbackProxy([upstreamPort] {
@@ -164,60 +145,6 @@ void LoopbackProxy::cutDone() {
         cutsDone_ = cutsRequested_;
     }
     cutDone_.notify_all();
-}
-
-void LoopbackProxy::answerMatching(std::string needle, std::string reply) {
-    std::lock_guard lock(matchMutex_);
-    needle_ = std::move(needle);
-    canned_ = std::move(reply);
-}
-
-bool LoopbackProxy::takeFault(ProxyFault fault) {
-    ProxyFault expected = fault;
-    return fault_.compare_exchange_strong(expected, ProxyFault::None);
-}
-
-bool LoopbackProxy::fromClient(Link& link, std::string bytes) {
-    if (link.streamsEndlessly()) return false;  // the client is busy drowning
-    if (takeFault(ProxyFault::HugeBulk)) {
-        link.endless = "$999999999999\r\n";
-        return false;
-    }
-    if (takeFault(ProxyFault::HugeNestedBulk)) {
-        link.endless = "*1\r\n$500000000\r\n";
-        return false;
-    }
-    if (takeFault(ProxyFault::NotResp)) {
-        link.toClient.push_back({Clock::now(), "HTTP/1.1 400 Bad Request\r\n\r\n"});
-        return false;
-    }
-    {
-        std::lock_guard lock(matchMutex_);
-        if (!needle_.empty() && bytes.find(needle_) != std::string::npos) {
-            ++intercepted_;
-            link.toClient.push_back({Clock::now(), canned_});
-            return false;
-        }
-    }
-    // The request reaches the server and runs; its reply never comes back.
-    if (takeFault(ProxyFault::LoseNextReply)) link.loseReply = true;
-    return true;
-}
-
-void LoopbackProxy::fromServer(Link& link, std::string bytes) {
-    auto now = Clock::now();
-    if (fault_.load() == ProxyFault::DripReplies) {
-        milliseconds drip(dripMs_.load());
-        auto due = link.toClient.empty() ? now : link.toClient.back().due + drip;
-        for (char byte : bytes) {
-            link.toClient.push_back({due, std::string(1, byte)});
-            due += drip;
-        }
-        return;
-    }
-    auto due = now + milliseconds(delayMs_.load());
-    if (takeFault(ProxyFault::ReplyTwice)) link.toClient.push_back({due, bytes});
-    link.toClient.push_back({due, std::move(bytes)});
 }
 
 void LoopbackProxy::run() {
