@@ -21,6 +21,7 @@ std::vector<VirtualMs> moments(const Recording& recording) {
     std::vector<VirtualMs> all(distinct.begin(), distinct.end());
     if (static_cast<int>(all.size()) <= kMoments) return all;
     std::vector<VirtualMs> picked;
+    picked.reserve(kMoments);
     for (int i = 0; i < kMoments; ++i) picked.push_back(all[i * (all.size() - 1) / (kMoments - 1)]);
     return picked;
 }

@@ -46,12 +46,10 @@ void deriveInstance(const Recording& recording, const std::vector<LaneState>& ke
         state.instance = InstanceState::Crashed;
     else if (open(IntervalKind::Pause))
         state.instance = InstanceState::Frozen;
-    else if (open(IntervalKind::LeaseLapsed) && !holdsMajority)
+    else if (open(IntervalKind::LeaseLapsed) && (!holdsMajority || state.nodesHeld.empty()))
         state.instance = InstanceState::WorksWithoutLock;
     else if (!state.nodesHeld.empty())
         state.instance = InstanceState::HoldsLock;
-    else if (open(IntervalKind::LeaseLapsed))
-        state.instance = InstanceState::WorksWithoutLock;
     else if (open(IntervalKind::JobRun))
         state.instance = InstanceState::Running;
 }

@@ -33,8 +33,8 @@ const json& field(const json& object, const char* name, json::value_t type, cons
 Replay::Fork forkFromJson(const json& f) {
     if (!f.is_object()) bad("each fork must be an object");
     Replay::Fork fork;
-    const std::string action = field(f, "action", json::value_t::string, "\"pause\" or \"crash\"");
-    if (action != "pause" && action != "crash") bad("a fork's action is \"pause\" or \"crash\"");
+    const std::string action = field(f, "action", json::value_t::string, R"("pause" or "crash")");
+    if (action != "pause" && action != "crash") bad(R"(a fork's action is "pause" or "crash")");
     fork.crash = action == "crash";
     fork.instance = field(f, "instance", json::value_t::string, "an instance name");
     fork.at = field(f, "at_ms", json::value_t::number_integer, "a whole number of ms");
@@ -132,7 +132,7 @@ ScenarioFile scenarioFromJson(std::string_view text) {
     }
     if (!root.is_object()) bad("it must be a JSON object");
     if (field(root, "format", json::value_t::string, "a string") != kFormat)
-        bad("\"format\" must be \"lockscope-scenario\"");
+        bad(R"("format" must be "lockscope-scenario")");
     const json& version = field(root, "version", json::value_t::number_integer, "a number");
     if (version != kVersion) bad("version " + version.dump() + " is not one this build reads (1)");
     ScenarioFile file;
