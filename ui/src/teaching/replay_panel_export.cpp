@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QImage>
+#include <QLayout>
 #include <QPageSize>
 #include <QPainter>
 #include <QPdfWriter>
@@ -40,8 +41,8 @@ double drawText(QPainter& p, const QString& html, const QPointF& at, double widt
     return doc.size().height();
 }
 
-// A widget drawn into a rectangle, scaled to fit it (keeping its shape).
-void drawWidget(QPainter& p, QWidget* widget, const QRectF& into) {
+// A widget drawn as it is, scaled to fit a rectangle (keeping its shape).
+void drawWidgetAsIs(QPainter& p, QWidget* widget, const QRectF& into) {
     if (widget->width() <= 0 || widget->height() <= 0 || into.isEmpty()) return;
     const double scale = std::min(into.width() / widget->width(), into.height() / widget->height());
     p.save();
@@ -49,6 +50,18 @@ void drawWidget(QPainter& p, QWidget* widget, const QRectF& into) {
     p.scale(scale, scale);
     widget->render(&p, QPoint(), QRegion(), QWidget::DrawWindowBackground | QWidget::DrawChildren);
     p.restore();
+}
+
+// A widget drawn into a rectangle: laid out at that size for the drawing (so the lanes span
+// the slide and the table shows its rows), then given its own size back.
+void drawWidget(QPainter& p, QWidget* widget, const QRectF& into) {
+    if (into.isEmpty()) return;
+    const QSize own = widget->size();
+    widget->resize(into.size().toSize().expandedTo(widget->minimumSizeHint()));
+    if (widget->layout()) widget->layout()->activate();
+    drawWidgetAsIs(p, widget, into);
+    widget->resize(own);
+    if (widget->layout()) widget->layout()->activate();
 }
 
 QFont pixelFont(int pixels, bool bold) {
