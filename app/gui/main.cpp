@@ -1,7 +1,9 @@
 // lockscope: the desktop application. Parses the command line and opens the window.
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
 #include <QSettings>
+#include <QUrl>
 #include <cstdio>
 #include <cstdlib>
 #include <string_view>
@@ -33,6 +35,10 @@ struct GuiCommandLine {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({sandbox, url, readOnly, audit});
+        parser.addPositionalArgument(
+            QStringLiteral("file"),
+            QStringLiteral("A .lockscope scenario file to open on the Teaching tab."),
+            QStringLiteral("[file]"));
     }
 };
 
@@ -106,5 +112,17 @@ int main(int argc, char** argv) {
     QSettings settings;
     lockscope::ui::MainWindow window(settings, options);
     window.show();
+    // A scenario file (a double-click in the file manager, or `lockscope FILE`); a bad one
+    // is explained on the Teaching tab.
+    const QStringList files = line.parser.positionalArguments();
+    if (files.size() > 1) {
+        std::fputs("lockscope: give at most one scenario file\n", stderr);
+        return 2;
+    }
+    if (!files.isEmpty()) {
+        const QUrl url =
+            QUrl::fromUserInput(files.first(), QDir::currentPath(), QUrl::AssumeLocalFile);
+        window.openScenario(url.isLocalFile() ? url.toLocalFile() : files.first());
+    }
     return app.exec();
 }

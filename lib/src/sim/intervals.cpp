@@ -13,6 +13,7 @@ int recordEvent(const World& world, Recording& recording, EventKind kind, LaneId
     e.kind = kind;
     e.actor = actor;
     e.detail = detail;
+    e.step = world.steps;
     recording.events.push_back(e);
     return e.index;
 }
@@ -25,14 +26,17 @@ void recordBeat(Recording& recording, int eventIndex, const std::string& narrati
     b.lane = e.lane;
     b.actor = e.actor;
     b.command = e.command;
+    b.shown = e.shown.empty() ? e.command : e.shown;
     b.reply = e.reply;
     b.narration = narration;
     b.eventIndex = eventIndex;
+    b.step = e.step;
     e.beat = b.index;
     recording.beats.push_back(b);
 }
 
 void openInterval(World& world, Interval interval) {
+    interval.fromStep = world.steps;
     world.openIntervals.push_back(std::move(interval));
 }
 
@@ -42,6 +46,7 @@ void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind
     for (auto it = open.begin(); it != open.end(); ++it) {
         if (it->lane != lane || it->kind != kind || it->node != node) continue;
         it->to = at;
+        it->toStep = world.steps;
         recording.intervals.push_back(*it);
         open.erase(it);
         return;

@@ -2,6 +2,7 @@
 
 #include "lockscope/lock_scripts.h"
 #include "lockscope/script.h"
+#include "lockscope/sim/virtual_time.h"
 
 namespace lockscope::sim {
 
@@ -14,7 +15,52 @@ std::string evalHead(const Script& script) {
     return "EVAL \"" + first + "…\"";
 }
 
+// A token as a class reads it: its first four characters are enough to tell two apart.
+std::string shortToken(const std::string& token) {
+    return token.size() > 8 ? token.substr(0, 4) + "…" : token;
+}
+
 }  // namespace
+
+std::string RedisCommand::guideText() const {
+    switch (op) {
+        case RedisOp::AcquireScript:
+            return "acquire(" + key + ", token " + shortToken(value) + ", " + formatDuration(ttl) +
+                   ")";
+        case RedisOp::ExtendScript:
+            return "extend(" + key + ", token " + shortToken(value) + ", " + formatDuration(ttl) +
+                   ")";
+        case RedisOp::ReleaseScript:
+            return "release(" + key + ", token " + shortToken(value) + ")";
+        case RedisOp::Set:
+        case RedisOp::SetNx: {
+            RedisCommand shorter = *this;
+            shorter.value = shortToken(value);
+            return shorter.text();
+        }
+        default:
+            return text();
+    }
+}
+
+const char* RedisCommand::lockOp() const {
+    switch (op) {
+        case RedisOp::Set:
+            return nx ? "acquire" : "";
+        case RedisOp::SetNx:
+        case RedisOp::AcquireScript:
+            return "acquire";
+        case RedisOp::Del:
+        case RedisOp::ReleaseScript:
+            return "release";
+        case RedisOp::Expire:
+        case RedisOp::PExpire:
+        case RedisOp::ExtendScript:
+            return "extend";
+        default:
+            return "";
+    }
+}
 
 std::string RedisCommand::text() const {
     const std::string eval =

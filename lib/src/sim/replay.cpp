@@ -161,7 +161,7 @@ void Replay::fork(const UserAction& requested) {
     int steps = current_ < 0 ? 0 : beatStep_[current_];
     World world = worldAfterSteps(steps);
     UserAction action = requested;
-    action.at = world.now;
+    action.at = std::max(requested.at, world.now);
     action.steps = steps;
     // Actions later in the story belonged to the future this fork replaces.
     std::erase_if(actions_, [&](const UserAction& a) { return a.steps > steps; });
@@ -186,6 +186,56 @@ void Replay::pauseInstance(const std::string& instance, VirtualMs duration) {
 void Replay::crashInstance(const std::string& instance) {
     checkInstance(instance);
     fork({true, instance, 0, 0});
+}
+
+void Replay::checkForkTime(VirtualMs at) const {
+    const VirtualMs end = recording_.beats.empty() ? 0 : recording_.beats.back().time;
+    if (at < 0 || at > end)
+        throw InvalidArgumentError("a fork happens between 0 and the story's end (" +
+                                   formatVirtualTime(end) + "), not at " + std::to_string(at) +
+                                   " ms");
+}
+
+void Replay::pauseInstanceAt(const std::string& instance, VirtualMs at, VirtualMs duration) {
+    checkForkTime(at);
+    const int before = current_;
+    seekTime(at);
+    try {
+        checkInstance(instance);
+        if (duration < 1 || duration > 3600 * kSecond)
+            throw InvalidArgumentError("a pause lasts 1 ms to 1 hour, not " +
+                                       std::to_string(duration) + " ms");
+    } catch (...) {
+        seek(before);
+        throw;
+    }
+    fork({false, instance, at, duration});
+}
+
+void Replay::crashInstanceAt(const std::string& instance, VirtualMs at) {
+    checkForkTime(at);
+    const int before = current_;
+    seekTime(at);
+    try {
+        checkInstance(instance);
+    } catch (...) {
+        seek(before);
+        throw;
+    }
+    fork({true, instance, at, 0});
+}
+
+std::vector<Replay::Fork> Replay::forks() const {
+    std::vector<Fork> out;
+    for (const UserAction& a : actions_) out.push_back({a.crash, a.instance, a.at, a.duration});
+    return out;
+}
+
+void Replay::applyFork(const Fork& f) {
+    if (f.crash)
+        crashInstanceAt(f.instance, f.at);
+    else
+        pauseInstanceAt(f.instance, f.at, f.duration);
 }
 
 void Replay::setParam(std::string_view name, std::int64_t value) {

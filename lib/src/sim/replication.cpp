@@ -44,8 +44,10 @@ void deliverReplicatedWrite(World& world, Recording& recording, std::size_t inde
     h.since = world.now;
     h.hasTtl = write.entry->deadline.has_value();
     node.holdings.push_back(h);
-    openInterval(world, {node.keyLane, IntervalKind::Ownership, world.now, 0, h.holder, h.token, 0,
-                         false, write.to});
+    Interval owned{node.keyLane, IntervalKind::Ownership, world.now, 0, h.holder, h.token, 0, false,
+                   write.to};
+    owned.holder = h.holder;
+    openInterval(world, owned);
     recordBeat(recording,
                recordEvent(world, recording, EventKind::KeyChanged, node.keyLane, node.name,
                            world.lockKey + " = " + h.token + " (replicated)"),

@@ -1,5 +1,7 @@
 #include "lockscope/sim/scenario.h"
 
+#include <algorithm>
+
 #include "lockscope/errors.h"
 #include "scenario_catalog.h"
 
@@ -42,7 +44,13 @@ void buildScenario(const Scenario& scenario, const ScenarioParams& params, std::
 
 LaneId addLane(Recording& recording, LaneKind kind, std::string name, std::string subtitle) {
     LaneId id = static_cast<LaneId>(recording.lanes.size());
-    recording.lanes.push_back({id, kind, std::move(name), std::move(subtitle)});
+    // Key lanes are added in node order (node 0's first), so the count so far is the node.
+    int node = -1;
+    if (kind == LaneKind::RedisKey)
+        node = static_cast<int>(
+            std::count_if(recording.lanes.begin(), recording.lanes.end(),
+                          [](const Lane& l) { return l.kind == LaneKind::RedisKey; }));
+    recording.lanes.push_back({id, kind, std::move(name), std::move(subtitle), node});
     return id;
 }
 

@@ -194,11 +194,11 @@ void pushSample(Recording& recording, PttlSample s) {
 }
 
 // The lock key's PTTL on every node at time t.
-void samplePttl(const World& world, Recording& recording, VirtualMs t) {
+void samplePttl(const World& world, Recording& recording, VirtualMs t, int step) {
     if (world.lockKey.empty()) return;
     for (std::size_t n = 0; n < world.nodes.size(); ++n)
         pushSample(recording,
-                   {t, world.nodes[n].redis.pttl(world.lockKey, t), static_cast<int>(n)});
+                   {t, world.nodes[n].redis.pttl(world.lockKey, t), static_cast<int>(n), step});
 }
 
 }  // namespace
@@ -216,9 +216,11 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
         // The curve reaches 0 at the deadline before the key disappears.
         const int n = static_cast<int>(due->index);
         auto e = world.node(n).redis.peek(world.lockKey, due->time - 1);
-        if (e && e->deadline == due->time) pushSample(recording, {due->time, 0, n});
+        // Stamped with the step about to run: it is that step's "just before".
+        if (e && e->deadline == due->time)
+            pushSample(recording, {due->time, 0, n, world.steps + 1});
     } else {
-        samplePttl(world, recording, due->time);  // just before: a renewal shows as a jump
+        samplePttl(world, recording, due->time, world.steps + 1);  // a renewal shows as a jump
     }
     world.now = due->time;
     ++world.steps;
@@ -260,7 +262,7 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
             break;
         }
     }
-    samplePttl(world, recording, world.now);
+    samplePttl(world, recording, world.now, world.steps);
     if (live.servers) live.servers->stepDone(world);
     return true;
 }

@@ -12,6 +12,9 @@ void StepContext::sendUnanswered(const RedisCommand& command, VirtualMs timeout)
     const RedisNode& node = world_.node(command.node);
     int e = emit(EventKind::Command, self_.lane(), "no reply");
     recording_.events[e].command = node.name + "> " + command.text();
+    recording_.events[e].shown = command.guideText() + " on " + node.name;
+    recording_.events[e].key = command.key;
+    recording_.events[e].lockOp = command.lockOp();
     recording_.events[e].reply = "(timeout)";
     facts_.clear();
     beat(e, "No reply from " + node.name + " within " + formatDuration(timeout) +

@@ -22,6 +22,7 @@ void complete(World& world, Recording& recording, PendingWait& wait) {
     int e = recordEvent(world, recording, EventKind::Command, actor->lane(), wait.actor,
                         "WAIT returned " + std::to_string(wait.reply));
     recording.events[e].command = node.name + "> " + c.text();
+    recording.events[e].shown = c.guideText() + " on " + node.name;
     recording.events[e].reply = CommandReply::number(wait.reply).summary();
     const VirtualMs took = world.now - wait.sentAt;
     std::string text = "WAIT returns after " + formatDuration(took) + ": " +

@@ -157,9 +157,14 @@ QString eventToolTip(const sim::TimelineEvent& event, const sim::Recording& reco
     QString html = QStringLiteral("<b>%1 · %2</b> <i>%3</i>")
                        .arg(virtualTimeText(event.time), qs(event.actor).toHtmlEscaped(),
                             QString::fromLatin1(sim::toString(event.kind)));
-    if (!event.command.empty())
+    if (!event.command.empty()) {
+        const std::string& shown = event.shown.empty() ? event.command : event.shown;
         html += QStringLiteral("<br><code>%1</code><br>→ <code>%2</code>")
-                    .arg(qs(event.command).toHtmlEscaped(), qs(event.reply).toHtmlEscaped());
+                    .arg(qs(shown).toHtmlEscaped(), qs(event.reply).toHtmlEscaped());
+        if (shown != event.command)
+            html += QObject::tr("<br><small>sent as <code>%1</code></small>")
+                        .arg(qs(event.command).toHtmlEscaped());
+    }
     if (!event.detail.empty())
         html += QStringLiteral("<br>%1").arg(qs(event.detail).toHtmlEscaped());
     QString victim = foreignVictim(recording, event);

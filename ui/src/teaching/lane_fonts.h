@@ -3,13 +3,20 @@
 // screen: lane names a student can read from the back row.
 
 #include <QFont>
+#include <algorithm>
 
 namespace lockscope::ui {
 
 struct LaneFonts {
+    // The teaching view's zoom (Ctrl+= / Ctrl+- / Ctrl+0): every size below is scaled by it.
+    static double& zoom() {
+        static double factor = 1.0;
+        return factor;
+    }
+    static int px(int pixels) { return std::max(6, static_cast<int>(pixels * zoom() + 0.5)); }
     static QFont sized(int pixels, bool bold) {
         QFont font;
-        font.setPixelSize(pixels);
+        font.setPixelSize(px(pixels));
         font.setBold(bold);
         return font;
     }

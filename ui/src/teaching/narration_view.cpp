@@ -1,6 +1,11 @@
 #include "narration_view.h"
 
+#include <QRegularExpression>
+#include <QScrollBar>
+#include <QTimer>
+
 #include "lane_colors.h"
+#include "lane_fonts.h"
 #include "sim_text.h"
 
 namespace lockscope::ui {
@@ -10,15 +15,33 @@ QString esc(const std::string& text) {
     return qs(text).toHtmlEscaped();
 }
 
+// The HTML's pixel sizes scaled by the teaching view's zoom.
+QString zoomed(QString html) {
+    static const QRegularExpression size(QStringLiteral("font-size:(\\d+)px"));
+    QString out;
+    qsizetype last = 0;
+    for (auto it = size.globalMatch(html); it.hasNext();) {
+        auto m = it.next();
+        out += html.mid(last, m.capturedStart() - last);
+        out += QStringLiteral("font-size:%1px").arg(LaneFonts::px(m.captured(1).toInt()));
+        last = m.capturedEnd();
+    }
+    return out + html.mid(last);
+}
+
 }  // namespace
 
 NarrationView::NarrationView(QWidget* parent) : QTextBrowser(parent) {
     setOpenLinks(false);
     setFocusPolicy(Qt::NoFocus);  // arrows and Space belong to the replay
+    applyZoom();
+    setMinimumHeight(72);
+}
+
+void NarrationView::applyZoom() {
     QFont f = font();
-    f.setPixelSize(18);
+    f.setPixelSize(LaneFonts::px(18));
     setFont(f);
-    setMinimumHeight(90);
 }
 
 void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
@@ -48,8 +71,13 @@ void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
                         "<table width='100%' cellpadding='8' style='background:%1'><tr><td>"
                         "<p style='font-family:monospace; font-size:20px; white-space:pre-wrap; "
                         "margin:0'>&gt; %2<br>%3</p></td></tr></table>")
-                        .arg(codeBg, esc(beat->command), esc(beat->reply));
+                        .arg(codeBg, esc(beat->shown.empty() ? beat->command : beat->shown),
+                             esc(beat->reply));
         }
+        // The raw command as sent (EVALSHA <sha1> …) for whoever asks.
+        setToolTip(beat->command.empty() || beat->command == beat->shown
+                       ? QString()
+                       : tr("Sent as: %1").arg(qs(beat->command)));
         html += QStringLiteral("<p>%1</p>").arg(esc(beat->narration));
         if (predict && beat->predict) {
             answer_ = true;
@@ -61,13 +89,32 @@ void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
         if (auto question = replay.pendingQuestion()) {
             question_ = true;
             html += QStringLiteral(
-                        "<hr><p style='font-size:20px; color:%1'><b>Predict:</b> %2</p>"
+                        "<hr><a name='predict'></a>"
+                        "<p style='font-size:20px; color:%1'><b>Predict:</b> %2</p>"
                         "<p style='color:%3'>%4</p>")
                         .arg(LaneColors::question(pal).name(), qs(*question).toHtmlEscaped(), dim,
                              tr("Think, then press → to see what happens."));
         }
     }
-    setHtml(html);
+    setHtml(zoomed(html));
+    // A question stops playback: it must be in view, not below the fold of a short box.
+    if (question_) {
+        QTimer::singleShot(0, this, [this] {
+            if (!question_) return;
+            if (verticalScrollBar()->maximum() > 0) scrollToAnchor(QStringLiteral("predict"));
+        });
+    }
+}
+
+bool NarrationView::questionInView() const {
+    if (!question_) return false;
+    const QString text = toPlainText();
+    const qsizetype at = text.indexOf(QStringLiteral("Predict:"));
+    if (at < 0) return false;
+    QTextCursor cursor(document());
+    cursor.setPosition(static_cast<int>(at));
+    const QRect where = cursorRect(cursor);
+    return viewport()->rect().contains(where);
 }
 
 }  // namespace lockscope::ui

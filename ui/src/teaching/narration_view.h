@@ -19,6 +19,9 @@ class NarrationView : public QTextBrowser {
     QString plainText() const { return toPlainText(); }
     bool showsQuestion() const { return question_; }
     bool showsAnswer() const { return answer_; }
+    // Whether the predict question is inside the visible part of the box (tests).
+    bool questionInView() const;
+    void applyZoom();  // after LaneFonts::zoom() changed
 
   private:
     bool question_ = false;

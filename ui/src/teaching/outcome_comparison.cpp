@@ -25,6 +25,10 @@ OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
     // Three lines of header: "broken-report" / "(whole night)", and with four columns in a
     // narrow pane "failover live" wraps to "failover" / "live" / "(3 servers)".
     horizontalHeader()->setMinimumHeight(QFontMetrics(f).height() * 3 + 16);
+    // A column never narrower than its longest header word: below that the header wraps
+    // into single letters. A narrow pane scrolls sideways instead.
+    horizontalHeader()->setMinimumSectionSize(
+        QFontMetrics(f).horizontalAdvance(QStringLiteral("broken-report")) + 14);
 }
 
 void OutcomeComparison::setRows(const std::vector<sim::ComparisonRow>& rows) {
@@ -86,6 +90,24 @@ void OutcomeComparison::tint(int row, int column, int v) {
         cell->setBackground(QBrush());
     }
     cell->setForeground(pal.color(QPalette::Text));
+}
+
+void OutcomeComparison::showRowsOf(const std::vector<sim::OutcomeSummary>& outcomes) {
+    std::vector<bool> counts(rows_->size(), false);
+    bool any = false;
+    for (std::size_t r = 0; r < rows_->size(); ++r)
+        for (const sim::OutcomeSummary& o : outcomes)
+            if ((*rows_)[r].value(o) > 0) counts[r] = any = true;
+    for (std::size_t r = 0; r < rows_->size(); ++r)
+        setRowHidden(static_cast<int>(r),
+                     any ? !counts[r] : (*rows_)[r].sense != sim::RowSense::Harm);
+}
+
+QStringList OutcomeComparison::visibleRowLabels() const {
+    QStringList labels;
+    for (int r = 0; r < rowCount(); ++r)
+        if (!isRowHidden(r)) labels << verticalHeaderItem(r)->text();
+    return labels;
 }
 
 void OutcomeComparison::changeEvent(QEvent* event) {

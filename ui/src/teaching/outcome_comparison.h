@@ -23,6 +23,11 @@ class OutcomeComparison : public QTableWidget {
     void setColumn(int column, const QString& header, const sim::OutcomeSummary& outcome);
     // The number shown in a cell (tests).
     int value(int row, int column) const;
+    // Shows only the rows that count something in one of these outcomes (the story as told,
+    // with its fix): an "Emails sent" row has nothing to say about the expiry race. When
+    // none does, the harm rows stay (their 0 is the story's point).
+    void showRowsOf(const std::vector<sim::OutcomeSummary>& outcomes);
+    QStringList visibleRowLabels() const;
 
   protected:
     void changeEvent(QEvent* event) override;

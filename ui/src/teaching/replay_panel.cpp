@@ -15,13 +15,13 @@
 #include "elided_label.h"
 #include "lane_colors.h"
 #include "live_run.h"
+#include "lockscope/sim/scenario_file.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
 #include "replay_pttl_plot.h"
 #include "replay_transport.h"
 #include "scenario_param_form.h"
 #include "sim_text.h"
-#include "timeline_export.h"
 #include "timeline_lanes.h"
 
 // The icons live in the static library's resources, registered by hand (outside any
@@ -74,7 +74,9 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     split->addWidget(buildSidebar());
     split->setStretchFactor(0, 1);
     split->setStretchFactor(1, 0);
-    split->setChildrenCollapsible(false);
+    // The sidebar and the narration split can be dragged, down to nothing.
+    split->setChildrenCollapsible(true);
+    bottom->setChildrenCollapsible(true);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(top);
@@ -94,6 +96,7 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     connect(seed_, &QSpinBox::valueChanged, this, &ReplayPanel::setSeed);
     connect(predict_, &QCheckBox::toggled, this, &ReplayPanel::setPredictEnabled);
     connect(params_, &ScenarioParamForm::edited, this, &ReplayPanel::setParam);
+    connect(params_, &ScenarioParamForm::resetRequested, this, &ReplayPanel::resetToDefaults);
     // After an edit the arrows and Space belong to the replay again.
     connect(params_, &ScenarioParamForm::editingDone, this, [this] { setFocus(); });
     connect(seed_, &QSpinBox::editingFinished, this, [this] { setFocus(); });
@@ -101,6 +104,7 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     connect(lanes_, &TimelineLanes::pauseRequested, this, &ReplayPanel::pauseInstanceAt);
     connect(lanes_, &TimelineLanes::crashRequested, this, &ReplayPanel::crashInstanceAt);
     connect(live_, &LiveRun::finished, this, &ReplayPanel::showLiveResult);
+    installZoomShortcuts();
 
     loadScenario(sim::findScenario("broken-report") ? QStringLiteral("broken-report")
                                                     : chooser_->itemData(0).toString());
@@ -143,15 +147,20 @@ void ReplayPanel::showReferences() {
     if (s.fixedBy.empty()) {  // the report stories: the guide's broken and fixed jobs
         comparison_->setColumn(kBrokenColumn, tr("broken-report\n(whole night)"), brokenReference_);
         comparison_->setColumn(kFixedColumn, tr("fixed-report\n(whole night)"), fixedReference_);
+        // The report jobs are each other's reference; another story has rows of its own.
+        const bool reportJob = s.name == "broken-report" || s.name == "fixed-report";
+        comparison_->showRowsOf(reportJob ? std::vector{brokenReference_, fixedReference_}
+                                          : std::vector{sim::Replay(s.name).outcome()});
         return;
     }
     // A story with rows of its own is its own reference: as told, and with its fix.
     sim::ScenarioParams fixed = s.defaults();
     fixed.assign(s.fixedBy);
-    comparison_->setColumn(kBrokenColumn, tr("as told\n(whole story)"),
-                           sim::Replay(s.name).outcome());
-    comparison_->setColumn(kFixedColumn, tr("%1\n(whole story)").arg(qs(s.fixedBy)),
-                           sim::Replay(s.name, fixed).outcome());
+    const sim::OutcomeSummary asTold = sim::Replay(s.name).outcome();
+    const sim::OutcomeSummary withFix = sim::Replay(s.name, fixed).outcome();
+    comparison_->setColumn(kBrokenColumn, tr("as told\n(whole story)"), asTold);
+    comparison_->setColumn(kFixedColumn, tr("%1\n(whole story)").arg(qs(s.fixedBy)), withFix);
+    comparison_->showRowsOf({asTold, withFix});
 }
 
 void ReplayPanel::setSeed(int seed) {
@@ -190,6 +199,7 @@ void ReplayPanel::showStory() {
     pttl_->setTimeAxis(lanes_->endTime(), lanes_->leftMargin(), lanes_->rightMargin());
     title_->setFullText(
         QStringLiteral("%1 — %2").arg(qs(replay_->scenario().name), qs(replay_->scenario().title)));
+    showForks();
     showBeat();
     emit storyChanged();
 }
@@ -208,7 +218,7 @@ void ReplayPanel::showBeat() {
     if (const sim::Beat* b = r.beat()) {
         QString what = b->command.empty()
                            ? qs(b->narration).section(QLatin1Char('.'), 0, 0)
-                           : QStringLiteral("%1 → %2").arg(qs(b->command), qs(b->reply));
+                           : QStringLiteral("%1 → %2").arg(qs(b->shown), qs(b->reply));
         nowLine_->setFullText(tr("now %1 · beat %2/%3 · %4: %5")
                                   .arg(virtualTimeText(b->time))
                                   .arg(b->index + 1)
@@ -310,13 +320,95 @@ bool ReplayPanel::crashInstance(const QString& instance) {
 }
 
 bool ReplayPanel::pauseInstanceAt(const QString& instance, qint64 atMs, qint64 durationMs) {
-    if (atMs < replay_->currentTime()) replay_->seekTime(atMs);
-    return pauseInstance(instance, durationMs);
+    try {
+        replay_->pauseInstanceAt(instance.toStdString(), atMs, durationMs);
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        return false;
+    }
+    showInfo(tr("Forked: %1 is frozen for %2 from %3; the story after that was re-simulated.")
+                 .arg(instance, qs(sim::formatDuration(durationMs)), virtualTimeText(atMs)));
+    showStory();
+    return true;
 }
 
 bool ReplayPanel::crashInstanceAt(const QString& instance, qint64 atMs) {
-    if (atMs < replay_->currentTime()) replay_->seekTime(atMs);
-    return crashInstance(instance);
+    try {
+        replay_->crashInstanceAt(instance.toStdString(), atMs);
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        return false;
+    }
+    showInfo(tr("Forked: %1 crashed at %2; the story after that was re-simulated.")
+                 .arg(instance, virtualTimeText(atMs)));
+    showStory();
+    return true;
+}
+
+void ReplayPanel::adoptReplay(std::unique_ptr<sim::Replay> replay) {
+    setPlaying(false);
+    replay_ = std::move(replay);
+    {
+        QSignalBlocker blockChooser(chooser_);
+        QSignalBlocker blockSeed(seed_);
+        chooser_->setCurrentIndex(chooser_->findData(qs(replay_->scenario().name)));
+        seed_->setValue(static_cast<int>(replay_->seed()));
+    }
+    const sim::Scenario& s = replay_->scenario();
+    summary_->setText(QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
+                          .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped()));
+    params_->setScenario(s, replay_->params());
+    showReferences();
+    lanes_->setReplay(replay_.get());
+    pttl_->setReplay(replay_.get());
+    showStory();
+}
+
+void ReplayPanel::resetToDefaults() {
+    const int beat = replay_->currentBeat();
+    auto fresh = std::make_unique<sim::Replay>(replay_->scenario().name, replay_->seed());
+    fresh->seek(beat);
+    adoptReplay(std::move(fresh));
+    showInfo(tr("Back to the story's defaults (no forks)."));
+}
+
+bool ReplayPanel::saveScenario(const QString& path) {
+    try {
+        sim::writeScenarioFile(path.toStdString(), sim::captureScenario(*replay_));
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        return false;
+    }
+    showInfo(tr("Saved to %1").arg(path));
+    return true;
+}
+
+bool ReplayPanel::openScenario(const QString& path) {
+    try {
+        adoptReplay(sim::openScenario(sim::readScenarioFile(path.toStdString())));
+    } catch (const std::exception& e) {
+        showError(tr("%1: %2").arg(path, qs(e.what())));
+        return false;
+    }
+    showInfo(tr("Opened %1").arg(path));
+    return true;
+}
+
+QString ReplayPanel::commandLine() const {
+    return qs(sim::replayCommandLine(sim::captureScenario(*replay_)));
+}
+
+void ReplayPanel::showForks() {
+    QStringList lines;
+    for (const sim::Replay::Fork& f : replay_->forks())
+        lines << (f.crash ? tr("✗ %1 crashes at %2").arg(qs(f.instance), virtualTimeText(f.at))
+                          : tr("⏸ %1 frozen %2 at %3")
+                                .arg(qs(f.instance), qs(sim::formatDuration(f.duration)),
+                                     virtualTimeText(f.at)));
+    forks_->setText(lines.isEmpty() ? QString()
+                                    : tr("<b>Forked (not the story as told):</b><br>%1")
+                                          .arg(lines.join(QStringLiteral("<br>"))));
+    forks_->setVisible(!lines.isEmpty());
 }
 
 void ReplayPanel::showError(const QString& message) {
@@ -344,6 +436,9 @@ void ReplayPanel::keyPressEvent(QKeyEvent* event) {
             break;
         case Qt::Key_Home:
             restart();
+            break;
+        case Qt::Key_End:
+            seek(static_cast<int>(replay_->beats().size()) - 1);
             break;
         default:
             QWidget::keyPressEvent(event);

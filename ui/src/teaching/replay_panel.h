@@ -1,7 +1,7 @@
 #pragma once
 // The teaching tab: a seeded, deterministic replay of the guide's scenarios, told beat by
 // beat. A scenario chooser, seed and parameter editors (an edit re-runs the story at
-// once); transport controls with a scrubber and the keys ← → Space Home; the lanes with
+// once); transport controls with a scrubber and the keys ← → Space Home End; the lanes with
 // the PTTL plot under them; the narration with predict prompts; the broken-vs-fixed table;
 // right-click forks (pause or crash an instance here); PNG and PDF export for slides.
 // Needs no Redis server: everything runs on the simulator.
@@ -10,13 +10,16 @@
 #include <QWidget>
 #include <memory>
 
+#include "lockscope/sim/explorer.h"
 #include "lockscope/sim/replay.h"
 
 class QCheckBox;
+class QPainter;
 class QComboBox;
 class QLabel;
 class QSpinBox;
 class QSplitter;
+class QTableWidget;
 class QToolButton;
 
 namespace lockscope::ui {
@@ -58,9 +61,22 @@ class ReplayPanel : public QWidget {
     QWidget* timeline() const { return timeline_; }
     LiveRun* liveRun() const { return live_; }
 
-    // The timeline (title, lanes, PTTL plot) for slides.
-    bool exportPng(const QString& path);
-    bool exportPdf(const QString& path);
+    // Slides: the full title, any fork note, the timeline, the beat's narration and the
+    // outcome table, drawn at `size` (PNG: times `scale` pixels). exportSlides: one PDF page
+    // per beat.
+    static constexpr QSize kSlideSize{1600, 900};
+    bool exportPng(const QString& path, QSize size = kSlideSize, double scale = 2.0);
+    bool exportPdf(const QString& path, QSize size = kSlideSize);
+    bool exportSlides(const QString& path, QSize size = kSlideSize);
+    QString forkNote() const;
+
+    // Explore faults (sim::explore) on the story as it stands; the table the dialog shows;
+    // opening a property's shortest counterexample as the story.
+    sim::ExploreResult exploreFaults(int budget);
+    static QTableWidget* exploreTable(const sim::ExploreResult& result);
+    bool openCounterexample(
+        const sim::ExploreResult& result,
+        int property);  // "Forked, not the story as told: …", empty if not forked
 
   public slots:
     bool loadScenario(const QString& name);
@@ -82,11 +98,31 @@ class ReplayPanel : public QWidget {
     bool crashInstance(const QString& instance);
     bool pauseInstanceAt(const QString& instance, qint64 atMs, qint64 durationMs);
     bool crashInstanceAt(const QString& instance, qint64 atMs);
+    // Every parameter back to the story's default and the forks dropped; keeps the beat.
+    void resetToDefaults();
+    // The scenario file (.lockscope): story, seed, parameters, forks, current beat.
+    bool saveScenario(const QString& path);
+    bool openScenario(const QString& path);
+    // The equivalent "lockscope-cli replay …" line (what "Copy as command" puts on the
+    // clipboard).
+    QString commandLine() const;
+    void copyCommand();  // commandLine() to the clipboard
     // Runs the loaded scenario (parameters and seed, not the forks) against a private
     // redis-server on a worker thread; the table gains a "live" column when it is done.
     bool startLiveRun(int realMsPerVirtualSecond = 0);
 
+    // Presenter mode (the window's F11 and the panel's button): no sidebar, bigger fonts.
+    void setPresenterMode(bool on);
+    bool presenterMode() const { return presenter_; }
+    // Ctrl+= / Ctrl+- / Ctrl+0: the whole teaching view's fonts, 60 % .. 250 %.
+    void zoomIn();
+    void zoomOut();
+    void resetZoom();
+    double zoom() const;
+    QWidget* sidebar() const { return sidebar_; }
+
   signals:
+    void presenterModeRequested(bool on);
     void beatChanged(int beat);
     void storyChanged();
 
@@ -105,10 +141,20 @@ class ReplayPanel : public QWidget {
     void playTick();
     void showError(const QString& message);  // red, and lastError()
     void showInfo(const QString& message);
-    void exportWithDialog(bool pdf);
+    enum class ExportKind { Png, Pdf, Slides };
+    void exportWithDialog(ExportKind kind);
+    void paintSlide(QPainter& painter, const QSizeF& size);
+    bool writePdf(const QString& path, const QSize& size, bool everyBeat);
+    void saveWithDialog();
+    void exploreWithDialog();
+    void openWithDialog();
+    void showForks();  // the sidebar's list of the user's forks
+    void adoptReplay(std::unique_ptr<sim::Replay> replay);
     void prepareExport();
     void showLiveResult();
     void updateLegend();
+    void setZoom(double factor);
+    void installZoomShortcuts();
 
     std::unique_ptr<sim::Replay> replay_;
     sim::OutcomeSummary brokenReference_, fixedReference_;
@@ -119,6 +165,7 @@ class ReplayPanel : public QWidget {
     QSpinBox* seed_;
     QCheckBox* predict_;
     QToolButton* export_;
+    QToolButton* file_;
     QToolButton* liveButton_;
     LiveRun* live_;
     ReplayTransport* transport_;
@@ -133,7 +180,12 @@ class ReplayPanel : public QWidget {
     QLabel* summary_;
     ScenarioParamForm* params_;
     QLabel* status_;
+    QLabel* forks_;
     QSplitter* vertical_;
+    QWidget* sidebar_ = nullptr;
+    QToolButton* presenterButton_ = nullptr;
+    bool presenter_ = false;
+    double zoomBeforePresenter_ = 1.0;
 };
 
 }  // namespace lockscope::ui

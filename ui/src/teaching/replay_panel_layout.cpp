@@ -60,9 +60,30 @@ QWidget* ReplayPanel::buildTopRow() {
     export_->setPopupMode(QToolButton::InstantPopup);
     export_->setFocusPolicy(Qt::NoFocus);
     auto* menu = new QMenu(export_);
-    menu->addAction(tr("As PNG image…"), this, [this] { exportWithDialog(false); });
-    menu->addAction(tr("As PDF page…"), this, [this] { exportWithDialog(true); });
+    menu->addAction(tr("This beat as a PNG slide (1600×900 at 2×)…"), this,
+                    [this] { exportWithDialog(ExportKind::Png); });
+    menu->addAction(tr("This beat as a PDF slide…"), this,
+                    [this] { exportWithDialog(ExportKind::Pdf); });
+    menu->addAction(tr("Export as slides: one PDF page per beat…"), this,
+                    [this] { exportWithDialog(ExportKind::Slides); });
     export_->setMenu(menu);
+    file_ = new QToolButton;
+    file_->setObjectName(QStringLiteral("replayFile"));
+    file_->setText(tr("Scenario file"));
+    file_->setToolButtonStyle(Qt::ToolButtonTextOnly);
+    file_->setPopupMode(QToolButton::InstantPopup);
+    file_->setFocusPolicy(Qt::NoFocus);
+    file_->setToolTip(
+        tr("Save this story with its seed, parameters, forks and beat, open one, "
+           "or copy the equivalent lockscope-cli command"));
+    auto* fileMenu = new QMenu(file_);
+    fileMenu->addAction(tr("Save scenario…"), this, [this] { saveWithDialog(); });
+    fileMenu->addAction(tr("Open scenario…"), this, [this] { openWithDialog(); });
+    fileMenu->addAction(tr("Copy as command"), this, [this] { copyCommand(); });
+    fileMenu->addSeparator();
+    fileMenu->addAction(tr("Explore faults: every schedule of one or two…"), this,
+                        [this] { exploreWithDialog(); });
+    file_->setMenu(fileMenu);
 
     layout->addWidget(new QLabel(tr("Scenario")));
     layout->addWidget(chooser_);
@@ -84,6 +105,18 @@ QWidget* ReplayPanel::buildTopRow() {
 
     layout->addStretch(1);
     layout->addWidget(liveButton_);
+    presenterButton_ = new QToolButton;
+    presenterButton_->setObjectName(QStringLiteral("replayPresenter"));
+    presenterButton_->setText(tr("Presenter mode"));
+    presenterButton_->setCheckable(true);
+    presenterButton_->setFocusPolicy(Qt::NoFocus);
+    presenterButton_->setToolTip(
+        tr("Full screen for a projector, no sidebar (F11); Ctrl+= and "
+           "Ctrl+- zoom, Ctrl+0 resets"));
+    connect(presenterButton_, &QToolButton::clicked, this,
+            [this](bool on) { emit presenterModeRequested(on); });
+    layout->addWidget(presenterButton_);
+    layout->addWidget(file_);
     layout->addWidget(export_);
     return row;
 }
@@ -140,11 +173,23 @@ QWidget* ReplayPanel::buildSidebar() {
     auto* groupLayout = new QVBoxLayout(group);
     params_ = new ScenarioParamForm;
     groupLayout->addWidget(params_);
+    auto* reset = new QToolButton;
+    reset->setObjectName(QStringLiteral("replayReset"));
+    reset->setText(tr("Reset to the story's defaults"));
+    reset->setFocusPolicy(Qt::NoFocus);
+    connect(reset, &QToolButton::clicked, params_, &ScenarioParamForm::resetToDefaults);
+    groupLayout->addWidget(reset);
+    forks_ = new QLabel;
+    forks_->setObjectName(QStringLiteral("replayForks"));
+    forks_->setWordWrap(true);
+    forks_->setTextFormat(Qt::RichText);
+    forks_->hide();
     status_ = new QLabel;
     status_->setObjectName(QStringLiteral("replayStatus"));
     status_->setWordWrap(true);
     layout->addWidget(summary_);
     layout->addWidget(group);
+    layout->addWidget(forks_);
     layout->addWidget(status_);
     layout->addStretch(1);
     auto* scroll = new QScrollArea;
@@ -153,6 +198,7 @@ QWidget* ReplayPanel::buildSidebar() {
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setMinimumWidth(300);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    sidebar_ = scroll;
     return scroll;
 }
 

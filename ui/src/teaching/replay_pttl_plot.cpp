@@ -13,7 +13,7 @@ ReplayPttlPlot::ReplayPttlPlot(QWidget* parent) : QWidget(parent), plot_(new QCu
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(plot_);
-    setMinimumHeight(110);
+    setMinimumHeight(80);
     plot_->yAxis->setLabel(tr("PTTL (s)"));
     plot_->xAxis->setLabel(tr("virtual time (s)"));
     plot_->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);

@@ -35,6 +35,8 @@ void ScenarioParamForm::setScenario(const sim::Scenario& scenario,
                                     const sim::ScenarioParams& values) {
     while (form_->rowCount() > 0) form_->removeRow(0);
     editors_.clear();
+    labels_.clear();
+    defaults_.clear();
     for (const sim::ParamSpec& spec : scenario.params) {
         QString name = qs(spec.name);
         auto* box = new QSpinBox;
@@ -56,8 +58,33 @@ void ScenarioParamForm::setScenario(const sim::Scenario& scenario,
         label->setToolTip(tip);
         form_->addRow(label, box);
         editors_.insert(name, box);
-        connect(box, &QSpinBox::valueChanged, this, [this, name](int v) { emit edited(name, v); });
+        labels_.insert(name, label);
+        defaults_.insert(name, spec.defaultValue);
+        connect(box, &QSpinBox::valueChanged, this, [this, name](int v) {
+            markChanged();
+            emit edited(name, v);
+        });
     }
+    markChanged();
+}
+
+bool ScenarioParamForm::isChanged(const QString& name) const {
+    QSpinBox* box = editors_.value(name);
+    return box && defaults_.contains(name) && box->value() != defaults_.value(name);
+}
+
+void ScenarioParamForm::markChanged() {
+    for (auto it = labels_.begin(); it != labels_.end(); ++it) {
+        const bool changed = isChanged(it.key());
+        QFont font = it.value()->font();
+        font.setBold(changed);
+        it.value()->setFont(font);
+        it.value()->setText(changed ? QStringLiteral("● %1").arg(it.key()) : it.key());
+    }
+}
+
+void ScenarioParamForm::resetToDefaults() {
+    emit resetRequested();
 }
 
 void ScenarioParamForm::setValues(const sim::ScenarioParams& values) {
@@ -67,6 +94,7 @@ void ScenarioParamForm::setValues(const sim::ScenarioParams& values) {
         QSignalBlocker block(box);
         box->setValue(clampToInt(values.get(spec.name)));
     }
+    markChanged();
 }
 
 }  // namespace lockscope::ui

@@ -29,7 +29,11 @@ void TimelineLanes::setReplay(const sim::Replay* replay) {
 void TimelineLanes::refresh() {
     end_ = 1000;
     nextNarrated_ = 0;
+    point_ = {};
+    states_.clear();
     if (replay_) {
+        point_ = sim::storyPointOfBeat(replay_->recording(), replay_->currentBeat());
+        states_ = sim::laneStatesAt(replay_->recording(), point_);
         const sim::Recording& r = replay_->recording();
         sim::VirtualMs last = 0;
         for (const auto& e : r.events) last = std::max(last, e.time);
@@ -97,8 +101,8 @@ bool TimelineLanes::eventVisible(const sim::TimelineEvent& event) const {
 }
 
 sim::VirtualMs TimelineLanes::visibleEnd(const sim::Interval& interval) const {
-    if (!replay_ || replay_->currentBeat() < 0 || interval.from > now()) return -1;
-    return std::min(interval.to, now());
+    if (!replay_) return -1;
+    return sim::intervalVisibleEnd(interval, point_);
 }
 
 int TimelineLanes::laneAt(const QPoint& pos) const {

@@ -10,6 +10,7 @@
 #include <QWidget>
 #include <vector>
 
+#include "lockscope/sim/lane_state.h"
 #include "lockscope/sim/replay.h"
 
 namespace lockscope::ui {
@@ -72,13 +73,15 @@ class TimelineLanes : public QWidget {
     static constexpr int kAxisHeight = 34;
     static constexpr int kHeaderWidth = 220;
     static constexpr int kRightMargin = 28;
-    static constexpr int kMinLaneHeight = 44;
+    static constexpr int kMinLaneHeight = 36;  // a 720p projector fits eight lanes
 
     QRectF laneRect(int lane) const;  // the time area of a lane
     QRectF barArea(int lane) const;   // where ownership and job bars go
     bool hasBars(int lane) const;     // instance and key lanes; resource lanes only have markers
     int laneIndex(sim::LaneId id) const;
     sim::VirtualMs now() const;
+    // The story at the current beat: every bar and header is painted from it.
+    sim::StoryPoint point() const { return point_; }
     sim::VirtualMs visibleEnd(const sim::Interval& interval) const;
     void layoutMarkers();
 
@@ -95,6 +98,8 @@ class TimelineLanes : public QWidget {
     const sim::Replay* replay_ = nullptr;
     sim::VirtualMs end_ = 1000;
     int nextNarrated_ = 0;  // the first event narrated after the current beat
+    sim::StoryPoint point_;
+    std::vector<sim::LaneState> states_;  // one per lane, at point_
     std::vector<Marker> markers_;
 };
 

@@ -118,7 +118,8 @@ void TimelineLanes::paintBand(QPainter& p, const sim::Interval& interval,
     p.fillRect(rect, QBrush(withAlpha(color, 90), crash ? Qt::DiagCrossPattern : Qt::BDiagPattern));
     p.setPen(QPen(color, 2, Qt::DashLine));
     p.drawLine(rect.topLeft(), rect.bottomLeft());
-    if (!interval.ongoing || interval.to <= now()) p.drawLine(rect.topRight(), rect.bottomRight());
+    if (!sim::intervalOpenAt(interval, point_.step))
+        p.drawLine(rect.topRight(), rect.bottomRight());
 }
 
 void TimelineLanes::paintBandLabel(QPainter& p, const sim::Interval& interval,

@@ -13,6 +13,7 @@
 #include <QMessageBox>
 #include <QPlainTextEdit>
 #include <QPushButton>
+#include <QScreen>
 #include <QSettings>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -116,7 +117,12 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     tabs_ = new QTabWidget;
     tabs_->setDocumentMode(true);
     tabs_->addTab(center_, QIcon(QStringLiteral(":/icons/doctor.svg")), tr("Locks"));
-    tabs_->addTab(new ReplayPanel, QIcon(QStringLiteral(":/icons/play.svg")), tr("Teaching"));
+    teaching_ = new ReplayPanel;
+    tabs_->addTab(teaching_, QIcon(QStringLiteral(":/icons/play.svg")), tr("Teaching"));
+    // The connection sidebar serves the Locks tab only: the Teaching tab gets its width.
+    connect(tabs_, &QTabWidget::currentChanged, this,
+            [this](int index) { sidebar_->setVisible(!presenter_ && index == 0); });
+    connect(teaching_, &ReplayPanel::presenterModeRequested, this, &MainWindow::setPresenterMode);
     mainSplit_ = new QSplitter(Qt::Horizontal);
     mainSplit_->addWidget(sidebar_);
     mainSplit_->addWidget(tabs_);
@@ -190,6 +196,8 @@ void MainWindow::buildActions() {
     bar->addAction(
         add("add-connection", tr("Add connection"), QKeySequence(), [this] { addConnection(); }));
     bar->addAction(add("sandbox", tr("Sandbox"), QKeySequence(), [this] { startSandbox(); }));
+    add("play", tr("Presenter mode"), QKeySequence(Qt::Key_F11),
+        [this] { setPresenterMode(!presenter_); });
     bar->addSeparator();
     bar->addAction(
         add("refresh", tr("Refresh"), QKeySequence(Qt::Key_F5), [this] { hub_->refreshAll(); }));
@@ -325,6 +333,42 @@ void MainWindow::restoreState() {
     mainSplit_->restoreState(settings_.value("window/mainSplit").toByteArray());
     inspector_->splitter()->restoreState(settings_.value("window/inspectorSplit").toByteArray());
     if (!settings_.contains("window/geometry")) resize(1280, 800);
+    // Never taller or wider than the screen (a 1280×720 projector).
+    if (const QScreen* screen = this->screen()) {
+        const QRect room = screen->availableGeometry();
+        if (width() > room.width() || height() > room.height())
+            resize(std::min(width(), room.width()), std::min(height(), room.height()));
+    }
+}
+
+bool MainWindow::openScenario(const QString& path) {
+    tabs_->setCurrentWidget(teaching_);
+    return teaching_->openScenario(path);
+}
+
+void MainWindow::setPresenterMode(bool on) {
+    if (on == presenter_) return;
+    presenter_ = on;
+    if (on) {
+        wasMaximized_ = isMaximized();
+        tabs_->setCurrentWidget(teaching_);
+        hiddenByPresenter_.clear();
+        QList<QWidget*> chrome{sidebar_, menuBar(), statusBar(), tabs_->tabBar()};
+        for (QDockWidget* dock : findChildren<QDockWidget*>()) chrome << dock;
+        for (QToolBar* bar : findChildren<QToolBar*>()) chrome << bar;
+        for (QWidget* w : chrome)
+            if (w->isVisible()) {
+                w->hide();
+                hiddenByPresenter_ << w;
+            }
+        showFullScreen();
+    } else {
+        for (QWidget* w : std::as_const(hiddenByPresenter_)) w->show();
+        hiddenByPresenter_.clear();
+        sidebar_->setVisible(tabs_->currentIndex() == 0);
+        wasMaximized_ ? showMaximized() : showNormal();
+    }
+    teaching_->setPresenterMode(on);
 }
 
 void MainWindow::closeEvent(QCloseEvent* event) {

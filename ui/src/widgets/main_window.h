@@ -27,6 +27,7 @@ class ConnectionHub;
 class ConnectionSidebar;
 class LockInspectorView;
 class PasswordVault;
+class ReplayPanel;
 class SandboxSession;
 
 struct MainWindowOptions {
@@ -55,6 +56,8 @@ class MainWindow : public QMainWindow {
     AuditLogModel* auditLog() const { return auditLog_; }
     QTableView* auditTable() const { return auditTable_; }
     QLineEdit* auditFilter() const { return auditFilter_; }
+    ReplayPanel* teaching() const { return teaching_; }
+    bool presenterMode() const { return presenter_; }
 
   public slots:
     void startSandbox();
@@ -69,6 +72,11 @@ class MainWindow : public QMainWindow {
     void connectSavedOnStart();
     void reopenAll();
     void showAbout();
+    // Opens a .lockscope scenario file on the Teaching tab (false: the panel says why).
+    bool openScenario(const QString& path);
+    // Presenter mode (F11): full screen, the Teaching tab alone, no sidebar, docks, menus or
+    // tool bar; leaving it restores what was shown.
+    void setPresenterMode(bool on);
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -109,6 +117,10 @@ class MainWindow : public QMainWindow {
     QAction* copyAction_ = nullptr;
     QAction* discoverAction_ = nullptr;
     QString auditPath_;
+    ReplayPanel* teaching_ = nullptr;
+    bool presenter_ = false;
+    QList<QWidget*> hiddenByPresenter_;
+    bool wasMaximized_ = false;
 };
 
 }  // namespace lockscope::ui

@@ -47,6 +47,13 @@ struct RedisCommand {
     // The argv as a client would send it, joined by spaces: "SET lock:report 1 NX EX 10",
     // "EVALSHA <sha1> 2 lock:{report:daily} fence:{report:daily} <token> 30000".
     std::string text() const;
+    // As the guide writes it, for a class: a script by its name with its keys and arguments
+    // ("acquire(lock:{report:daily}, token b09c…, 30 s)"); other commands as text() with a
+    // long value shortened.
+    std::string guideText() const;
+    // What it does to a lock: "acquire" (SET NX, SETNX, the acquire script), "release" (DEL,
+    // the release script), "extend" (EXPIRE, PEXPIRE, the extend script), else "".
+    const char* lockOp() const;
     // The Lua source for script commands (shown as a tooltip), nullptr otherwise.
     const Script* script() const;
     // TTL in virtual milliseconds, or -1 when the command sets none.

@@ -67,6 +67,23 @@ class Replay {
     // crashed instance, or a duration outside 1 ms .. 1 h.
     void pauseInstance(const std::string& instance, VirtualMs duration);
     void crashInstance(const std::string& instance);
+    // Forks at virtual time `at` (what the right-click menu names): the story is kept up to
+    // the last beat at or before `at` and the fault starts exactly at `at`. The current beat
+    // becomes that beat. Throws as above, and for a time outside 0 .. the story's end.
+    void pauseInstanceAt(const std::string& instance, VirtualMs at, VirtualMs duration);
+    void crashInstanceAt(const std::string& instance, VirtualMs at);
+
+    // The user's forks so far, in the order they were made: enough to make them again on a
+    // fresh Replay of the same story, seed and parameters (a scenario file).
+    struct Fork {
+        bool crash = false;
+        std::string instance;
+        VirtualMs at = 0;
+        VirtualMs duration = 0;  // a pause's length
+        bool operator==(const Fork&) const = default;
+    };
+    std::vector<Fork> forks() const;
+    void applyFork(const Fork& fork);  // pauseInstanceAt or crashInstanceAt
     // Re-runs with the new value (validated like the CLI's --set); keeps the beat index
     // where it can.
     void setParam(std::string_view name, std::int64_t value);
@@ -96,6 +113,7 @@ class Replay {
     void applyDueActions(World& world) const;
     World worldAfterSteps(int steps);
     void fork(const UserAction& action);
+    void checkForkTime(VirtualMs at) const;
     void checkInstance(const std::string& instance) const;
 
     const Scenario* scenario_;

@@ -52,6 +52,7 @@ void buildScenario(const Scenario& scenario, const ScenarioParams& params, std::
                    World& world, Recording& recording);
 
 // Helpers for scenario builders.
+// A RedisKey lane is node k's when it is the k-th key lane added (add them in node order).
 LaneId addLane(Recording& recording, LaneKind kind, std::string name, std::string subtitle);
 void addActor(World& world, std::unique_ptr<Actor> actor, VirtualMs firstWake);
 std::string instanceName(int index);  // 0 → "A", 1 → "B"...

@@ -17,6 +17,7 @@ struct ParamSpec {
     std::int64_t defaultValue = 0;
     std::int64_t min = 0;
     std::int64_t max = 0;
+    bool operator==(const ParamSpec&) const = default;
 };
 
 class ScenarioParams {

@@ -23,6 +23,7 @@ struct Lane {
     LaneKind kind = LaneKind::Instance;
     std::string name;      // "A", "lock:report", "report.csv", "finance outbox"
     std::string subtitle;  // "scheduler instance", "Redis key"...
+    int node = -1;         // RedisKey lanes: the Redis node whose lock key this lane shows
 };
 
 enum class EventKind {
@@ -58,10 +59,14 @@ struct TimelineEvent {
     EventKind kind = EventKind::Note;
     std::string actor;
     std::string command;      // Command only: the text as sent
+    std::string shown;        // Command only: as the guide writes it ("acquire(lock:x, …)")
+    std::string key;          // Command only: the key it is about
+    std::string lockOp;       // Command only: "acquire", "release", "extend", or empty
     std::string reply;        // Command only: redis-cli style reply
     std::string detail;       // one line for a tooltip
     std::string_view script;  // the Lua source of a script command (static storage)
     int beat = -1;            // the beat this event is narrated in, -1 if none
+    int step = 0;             // the simulator step that recorded it (World::steps)
 };
 
 // A "predict" prompt: the question is asked on the beat before, the answer revealed on
@@ -77,10 +82,13 @@ struct Beat {
     LaneId lane = 0;
     std::string actor;
     std::string command;  // empty for beats that are not Redis commands
+    std::string shown;    // the command as the guide writes it (the raw one in `command`)
     std::string reply;
     std::string narration;
     std::optional<Prompt> predict;
     int eventIndex = 0;
+    int step = 0;  // the simulator step that recorded it: the story "at this beat" is the
+                   // recording up to and including this step
 };
 
 enum class IntervalKind {
@@ -104,12 +112,16 @@ struct Interval {
     std::int64_t fence = 0;
     bool ongoing = false;  // still open when the run ended
     int node = 0;          // the Redis node an ownership or no-TTL interval is about
+    std::string holder;    // Ownership: the actor holding the lock
+    int fromStep = 0;      // the simulator step that opened it
+    int toStep = -1;       // the step that closed it; -1 while open (ongoing at the end)
 };
 
 struct PttlSample {
     VirtualMs time = 0;
     std::int64_t pttl = -2;  // -2 no key, -1 no TTL, else ms left
     int node = 0;            // which Redis node's lock key
+    int step = 0;            // World::steps when sampled
 };
 
 struct Recording {

@@ -1,0 +1,235 @@
+#include "lockscope/sim/explorer.h"
+
+#include <algorithm>
+#include <set>
+#include <tuple>
+
+#include "lockscope/errors.h"
+
+namespace lockscope::sim {
+
+namespace {
+
+constexpr VirtualMs kPauseMenu[] = {500, 5 * kSecond, 15 * kSecond, 40 * kSecond};
+constexpr int kMoments = 10;
+
+// Up to kMoments distinct beat times of the story as written, spread over it: where a
+// fault can land.
+std::vector<VirtualMs> moments(const Recording& recording) {
+    std::set<VirtualMs> distinct;
+    for (const Beat& b : recording.beats) distinct.insert(b.time);
+    std::vector<VirtualMs> all(distinct.begin(), distinct.end());
+    if (static_cast<int>(all.size()) <= kMoments) return all;
+    std::vector<VirtualMs> picked;
+    picked.reserve(kMoments);
+    for (int i = 0; i < kMoments; ++i) picked.push_back(all[i * (all.size() - 1) / (kMoments - 1)]);
+    return picked;
+}
+
+std::vector<Replay::Fork> faultMenu(const Replay& story) {
+    std::vector<Replay::Fork> menu;
+    for (const std::string& instance : story.instances())
+        for (VirtualMs at : moments(story.recording())) {
+            menu.push_back({true, instance, at, 0});
+            for (VirtualMs d : kPauseMenu) menu.push_back({false, instance, at, d});
+        }
+    return menu;
+}
+
+// Two instances believed they held the lock at once: one's ownership or lapsed lease
+// (working on as if it held) overlaps another's ownership. Several servers: the simulator's
+// own count of overlapping holds.
+bool mutualExclusionBroken(const Replay& run) {
+    if (run.outcome().distributedStory) return run.outcome().overlappingHolds > 0;
+    const Recording& r = run.recording();
+    std::vector<const Interval*> beliefs;
+    for (const Interval& i : r.intervals) {
+        const Lane* lane = r.lane(i.lane);
+        if (!lane || lane->kind != LaneKind::Instance) continue;
+        if (i.kind == IntervalKind::Ownership || i.kind == IntervalKind::LeaseLapsed)
+            beliefs.push_back(&i);
+    }
+    for (const Interval* a : beliefs)
+        for (const Interval* b : beliefs)
+            if (a->lane != b->lane && a->kind == IntervalKind::Ownership &&
+                std::max(a->from, b->from) < std::min(a->to, b->to))
+                return true;
+    return false;
+}
+
+// When an actor was last granted the lock at or before t (-1: never).
+VirtualMs lastGrant(const Recording& r, const std::string& actor, VirtualMs t) {
+    VirtualMs latest = -1;
+    for (const Interval& i : r.intervals) {
+        const Lane* lane = r.lane(i.lane);
+        if (lane && lane->kind == LaneKind::Instance && lane->name == actor &&
+            i.kind == IntervalKind::Ownership && i.from <= t)
+            latest = std::max(latest, i.from);
+    }
+    return latest;
+}
+
+// A write the protected resource took although it overwrote a newer holder's write
+// (Kleppmann's stale write). The resource is the story's store when it has one (its report
+// file is scratch), else the shared output file, where a chunk into a file another run has
+// touched is the stale write. With fences the store refuses a lower fence than one it took.
+bool staleWriteAccepted(const Recording& r) {
+    const bool hasStore = std::any_of(r.lanes.begin(), r.lanes.end(), [](const Lane& l) {
+        return l.kind == LaneKind::FencedStore;
+    });
+    if (!hasStore) {
+        return std::any_of(r.events.begin(), r.events.end(), [](const TimelineEvent& e) {
+            return e.kind == EventKind::ChunkWritten &&
+                   e.detail.find("(interleaved)") != std::string::npos;
+        });
+    }
+    std::int64_t highestFence = 0;
+    std::string lastWriter;
+    for (const TimelineEvent& e : r.events) {
+        if (e.kind != EventKind::FencedWriteAccepted) continue;
+        if (e.detail.rfind("fence ", 0) == 0) {
+            const std::int64_t fence = std::stoll(e.detail.substr(6));
+            if (fence < highestFence) return true;
+            highestFence = std::max(highestFence, fence);
+        } else if (e.detail == "no fence" && !lastWriter.empty() && lastWriter != e.actor &&
+                   lastGrant(r, lastWriter, e.time) > lastGrant(r, e.actor, e.time)) {
+            return true;  // no fence: it overwrote the report of a later holder
+        }
+        lastWriter = e.actor;
+    }
+    return false;
+}
+
+bool breaks(const Replay& run, Property property) {
+    const OutcomeSummary& o = run.outcome();
+    switch (property) {
+        case Property::MutualExclusion:
+            return mutualExclusionBroken(run);
+        case Property::StaleWriteAccepted:
+            return staleWriteAccepted(run.recording());
+        case Property::DuplicateSideEffect:
+            return o.emailsSent > 1 || o.seatsSoldTwice > 0;
+    }
+    return false;
+}
+
+std::string describeFork(const Replay::Fork& f) {
+    return f.crash ? f.instance + " crashes at " + formatVirtualTime(f.at)
+                   : f.instance + " paused " + formatDuration(f.duration) + " at " +
+                         formatVirtualTime(f.at);
+}
+
+std::string describeSchedule(const std::vector<Replay::Fork>& faults) {
+    if (faults.empty()) return "the story as written (no added fault)";
+    std::string text;
+    for (const auto& f : faults) text += (text.empty() ? "" : ", then ") + describeFork(f);
+    return text;
+}
+
+// Runs one schedule; null when the menu's combination cannot happen (a crashed instance
+// paused later, a fault after the story's end).
+std::unique_ptr<Replay> runSchedule(const ScenarioFile& base, std::vector<Replay::Fork> faults) {
+    std::sort(faults.begin(), faults.end(),
+              [](const Replay::Fork& a, const Replay::Fork& b) { return a.at < b.at; });
+    ScenarioFile file = base;
+    file.forks.insert(file.forks.end(), faults.begin(), faults.end());
+    file.beat = -1;
+    try {
+        return openScenario(file);
+    } catch (const InvalidArgumentError&) {
+        return nullptr;
+    }
+}
+
+struct Candidate {
+    std::size_t faults = 0;
+    std::size_t beats = 0;
+    auto key() const { return std::tie(faults, beats); }
+};
+
+}  // namespace
+
+const char* toString(Property property) {
+    switch (property) {
+        case Property::MutualExclusion:
+            return "mutual exclusion";
+        case Property::StaleWriteAccepted:
+            return "stale write accepted";
+        case Property::DuplicateSideEffect:
+            return "duplicate side effect";
+    }
+    return "?";
+}
+
+ExploreResult explore(const ScenarioFile& base, int budget) {
+    if (budget < 1 || budget > 100'000)
+        throw InvalidArgumentError("--budget takes 1 to 100000 schedules, not " +
+                                   std::to_string(budget));
+    auto story = openScenario(base);
+    const std::vector<Replay::Fork> menu = faultMenu(*story);
+    ExploreResult result;
+    result.story = base.story;
+    result.menu = static_cast<int>(menu.size());
+    for (Property p : kProperties) result.properties.push_back({p, 0, std::nullopt, {}});
+    std::vector<Candidate> best(result.properties.size());
+
+    auto consider = [&](const std::vector<Replay::Fork>& faults) {
+        if (result.schedules >= budget) {
+            result.budgetReached = true;
+            return false;
+        }
+        auto run = runSchedule(base, faults);
+        if (!run) return true;
+        ++result.schedules;
+        for (std::size_t i = 0; i < result.properties.size(); ++i) {
+            PropertyResult& pr = result.properties[i];
+            if (!breaks(*run, pr.property)) continue;
+            ++pr.breaks;
+            Candidate c{faults.size(), run->beats().size()};
+            if (pr.shortest && c.key() >= best[i].key()) continue;
+            best[i] = c;
+            pr.shortest = captureScenario(*run);
+            pr.shortestText = describeSchedule(faults);
+        }
+        return true;
+    };
+
+    if (!consider({})) return result;
+    for (const auto& fault : menu)
+        if (!consider({fault})) return result;
+    for (std::size_t a = 0; a < menu.size(); ++a)
+        for (std::size_t b = a + 1; b < menu.size(); ++b) {
+            if (menu[a].instance == menu[b].instance) continue;
+            if (!consider({menu[a], menu[b]})) return result;
+        }
+    return result;
+}
+
+std::string formatExplore(const ExploreResult& r) {
+    auto count = [&](Property p) {
+        return std::to_string(r.properties[static_cast<int>(p)].breaks);
+    };
+    std::string text = r.story + ": " + std::to_string(r.schedules) + " schedules, " +
+                       count(Property::MutualExclusion) + " break mutual exclusion, " +
+                       count(Property::StaleWriteAccepted) + " accept a stale write, " +
+                       count(Property::DuplicateSideEffect) + " have a duplicate side effect";
+    const PropertyResult* first = nullptr;
+    for (const auto& p : r.properties)
+        if (p.shortest && (!first || p.shortest->forks.size() < first->shortest->forks.size()))
+            first = &p;
+    text += first ? "; shortest: " + first->shortestText + " (" + toString(first->property) + ")"
+                  : "; no schedule breaks any of them";
+    text += "\n";
+    text += "  fault menu: " + std::to_string(r.menu) +
+            " single faults (each instance crashes, or pauses 500 ms, 5 s, 15 s or 40 s, at up "
+            "to 10 moments of the story), then pairs on two instances" +
+            (r.budgetReached ? "; stopped at the budget" : "") + "\n";
+    for (const auto& p : r.properties) {
+        if (!p.shortest) continue;
+        text += "  " + std::string(toString(p.property)) + ": " + p.shortestText + "\n    " +
+                replayCommandLine(*p.shortest) + "\n";
+    }
+    return text;
+}
+
+}  // namespace lockscope::sim

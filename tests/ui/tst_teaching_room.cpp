@@ -1,0 +1,348 @@
+// The teaching tab in a lecture hall: a 1280×720 projector, presenter mode (F11, zoom), the
+// keys, the predict prompt in view, the outcome table's rows and headers, forks at the time
+// the menu says, changed parameters marked and reset, commands as the guide writes them,
+// scenario files and "Copy as command". Screenshots of every story at 1280×720 in presenter
+// mode, light and dark, go to the screenshots folder.
+#include <QApplication>
+#include <QFile>
+#include <QHeaderView>
+#include <QImage>
+#include <QLabel>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStyle>
+#include <QTabBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "lockscope/sim/scenario_file.h"
+#include "teaching/lane_fonts.h"
+#include "teaching/narration_view.h"
+#include "teaching/outcome_comparison.h"
+#include "teaching/replay_panel.h"
+#include "teaching/replay_pttl_plot.h"
+#include "teaching/scenario_param_form.h"
+#include "teaching/timeline_lanes.h"
+#include "ui_test_support.h"
+#include "widgets/connection_sidebar.h"
+#include "widgets/main_window.h"
+
+using namespace lockscope;
+using namespace lockscope::ui;
+
+namespace {
+
+QPalette darkPalette() {
+    QPalette p;
+    p.setColor(QPalette::Window, QColor(0x20, 0x22, 0x25));
+    p.setColor(QPalette::WindowText, QColor(0xe8, 0xea, 0xed));
+    p.setColor(QPalette::Base, QColor(0x16, 0x18, 0x1b));
+    p.setColor(QPalette::AlternateBase, QColor(0x24, 0x27, 0x2b));
+    p.setColor(QPalette::Text, QColor(0xe8, 0xea, 0xed));
+    p.setColor(QPalette::Button, QColor(0x2b, 0x2e, 0x33));
+    p.setColor(QPalette::ButtonText, QColor(0xe8, 0xea, 0xed));
+    p.setColor(QPalette::Mid, QColor(0x5f, 0x63, 0x68));
+    p.setColor(QPalette::PlaceholderText, QColor(0x9a, 0xa0, 0xa6));
+    p.setColor(QPalette::Highlight, QColor(0x8a, 0xb4, 0xf8));
+    return p;
+}
+
+// The first beat whose next beat asks a question (so the prompt shows), else the middle.
+int beatWithAQuestion(const sim::Replay& replay) {
+    const auto& beats = replay.beats();
+    for (std::size_t i = 1; i < beats.size(); ++i)
+        if (beats[i].predict) return static_cast<int>(i) - 1;
+    return static_cast<int>(beats.size()) / 2;
+}
+
+}  // namespace
+
+class TeachingRoomTest : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir dir_;
+
+    std::unique_ptr<QSettings> settings() {
+        return std::make_unique<QSettings>(dir_.filePath(QStringLiteral("lockscope.ini")),
+                                           QSettings::IniFormat);
+    }
+
+  private slots:
+    void cleanup() { LaneFonts::zoom() = 1.0; }
+
+    void theWindowFitsA720pProjector() {
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentWidget(window.teaching());
+        QCoreApplication::processEvents();
+        // The connection sidebar serves the Locks tab only.
+        QVERIFY(!window.sidebar()->isVisible());
+        QVERIFY(window.height() <= 720);
+        QVERIFY2(window.minimumSizeHint().height() <= 720,
+                 qPrintable(QString::number(window.minimumSizeHint().height())));
+        ReplayPanel* panel = window.teaching();
+        // The narration shows several lines, not one.
+        const int line = QFontMetrics(panel->narration()->font()).lineSpacing();
+        QVERIFY2(panel->narration()->viewport()->height() >= 3 * line,
+                 qPrintable(QString::number(panel->narration()->viewport()->height())));
+        // No header of the table is narrower than "broken-report".
+        QHeaderView* header = panel->comparison()->horizontalHeader();
+        const int word =
+            QFontMetrics(header->font()).horizontalAdvance(QStringLiteral("broken-report"));
+        for (int c = 0; c < panel->comparison()->columnCount(); ++c)
+            QVERIFY2(header->sectionSize(c) >= word, qPrintable(QString::number(c)));
+        window.tabs()->setCurrentIndex(0);
+        QVERIFY(window.sidebar()->isVisible());
+    }
+
+    void thePredictPromptIsInViewWhenPlaybackStops() {
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ReplayPanel* panel = window.teaching();
+        window.tabs()->setCurrentWidget(panel);
+        panel->setSpeed(50);
+        panel->setPlaying(true);
+        QTRY_VERIFY_WITH_TIMEOUT(!panel->isPlaying(), 20000);
+        QVERIFY(panel->narration()->showsQuestion());
+        QTRY_VERIFY(panel->narration()->questionInView());
+        QVERIFY(testing::saveScreenshot(&window, QStringLiteral("teaching-720p-predict")));
+    }
+
+    void presenterModeIsFullScreenWithoutChromeAndZooms() {
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        ReplayPanel* panel = window.teaching();
+        window.activateWindow();
+        QVERIFY(QTest::qWaitForWindowActive(&window));
+        QTest::keyClick(&window, Qt::Key_F11);
+        QVERIFY(window.presenterMode());
+        QVERIFY(window.isFullScreen());
+        QCOMPARE(window.tabs()->currentWidget(), panel);
+        QVERIFY(!window.sidebar()->isVisible());
+        QVERIFY(!window.tabs()->tabBar()->isVisible());
+        QVERIFY(!panel->sidebar()->isVisible());
+        QVERIFY(panel->zoom() > 1.0);
+        const double presenterZoom = panel->zoom();
+        panel->setFocus();
+        QTest::keyClick(panel, Qt::Key_Equal, Qt::ControlModifier);
+        QVERIFY(panel->zoom() > presenterZoom);
+        QTest::keyClick(panel, Qt::Key_Minus, Qt::ControlModifier);
+        QTest::keyClick(panel, Qt::Key_Minus, Qt::ControlModifier);
+        QVERIFY(panel->zoom() < presenterZoom);
+        QTest::keyClick(panel, Qt::Key_0, Qt::ControlModifier);
+        QCOMPARE(panel->zoom(), presenterZoom);
+        QTest::keyClick(&window, Qt::Key_F11);
+        QVERIFY(!window.presenterMode());
+        QVERIFY(!window.isFullScreen());
+        QVERIFY(panel->sidebar()->isVisible());
+        QCOMPARE(panel->zoom(), 1.0);
+    }
+
+    void homeAndEndJumpToTheStartAndTheEnd() {
+        ReplayPanel panel;
+        panel.resize(1280, 720);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        panel.setFocus();
+        QTest::keyClick(&panel, Qt::Key_End);
+        QVERIFY(panel.replay().atEnd());
+        QTest::keyClick(&panel, Qt::Key_Home);
+        QCOMPARE(panel.replay().currentBeat(), -1);
+    }
+
+    void theTableShowsOnlyTheStorysRows() {
+        ReplayPanel panel;
+        QVERIFY(panel.loadScenario(QStringLiteral("expiry-race")));
+        QVERIFY(!panel.comparison()->visibleRowLabels().contains(QStringLiteral("Emails sent")));
+        QVERIFY(!panel.comparison()->visibleRowLabels().isEmpty());
+        QVERIFY(panel.loadScenario(QStringLiteral("redlock-gc-pause")));
+        QVERIFY(
+            !panel.comparison()->visibleRowLabels().contains(QStringLiteral("Seats sold twice")));
+        QVERIFY(panel.loadScenario(QStringLiteral("broken-report")));
+        QVERIFY(panel.comparison()->visibleRowLabels().contains(QStringLiteral("Emails sent")));
+    }
+
+    void aForkHappensAtTheTimeTheMenuSays() {
+        ReplayPanel panel;
+        const sim::VirtualMs at = 13'913;
+        emit panel.lanes()->pauseRequested(QStringLiteral("A"), at, 5'000);
+        QVERIFY2(panel.lastError().isEmpty(), qPrintable(panel.lastError()));
+        QCOMPARE(panel.replay().forks().size(), std::size_t(1));
+        QCOMPARE(panel.replay().forks().front().at, at);
+        bool pausedThen = false;
+        for (const auto& e : panel.replay().recording().events)
+            pausedThen |= e.kind == sim::EventKind::PauseStarted && e.time == at && e.actor == "A";
+        QVERIFY(pausedThen);
+        // The sidebar names the fork.
+        auto* forks = panel.findChild<QLabel*>(QStringLiteral("replayForks"));
+        QVERIFY(forks && forks->text().contains(QStringLiteral("13.913")));
+    }
+
+    void changedParametersAreMarkedAndReset() {
+        ReplayPanel panel;
+        const QString name = panel.paramForm()->names().first();
+        QSpinBox* box = panel.paramForm()->editor(name);
+        QVERIFY(!panel.paramForm()->isChanged(name));
+        box->setValue(box->value() + 1);
+        QVERIFY(panel.paramForm()->isChanged(name));
+        panel.paramForm()->resetToDefaults();
+        QVERIFY(!panel.paramForm()->isChanged(name));
+        QCOMPARE(panel.replay().params(), panel.replay().scenario().defaults());
+    }
+
+    void commandsReadAsTheGuideWritesThem() {
+        ReplayPanel panel;
+        QVERIFY(panel.loadScenario(QStringLiteral("fixed-report")));
+        bool sawScript = false;
+        while (!panel.replay().atEnd()) {
+            panel.stepForward();
+            const QString text = panel.narration()->plainText();
+            QVERIFY2(!text.contains(QStringLiteral("EVALSHA")), qPrintable(text));
+            sawScript |= text.contains(QStringLiteral("acquire(lock:"));
+        }
+        QVERIFY(sawScript);
+        QVERIFY(panel.loadScenario(QStringLiteral("redlock-gc-pause")));
+        for (int i = 0; i < 6; ++i) {
+            panel.stepForward();
+            QVERIFY(!panel.narration()->plainText().contains(QStringLiteral("A> ")));
+        }
+    }
+
+    void aScenarioFileReopensTheSameStory() {
+        ReplayPanel panel;
+        QVERIFY(panel.loadScenario(QStringLiteral("fixed-report")));
+        QVERIFY(panel.setParam(
+            panel.paramForm()->names().first(),
+            panel.paramForm()->editor(panel.paramForm()->names().first())->value() + 1));
+        QVERIFY(panel.pauseInstanceAt(QStringLiteral("A"), 9'000, 30'000));
+        panel.seek(6);
+        const QString path = dir_.filePath(QStringLiteral("class.lockscope"));
+        QVERIFY(panel.saveScenario(path));
+        ReplayPanel other;
+        QVERIFY2(other.openScenario(path), qPrintable(other.lastError()));
+        QCOMPARE(other.replay().transcript(), panel.replay().transcript());
+        QCOMPARE(other.replay().currentBeat(), 6);
+        QCOMPARE(other.replay().forks(), panel.replay().forks());
+        QVERIFY(
+            other.commandLine().startsWith(QStringLiteral("lockscope-cli replay fixed-report")));
+        QVERIFY(other.commandLine().contains(QStringLiteral("--pause A@9000+30000")));
+        // A bad file: a clear error, and the story on screen does not change.
+        QFile bad(dir_.filePath(QStringLiteral("bad.lockscope")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("\x89PNG garbage");
+        bad.close();
+        const std::string before = other.replay().transcript();
+        QVERIFY(!other.openScenario(bad.fileName()));
+        QVERIFY(other.lastError().contains(QStringLiteral("not JSON")));
+        QCOMPARE(other.replay().transcript(), before);
+        // The window opens one too (what `lockscope FILE` does).
+        auto s = settings();
+        MainWindow window(*s);
+        QVERIFY(window.openScenario(path));
+        QCOMPARE(window.tabs()->currentWidget(), window.teaching());
+        QCOMPARE(window.teaching()->replay().transcript(), panel.replay().transcript());
+    }
+
+    void slidesCarryTheTitleTheNarrationTheTableAndTheFork() {
+        ReplayPanel panel;
+        panel.resize(1280, 720);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.loadScenario(QStringLiteral("fixed-report")));
+        QVERIFY(panel.pauseInstanceAt(QStringLiteral("B"), 40'000, 20'000));
+        panel.seek(14);
+        QVERIFY(panel.forkNote().contains(QStringLiteral("B frozen 20 s at 40.000s")));
+        const QString png = dir_.filePath(QStringLiteral("slide.png"));
+        QVERIFY(panel.exportPng(png));
+        QImage image(png);
+        QCOMPARE(image.size(), QSize(3200, 1800));  // 1600×900 at 2×
+        QVERIFY(panel.exportPng(dir_.filePath(QStringLiteral("small.png")), QSize(1280, 720), 1));
+        QCOMPARE(QImage(dir_.filePath(QStringLiteral("small.png"))).size(), QSize(1280, 720));
+        QVERIFY(!panel.exportPng(dir_.filePath(QStringLiteral("huge.png")), QSize(90000, 10), 2));
+        QVERIFY(!panel.exportPng(dir_.filePath(QStringLiteral("no/such/dir/x.png"))));
+        // One page per beat, and the beat on screen is where it was.
+        const QString pdf = dir_.filePath(QStringLiteral("slides.pdf"));
+        QVERIFY(panel.exportSlides(pdf));
+        QCOMPARE(panel.replay().currentBeat(), 14);
+        QFile file(pdf);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray bytes = file.readAll();
+        QVERIFY(bytes.startsWith("%PDF"));
+        const qsizetype pages = bytes.count("/Type /Page\n") + bytes.count("/Type /Page\r") +
+                                bytes.count("/Type /Page ") + bytes.count("/Type /Page>");
+        QCOMPARE(pages, static_cast<qsizetype>(panel.replay().beats().size()));
+        // Kept beside the screenshots for a person to open.
+        const QString kept =
+            testing::screenshotPath(QStringLiteral("teaching-slide-fixed-report-fork"));
+        QFile::remove(kept);
+        QVERIFY(QFile::copy(png, kept));
+        const QString keptPdf =
+            QString(kept).replace(QStringLiteral(".png"), QStringLiteral("-slides.pdf"));
+        QFile::remove(keptPdf);
+        QVERIFY(QFile::copy(pdf, keptPdf));
+    }
+
+    void theExploreTableOpensACounterexample() {
+        ReplayPanel panel;
+        QVERIFY(panel.loadScenario(QStringLiteral("broken-report")));
+        sim::ExploreResult result = panel.exploreFaults(60);
+        QCOMPARE(result.schedules, 60);
+        std::unique_ptr<QTableWidget> table(ReplayPanel::exploreTable(result));
+        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->item(0, 0)->text(), QStringLiteral("mutual exclusion"));
+        QVERIFY(table->item(0, 1)->text().endsWith(QStringLiteral("of 60")));
+        const int stale = static_cast<int>(sim::Property::StaleWriteAccepted);
+        QVERIFY(result.properties[stale].shortest);
+        QVERIFY(panel.openCounterexample(result, stale));
+        QCOMPARE(panel.replay().forks(), result.properties[stale].shortest->forks);
+        QVERIFY(!panel.openCounterexample(result, 7));
+    }
+
+    void everyStoryInPresenterModeAt720p() {
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresenterMode(true);
+        // Offscreen "full screen" is the offscreen screen's size (800×800): a projector's
+        // 1280×720 instead, with everything else presenter mode does (the xvfb run checks
+        // the real full screen).
+        window.showNormal();
+        window.setFixedSize(1280, 720);
+        QCoreApplication::processEvents();
+        ReplayPanel* panel = window.teaching();
+        for (bool dark : {false, true}) {
+            window.setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
+            for (const sim::Scenario& story : sim::scenarios()) {
+                const QString name = QString::fromStdString(story.name);
+                QVERIFY(panel->loadScenario(name));
+                panel->seek(beatWithAQuestion(panel->replay()));
+                panel->pttlPlot()->redraw();
+                QCoreApplication::processEvents();
+                QVERIFY(testing::saveScreenshot(
+                    &window,
+                    QStringLiteral("teaching-presenter-720p-%1-%2")
+                        .arg(name, dark ? QStringLiteral("dark") : QStringLiteral("light"))));
+            }
+        }
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        window.setPresenterMode(false);
+    }
+};
+
+QTEST_MAIN(TeachingRoomTest)
+#include "tst_teaching_room.moc"

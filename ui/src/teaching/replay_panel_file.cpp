@@ -1,0 +1,43 @@
+// ReplayPanel's scenario files (.lockscope): the Save and Open dialogs, which start in the
+// user's Documents folder, and "Copy as command".
+#include <QApplication>
+#include <QClipboard>
+#include <QFileDialog>
+#include <QStandardPaths>
+
+#include "replay_panel.h"
+#include "sim_text.h"
+
+namespace lockscope::ui {
+
+namespace {
+
+QString documentsFolder() {
+    QString dir = QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation);
+    return dir.isEmpty() ? QStandardPaths::writableLocation(QStandardPaths::HomeLocation) : dir;
+}
+
+}  // namespace
+
+void ReplayPanel::saveWithDialog() {
+    QString base =
+        QStringLiteral("%1/%2.lockscope").arg(documentsFolder(), qs(replay_->scenario().name));
+    QString path = QFileDialog::getSaveFileName(this, tr("Save the scenario"), base,
+                                                tr("LockScope scenario (*.lockscope)"));
+    if (path.isEmpty()) return;
+    if (!path.endsWith(QLatin1String(".lockscope"))) path += QLatin1String(".lockscope");
+    saveScenario(path);
+}
+
+void ReplayPanel::openWithDialog() {
+    QString path = QFileDialog::getOpenFileName(this, tr("Open a scenario"), documentsFolder(),
+                                                tr("LockScope scenario (*.lockscope)"));
+    if (!path.isEmpty()) openScenario(path);
+}
+
+void ReplayPanel::copyCommand() {
+    QApplication::clipboard()->setText(commandLine());
+    showInfo(tr("Copied: %1").arg(commandLine()));
+}
+
+}  // namespace lockscope::ui
