@@ -33,6 +33,11 @@ struct GuiCommandLine {
         parser.addHelpOption();
         parser.addVersionOption();
         parser.addOptions({sandbox, url, readOnly, audit});
+        parser.addPositionalArgument(
+            QStringLiteral("history"),
+            QStringLiteral("A torture history (lockscope-cli torture --history FILE.json) to "
+                           "open in the teaching lanes."),
+            QStringLiteral("[HISTORY.json...]"));
     }
 };
 
@@ -91,6 +96,7 @@ int main(int argc, char** argv) {
     lockscope::ui::MainWindowOptions options;
     options.startSandbox = line.parser.isSet(line.sandbox);
     options.auditLogPath = line.parser.value(line.audit);
+    options.histories = line.parser.positionalArguments();
     for (const QString& u : line.parser.values(line.url)) {
         try {
             auto profile = lockscope::ui::ConnectionProfile::create(
