@@ -6,7 +6,9 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QTimer>
 #include <QToolButton>
+#include <algorithm>
 
 namespace lockscope::ui {
 
@@ -45,6 +47,7 @@ TlsSettingsBox::TlsSettingsBox(QWidget* parent) : QGroupBox(tr("TLS (rediss://)"
            "this one and read the password and every command. Use it only for a throw-away "
            "test server."));
     warning_->setWordWrap(true);
+    warning_->setMinimumHeight(warning_->fontMetrics().lineSpacing() * 3 + 12);
     warning_->setObjectName(QStringLiteral("insecureWarning"));
     warning_->setStyleSheet(
         QStringLiteral("QLabel { background: #fdecea; color: #b71c1c; border: 1px solid #e57373;"
@@ -87,6 +90,13 @@ QLineEdit* TlsSettingsBox::pathRow(const QString& label, const QString& tip, con
 void TlsSettingsBox::updateWarning() {
     const bool insecure = isChecked() && !verify_->isChecked();
     warning_->setVisible(insecure);
+    // An open dialog keeps its height when the warning appears, squeezing the wrapped text
+    // into one clipped line: grow the window to what it needs now.
+    if (insecure && isVisible())
+        QTimer::singleShot(0, this, [this] {
+            QWidget* w = window();
+            w->resize(w->width(), std::max(w->height(), w->sizeHint().height()));
+        });
     setTitle(insecure ? tr("TLS (rediss://) — NOT VERIFIED") : tr("TLS (rediss://)"));
 }
 
