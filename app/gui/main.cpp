@@ -37,8 +37,10 @@ struct GuiCommandLine {
         parser.addOptions({sandbox, url, readOnly, audit});
         parser.addPositionalArgument(
             QStringLiteral("file"),
-            QStringLiteral("A .lockscope scenario file to open on the Teaching tab."),
-            QStringLiteral("[file]"));
+            QStringLiteral("A .lockscope scenario file to open on the Teaching tab, or a torture "
+                           "history (lockscope-cli torture --history FILE.json) to open in the "
+                           "teaching lanes."),
+            QStringLiteral("[FILE.lockscope | HISTORY.json...]"));
     }
 };
 
@@ -97,6 +99,10 @@ int main(int argc, char** argv) {
     lockscope::ui::MainWindowOptions options;
     options.startSandbox = line.parser.isSet(line.sandbox);
     options.auditLogPath = line.parser.value(line.audit);
+    // A .lockscope file is a scenario; any other file is a torture history.
+    QStringList scenarios;
+    for (const QString& file : line.parser.positionalArguments())
+        (file.endsWith(QStringLiteral(".lockscope")) ? scenarios : options.histories).append(file);
     for (const QString& u : line.parser.values(line.url)) {
         try {
             auto profile = lockscope::ui::ConnectionProfile::create(
@@ -114,15 +120,14 @@ int main(int argc, char** argv) {
     window.show();
     // A scenario file (a double-click in the file manager, or `lockscope FILE`); a bad one
     // is explained on the Teaching tab.
-    const QStringList files = line.parser.positionalArguments();
-    if (files.size() > 1) {
+    if (scenarios.size() > 1) {
         std::fputs("lockscope: give at most one scenario file\n", stderr);
         return 2;
     }
-    if (!files.isEmpty()) {
+    if (!scenarios.isEmpty()) {
         const QUrl url =
-            QUrl::fromUserInput(files.first(), QDir::currentPath(), QUrl::AssumeLocalFile);
-        window.openScenario(url.isLocalFile() ? url.toLocalFile() : files.first());
+            QUrl::fromUserInput(scenarios.first(), QDir::currentPath(), QUrl::AssumeLocalFile);
+        window.openScenario(url.isLocalFile() ? url.toLocalFile() : scenarios.first());
     }
     return app.exec();
 }

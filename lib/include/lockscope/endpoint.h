@@ -7,13 +7,16 @@
 namespace lockscope {
 
 // TLS like redis-cli: --tls, --cacert, --cacertdir, --cert, --key, --sni, --insecure.
-// Profiles keep these paths, never the contents of a key.
+// Profiles keep these paths, never the contents of a key or its passphrase.
 struct TlsOptions {
     bool enabled = false;
-    std::string caFile;      // PEM bundle to trust; empty (and no caDir): the system store
-    std::string caDir;       // a hashed certificate directory (c_rehash) to trust
-    std::string certFile;    // client certificate for mutual TLS
-    std::string keyFile;     // its private key
+    std::string caFile;    // PEM bundle to trust; empty (and no caDir): the system store
+    std::string caDir;     // a hashed certificate directory (c_rehash) to trust
+    std::string certFile;  // client certificate for mutual TLS
+    std::string keyFile;   // its private key
+    // The passphrase of an encrypted key (the window keeps it in the keychain). Never on a
+    // terminal: an encrypted key without it is refused with a clear error.
+    std::string keyPassphrase;
     std::string serverName;  // SNI and the name checked; empty: the endpoint's host
     bool insecure = false;   // skip verification of the chain and the name (loudly marked)
     bool operator==(const TlsOptions&) const = default;

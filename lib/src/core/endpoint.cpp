@@ -142,7 +142,7 @@ void mergeTlsOptions(TlsOptions& into, const TlsOptions& given) {
     into.enabled = into.enabled || given.enabled;
     into.insecure = into.insecure || given.insecure;
     for (auto field : {&TlsOptions::caFile, &TlsOptions::caDir, &TlsOptions::certFile,
-                       &TlsOptions::keyFile, &TlsOptions::serverName})
+                       &TlsOptions::keyFile, &TlsOptions::keyPassphrase, &TlsOptions::serverName})
         if (!(given.*field).empty()) into.*field = given.*field;
 }
 

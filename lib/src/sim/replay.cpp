@@ -21,6 +21,24 @@ Replay::Replay(std::string_view scenario, ScenarioParams params, std::uint64_t s
     rebuild();
 }
 
+Replay::Replay(Recording recorded, std::string title, std::vector<OutcomeSummary> outcomeAtBeat)
+    : recordedOutcomes_(std::move(outcomeAtBeat)), seed_(0) {
+    auto own = std::make_shared<Scenario>();
+    own->name = "history";
+    own->title = std::move(title);
+    own->liveUnavailable = "a recorded history is not a story that can be run again";
+    ownScenario_ = own;
+    scenario_ = own.get();
+    recording_ = std::move(recorded);
+    // Every beat is at step 0 of an empty world: seeking only moves the cursor.
+    checkpoints_.push_back({World{}, 0});
+    sizeAfterStep_.push_back(recording_.size());
+    beatStep_.assign(recording_.beats.size(), 0);
+    final_ = World{};
+    if (!recordedOutcomes_.empty()) final_.outcome = recordedOutcomes_.back();
+    seek(-1);
+}
+
 void Replay::rebuild() {
     World world;
     buildScenario(*scenario_, params_, seed_, world, recording_);
@@ -66,6 +84,8 @@ World Replay::worldAfterSteps(int steps) {
 void Replay::seek(int beat) {
     current_ = std::clamp(beat, -1, static_cast<int>(recording_.beats.size()) - 1);
     state_ = worldAfterSteps(current_ < 0 ? 0 : beatStep_[current_]);
+    if (current_ >= 0 && current_ < static_cast<int>(recordedOutcomes_.size()))
+        state_.outcome = recordedOutcomes_[current_];
 }
 
 void Replay::seekTime(VirtualMs t) {
@@ -134,6 +154,8 @@ std::vector<std::string> Replay::instances() const {
 }
 
 void Replay::checkInstance(const std::string& instance) const {
+    if (isRecorded())
+        throw InvalidArgumentError("a recorded history cannot be forked: it happened");
     auto names = instances();
     if (std::find(names.begin(), names.end(), instance) == names.end())
         throw InvalidArgumentError("no instance named \"" + instance + "\" in " + scenario_->name);
@@ -239,6 +261,7 @@ void Replay::applyFork(const Fork& f) {
 }
 
 void Replay::setParam(std::string_view name, std::int64_t value) {
+    if (isRecorded()) throw InvalidArgumentError("a recorded history has no parameters");
     ScenarioParams changed = params_;
     changed.set(name, value);
     ScenarioParams previous = std::move(params_);

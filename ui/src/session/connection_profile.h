@@ -1,6 +1,6 @@
 #pragma once
 // One saved connection of the sidebar: where the server is, how to treat it, what to watch.
-// The password is never part of what is saved: see PasswordVault.
+// The password and a TLS key's passphrase are never part of what is saved: see PasswordVault.
 
 #include <QString>
 #include <QStringList>
@@ -18,6 +18,8 @@ struct ConnectionProfile {
     bool isSandbox = false;  // the embedded default; never saved
     // The server wants a password: it comes from the keychain, or is asked for at connect.
     bool needsPassword = false;
+    // The TLS client key is encrypted: its passphrase comes from the keychain, or is asked for.
+    bool needsKeyPassphrase = false;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     QString displayUrl() const { return QString::fromStdString(endpoint.display()); }

@@ -6,6 +6,8 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
+#include "lockscope/inspect/library_release.h"
+#include "session/lock_companions.h"
 
 namespace lockscope::ui {
 namespace {
@@ -50,6 +52,7 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
     // Rows appear as a long scan streams in, batch by batch, not all at the end.
     options_.onRescanBatch = [this](std::vector<inspect::LockRecord>& batch,
                                     const inspect::ScanProgress& progress) {
+        if (watch_) attachRedissonFences(batch, watch_->table());
         if (!batch.empty())
             emit locksChanged(instance_,
                               QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
@@ -117,6 +120,7 @@ void ConnectionWorker::idle() {
             std::min(std::chrono::duration_cast<std::chrono::milliseconds>(nextStepAt_ - now),
                      std::chrono::milliseconds(100));
         inspect::WatchUpdate update = watch_->waitForEvents(slice);
+        attachRedissonFences(update.changed, watch_->table());
         if (!update.changed.empty() || !update.removed.empty()) {
             QStringList removed;
             for (const auto& key : update.removed) removed << QString::fromStdString(key);
@@ -159,6 +163,7 @@ void ConnectionWorker::step() {
         if (rescan) emit scanStarted(instance_);
         inspect::WatchUpdate update = watch_->step(scanStop);
         if (!update.connected) throw ConnectionLostError(update.error);
+        attachRedissonFences(update.changed, watch_->table());
         QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
         QStringList removed;
         for (const auto& key : update.removed) removed << QString::fromStdString(key);
@@ -212,7 +217,11 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
         inspect::ActionResult result;
         switch (action) {
             case LockAction::Release:
-                result = actions.release(k, inspect::Holder::of(seen));
+                // Redisson, sidekiq and Spring locks are released the way their library
+                // expects, so its waiters wake (and a digest goes with all its keys).
+                result = inspect::hasLibraryRelease(seen.kind)
+                             ? inspect::LibraryRelease(*connection_, audit_.get()).release(seen)
+                             : actions.release(k, inspect::Holder::of(seen));
                 break;
             case LockAction::AddTtl:
                 result =

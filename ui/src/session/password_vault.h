@@ -23,6 +23,10 @@ class PasswordVault : public QObject {
     void forget(const QString& profileId);
 
     static QString serviceName() { return QStringLiteral("LockScope"); }
+    // Where a profile's TLS key passphrase is kept (beside its password).
+    static QString keyPassphraseId(const QString& profileId) {
+        return profileId + QStringLiteral("/tls-key-passphrase");
+    }
 };
 
 }  // namespace lockscope::ui

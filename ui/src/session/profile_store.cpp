@@ -3,6 +3,36 @@
 #include <QSettings>
 
 namespace lockscope::ui {
+namespace {
+
+// TLS settings are paths and switches only: a key's contents or passphrase never land here.
+TlsOptions loadTls(const QSettings& s) {
+    auto path = [&s](const char* name) { return s.value(name).toString().toStdString(); };
+    TlsOptions tls;
+    tls.enabled = s.value("tls", false).toBool();
+    tls.caFile = path("tlsCaFile");
+    tls.caDir = path("tlsCaDir");
+    tls.certFile = path("tlsCertFile");
+    tls.keyFile = path("tlsKeyFile");
+    tls.serverName = path("tlsServerName");
+    tls.insecure = s.value("tlsInsecure", false).toBool();
+    return tls;
+}
+
+void saveTls(QSettings& s, const TlsOptions& tls) {
+    auto path = [&s](const char* name, const std::string& value) {
+        s.setValue(name, QString::fromStdString(value));
+    };
+    s.setValue("tls", tls.enabled);
+    path("tlsCaFile", tls.caFile);
+    path("tlsCaDir", tls.caDir);
+    path("tlsCertFile", tls.certFile);
+    path("tlsKeyFile", tls.keyFile);
+    path("tlsServerName", tls.serverName);
+    s.setValue("tlsInsecure", tls.insecure);
+}
+
+}  // namespace
 
 QList<ConnectionProfile> ProfileStore::load() const {
     QList<ConnectionProfile> profiles;
@@ -17,8 +47,10 @@ QList<ConnectionProfile> ProfileStore::load() const {
         p.endpoint.unixPath = settings_.value("unixPath").toString().toStdString();
         p.endpoint.user = settings_.value("user").toString().toStdString();
         p.endpoint.db = settings_.value("db", 0).toInt();
+        p.endpoint.tls = loadTls(settings_);
         p.readOnly = settings_.value("readOnly", false).toBool();
         p.needsPassword = settings_.value("needsPassword", false).toBool();
+        p.needsKeyPassphrase = settings_.value("needsKeyPassphrase", false).toBool();
         p.patterns = settings_.value("patterns", QStringList{"lock:*"}).toStringList();
         if (!p.id.isEmpty()) profiles.append(p);
     }
@@ -40,8 +72,11 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         settings_.setValue("unixPath", QString::fromStdString(p.endpoint.unixPath));
         settings_.setValue("user", QString::fromStdString(p.endpoint.user));
         settings_.setValue("db", p.endpoint.db);
+        saveTls(settings_, p.endpoint.tls);
         settings_.setValue("readOnly", p.readOnly);
         settings_.setValue("needsPassword", p.needsPassword || !p.endpoint.password.empty());
+        settings_.setValue("needsKeyPassphrase",
+                           p.needsKeyPassphrase || !p.endpoint.tls.keyPassphrase.empty());
         settings_.setValue("patterns", p.patterns);
     }
     settings_.endArray();

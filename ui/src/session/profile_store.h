@@ -1,6 +1,7 @@
 #pragma once
 // Saves and loads connection profiles with QSettings. Passwords are left out on purpose:
-// they go to the system keychain (PasswordVault) or are asked for at connect.
+// they go to the system keychain (PasswordVault) or are asked for at connect. TLS settings
+// are saved as paths and switches, never a key's contents.
 
 #include <QList>
 

@@ -2,7 +2,6 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
-#include <QElapsedTimer>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QGroupBox>
@@ -14,44 +13,18 @@
 #include <QVBoxLayout>
 #include <QtConcurrent>
 
-#include "lockscope/connection.h"
 #include "lockscope/errors.h"
+#include "widgets/connection_test.h"
+#include "widgets/tls_settings_box.h"
 
 namespace lockscope::ui {
-namespace {
-
-struct TestOutcome {
-    bool ok = false;
-    QString message;
-};
-
-// Runs on a pool thread: connect, authenticate, select and PING, nothing else (a
-// restricted ACL user needs no INFO or CONFIG to pass).
-TestOutcome testConnection(Endpoint endpoint) {
-    QElapsedTimer timer;
-    timer.start();
-    try {
-        Connection c =
-            Connection::open(endpoint, {.connectTimeout = std::chrono::milliseconds(3000),
-                                        .commandTimeout = std::chrono::milliseconds(3000)});
-        Reply pong = c.command({"PING"});
-        return {true, QObject::tr("Connected to %1: %2 in %3 ms")
-                          .arg(QString::fromStdString(endpoint.display()),
-                               QString::fromStdString(std::string(pong.text())))
-                          .arg(timer.elapsed())};
-    } catch (const Error& e) {
-        return {false, QString::fromStdString(e.what())};
-    }
-}
-
-}  // namespace
 
 ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Connection"));
     name_ = new QLineEdit;
     url_ = new QLineEdit;
     url_->setPlaceholderText(
-        QStringLiteral("redis://user@host:6379/0  or  unix:///path/redis.sock"));
+        QStringLiteral("redis://user@host:6379/0, rediss://… (TLS) or unix:///path/redis.sock"));
     host_ = new QLineEdit;
     port_ = new QSpinBox;
     port_->setRange(1, 65535);
@@ -61,12 +34,14 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     user_->setPlaceholderText(tr("default"));
     password_ = new QLineEdit;
     password_->setEchoMode(QLineEdit::Password);
-    remember_ = new QCheckBox(tr("Remember in the system keychain (never stored in plain text)"));
+    remember_ = new QCheckBox(
+        tr("Remember it (and a TLS key passphrase) in the system keychain, never in plain text"));
     readOnly_ = new QCheckBox(tr("Read-only: never send a write"));
     readOnly_->setToolTip(
         tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
     patterns_ = new QLineEdit;
     patterns_->setToolTip(tr("SCAN MATCH patterns, separated by commas"));
+    tls_ = new TlsSettingsBox;
     testButton_ = new QPushButton(tr("&Test"));
     result_ = new QLabel;
     result_->setWordWrap(true);
@@ -75,7 +50,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
 
     auto* server = new QGroupBox(tr("Server"));
     auto* serverForm = new QFormLayout(server);
-    serverForm->addRow(tr("URL:"), url_);
+    serverForm->addRow(tr("&URL:"), url_);
     auto* hostRow = new QHBoxLayout;
     hostRow->addWidget(host_, 1);
     hostRow->addWidget(new QLabel(tr("Port:")));
@@ -100,6 +75,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(server);
+    layout->addWidget(tls_);
     layout->addWidget(watch);
     layout->addLayout(testRow);
     layout->addWidget(buttons);
@@ -110,6 +86,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
         connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::fieldsEdited);
     connect(port_, &QSpinBox::valueChanged, this, &ConnectionDialog::fieldsEdited);
     connect(db_, &QSpinBox::valueChanged, this, &ConnectionDialog::fieldsEdited);
+    connect(tls_, &TlsSettingsBox::enabledChanged, this, &ConnectionDialog::fieldsEdited);
     connect(testButton_, &QPushButton::clicked, this, &ConnectionDialog::runTest);
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         if (host_->text().trimmed().isEmpty() && base_.endpoint.unixPath.empty()) {
@@ -132,6 +109,7 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     db_->setValue(profile.endpoint.db);
     user_->setText(QString::fromStdString(profile.endpoint.user));
     password_->setText(QString::fromStdString(profile.endpoint.password));
+    tls_->setOptions(profile.endpoint.tls);
     readOnly_->setChecked(profile.readOnly);
     patterns_->setText(profile.patterns.join(QStringLiteral(", ")));
     url_->setText(profile.displayUrl());
@@ -148,6 +126,7 @@ ConnectionProfile ConnectionDialog::profile() const {
     p.endpoint.db = db_->value();
     p.endpoint.user = user_->text().trimmed().toStdString();
     p.endpoint.password = password_->text().toStdString();
+    p.endpoint.tls = tls_->options();
     p.readOnly = readOnly_->isChecked();
     p.patterns.clear();
     for (const QString& s : patterns_->text().split(',', Qt::SkipEmptyParts))
@@ -176,6 +155,7 @@ void ConnectionDialog::urlEdited() {
         db_->setValue(e.db);
         user_->setText(QString::fromStdString(e.user));
         if (!e.password.empty()) password_->setText(QString::fromStdString(e.password));
+        tls_->setChecked(e.tls.enabled && !e.isUnix());
         syncing_ = false;
         result_->clear();
     } catch (const Error& e) {
@@ -193,9 +173,9 @@ void ConnectionDialog::fieldsEdited() {
 void ConnectionDialog::runTest() {
     testButton_->setEnabled(false);
     result_->setText(tr("Testing…"));
-    auto* watcher = new QFutureWatcher<TestOutcome>(this);
-    connect(watcher, &QFutureWatcher<TestOutcome>::finished, this, [this, watcher] {
-        TestOutcome outcome = watcher->result();
+    auto* watcher = new QFutureWatcher<ConnectionTestOutcome>(this);
+    connect(watcher, &QFutureWatcher<ConnectionTestOutcome>::finished, this, [this, watcher] {
+        ConnectionTestOutcome outcome = watcher->result();
         watcher->deleteLater();
         testButton_->setEnabled(true);
         showResult(outcome.ok, outcome.message);
@@ -205,9 +185,16 @@ void ConnectionDialog::runTest() {
 }
 
 void ConnectionDialog::showResult(bool ok, const QString& message) {
-    result_->setText((ok ? QStringLiteral("✔ ") : QStringLiteral("✘ ")) + message);
+    // Connected without checking who answered: not a plain success.
+    const bool unverified = ok && message.contains(QStringLiteral("NOT VERIFIED"));
+    result_->setText((unverified ? QStringLiteral("⚠ ")
+                      : ok       ? QStringLiteral("✔ ")
+                                 : QStringLiteral("✘ ")) +
+                     message);
     QPalette p = result_->palette();
-    p.setColor(QPalette::WindowText, ok ? QColor(0x2e, 0x7d, 0x32) : QColor(0xc6, 0x28, 0x28));
+    p.setColor(QPalette::WindowText, unverified ? QColor(0xb2, 0x4a, 0x00)
+                                     : ok       ? QColor(0x2e, 0x7d, 0x32)
+                                                : QColor(0xc6, 0x28, 0x28));
     result_->setPalette(p);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
-// Add or edit a connection: a URL field kept in step with separate fields, a read-only
-// switch, the key patterns to watch, and a Test button that reports success or the exact
-// error (the test runs on a worker thread).
+// Add or edit a connection: a URL field kept in step with separate fields, a TLS section
+// (TlsSettingsBox), a read-only switch, the key patterns to watch, and a Test button that
+// reports success (over TLS: protocol, cipher, certificate) or the exact error (the test
+// runs on a worker thread).
 
 #include <QDialog>
 
@@ -14,6 +15,8 @@ class QPushButton;
 class QSpinBox;
 
 namespace lockscope::ui {
+
+class TlsSettingsBox;
 
 class ConnectionDialog : public QDialog {
     Q_OBJECT
@@ -29,6 +32,7 @@ class ConnectionDialog : public QDialog {
     QString testResult() const;
     QPushButton* testButton() const { return testButton_; }
     QLineEdit* urlEdit() const { return url_; }
+    TlsSettingsBox* tlsBox() const { return tls_; }
 
   signals:
     void testFinished(bool ok, const QString& message);
@@ -52,6 +56,7 @@ class ConnectionDialog : public QDialog {
     QCheckBox* remember_;
     QCheckBox* readOnly_;
     QLineEdit* patterns_;
+    TlsSettingsBox* tls_;
     QPushButton* testButton_;
     QLabel* result_;
     bool syncing_ = false;

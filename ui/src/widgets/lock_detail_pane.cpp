@@ -68,6 +68,7 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     tabs->addTab(findings_, tr("Findings"));
     group_ = new RedlockGroupPanel;
     tabs->addTab(group_, tr("Redlock group"));
+    groupTabs_ = tabs;
     auto* split = new QSplitter(Qt::Horizontal);
     split->addWidget(plot_);
     split->addWidget(tabs);
@@ -93,6 +94,10 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     ticker->start(100);
     connect(forceDelete_, &QPushButton::clicked, this, &LockDetailPane::confirmForceDelete);
     showLock(std::nullopt, nullptr, false);
+}
+
+void LockDetailPane::setGroupTitle(const QString& title) {
+    groupTabs_->setTabText(groupTabs_->indexOf(group_), title);
 }
 
 void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record,

@@ -13,6 +13,7 @@
 class QLabel;
 class QPushButton;
 class QTableWidget;
+class QTabWidget;
 class QTextBrowser;
 
 namespace lockscope::ui {
@@ -47,6 +48,8 @@ class LockDetailPane : public QWidget {
     QLabel* titleLabel() const { return title_; }
     PttlPlot* plot() const { return plot_; }
     RedlockGroupPanel* group() const { return group_; }
+    // "Redlock group", or "Digest" for a sidekiq-unique-jobs key.
+    void setGroupTitle(const QString& title);
     const std::optional<inspect::LockRecord>& shown() const { return record_; }
 
     // Why an action button is off ("" when it is on): for the toolbar's tooltips.
@@ -73,6 +76,7 @@ class LockDetailPane : public QWidget {
     QTableWidget* history_;
     QTextBrowser* findings_;
     RedlockGroupPanel* group_;
+    QTabWidget* groupTabs_ = nullptr;
     QPushButton* release_;
     QPushButton* addTtl_;
     QPushButton* forceDelete_;

@@ -18,6 +18,7 @@
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
 #include "session/connection_hub.h"
+#include "session/lock_companions.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_table_delegate.h"
 #include "widgets/redlock_group_panel.h"
@@ -174,10 +175,13 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
                     detail_->showActionResult(ok, message);
                 emit statusMessage(tr("%1 %2 on %3: %4").arg(action, key, instance, message), 8000);
             });
-    connect(detail_, &LockDetailPane::releaseRequested, this,
-            [this](const inspect::LockRecord& seen) {
-                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::Release, seen);
-            });
+    connect(
+        detail_, &LockDetailPane::releaseRequested, this, [this](const inspect::LockRecord& seen) {
+            // A sidekiq key stands for its whole digest: released through its LOCKED hash.
+            auto digestLock = sidekiqDigestLock(seen, model_->recordsOfResource(seen.resource()));
+            const inspect::LockRecord& target = digestLock ? *digestLock : seen;
+            hub_.act(QString::fromStdString(target.instanceName()), LockAction::Release, target);
+        });
     connect(detail_, &LockDetailPane::addTtlRequested, this,
             [this](const inspect::LockRecord& seen, qint64 ttlMs) {
                 hub_.act(QString::fromStdString(seen.instanceName()), LockAction::AddTtl, seen,
@@ -322,6 +326,12 @@ void LockInspectorView::showSelected() {
     std::vector<std::string> instances;
     for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());
     std::sort(instances.begin(), instances.end());
+    if (record->kind == inspect::LockKind::SidekiqUniqueJobs) {
+        detail_->setGroupTitle(tr("Digest"));
+        detail_->group()->showDigest(*record, model_->recordsOfResource(record->resource()));
+        return;
+    }
+    detail_->setGroupTitle(tr("Redlock group"));
     detail_->group()->show(std::string(record->resource()),
                            model_->recordsOfResource(record->resource()), instances);
 }

@@ -4,6 +4,8 @@
 #include <QCloseEvent>
 #include <QDockWidget>
 #include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHeaderView>
 #include <QInputDialog>
 #include <QLabel>
@@ -19,6 +21,7 @@
 #include <QSplitter>
 #include <QStackedWidget>
 #include <QStatusBar>
+#include <QTabBar>
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
@@ -32,6 +35,7 @@
 #include "session/password_vault.h"
 #include "session/profile_store.h"
 #include "session/sandbox_session.h"
+#include "teaching/history_view.h"
 #include "teaching/replay_panel.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/connection_sidebar.h"
@@ -170,6 +174,13 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     if (!auditError.isEmpty())
         statusBar()->showMessage(tr("Audit log unavailable: %1").arg(auditError));
     if (options_.startSandbox) startSandbox();
+    for (const QString& history : options_.histories) openHistory(history);
+    connect(tabs_, &QTabWidget::tabCloseRequested, this, [this](int index) {
+        if (auto* history = qobject_cast<HistoryView*>(tabs_->widget(index))) {
+            tabs_->removeTab(index);
+            history->deleteLater();
+        }
+    });
 }
 
 MainWindow::~MainWindow() {
@@ -222,6 +233,36 @@ void MainWindow::buildActions() {
     bar->addAction(discoverAction_);
     bar->addSeparator();
     bar->addAction(add("lockscope", tr("About"), QKeySequence(), [this] { showAbout(); }));
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(add("add-connection", tr("Add connection…"), QKeySequence::New,
+                        [this] { addConnection(); }));
+    file->addAction(
+        add("play", tr("Open history…"), QKeySequence::Open, [this] { chooseHistory(); }));
+}
+
+void MainWindow::chooseHistory() {
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open a torture history"), QString(),
+                                     tr("Torture histories (*.json *.jsonl);;All files (*)"));
+    if (path.isEmpty() || openHistory(path)) return;
+    QMessageBox::warning(this, tr("Open history"), statusBar()->currentMessage());
+}
+
+bool MainWindow::openHistory(const QString& path) {
+    auto* view = new HistoryView;
+    if (!view->load(path)) {
+        statusBar()->showMessage(view->error(), 15000);
+        delete view;
+        return false;
+    }
+    // History tabs close; Locks and Teaching stay.
+    int tab = tabs_->addTab(view, QIcon(QStringLiteral(":/icons/play.svg")),
+                            tr("History: %1").arg(QFileInfo(path).fileName()));
+    tabs_->setTabsClosable(true);
+    for (int i = 0; i < 2; ++i) tabs_->tabBar()->setTabButton(i, QTabBar::RightSide, nullptr);
+    tabs_->setCurrentIndex(tab);
+    statusBar()->showMessage(tr("Opened %1").arg(path), 6000);
+    return true;
 }
 
 void MainWindow::updateLockActions() {
@@ -412,10 +453,26 @@ void MainWindow::addConnection() {
                     8000);
         });
     }
+    rememberKeyPassphrase(p, dialog.rememberPassword());
     sidebar_->addProfile(p);
     saveProfiles();
     showInspector();
     openWithPassword(p);  // this time with the password just typed
+}
+
+void MainWindow::rememberKeyPassphrase(ConnectionProfile& p, bool remember) {
+    const QString passphrase = QString::fromStdString(p.endpoint.tls.keyPassphrase);
+    p.needsKeyPassphrase = p.needsKeyPassphrase || !passphrase.isEmpty();
+    if (passphrase.isEmpty() || !remember) return;
+    vault_->store(PasswordVault::keyPassphraseId(p.id), passphrase,
+                  [this](bool stored, const QString& why) {
+                      if (!stored)
+                          statusBar()->showMessage(
+                              tr("TLS key passphrase not stored (no keychain: %1); it will be "
+                                 "asked for at connect")
+                                  .arg(why),
+                              8000);
+                  });
 }
 
 void MainWindow::editConnection(const QString& id) {
@@ -426,6 +483,8 @@ void MainWindow::editConnection(const QString& id) {
     if (dialog.exec() != QDialog::Accepted) return;
     ConnectionProfile p = dialog.profile();
     p.needsPassword = !p.endpoint.password.empty() || current->needsPassword;
+    p.needsKeyPassphrase = current->needsKeyPassphrase && !p.endpoint.tls.keyFile.empty();
+    rememberKeyPassphrase(p, dialog.rememberPassword());
     if (!p.endpoint.password.empty() && dialog.rememberPassword())
         vault_->store(p.id, QString::fromStdString(p.endpoint.password),
                       [](bool, const QString&) {});
@@ -477,13 +536,13 @@ void MainWindow::connectSavedOnStart() {
     for (const ConnectionProfile& p : sidebar_->profiles()) {
         if (hub_->isOpen(p.id)) continue;
         if (!p.needsPassword || !p.endpoint.password.empty()) {
-            openWithPassword(p);
+            openWithPassword(p, false);
             continue;
         }
         vault_->load(p.id, [this, copy = p](std::optional<QString> stored) mutable {
             if (!stored || hub_->isOpen(copy.id)) return;
             copy.endpoint.password = stored->toStdString();
-            openWithPassword(copy);
+            openWithPassword(copy, false);
         });
     }
 }
@@ -497,7 +556,8 @@ void MainWindow::duplicateConnection(const QString& id) {
     copy = *current;
     copy.id = newId;
     copy.name = tr("%1 (copy)").arg(current->name);
-    copy.endpoint.password.clear();  // the stored password belongs to the original's id
+    copy.endpoint.password.clear();           // the stored password belongs to the original's id
+    copy.endpoint.tls.keyPassphrase.clear();  // so does the key passphrase
     sidebar_->addProfile(copy);
     saveProfiles();
 }
@@ -505,6 +565,7 @@ void MainWindow::duplicateConnection(const QString& id) {
 void MainWindow::removeConnection(const QString& id) {
     hub_->close(id);
     vault_->forget(id);
+    vault_->forget(PasswordVault::keyPassphraseId(id));
     sidebar_->removeProfile(id);
     saveProfiles();
 }
@@ -536,8 +597,28 @@ void MainWindow::connectProfile(const QString& id) {
     });
 }
 
-void MainWindow::openWithPassword(const ConnectionProfile& profile) {
-    hub_->open(profile, watchOptions());
+void MainWindow::openWithPassword(const ConnectionProfile& profile, bool mayAsk) {
+    if (!profile.needsKeyPassphrase || !profile.endpoint.tls.keyPassphrase.empty()) {
+        hub_->open(profile, watchOptions());
+        return;
+    }
+    // An encrypted TLS key: its passphrase from the keychain, else typed (never saved).
+    vault_->load(
+        PasswordVault::keyPassphraseId(profile.id),
+        [this, mayAsk, copy = profile](std::optional<QString> stored) mutable {
+            if (!stored && !mayAsk) return;
+            if (!stored) {
+                bool ok = false;
+                QString typed = QInputDialog::getText(
+                    this, tr("TLS key passphrase"),
+                    tr("Passphrase of %1:").arg(QString::fromStdString(copy.endpoint.tls.keyFile)),
+                    QLineEdit::Password, QString(), &ok);
+                if (!ok) return;
+                stored = typed;
+            }
+            copy.endpoint.tls.keyPassphrase = stored->toStdString();
+            hub_->open(copy, watchOptions());
+        });
 }
 
 inspect::WatchOptions MainWindow::watchOptions() const {

@@ -34,6 +34,7 @@ struct MainWindowOptions {
     bool startSandbox = false;       // open connected to the embedded default
     QString auditLogPath;            // empty: AuditLog::defaultPath()
     QList<ConnectionProfile> extra;  // connections given on the command line (not saved)
+    QStringList histories;           // torture histories to open (`lockscope HISTORY.json`)
 };
 
 class MainWindow : public QMainWindow {
@@ -77,6 +78,10 @@ class MainWindow : public QMainWindow {
     // Presenter mode (F11): full screen, the Teaching tab alone, no sidebar, docks, menus or
     // tool bar; leaving it restores what was shown.
     void setPresenterMode(bool on);
+    // Opens a torture history in a tab of its own, in the teaching lanes. false (and a
+    // status-bar message saying why) when it is no history; nothing else changes then.
+    bool openHistory(const QString& path);
+    void chooseHistory();  // File → Open history…
 
   protected:
     void closeEvent(QCloseEvent* event) override;
@@ -86,7 +91,10 @@ class MainWindow : public QMainWindow {
     void buildDocks();
     void restoreState();
     void saveProfiles();
-    void openWithPassword(const ConnectionProfile& profile);
+    // Opens the connection once its secrets are at hand: a TLS key passphrase comes from the
+    // keychain, else it is asked for (mayAsk false at start-up: then it waits for a connect).
+    void openWithPassword(const ConnectionProfile& profile, bool mayAsk = true);
+    void rememberKeyPassphrase(ConnectionProfile& profile, bool remember);
     void buildSettingsMenu();
     void updateLockActions();
     // The watch options the settings ask for (the renewal warning threshold).

@@ -6,6 +6,7 @@
 #include <QTableWidget>
 #include <QVBoxLayout>
 
+#include "lockscope/inspect/lock_families.h"
 #include "lockscope/inspect/redlock_group.h"
 #include "lockscope/inspect/resource_groups.h"
 #include "models/lock_table_model.h"
@@ -33,6 +34,8 @@ QString RedlockGroupPanel::summary() const {
 void RedlockGroupPanel::show(const std::string& resource,
                              const std::vector<inspect::LockRecord>& records,
                              const std::vector<std::string>& instances) {
+    nodes_->setHorizontalHeaderLabels({tr("Instance"), tr("Holder"), tr("PTTL left")});
+    nodes_->setColumnHidden(0, false);
     if (instances.size() < 2) {
         summary_->setText(tr(
             "Connect the other independent primaries too (a Redlock runs on N of them) to see "
@@ -74,6 +77,46 @@ void RedlockGroupPanel::show(const std::string& resource,
                                                  ? LockTableModel::formatDuration(n.pttlMs)
                                                  : QStringLiteral("—")));
     }
+}
+
+void RedlockGroupPanel::showDigest(const inspect::LockRecord& selected,
+                                   const std::vector<inspect::LockRecord>& records) {
+    nodes_->setRowCount(0);
+    nodes_->setColumnHidden(0, true);  // one digest lives on one instance
+    for (const auto& digest : inspect::groupSidekiqDigests(records)) {
+        if (digest.instance != selected.instanceName()) continue;
+        QStringList jobs;
+        for (const auto& job : digest.jobs) jobs << QString::fromStdString(job).toHtmlEscaped();
+        const QString keys =
+            digest.records.size() == 1 ? tr("1 key") : tr("%1 keys").arg(digest.records.size());
+        summary_->setText(
+            tr("sidekiq-unique-jobs digest <code>%1</code>: <b>%2</b>, one lock")
+                .arg(QString::fromStdString(digest.digest).toHtmlEscaped(), keys) +
+            (jobs.isEmpty()
+                 ? tr("; no job holds it (no LOCKED hash seen).")
+                 : tr("; held by job %1, %2 left. Release removes every key of the "
+                      "digest together, only if LOCKED still holds these jobs.")
+                       .arg(jobs.join(QStringLiteral(", ")),
+                            digest.pttlMs < 0 ? tr("no TTL")
+                                              : LockTableModel::formatDuration(digest.pttlMs))));
+        nodes_->setRowCount(int(digest.records.size()));
+        QFont mono = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+        for (int row = 0; row < int(digest.records.size()); ++row) {
+            const auto& r = records[digest.records[std::size_t(row)]];
+            auto* key = new QTableWidgetItem(QString::fromStdString(r.key));
+            key->setFont(mono);
+            nodes_->setItem(row, 0, new QTableWidgetItem(QString::fromStdString(r.instanceName())));
+            nodes_->setItem(row, 1, key);
+            nodes_->setItem(
+                row, 2,
+                new QTableWidgetItem(r.hasTtl() ? LockTableModel::formatDuration(r.remainingAt(
+                                                      std::chrono::steady_clock::now()))
+                                                : tr("no TTL")));
+        }
+        nodes_->setHorizontalHeaderLabels({tr("Instance"), tr("Key"), tr("PTTL left")});
+        return;
+    }
+    summary_->setText(tr("No other key of this digest was seen."));
 }
 
 }  // namespace lockscope::ui

@@ -7,6 +7,7 @@
 // and re-applies the user's actions at their times.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -32,6 +33,13 @@ class Replay {
     // Throws InvalidArgumentError for an unknown scenario.
     explicit Replay(std::string_view scenario, std::uint64_t seed = 1);
     Replay(std::string_view scenario, ScenarioParams params, std::uint64_t seed = 1);
+    // A story recorded elsewhere (a torture run's history, torture/history_story.h): its
+    // lanes, events, intervals and beats as given; stepping and seeking move through the
+    // beats. Nothing is simulated, so forks and parameter changes are refused
+    // (InvalidArgumentError). scenario().name is "history", its title `title`.
+    // outcomeAtBeat: the counts so far at each beat (outcomeSoFar()), when known.
+    Replay(Recording recorded, std::string title, std::vector<OutcomeSummary> outcomeAtBeat = {});
+    bool isRecorded() const { return ownScenario_ != nullptr; }
 
     const Scenario& scenario() const { return *scenario_; }
     const ScenarioParams& params() const { return params_; }
@@ -117,6 +125,8 @@ class Replay {
     void checkInstance(const std::string& instance) const;
 
     const Scenario* scenario_;
+    std::shared_ptr<const Scenario> ownScenario_;  // a recorded story's stand-in scenario
+    std::vector<OutcomeSummary> recordedOutcomes_;
     ScenarioParams params_;
     std::uint64_t seed_;
     std::vector<UserAction> actions_;

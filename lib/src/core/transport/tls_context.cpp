@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 
 #include <cerrno>
+#include <cstring>
 #include <map>
 #include <mutex>
 #include <tuple>
@@ -54,6 +55,23 @@ void loadTrust(SSL_CTX* ctx, const TlsOptions& o) {
                 "not PEM certificates (" + lastTlsError() + ")");
 }
 
+// OpenSSL asks for an encrypted key's passphrase through this callback; without one it
+// would prompt on the terminal, which a window does not have and a script cannot answer.
+struct PassphraseRequest {
+    const std::string* passphrase;
+    bool asked = false;
+};
+
+int answerPassphrase(char* buffer, int size, int /*writing*/, void* userdata) {
+    auto* request = static_cast<PassphraseRequest*>(userdata);
+    if (!request) return -1;
+    request->asked = true;
+    const std::string& p = *request->passphrase;
+    if (p.empty() || p.size() > static_cast<std::size_t>(size)) return -1;
+    std::memcpy(buffer, p.data(), p.size());
+    return static_cast<int>(p.size());
+}
+
 void loadClientCertificate(SSL_CTX* ctx, const TlsOptions& o) {
     if (o.certFile.empty() && o.keyFile.empty()) return;
     if (o.certFile.empty() || o.keyFile.empty())
@@ -65,12 +83,20 @@ void loadClientCertificate(SSL_CTX* ctx, const TlsOptions& o) {
     if (SSL_CTX_use_certificate_chain_file(ctx, o.certFile.c_str()) != 1)
         badFile("client certificate (--cert)", o.certFile,
                 "not a PEM certificate (" + lastTlsError() + ")");
-    if (SSL_CTX_use_PrivateKey_file(ctx, o.keyFile.c_str(), SSL_FILETYPE_PEM) != 1) {
+    PassphraseRequest passphrase{&o.keyPassphrase};
+    SSL_CTX_set_default_passwd_cb(ctx, answerPassphrase);
+    SSL_CTX_set_default_passwd_cb_userdata(ctx, &passphrase);
+    const bool loaded = SSL_CTX_use_PrivateKey_file(ctx, o.keyFile.c_str(), SSL_FILETYPE_PEM) == 1;
+    SSL_CTX_set_default_passwd_cb_userdata(ctx, nullptr);  // `passphrase` ends here
+    if (!loaded) {
         if (ERR_GET_REASON(ERR_peek_last_error()) == X509_R_KEY_VALUES_MISMATCH)
             badFile("client key (--key)", o.keyFile,
                     "the key does not match the certificate \"" + o.certFile + "\"");
-        badFile("client key (--key)", o.keyFile,
-                "not an unencrypted PEM private key (" + lastTlsError() + ")");
+        if (passphrase.asked)
+            badFile("client key (--key)", o.keyFile,
+                    o.keyPassphrase.empty() ? "the key is encrypted and no passphrase was given"
+                                            : "the passphrase does not decrypt the key");
+        badFile("client key (--key)", o.keyFile, "not a PEM private key (" + lastTlsError() + ")");
     }
     if (SSL_CTX_check_private_key(ctx) != 1)
         badFile("client key (--key)", o.keyFile,
@@ -129,10 +155,11 @@ const BIO_METHOD* noSigpipeSocketMethod() {
 
 std::shared_ptr<SSL_CTX> tlsContextFor(const TlsOptions& o) {
     static std::mutex mutex;
-    static std::map<std::tuple<std::string, std::string, std::string, std::string>,
+    // The passphrase is part of the key: a wrong one must fail even after a right one.
+    static std::map<std::tuple<std::string, std::string, std::string, std::string, std::string>,
                     std::shared_ptr<SSL_CTX>>
         cache;
-    auto key = std::make_tuple(o.caFile, o.caDir, o.certFile, o.keyFile);
+    auto key = std::make_tuple(o.caFile, o.caDir, o.certFile, o.keyFile, o.keyPassphrase);
     std::lock_guard lock(mutex);
     auto it = cache.find(key);
     if (it != cache.end()) return it->second;

@@ -1,0 +1,168 @@
+// The connection dialog's TLS section against a real TLS-only redis-server (certificates
+// made for the run with lib's writeTlsCertificates): Test reports protocol, cipher, the
+// server certificate's subject and expiry; a CA that did not sign the server is refused with
+// the issuer named; verification off is loudly marked and reported as not verified; a
+// profile keeps the TLS paths and switches and never a key's contents. Saves a screenshot.
+#include <QApplication>
+#include <QCheckBox>
+#include <QFile>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "lockscope/sandbox/local_redis_server.h"
+#include "lockscope/sandbox/tls_certificates.h"
+#include "session/profile_store.h"
+#include "ui_test_support.h"
+#include "widgets/connection_dialog.h"
+#include "widgets/tls_settings_box.h"
+
+using namespace lockscope;
+using namespace lockscope::ui;
+
+class ConnectionDialogTlsTest : public QObject {
+    Q_OBJECT
+  private:
+    QTemporaryDir certDir_;
+    TlsCertificateSet certs_;
+    std::unique_ptr<LocalRedisServer> server_;
+
+    QString tlsUrl() const { return QStringLiteral("rediss://localhost:%1").arg(server_->port()); }
+    // Clicks Test and returns (ok, message) once it finished.
+    static std::pair<bool, QString> runTest(ConnectionDialog& dialog) {
+        QSignalSpy finished(&dialog, &ConnectionDialog::testFinished);
+        dialog.testButton()->click();
+        if (!finished.wait(10000)) return {false, QStringLiteral("(no answer)")};
+        return {finished.at(0).at(0).toBool(), finished.at(0).at(1).toString()};
+    }
+    void typeUrl(ConnectionDialog& dialog, const QString& url) {
+        dialog.urlEdit()->clear();
+        QTest::keyClicks(dialog.urlEdit(), url);
+    }
+
+  private slots:
+    void initTestCase() {
+        QVERIFY(certDir_.isValid());
+        certs_ = writeTlsCertificates(certDir_.path().toStdString());
+        LocalRedisServerOptions options;
+        options.tls = LocalRedisTls{certs_.serverCert, certs_.serverKey, certs_.caCert, false};
+        server_ = std::make_unique<LocalRedisServer>(options);
+    }
+
+    void typingARedissUrlSwitchesTlsOnAndTestReportsTheSession() {
+        ConnectionDialog dialog;
+        dialog.show();
+        typeUrl(dialog, tlsUrl());
+        QVERIFY(dialog.tlsBox()->isChecked());
+        QTest::keyClicks(dialog.tlsBox()->caFileEdit(), QString::fromStdString(certs_.caCert));
+        auto [ok, message] = runTest(dialog);
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("PONG")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("TLS: TLSv1.")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("localhost")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("Valid until")), qPrintable(message));
+        QVERIFY2(!message.contains(QStringLiteral("NOT VERIFIED")), qPrintable(message));
+        QVERIFY(!dialog.tlsBox()->insecureWarning()->isVisible());
+        dialog.resize(dialog.sizeHint().expandedTo(QSize(640, 0)));
+        QTest::qWait(100);
+        QVERIFY(testing::saveScreenshot(&dialog, "connection-dialog-tls"));
+    }
+
+    void aCaThatDidNotSignTheServerIsRefusedNamingTheIssuer() {
+        ConnectionDialog dialog;
+        typeUrl(dialog, tlsUrl());
+        dialog.tlsBox()->caFileEdit()->setText(QString::fromStdString(certs_.foreignCaCert));
+        auto [ok, message] = runTest(dialog);
+        QVERIFY2(!ok, qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("localhost")), qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("CA"), Qt::CaseInsensitive), qPrintable(message));
+        QVERIFY2(dialog.testResult().startsWith(QStringLiteral("✘")),
+                 qPrintable(dialog.testResult()));
+    }
+
+    void verificationOffIsLoudAndReportedAsNotVerified() {
+        ConnectionDialog dialog;
+        dialog.show();
+        typeUrl(dialog, tlsUrl());
+        dialog.tlsBox()->caFileEdit()->setText(QString::fromStdString(certs_.foreignCaCert));
+        dialog.tlsBox()->verifySwitch()->setChecked(false);
+        QVERIFY(dialog.tlsBox()->insecureWarning()->isVisible());
+        QVERIFY(dialog.tlsBox()->title().contains(QStringLiteral("NOT VERIFIED")));
+        auto [ok, message] = runTest(dialog);
+        QVERIFY2(ok, qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("NOT VERIFIED")), qPrintable(message));
+        QVERIFY(dialog.profile().endpoint.tls.insecure);
+        dialog.resize(dialog.sizeHint().expandedTo(QSize(640, 0)));
+        QTest::qWait(100);
+        QVERIFY(testing::saveScreenshot(&dialog, "connection-dialog-tls-insecure"));
+    }
+
+    void aPlaintextClientOnTheTlsPortIsToldToTryRediss() {
+        ConnectionDialog dialog;
+        typeUrl(dialog, QStringLiteral("redis://127.0.0.1:%1").arg(server_->port()));
+        QVERIFY(!dialog.tlsBox()->isChecked());
+        auto [ok, message] = runTest(dialog);
+        QVERIFY2(!ok, qPrintable(message));
+        QVERIFY2(message.contains(QStringLiteral("rediss://")), qPrintable(message));
+    }
+
+    void aProfileKeepsTlsPathsAndSwitchesButNoKeyContents() {
+        ConnectionDialog dialog;
+        typeUrl(dialog, tlsUrl());
+        TlsSettingsBox* tls = dialog.tlsBox();
+        tls->caFileEdit()->setText(QString::fromStdString(certs_.caCert));
+        tls->certEdit()->setText(QString::fromStdString(certs_.clientCert));
+        tls->keyEdit()->setText(QString::fromStdString(certs_.clientKey));
+        tls->serverNameEdit()->setText(QStringLiteral("localhost"));
+        ConnectionProfile edited = dialog.profile();
+        QCOMPARE(edited.displayUrl(), tlsUrl());
+
+        QTemporaryDir dir;
+        const QString ini = dir.filePath(QStringLiteral("profiles.ini"));
+        {
+            QSettings settings(ini, QSettings::IniFormat);
+            ProfileStore(settings).save({edited});
+        }
+        QSettings settings(ini, QSettings::IniFormat);
+        auto loaded = ProfileStore(settings).load();
+        QCOMPARE(loaded.size(), 1);
+        QVERIFY(loaded[0].endpoint.tls == edited.endpoint.tls);
+        QCOMPARE(loaded[0].endpoint.tls.keyFile, certs_.clientKey);
+        QFile file(ini);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QByteArray saved = file.readAll();
+        QVERIFY2(!saved.contains("PRIVATE KEY") && !saved.contains("BEGIN"), saved.constData());
+
+        // Opened again in the dialog, the section shows what was saved.
+        ConnectionDialog again;
+        again.setProfile(loaded[0]);
+        QVERIFY(again.tlsBox()->isChecked());
+        QCOMPARE(again.tlsBox()->keyEdit()->text(), QString::fromStdString(certs_.clientKey));
+        QVERIFY(again.profile().endpoint.tls == edited.endpoint.tls);
+    }
+
+    void switchingTlsOffTurnsTheUrlBackToRedis() {
+        ConnectionDialog dialog;
+        typeUrl(dialog, tlsUrl());
+        dialog.tlsBox()->setChecked(false);
+        QVERIFY2(dialog.urlEdit()->text().startsWith(QStringLiteral("redis://")),
+                 qPrintable(dialog.urlEdit()->text()));
+        dialog.tlsBox()->setChecked(true);
+        QVERIFY2(dialog.urlEdit()->text().startsWith(QStringLiteral("rediss://")),
+                 qPrintable(dialog.urlEdit()->text()));
+    }
+
+    void cleanupTestCase() { server_.reset(); }
+};
+
+int main(int argc, char** argv) {
+    QApplication app(argc, argv);
+    ConnectionDialogTlsTest test;
+    return QTest::qExec(&test, argc, argv);
+}
+
+#include "tst_connection_dialog_tls.moc"

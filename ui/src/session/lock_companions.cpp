@@ -1,0 +1,76 @@
+#include "session/lock_companions.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <set>
+#include <string>
+
+#include "lockscope/inspect/library_release.h"
+#include "lockscope/inspect/lock_families.h"
+
+namespace lockscope::ui {
+namespace {
+
+constexpr std::string_view kTokenPrefix = "redisson_lock_token";
+
+bool isRedissonLock(const inspect::LockRecord& r) {
+    return r.kind == inspect::LockKind::RedissonLock;
+}
+
+// The token key of a lock, or the lock key of a token key (its hash tag is the lock's
+// name when the name has no tag of its own); empty when the record is neither.
+std::string companionKey(const inspect::LockRecord& r) {
+    if (isRedissonLock(r)) return inspect::redissonChannel(kTokenPrefix, r.key);
+    if (r.kind != inspect::LockKind::RedissonFenceToken) return {};
+    std::string name(r.resource());
+    if (inspect::redissonChannel(kTokenPrefix, name) == r.key) return name;
+    // A name with a tag of its own keeps it: "redisson_lock_token:<name>".
+    std::string_view rest = std::string_view(r.key).substr(kTokenPrefix.size() + 1);
+    return std::string(rest);
+}
+
+}  // namespace
+
+void attachRedissonFences(std::vector<inspect::LockRecord>& changed,
+                          const inspect::LockTable& table) {
+    std::set<std::string> present;
+    std::vector<inspect::LockRecord> companions;
+    for (const auto& r : changed) {
+        if (isRedissonLock(r) || r.kind == inspect::LockKind::RedissonFenceToken)
+            present.insert(r.key);
+    }
+    if (present.empty()) return;
+    for (const auto& r : changed) {
+        std::string other = present.count(r.key) ? companionKey(r) : std::string();
+        if (other.empty() || present.count(other)) continue;
+        if (const inspect::LockRecord* found = table.find(other)) {
+            companions.push_back(*found);
+            present.insert(other);
+        }
+    }
+    const std::size_t ownCount = changed.size();
+    changed.insert(changed.end(), companions.begin(), companions.end());
+    inspect::attachRedissonFences(changed);
+    // Keep the companions that are locks given a fence just now; drop the token keys that
+    // were only looked up.
+    auto firstCompanion = changed.begin() + std::ptrdiff_t(ownCount);
+    changed.erase(
+        std::remove_if(firstCompanion, changed.end(),
+                       [](const inspect::LockRecord& r) { return !isRedissonLock(r) || !r.fence; }),
+        changed.end());
+}
+
+std::optional<inspect::LockRecord> sidekiqDigestLock(
+    const inspect::LockRecord& seen, const std::vector<inspect::LockRecord>& sameResource) {
+    if (seen.kind != inspect::LockKind::SidekiqUniqueJobs) return std::nullopt;
+    for (const auto& digest : inspect::groupSidekiqDigests(sameResource)) {
+        if (digest.instance != seen.instanceName()) continue;
+        for (std::size_t i : digest.records) {
+            const inspect::LockRecord& r = sameResource[i];
+            if (r.type == inspect::ValueType::Hash && r.key.ends_with(":LOCKED")) return r;
+        }
+    }
+    return std::nullopt;
+}
+
+}  // namespace lockscope::ui
