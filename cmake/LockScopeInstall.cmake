@@ -22,10 +22,11 @@ add_library(LockScope::inspect ALIAS lockscope_inspect)
 install(TARGETS lockscope_core lockscope_redlock lockscope_inspect lockscope_version lockscope_lib
         EXPORT LockScopeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
-# Public headers of the installed modules only (not lockscope/sim, not the sandbox's).
+# Public headers of the installed modules only: the simulator, the torture tester and the
+# exporter belong to the applications and are not installed, so neither are their headers.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/lockscope
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development
-        PATTERN sim EXCLUDE)
+        PATTERN sim EXCLUDE PATTERN torture EXCLUDE PATTERN exporter EXCLUDE)
 install(FILES ${LOCKSCOPE_GENERATED_INCLUDE_DIR}/lockscope/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockscope COMPONENT development)
 install(EXPORT LockScopeTargets NAMESPACE LockScope:: DESTINATION ${LOCKSCOPE_CMAKE_DIR}

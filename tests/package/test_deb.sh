@@ -42,7 +42,9 @@ for f in cmake/LockScope/LockScopeConfig.cmake pkgconfig/lockscope.pc liblocksco
   compgen -G "$root/usr/lib/$f" >/dev/null || compgen -G "$root/usr/lib/*/$f" >/dev/null ||
     fail "$f is not in the packages"
 done
-[ ! -e "$root/usr/include/lockscope/sim" ] || fail "the simulator's headers were packaged"
+for module in sim torture exporter; do
+  [ ! -e "$root/usr/include/lockscope/$module" ] || fail "the $module headers were packaged"
+done
 [ ! -e "$root/usr/include/lockscope/sandbox" ] || fail "the sandbox's headers were packaged"
 
 out=$("$root/usr/bin/lockscope-cli" --version)
