@@ -50,6 +50,21 @@ bool sendAll(int fd, const char* data, std::size_t size) {
     return true;
 }
 
+// Every SCAN request in a chunk of requests starts over at cursor 0: the server answers
+// with a cursor the client has already had, again and again.
+std::string restartScans(std::string requests) {
+    const std::string scan = "$4\r\nSCAN\r\n$";
+    for (std::size_t at = requests.find(scan); at != std::string::npos;
+         at = requests.find(scan, at + 1)) {
+        std::size_t bulk = at + scan.size() - 1;  // the cursor's "$<n>\r\n<cursor>\r\n"
+        std::size_t header = requests.find("\r\n", bulk);
+        if (header == std::string::npos) break;
+        std::size_t length = std::stoul(requests.substr(bulk + 1, header - bulk - 1));
+        requests.replace(bulk, header + 2 + length + 2 - bulk, "$1\r\n0\r\n");
+    }
+    return requests;
+}
+
 // Streams filler after a header until the client goes away or the proxy stops.
 void sendEndless(int client, const std::string& header, const std::atomic<bool>& stopping) {
     if (!sendAll(client, header.data(), header.size())) return;
@@ -136,6 +151,11 @@ void FaultProxy::serve(int client) {
                 pollfd wait{server, POLLIN, 0};
                 ::poll(&wait, 1, 2000);
                 break;
+            }
+            if (f == Fault::EndlessCursor) {
+                std::string rewritten = restartScans(std::string(buf, static_cast<std::size_t>(n)));
+                if (!sendAll(server, rewritten.data(), rewritten.size())) break;
+                continue;
             }
             if (!sendAll(server, buf, static_cast<std::size_t>(n))) break;
         }

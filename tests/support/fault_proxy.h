@@ -23,6 +23,8 @@ enum class Fault {
     HugeNestedBulk,  // answer with an array holding a 500 MB bulk, streamed endlessly
     ReplyTwice,      // forward the next reply twice
     NotResp,         // answer the next request with bytes that are not RESP
+    EndlessCursor,   // until cleared, every SCAN asks for cursor 0: the cursors come back
+                     // and the scan would never reach its end
 };
 
 class FaultProxy {

@@ -1,9 +1,9 @@
 #pragma once
-// A fault-injecting proxy on loopback: relays every client's bytes to a real redis-server,
-// except requests that contain a chosen command name (EVAL, EVALSHA...), which are answered
-// with a canned reply instead and never reach the server, as a faulty proxy or server might.
-// Requests are matched per read, which suffices for one request in flight at a time (what
-// LockScope's actions send).
+// A canned-reply proxy on loopback (not the byte-level FaultProxy of tests/support): relays every
+// client's bytes to a real redis-server, except requests that contain a chosen command name (EVAL,
+// EVALSHA...), which are answered with a canned reply instead and never reach the server, as a
+// faulty proxy or server might. Requests are matched per read, which suffices for one request in
+// flight at a time (what LockScope's actions send).
 
 #include <arpa/inet.h>
 #include <netinet/in.h>
@@ -20,10 +20,10 @@
 
 namespace lockscope::testing {
 
-class FaultProxy {
+class CannedReplyProxy {
   public:
     // needle: the bytes of the command name as sent in RESP (e.g. "EVAL" matches EVALSHA too).
-    FaultProxy(int serverPort, std::string needle, std::string cannedReply)
+    CannedReplyProxy(int serverPort, std::string needle, std::string cannedReply)
         : serverPort_(serverPort), needle_(std::move(needle)), canned_(std::move(cannedReply)) {
         listener_ = ::socket(AF_INET, SOCK_STREAM, 0);
         sockaddr_in a{};
@@ -36,7 +36,7 @@ class FaultProxy {
         port_ = ntohs(a.sin_port);
         acceptor_ = std::thread([this] { acceptLoop(); });
     }
-    ~FaultProxy() {
+    ~CannedReplyProxy() {
         stop_ = true;
         acceptor_.join();
         for (auto& t : relays_) t.join();
