@@ -57,6 +57,60 @@ std::vector<InstanceScan> scanInstances(const InspectorFlags& flags) {
     return scans;
 }
 
+namespace {
+
+// One server of streamInstances(): probe, then scan, annotating each batch before the sink.
+void streamOne(const InspectorFlags& flags, InstanceScan& s, const RecordSink& sink,
+               std::stop_token stop) {
+    try {
+        ConnectionOptions options = connectionOptions(flags, true);
+        options.stop = stop;
+        Connection c = Connection::open(s.endpoint, options);
+        s.facts = inspect::probeServer(c);
+        inspect::DoctorOptions doctorOptions;
+        doctorOptions.layout = flags.scan.layout;
+        const inspect::Doctor doctor(doctorOptions);
+        inspect::Scanner scanner(c, flags.scan);
+        inspect::ScanSummary summary = scanner.run(
+            [&](inspect::ScanBatch& batch) {
+                if (batch.records.empty()) return;
+                doctor.annotate(batch.records, s.facts);
+                sink(batch.records);
+            },
+            stop);
+        s.cancelled = summary.cancelled;
+        s.notes = summary.notes;
+        s.notes.insert(s.notes.end(), s.facts.notes.begin(), s.facts.notes.end());
+    } catch (const CancelledError&) {
+        s.cancelled = true;
+    } catch (const Error& e) {
+        if (stop.stop_requested()) {
+            s.cancelled = true;  // the stop broke a wait: not the server's fault
+            return;
+        }
+        s.error = e.what();
+        s.errorExit = exitCodeFor(e);
+    }
+}
+
+}  // namespace
+
+std::vector<InstanceScan> streamInstances(const InspectorFlags& flags, const RecordSink& sink,
+                                          std::stop_token stop) {
+    std::vector<InstanceScan> scans(flags.endpoints.size());
+    for (std::size_t i = 0; i < scans.size(); ++i) scans[i].endpoint = flags.endpoints[i];
+    if (scans.size() == 1) {
+        streamOne(flags, scans[0], sink, stop);
+        return scans;
+    }
+    std::vector<std::jthread> threads;
+    threads.reserve(scans.size());
+    for (auto& s : scans)
+        threads.emplace_back([&flags, &s, &sink, stop] { streamOne(flags, s, sink, stop); });
+    threads.clear();  // joins
+    return scans;
+}
+
 std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
                                            std::chrono::milliseconds observe,
                                            std::chrono::milliseconds interval) {

@@ -4,7 +4,9 @@
 // a server that could not be read (the others are still shown).
 
 #include <chrono>
+#include <functional>
 #include <optional>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -21,10 +23,23 @@ struct InstanceScan {
     inspect::ServerFacts facts;
     std::vector<std::string> notes;  // degradations, denied probes
     std::optional<std::string> error;
-    int errorExit = 0;  // the exit code the error maps to
+    int errorExit = 0;       // the exit code the error maps to
+    bool cancelled = false;  // stopped early (Ctrl+C): its records are partial
 };
 
 std::vector<InstanceScan> scanInstances(const InspectorFlags& flags);
+
+// Receives one annotated batch of one server's records (doctor findings set). It is called
+// from the scanning threads, several at once: it must serialise its own output. While it
+// runs, that server's scan waits, so a slow sink holds memory to a batch per server.
+using RecordSink = std::function<void(std::vector<inspect::LockRecord>& batch)>;
+
+// Scans every server at once, one thread and read-only connection each, handing each batch
+// to sink as it is annotated: nothing is collected, so memory stays bounded whatever the
+// keyspace. The returned scans carry facts, notes and errors, not records. A stop request
+// ends every scan cleanly (in-flight replies drained) and marks it cancelled.
+std::vector<InstanceScan> streamInstances(const InspectorFlags& flags, const RecordSink& sink,
+                                          std::stop_token stop = {});
 
 // Watches every server for `observe` (re-reading every interval) before judging, so the
 // findings that need history (renewals past the TTL) can show.

@@ -98,12 +98,20 @@ inspect::Holder holderFromFlags(const Arguments& args) {
 
 int runLockAction(const InspectorFlags& flags, const std::string& command,
                   const std::function<inspect::ActionResult(inspect::SafeActions&)>& act) {
+    return runConnectedAction(flags, command, [&](Connection& c, inspect::AuditLog& audit) {
+        inspect::SafeActions actions(c, &audit);
+        return act(actions);
+    });
+}
+
+int runConnectedAction(
+    const InspectorFlags& flags, const std::string& command,
+    const std::function<inspect::ActionResult(Connection&, inspect::AuditLog&)>& act) {
     if (flags.endpoints.size() != 1)
         throw UsageError(command + " acts on one server: give one -u URL");
     inspect::AuditLog audit(flags.auditLogPath);
     Connection c = Connection::open(flags.endpoints[0], connectionOptions(flags, false));
-    inspect::SafeActions actions(c, &audit);
-    inspect::ActionResult result = act(actions);
+    inspect::ActionResult result = act(c, audit);
     std::fprintf(result.ok() ? stdout : stderr, "%s%s\n",
                  result.ok() ? "" : ("lockscope-cli " + command + ": ").c_str(),
                  result.message.c_str());

@@ -16,6 +16,12 @@ namespace lockscope::cli {
 int runLockAction(const InspectorFlags& flags, const std::string& command,
                   const std::function<inspect::ActionResult(inspect::SafeActions&)>& act);
 
+// The same for an action that needs the connection and the audit log themselves (a release
+// the way the lock's library expects).
+int runConnectedAction(
+    const InspectorFlags& flags, const std::string& command,
+    const std::function<inspect::ActionResult(Connection&, inspect::AuditLog&)>& act);
+
 int exitCodeFor(inspect::ActionOutcome outcome);
 
 // The options release, expire and delete share (the holder seen, the key as bytes), after own.

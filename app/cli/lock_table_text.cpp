@@ -39,31 +39,49 @@ std::string formatRemaining(std::int64_t ms) {
     return ms < 0 ? "no TTL" : formatDuration(ms);
 }
 
-std::string formatLockTable(const std::vector<const inspect::LockRecord*>& records,
-                            bool showInstance, inspect::SteadyClock::time_point now) {
-    std::string out;
+std::size_t lockTableKeyWidth(const std::vector<const inspect::LockRecord*>& records) {
     std::size_t keyWidth = 12;
     for (const auto* r : records)
         keyWidth = std::max(keyWidth, std::min<std::size_t>(printable(r->key, 48).size(), 50));
-    auto line = [&](std::string instance, std::string key, std::string kind, std::string holder,
-                    std::string ttl, std::string fence, std::string findings) {
-        std::string l;
-        if (showInstance) l += pad(std::move(instance), 24) + " ";
-        l += pad(std::move(key), keyWidth) + " " + pad(std::move(kind), 16) + " " +
-             pad(std::move(holder), 40) + " " + pad(std::move(ttl), 12) + " " +
-             pad(std::move(fence), 6) + " " + findings;
-        while (!l.empty() && l.back() == ' ') l.pop_back();
-        out += l + "\n";
-    };
-    line("INSTANCE", "KEY", "KIND", "HOLDER", "TTL", "FENCE", "FINDINGS");
-    for (const auto* r : records) {
-        std::string findings;
-        for (const auto& name : inspect::ruleNames(r->findings))
-            findings += (findings.empty() ? "" : ",") + name;
-        line(r->instanceName(), printable(r->key, 48), inspect::toString(r->kind), holderText(*r),
-             formatRemaining(r->remainingAt(now)), r->fence ? std::to_string(*r->fence) : "-",
-             findings);
-    }
+    return keyWidth;
+}
+
+namespace {
+
+std::string tableLine(bool showInstance, std::size_t keyWidth, std::string instance,
+                      std::string key, std::string kind, std::string holder, std::string ttl,
+                      std::string fence, std::string findings) {
+    std::string l;
+    if (showInstance) l += pad(std::move(instance), 24) + " ";
+    l += pad(std::move(key), keyWidth) + " " + pad(std::move(kind), 16) + " " +
+         pad(std::move(holder), 40) + " " + pad(std::move(ttl), 12) + " " +
+         pad(std::move(fence), 6) + " " + findings;
+    while (!l.empty() && l.back() == ' ') l.pop_back();
+    return l + "\n";
+}
+
+}  // namespace
+
+std::string formatLockTableHeader(bool showInstance, std::size_t keyWidth) {
+    return tableLine(showInstance, keyWidth, "INSTANCE", "KEY", "KIND", "HOLDER", "TTL", "FENCE",
+                     "FINDINGS");
+}
+
+std::string formatLockTableRow(const inspect::LockRecord& r, bool showInstance,
+                               std::size_t keyWidth, inspect::SteadyClock::time_point now) {
+    std::string findings;
+    for (const auto& name : inspect::ruleNames(r.findings))
+        findings += (findings.empty() ? "" : ",") + name;
+    return tableLine(showInstance, keyWidth, r.instanceName(), printable(r.key, 48),
+                     inspect::toString(r.kind), holderText(r), formatRemaining(r.remainingAt(now)),
+                     r.fence ? std::to_string(*r.fence) : "-", findings);
+}
+
+std::string formatLockTable(const std::vector<const inspect::LockRecord*>& records,
+                            bool showInstance, inspect::SteadyClock::time_point now) {
+    const std::size_t keyWidth = lockTableKeyWidth(records);
+    std::string out = formatLockTableHeader(showInstance, keyWidth);
+    for (const auto* r : records) out += formatLockTableRow(*r, showInstance, keyWidth, now);
     return out;
 }
 

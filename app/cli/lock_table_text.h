@@ -18,6 +18,13 @@ std::string formatRemaining(std::int64_t ms);
 std::string formatLockTable(const std::vector<const inspect::LockRecord*>& records,
                             bool showInstance, inspect::SteadyClock::time_point now);
 
+// The same table a row at a time, for a listing that streams: the KEY column's width from
+// the records at hand (lockTableKeyWidth), then the header and each row.
+std::size_t lockTableKeyWidth(const std::vector<const inspect::LockRecord*>& records);
+std::string formatLockTableHeader(bool showInstance, std::size_t keyWidth);
+std::string formatLockTableRow(const inspect::LockRecord& record, bool showInstance,
+                               std::size_t keyWidth, inspect::SteadyClock::time_point now);
+
 void printJsonLines(std::FILE* out, const std::vector<const inspect::LockRecord*>& records,
                     inspect::SteadyClock::time_point now);
 

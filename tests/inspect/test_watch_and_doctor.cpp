@@ -544,6 +544,8 @@ TEST(LockShape, WhatCountsAsALock) {
     EXPECT_FALSE(isLockShaped(r));
     r.token = std::string(300, 'a');
     EXPECT_FALSE(isLockShaped(r));
+    r.token = "{\"user\":42}";
+    EXPECT_FALSE(isLockShaped(r));  // a cached JSON document with a TTL
     r.token = "tok-123";
     EXPECT_TRUE(isLockShaped(r));
     r.pttlMs = -1;

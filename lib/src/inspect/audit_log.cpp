@@ -90,6 +90,7 @@ std::string AuditLog::format(const AuditEntry& e, const std::string& isoTime) {
     }
     if (e.ttlMs) j["ttl_ms"] = *e.ttlMs;
     if (e.phase != "intent") j["result"] = e.result;
+    if (!e.path.empty()) j["path"] = e.path;
     j["detail"] = jsonSafe(e.detail);
     return j.dump();
 }

@@ -15,9 +15,12 @@ bool nameSaysLock(std::string_view key) {
 
 bool looksLikeToken(std::string_view value) {
     if (value.empty() || value.size() > 256) return false;
-    return std::all_of(value.begin(), value.end(), [](char c) {
-        auto u = static_cast<unsigned char>(c);
-        return u > 0x20 && u < 0x7f;
+    // The characters of ids, hex, base64, UUIDs and host:time tokens; not the braces, quotes
+    // and commas of a cached JSON document or the spaces of text.
+    constexpr std::string_view kTokenPunctuation = "-_.:=+/@$#~";
+    return std::all_of(value.begin(), value.end(), [&](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) ||
+               kTokenPunctuation.find(c) != std::string_view::npos;
     });
 }
 

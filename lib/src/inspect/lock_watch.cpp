@@ -66,8 +66,7 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
             options_.onRescanBatch(changed, batch.progress);
         },
         stop);
-    for (const auto& n : summary.notes)
-        if (std::find(notes_.begin(), notes_.end(), n) == notes_.end()) notes_.push_back(n);
+    for (const auto& n : summary.notes) addNote(n);
     if (!summary.cancelled) {
         nonLockKeys_ = nonLocks;
         for (const auto& key : table_.keys())
@@ -146,7 +145,16 @@ std::string LockWatch::restartSincePreviousConnection() {
            facts_.runId.substr(0, 8) + "…): locks it held before are gone";
 }
 
+void LockWatch::addNote(const std::string& note) {
+    if (std::find(notes_.begin(), notes_.end(), note) == notes_.end()) notes_.push_back(note);
+}
+
 void LockWatch::startFollowing() {
+    if (options_.followKeyspaceEvents && facts_.keyspaceEvents == KeyspaceEvents::Disabled)
+        addNote("keyspace notifications are off on this server (notify-keyspace-events \"" +
+                facts_.notifyFlags + "\"): changes are seen by polling every " +
+                std::to_string(options_.pollInterval.count()) +
+                " ms; LockScope never switches them on");
     if (!options_.followKeyspaceEvents || followDenied_ || follower_ ||
         facts_.keyspaceEvents != KeyspaceEvents::Enabled)
         return;

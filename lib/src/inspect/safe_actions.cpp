@@ -1,8 +1,10 @@
 #include "lockscope/inspect/safe_actions.h"
 
+#include "lockscope/compare_and_act.h"
 #include "lockscope/errors.h"
 #include "lockscope/script.h"
 #include "lockscope/text_format.h"
+#include "transaction_compare.h"
 
 namespace lockscope::inspect {
 namespace {
@@ -180,12 +182,11 @@ ActionResult SafeActions::compareAndAct(std::string_view action, std::string_vie
                                   seen.fields.empty() ? "string" : "hash"};
     if (seen.fields.empty()) args.push_back(seen.token);
     for (const auto& f : seen.fields) args.push_back(f.field), args.push_back(f.value);
-    std::vector<std::string_view> argv(args.begin(), args.end());
-    std::string_view keys[] = {key};
     writeIntent(entry);
-    Reply reply;
+    std::optional<std::int64_t> answer;
+    std::string nonNumeric;
     try {
-        reply = connection_.eval(compareAndActScript(), keys, argv);
+        answer = runCompare(entry, key, args, seen, ttl, nonNumeric);
     } catch (const PermissionError& e) {
         return refuse(ActionOutcome::Denied, std::string("denied: ") + e.what());
     } catch (const ReadOnlyError& e) {
@@ -205,12 +206,12 @@ ActionResult SafeActions::compareAndAct(std::string_view action, std::string_vie
     }
     // Only the script's numbers are outcomes: +OK, nil or an array (a proxy, a faulty server)
     // says nothing about what happened.
-    if (!reply.view().isInteger())
+    if (!answer)
         return refuse(ActionOutcome::Unknown,
-                      "outcome unknown: the server answered " + reply.summary() +
+                      "outcome unknown: the server answered " + nonNumeric +
                           " instead of a number, so LockScope cannot tell whether it did " + what +
                           " " + quoted(key, 80) + "; look at the key before acting again");
-    const std::int64_t result = reply.integer();
+    const std::int64_t result = *answer;
     if (result == -1)
         return refuse(ActionOutcome::NotFound, quoted(key, 80) + " does not exist (any more)");
     if (result == 0)
@@ -230,11 +231,45 @@ ActionResult SafeActions::compareAndAct(std::string_view action, std::string_vie
                           "in early; nothing was changed");
     if (result != 1)
         return refuse(ActionOutcome::Unknown, "outcome unknown: the server answered " +
-                                                  reply.summary() + ", not 1, 0 or -1");
-    return finish(entry, {ActionOutcome::Done, action == "release"
-                                                   ? "released " + quoted(key, 80)
-                                                   : "set the TTL of " + quoted(key, 80) + " to " +
-                                                         std::to_string(ttl.count()) + " ms"});
+                                                  std::to_string(result) + ", not 1, 0 or -1");
+    const std::string how =
+        entry.path.empty() ? "" : " (by " + entry.path + ": this server refuses scripting)";
+    return finish(entry, {ActionOutcome::Done,
+                          (action == "release" ? "released " + quoted(key, 80)
+                                               : "set the TTL of " + quoted(key, 80) + " to " +
+                                                     std::to_string(ttl.count()) + " ms") +
+                              how});
+}
+
+std::optional<std::int64_t> SafeActions::runCompare(AuditEntry& entry, std::string_view key,
+                                                    const std::vector<std::string>& args,
+                                                    const Holder& seen,
+                                                    std::chrono::milliseconds ttl,
+                                                    std::string& nonNumeric) {
+    if (!scriptingRefused_) {
+        std::vector<std::string_view> argv(args.begin(), args.end());
+        std::string_view keys[] = {key};
+        try {
+            Reply reply = connection_.eval(compareAndActScript(), keys, argv);
+            if (!reply.view().isInteger()) {
+                nonNumeric = reply.summary();
+                return std::nullopt;
+            }
+            return reply.integer();
+        } catch (const ReplyError& e) {
+            if (!isScriptingUnavailable(e)) throw;
+            scriptingRefused_ = true;  // nothing ran: the server refused the command itself
+            scriptingRefusal_ = e.what();
+        }
+    }
+    entry.path = toString(CompareAndActPath::Transaction);
+    try {
+        return compareAndActByTransaction(connection_, key, args[0], ttl, seen);
+    } catch (const PermissionError& e) {
+        // Name both refusals: the operator needs the script or the transaction allowed.
+        throw PermissionError(scriptingRefusal_ +
+                              "; and the WATCH/MULTI/EXEC way instead: " + e.what());
+    }
 }
 
 ActionResult SafeActions::forceDelete(std::string_view key, bool confirmed) {

@@ -18,6 +18,7 @@ void validate(const ScanOptions& o) {
         throw InvalidArgumentError("the value byte cap must be 1 B to 64 MB");
     if (!(o.maxLoad > 0.0 && o.maxLoad <= 1.0))
         throw InvalidArgumentError("the load share must be above 0% and at most 100%");
+    if (o.deadline.count() < 0) throw InvalidArgumentError("the scan deadline cannot be negative");
     if (o.layout.lockPrefix == o.layout.fencePrefix && !o.layout.lockPrefix.empty())
         throw InvalidArgumentError("the lock and fence prefixes must differ");
 }

@@ -65,6 +65,9 @@ ScanSummary Scanner::run(const BatchCallback& onBatch, std::stop_token stop) {
     bool scanDone = false;
     std::vector<std::string> pendingMain, pendingFollow;
     std::unordered_set<std::string> seen;  // only when several patterns may overlap
+    // A real SCAN never returns a cursor twice in one pass (the reversed cursor only grows):
+    // one that comes back means a server or proxy that would keep the scan going forever.
+    std::unordered_set<std::string> cursorsSeen;
     const bool dedupe = options_.patterns.size() > 1;
     std::deque<Round> inflight;
 
@@ -97,6 +100,15 @@ ScanSummary Scanner::run(const BatchCallback& onBatch, std::stop_token stop) {
         if (!page.view().isArray() || page.size() != 2 || !page[1].isArray())
             throw ProtocolError("SCAN on " + *instance_ + ": the reply is not [cursor, keys]");
         cursor = std::string(page[0].text());
+        if (cursor != "0" && !cursorsSeen.insert(cursor).second) {
+            dropPendingReplies();
+            throw ProtocolError("SCAN on " + *instance_ + ": the cursor " + cursor.substr(0, 24) +
+                                " came back for " + options_.patterns[progress.pattern] +
+                                " after " + std::to_string(progress.keysSeen) +
+                                " keys, so the scan would never end (a server or proxy that "
+                                "does not walk the keyspace); stopped here");
+        }
+        if (cursor == "0") cursorsSeen.clear();
         ReplyView keys = page[1];
         progress.keysSeen += keys.size();
         pendingMain.reserve(pendingMain.size() + keys.size());
@@ -117,9 +129,19 @@ ScanSummary Scanner::run(const BatchCallback& onBatch, std::stop_token stop) {
                                       static_cast<double>(progress.patterns);
     };
 
+    auto checkDeadline = [&] {
+        if (options_.deadline.count() <= 0 || SteadyClock::now() - started < options_.deadline)
+            return;
+        dropPendingReplies();
+        throw TimeoutError("the scan of " + *instance_ + " passed its deadline of " +
+                           std::to_string(options_.deadline.count()) + " ms after " +
+                           std::to_string(progress.keysSeen) + " keys; stopped here");
+    };
+
     compose(true);
     try {
         while (!inflight.empty()) {
+            checkDeadline();
             Round round = std::move(inflight.front());
             inflight.pop_front();
             if (round.scan) readScanReply();

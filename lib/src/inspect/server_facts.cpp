@@ -61,7 +61,11 @@ ServerFacts probeServer(Connection& c) {
             facts.role = ServerRole::Replica;
         }
     } catch (const PermissionError&) {
-        facts.notes.emplace_back("ROLE denied: cannot tell whether the server has replicas");
+        facts.notes.push_back("ROLE denied: cannot tell whether the server has replicas");
+    } catch (const ReplyError& e) {
+        if (e.code() != ServerErrorCode::UnknownCommand) throw;
+        facts.notes.push_back(
+            "ROLE is renamed or unknown here: cannot tell whether the server has replicas");
     }
     try {
         Reply conf = c.command({"CONFIG", "GET", "notify-keyspace-events"});
@@ -72,7 +76,11 @@ ServerFacts probeServer(Connection& c) {
         facts.notes.emplace_back(
             "CONFIG GET denied: cannot tell whether keyspace events are enabled; polling");
     } catch (const ReplyError& e) {
-        facts.notes.emplace_back(std::string("CONFIG GET failed: ") + e.what());
+        facts.notes.push_back(
+            e.code() == ServerErrorCode::UnknownCommand
+                ? "CONFIG is renamed or unknown here: cannot tell whether keyspace events are "
+                  "enabled; polling"
+                : std::string("CONFIG GET failed: ") + e.what());
     }
     try {
         // The run_id tells a restarted server (empty, new locks) from a connection that
@@ -81,7 +89,10 @@ ServerFacts probeServer(Connection& c) {
     } catch (const PermissionError&) {
         facts.notes.emplace_back("INFO denied: a server restart is seen only as vanished keys");
     } catch (const ReplyError& e) {
-        facts.notes.emplace_back(std::string("INFO failed: ") + e.what());
+        facts.notes.push_back(e.code() == ServerErrorCode::UnknownCommand
+                                  ? "INFO is renamed or unknown here: a server restart is seen "
+                                    "only as vanished keys"
+                                  : std::string("INFO failed: ") + e.what());
     }
     return facts;
 }

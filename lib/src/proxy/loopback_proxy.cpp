@@ -194,7 +194,8 @@ void LoopbackProxy::run() {
                 ssize_t n = recv(link.client, buffer, sizeof buffer, 0);
                 if (n <= 0)
                     dead[i] = true;
-                else if (std::string bytes(buffer, n); fromClient(link, bytes))
+                else if (std::string bytes(buffer, static_cast<std::size_t>(n));
+                         fromClient(link, bytes))
                     dead[i] = !sendAll(link.server, bytes);
             }
             if (!dead[i] && link.streamsEndlessly() && (clientEvents & POLLOUT)) {

@@ -19,7 +19,25 @@ bool LoopbackProxy::takeFault(ProxyFault fault) {
     return fault_.compare_exchange_strong(expected, ProxyFault::None);
 }
 
-bool LoopbackProxy::fromClient(Link& link, std::string bytes) {
+namespace {
+
+// Every SCAN request in a chunk of requests starts over at cursor 0: the server answers with
+// a cursor the client has already had, again and again.
+void restartScans(std::string& requests) {
+    const std::string scan = "$4\r\nSCAN\r\n$";
+    for (std::size_t at = requests.find(scan); at != std::string::npos;
+         at = requests.find(scan, at + 1)) {
+        const std::size_t bulk = at + scan.size() - 1;  // the cursor's "$<n>\r\n<cursor>\r\n"
+        const std::size_t header = requests.find("\r\n", bulk);
+        if (header == std::string::npos) break;
+        const std::size_t length = std::stoul(requests.substr(bulk + 1, header - bulk - 1));
+        requests.replace(bulk, header + 2 + length + 2 - bulk, "$1\r\n0\r\n");
+    }
+}
+
+}  // namespace
+
+bool LoopbackProxy::fromClient(Link& link, std::string& bytes) {
     if (link.streamsEndlessly()) return false;  // the client is busy drowning
     if (takeFault(ProxyFault::HugeBulk)) {
         link.endless = "$999999999999\r\n";
@@ -41,6 +59,7 @@ bool LoopbackProxy::fromClient(Link& link, std::string bytes) {
             return false;
         }
     }
+    if (fault_.load() == ProxyFault::EndlessCursor) restartScans(bytes);
     // The request reaches the server and runs; its reply never comes back.
     if (takeFault(ProxyFault::LoseNextReply)) link.loseReply = true;
     return true;

@@ -30,6 +30,9 @@ struct AuditEntry {
     // Last, so that positional initialisers of the fields above stay valid.
     std::string id;                // pairs an intent with its result (AuditLog::newId())
     std::string phase = "result";  // "intent" (before sending) or "result"
+    // How a compare-and-act ran when not by its script: "WATCH/MULTI/EXEC" where the server
+    // refuses scripting. Empty: the script (or an action with one way only).
+    std::string path;
 };
 
 class AuditLog {

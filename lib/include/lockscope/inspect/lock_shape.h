@@ -5,7 +5,8 @@
 //   - a value format the classifier knows (redis-py, node-redlock, Redisson hash, ...),
 //     except a fixed value with no TTL whose name does not say "lock" (an ordinary flag);
 //   - a key whose name says it is a lock ("lock" anywhere, any case) that is no list/set;
-//   - a string with a TTL whose value looks like a token (printable, no spaces, <= 256).
+//   - a string with a TTL whose value looks like a token (at most 256 letters, digits and
+//     -_.:=+/@$#~; a cached JSON document or a sentence is no token).
 // Everything else is an ordinary key, shown only when the operator asks for non-lock keys.
 
 #include <string_view>

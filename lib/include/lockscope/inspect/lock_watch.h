@@ -97,6 +97,7 @@ class LockWatch {
     WatchUpdate reread(const std::vector<std::string>& keys);
     void refreshFindings(std::vector<LockRecord>& changed);
     void startFollowing();
+    void addNote(const std::string& note);  // once: a note already given is not repeated
     // A note when the server's run_id differs from the one before the reconnect.
     std::string restartSincePreviousConnection();
 

@@ -11,6 +11,8 @@
 // writes its result only. A read-only connection refuses all of them before sending anything.
 
 #include <chrono>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -80,8 +82,17 @@ class SafeActions {
     // Audits a connection failure as "error" and rethrows the exception being handled.
     [[noreturn]] void failed(AuditEntry entry, const Error& error);
 
+    // The compare-and-act's answer: by its script, or by WATCH/MULTI/EXEC where the server
+    // refuses scripting (entry.path then says so). nullopt: a reply that is not a number,
+    // summarised in nonNumeric.
+    std::optional<std::int64_t> runCompare(AuditEntry& entry, std::string_view key,
+                                           const std::vector<std::string>& args, const Holder& seen,
+                                           std::chrono::milliseconds ttl, std::string& nonNumeric);
+
     Connection& connection_;
     AuditLog* audit_;
+    bool scriptingRefused_ = false;  // seen once: go straight to WATCH/MULTI/EXEC
+    std::string scriptingRefusal_;   // the server's refusal, named if the fallback fails too
 };
 
 }  // namespace lockscope::inspect

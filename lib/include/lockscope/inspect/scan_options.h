@@ -1,6 +1,7 @@
 #pragma once
 // What the scanner (and the watcher's rescans) look for and how much they read per key.
 
+#include <chrono>
 #include <cstddef>
 #include <string>
 #include <vector>
@@ -18,6 +19,9 @@ struct ScanOptions {
     // Share of the server's time the inspector may use, in (0, 1]. Below 1 the scanner
     // stops overlapping round trips and rests between them (see Pacer).
     double maxLoad = 1.0;
+    // The whole scan's deadline (0: none): past it the scan stops with a TimeoutError, so a
+    // server that never ends a SCAN cannot keep a listing running forever.
+    std::chrono::milliseconds deadline{0};
 };
 
 // Throws InvalidArgumentError for an empty pattern list, an empty or huge pattern, a COUNT

@@ -31,6 +31,8 @@ enum class ProxyFault {
     HugeNestedBulk,  // answer the next request with an array holding an endless 500 MB bulk
     ReplyTwice,      // forward the next reply twice
     NotResp,         // answer the next request with bytes that are not RESP
+    EndlessCursor,   // until cleared, every SCAN asks for cursor 0: the cursors come back
+                     // and the scan would never reach its end
 };
 
 class LoopbackProxy {
@@ -76,7 +78,7 @@ class LoopbackProxy {
     bool takeCutRequest();  // on the thread: true when links must be cut (then call cutDone)
     void cutDone();
     // What to do with bytes a client sent; false: nothing goes to the server.
-    bool fromClient(Link& link, std::string bytes);
+    bool fromClient(Link& link, std::string& bytes);
     void fromServer(Link& link, std::string bytes);
     bool takeFault(ProxyFault fault);  // true (and cleared) when `fault` is pending
 

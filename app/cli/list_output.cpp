@@ -1,0 +1,101 @@
+#include "list_output.h"
+
+#include <algorithm>
+
+#include "lock_table_text.h"
+#include "lockscope/inspect/record_json.h"
+
+namespace lockscope::cli {
+
+ListPrinter::ListPrinter(std::FILE* out, ListOutputOptions options,
+                         std::vector<std::string> instances)
+    : out_(out), options_(options) {
+    for (std::size_t i = 0; i < instances.size(); ++i) instanceOrder_.emplace(instances[i], i);
+}
+
+void ListPrinter::add(std::vector<inspect::LockRecord>& batch) {
+    if (options_.json && !options_.sort) {
+        // Formatted outside the lock, so several servers' batches are formatted at once.
+        std::string text;
+        const auto now = inspect::SteadyClock::now();
+        for (const auto& r : batch) text += inspect::toJsonLine(r, now) + "\n";
+        std::lock_guard lock(mutex_);
+        std::fwrite(text.data(), 1, text.size(), out_);
+        count_ += batch.size();
+        return;
+    }
+    std::lock_guard lock(mutex_);
+    count_ += batch.size();
+    if (streaming_) {
+        std::string text;
+        const auto now = inspect::SteadyClock::now();
+        for (const auto& r : batch)
+            text += formatLockTableRow(r, options_.showInstance, keyWidth_, now);
+        std::fwrite(text.data(), 1, text.size(), out_);
+        return;
+    }
+    held_.insert(held_.end(), std::make_move_iterator(batch.begin()),
+                 std::make_move_iterator(batch.end()));
+    if (!options_.json && !options_.sort && held_.size() > options_.tableLimit)
+        startStreamingTable();
+}
+
+void ListPrinter::startStreamingTable() {
+    std::vector<const inspect::LockRecord*> view;
+    for (const auto& r : held_) view.push_back(&r);
+    keyWidth_ = lockTableKeyWidth(view);
+    std::string text = formatLockTableHeader(options_.showInstance, keyWidth_);
+    const auto now = inspect::SteadyClock::now();
+    for (const auto& r : held_)
+        text += formatLockTableRow(r, options_.showInstance, keyWidth_, now);
+    std::fwrite(text.data(), 1, text.size(), out_);
+    held_.clear();
+    held_.shrink_to_fit();
+    streaming_ = true;
+}
+
+void ListPrinter::sortHeld() {
+    auto order = [this](const inspect::LockRecord& r) {
+        auto it = instanceOrder_.find(r.instanceName());
+        return it == instanceOrder_.end() ? instanceOrder_.size() : it->second;
+    };
+    std::sort(held_.begin(), held_.end(), [&](const auto& a, const auto& b) {
+        auto oa = order(a), ob = order(b);
+        return oa != ob ? oa < ob : a.key < b.key;
+    });
+}
+
+void ListPrinter::finish(const std::vector<InstanceScan>& scans, bool interrupted) {
+    std::lock_guard lock(mutex_);
+    const auto now = inspect::SteadyClock::now();
+    const bool anyRead =
+        std::any_of(scans.begin(), scans.end(), [](const auto& s) { return !s.error; });
+    if (!streaming_) sortHeld();
+    if (options_.json) {
+        for (const auto& r : held_) std::fprintf(out_, "%s\n", inspect::toJsonLine(r, now).c_str());
+        if (interrupted)
+            std::fprintf(out_, "{\"partial\":true,\"reason\":\"interrupted\",\"locks\":%llu}\n",
+                         static_cast<unsigned long long>(count_));
+        return;
+    }
+    if (!anyRead) return;
+    if (!streaming_) {
+        std::vector<const inspect::LockRecord*> view;
+        for (const auto& r : held_) view.push_back(&r);
+        std::fputs(formatLockTable(view, options_.showInstance, now).c_str(), out_);
+    }
+    std::fprintf(out_, "%llu lock%s on %zu instance%s\n", static_cast<unsigned long long>(count_),
+                 count_ == 1 ? "" : "s", scans.size(), scans.size() == 1 ? "" : "s");
+    if (streaming_)
+        std::fprintf(out_,
+                     "(more than %zu locks: printed as scanned, unsorted; --sort sorts them, "
+                     "holding every lock in memory until the scan ends)\n",
+                     options_.tableLimit);
+    else
+        std::fputs(formatSharedResources(held_).c_str(), out_);
+    if (interrupted)
+        std::fprintf(out_, "partial: interrupted by Ctrl+C after %llu lock%s\n",
+                     static_cast<unsigned long long>(count_), count_ == 1 ? "" : "s");
+}
+
+}  // namespace lockscope::cli
