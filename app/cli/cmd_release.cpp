@@ -10,7 +10,7 @@ int runRelease(const Arguments& args) {
     std::string key = actionKey(args, "release");
     inspect::Holder seen = holderFromFlags(args);
     InspectorFlags flags = parseInspectorFlags(args);
-    return runLockAction(flags, "release",
+    return runLockAction(flags, "release", key,
                          [&](inspect::SafeActions& a) { return a.release(key, seen); });
 }
 

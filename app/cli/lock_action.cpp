@@ -5,6 +5,7 @@
 
 #include "key_text.h"
 #include "lockscope/errors.h"
+#include "lockscope/inspect/cluster_router.h"
 
 namespace lockscope::cli {
 
@@ -96,14 +97,23 @@ inspect::Holder holderFromFlags(const Arguments& args) {
     return h;
 }
 
-int runLockAction(const InspectorFlags& flags, const std::string& command,
+int runLockAction(const InspectorFlags& flags, const std::string& command, const std::string& key,
                   const std::function<inspect::ActionResult(inspect::SafeActions&)>& act) {
     if (flags.endpoints.size() != 1)
         throw UsageError(command + " acts on one server: give one -u URL");
     inspect::AuditLog audit(flags.auditLogPath);
-    Connection c = Connection::open(flags.endpoints[0], connectionOptions(flags, false));
-    inspect::SafeActions actions(c, &audit);
-    inspect::ActionResult result = act(actions);
+    inspect::ClusterRouter router(flags.endpoints[0], connectionOptions(flags, false),
+                                  flags.clusterAddressing);
+    inspect::ActionResult result;
+    router.onKey(
+        key,
+        [&](Connection& c) {
+            inspect::SafeActions actions(c, &audit);
+            result = act(actions);
+        },
+        [&](Connection& c) {
+            if (!c.isReadOnly()) inspect::preloadActionScripts(c);
+        });
     std::fprintf(result.ok() ? stdout : stderr, "%s%s\n",
                  result.ok() ? "" : ("lockscope-cli " + command + ": ").c_str(),
                  result.message.c_str());

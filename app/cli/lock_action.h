@@ -13,7 +13,9 @@ namespace lockscope::cli {
 
 // Opens the connection and the audit log, runs act, prints its message (stdout when done,
 // stderr otherwise) and returns the exit code of its outcome.
-int runLockAction(const InspectorFlags& flags, const std::string& command,
+// On a Redis Cluster the action goes to the node that serves the key's slot (following one
+// MOVED and one ASK).
+int runLockAction(const InspectorFlags& flags, const std::string& command, const std::string& key,
                   const std::function<inspect::ActionResult(inspect::SafeActions&)>& act);
 
 int exitCodeFor(inspect::ActionOutcome outcome);

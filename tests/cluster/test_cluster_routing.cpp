@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "cluster_fixture.h"
+#include "cluster_test_keys.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/cluster_router.h"
 #include "lockscope/inspect/hash_slot.h"
@@ -14,13 +15,7 @@ namespace {
 
 using testing::RedisCluster;
 
-// A key whose slot the fixture gave to primary `node`.
-std::string keyOnNode(const RedisCluster& cluster, std::size_t node, int n = 0) {
-    for (int i = 0;; ++i) {
-        std::string key = "lock:{r" + std::to_string(i) + "}";
-        if (const_cast<RedisCluster&>(cluster).primaryFor(key) == node && n-- == 0) return key;
-    }
-}
+using testing::keyOnNode;
 
 ActionResult releaseThrough(ClusterRouter& router, const std::string& key,
                             const std::string& token) {

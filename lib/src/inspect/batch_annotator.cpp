@@ -12,6 +12,18 @@ bool isNoPerm(const Reply& r) {
     return r.isError() && r.text().starts_with("NOPERM");
 }
 
+// A cluster node refuses an MGET whose keys hash to different slots: read key by key there.
+bool isCrossSlot(const Reply& r) {
+    return r.isError() && r.text().starts_with("CROSSSLOT");
+}
+
+// A cluster node no longer (or not yet) serves the key's slot: the key moved during the
+// scan. It is left out here; the cluster scan reads moved slots again from their new owner.
+bool movedAway(const Reply& r) {
+    return r.isError() && (r.text().starts_with("MOVED ") || r.text().starts_with("ASK ") ||
+                           r.text().starts_with("TRYAGAIN"));
+}
+
 std::optional<std::int64_t> parseFence(ReplyView v) {
     if (!v.isString()) return std::nullopt;
     auto t = v.text();
@@ -209,6 +221,10 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
             Reply v = c.receive();
             Reply f;
             if (s.fenceIndex[i] >= 0) f = c.receive();
+            if (movedAway(p) || movedAway(v)) {
+                out.vanished.push_back(std::move(s.keys[i]));
+                continue;
+            }
             checkPttl(p);
             if (isNoPerm(v)) throwReplyError("GET", where, v.text());
             if (isNoPerm(f)) throwReplyError("GET", where, f.text());
@@ -228,14 +244,24 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
         }
         return;
     }
+    std::vector<bool> moved(n, false);
     for (std::size_t i = 0; i < n; ++i) {
         Reply p = c.receive();
+        if (movedAway(p)) {
+            moved[i] = true;
+            continue;
+        }
         checkPttl(p);
         pttl[i] = p.integer();
     }
     Reply values = c.receive();
     Reply fences;
     if (s.fences > 0) fences = c.receive();
+    if (isCrossSlot(values) || isCrossSlot(fences) || movedAway(values) || movedAway(fences)) {
+        mget_ = false;  // a cluster node: MGET of one batch spans slots
+        out.retryMain.insert(out.retryMain.end(), s.keys.begin(), s.keys.end());
+        return;
+    }
     if (isNoPerm(values) || isNoPerm(fences)) {
         mget_ = false;
         note("MGET denied: reading values with one GET per key (slower)");
@@ -247,7 +273,7 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
     out.records.reserve(out.records.size() + n);
     for (std::size_t i = 0; i < n; ++i) {
         ReplyView v = values[i];
-        if (pttl[i] == -2) {
+        if (pttl[i] == -2 || moved[i]) {
             out.vanished.push_back(std::move(s.keys[i]));
             continue;
         }
@@ -309,6 +335,10 @@ void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
         if (read != HashRead::None) h = c.receive();
         Reply f;
         if (s.fenceIndex[i] >= 0) f = c.receive();
+        if (movedAway(p)) {
+            out.vanished.push_back(std::move(s.keys[i]));
+            continue;
+        }
         if (p.isError()) throwReplyError("PTTL", where, p.text());
         if (isNoPerm(type)) {
             typeAllowed_ = false;
