@@ -33,9 +33,11 @@ int exitCodeFor(const Error& e) {
 
 namespace {
 
-void judge(const InspectorFlags& flags, InstanceScan& s) {
+void judge(const InspectorFlags& flags, InstanceScan& s,
+           std::shared_ptr<const inspect::ClusterTopology> cluster = nullptr) {
     inspect::DoctorOptions doctorOptions;
     doctorOptions.layout = flags.scan.layout;
+    doctorOptions.cluster = std::move(cluster);
     inspect::Doctor(doctorOptions).annotate(s.records, s.facts);
     std::sort(s.records.begin(), s.records.end(),
               [](const auto& a, const auto& b) { return a.key < b.key; });
@@ -79,7 +81,8 @@ void scanWholeCluster(const InspectorFlags& flags, inspect::ClusterRouter& route
         if (to < scans.size()) scans[to].records.push_back(std::move(r));
     }
     for (const auto& event : result.events) scans[first].notes.push_back("cluster: " + event);
-    for (std::size_t i = first; i < scans.size(); ++i) judge(flags, scans[i]);
+    auto topology = std::make_shared<const inspect::ClusterTopology>(router.topology());
+    for (std::size_t i = first; i < scans.size(); ++i) judge(flags, scans[i], topology);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -111,6 +112,43 @@ TEST(ClusterCli, NodesAnnouncedAtUnreachableNamesAreReachedThroughTheMapOrTheSee
     CliRun release = cli({"release", keys[2], "--token", "tok-" + keys[2], "-u", cluster.url(0),
                           "--cluster-via-seed"});
     EXPECT_EQ(release.code, 0) << release.err;
+}
+
+TEST(ClusterCli, DoctorFlagsAFenceCounterOnAnotherNode) {
+    RedisCluster cluster;
+    std::string split;  // lock:jobN and fence:jobN on different primaries
+    for (int i = 0; split.empty(); ++i) {
+        std::string name = "job" + std::to_string(i);
+        if (cluster.primaryFor("lock:" + name) != cluster.primaryFor("fence:" + name)) split = name;
+    }
+    cluster.connect(cluster.primaryFor("lock:" + split))
+        .command({"SET", "lock:" + split, "0123456789abcdef0123456789abcdef", "PX", "60000"});
+    cluster.connect(cluster.primaryFor("fence:" + split)).command({"SET", "fence:" + split, "7"});
+    const std::string tagged = testing::keyOnNode(cluster, 1);  // lock:{rN}, fence:{rN}
+    const std::string taggedFence = "fence:" + tagged.substr(5);
+    cluster.connect(1).command({"SET", tagged, "0123456789abcdef0123456789abcdef", "PX", "60000"});
+    cluster.connect(1).command({"SET", taggedFence, "3"});
+    CliRun list = cli({"list", "-u", cluster.url(0), "--json"});
+    ASSERT_EQ(list.code, 0) << list.err;
+    bool sawSplit = false, sawTagged = false;
+    for (const auto& j : list.lines()) {
+        std::vector<std::string> findings = j["findings"];
+        auto has = [&](const char* rule) {
+            return std::find(findings.begin(), findings.end(), rule) != findings.end();
+        };
+        if (j["key"] == "lock:" + split) {
+            sawSplit = true;
+            EXPECT_EQ(j["fence"], 7);  // read from the node that serves the counter
+            EXPECT_TRUE(has("fence-on-other-node")) << j.dump();
+            EXPECT_TRUE(has("cross-slot")) << j.dump();
+        } else if (j["key"] == tagged) {
+            sawTagged = true;
+            EXPECT_EQ(j["fence"], 3);
+            EXPECT_FALSE(has("fence-on-other-node")) << j.dump();
+            EXPECT_FALSE(has("cross-slot")) << j.dump();
+        }
+    }
+    EXPECT_TRUE(sawSplit && sawTagged) << list.out;
 }
 
 TEST(ClusterCli, BadClusterMapIsAUsageErrorAndSendsNothing) {

@@ -1,12 +1,14 @@
 #include "lockscope/inspect/cluster_scan.h"
 
 #include <algorithm>
+#include <charconv>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
 
 #include "lockscope/inspect/hash_slot.h"
+#include "lockscope/inspect/value_classifier.h"
 #include "slot_motion.h"
 
 namespace lockscope::inspect {
@@ -151,6 +153,40 @@ void rereadMovedSlots(ClusterRouter& router, const ClusterScanOptions& options,
     }
 }
 
+// A lock whose fence counter hashes to a slot of another node: its node could not read the
+// counter (MOVED), so it is read here from the node that serves it, one pipeline per node.
+void readFencesOnOtherNodes(ClusterRouter& router, const ScanOptions& options,
+                            std::map<std::string, LockRecord>& byKey, ClusterScanResult& result) {
+    std::map<const ClusterNode*, std::vector<std::pair<LockRecord*, std::string>>> wanted;
+    for (auto& [key, r] : byKey) {
+        if (r.fence || r.type != ValueType::String) continue;
+        auto fenceKey = fenceKeyFor(key, options.layout);
+        if (!fenceKey) continue;
+        const ClusterNode* lockNode = router.topology().ownerOfSlot(r.slot);
+        const ClusterNode* fenceNode = router.topology().ownerOfSlot(keyHashSlot(*fenceKey));
+        if (fenceNode && fenceNode != lockNode) wanted[fenceNode].emplace_back(&r, *fenceKey);
+    }
+    for (auto& [node, list] : wanted) {
+        try {
+            Connection& c = router.connectionTo(router.endpointOf(*node));
+            std::vector<std::vector<std::string>> gets;
+            for (const auto& [record, fenceKey] : list) gets.push_back({"GET", fenceKey});
+            auto replies = c.pipeline(gets);
+            for (std::size_t i = 0; i < replies.size(); ++i) {
+                auto text = replies[i].text();
+                std::int64_t n = 0;
+                auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+                if (replies[i].view().isString() && ec == std::errc() &&
+                    end == text.data() + text.size())
+                    list[i].first->fence = n;
+            }
+        } catch (const Error& e) {
+            result.events.push_back("could not read fence counters on " + node->address() + ": " +
+                                    e.what());
+        }
+    }
+}
+
 ClusterScanResult scanPlainServer(ClusterRouter& router, const ClusterScanOptions& options,
                                   std::stop_token stop) {
     ClusterScanResult result;
@@ -226,6 +262,7 @@ ClusterScanResult scanCluster(ClusterRouter& router, const ClusterScanOptions& o
     for (auto& records : shared.records)
         for (auto& r : records) byKey.try_emplace(r.key, std::move(r));
     if (!result.cancelled) rereadMovedSlots(router, options, slotNodes, byKey, result);
+    readFencesOnOtherNodes(router, options.scan, byKey, result);
     result.records.reserve(byKey.size());
     for (auto& [key, r] : byKey) result.records.push_back(std::move(r));
     result.nodes = std::move(shared.reports);
