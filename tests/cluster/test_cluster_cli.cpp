@@ -96,6 +96,8 @@ TEST(ClusterCli, NodesAnnouncedAtUnreachableNamesAreReachedThroughTheMapOrTheSee
     CliRun unmapped = cli({"list", "-u", cluster.url(0), "--json"});
     EXPECT_EQ(unmapped.code, 6) << unmapped.err;  // the others cannot be reached...
     EXPECT_NE(unmapped.err.find("not shown"), std::string::npos) << unmapped.err;
+    EXPECT_EQ(unmapped.out.find(keys[1]), std::string::npos);
+    EXPECT_NE(unmapped.out.find(keys[0]), std::string::npos);  // ...the seed is, as given
     std::vector<std::string> args{"list", "-u", cluster.url(0), "--json"};
     for (std::size_t node = 0; node < 3; ++node) {
         args.push_back("--cluster-map");
