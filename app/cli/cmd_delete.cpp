@@ -10,7 +10,7 @@ int runDelete(const Arguments& args) {
     std::string key = actionKey(args, "delete");
     InspectorFlags flags = parseInspectorFlags(args);
     bool force = args.has("--force");
-    int code = runLockAction(flags, "delete",
+    int code = runLockAction(flags, "delete", key,
                              [&](inspect::SafeActions& a) { return a.forceDelete(key, force); });
     return force ? code : kUsage;  // refused for want of --force: a usage error
 }

@@ -15,7 +15,7 @@ int runExpire(const Arguments& args) {
     inspect::Holder seen = holderFromFlags(args);
     seen.sawTtl = args.has("--lengthen");
     InspectorFlags flags = parseInspectorFlags(args);
-    return runLockAction(flags, "expire",
+    return runLockAction(flags, "expire", key,
                          [&](inspect::SafeActions& a) { return a.expire(key, seen, ttl); });
 }
 

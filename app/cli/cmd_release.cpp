@@ -66,7 +66,7 @@ int runRelease(const Arguments& args) {
         throw UsageError(std::string("--kind ") + inspect::toString(*kind) + " compares " +
                          (comparesAHash(*kind) ? "the hash's --fields" : "a --token"));
     InspectorFlags flags = parseInspectorFlags(args);
-    return runConnectedAction(flags, "release", [&](Connection& c, inspect::AuditLog& audit) {
+    return runConnectedAction(flags, "release", key, [&](Connection& c, inspect::AuditLog& audit) {
         if (auto lock = libraryLock(c, flags, key, kind, seen))
             return inspect::LibraryRelease(c, &audit).release(*lock);
         return inspect::SafeActions(c, &audit).release(key, seen);

@@ -30,6 +30,7 @@ struct WatchedServer {
     std::chrono::milliseconds backoff{0};
     inspect::SteadyClock::time_point retryAt{};
     std::string lastError;
+    inspect::SteadyClock::time_point nextSentinelCheck{};
 };
 
 // Errors a server gives while it is busy for a while (a long script, loading its data after a
@@ -66,6 +67,46 @@ inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval) 
     s.status = "not read (" + u.error + "), retrying in " +
                std::to_string(s.backoff.count() / 1000.0).substr(0, 4) + " s";
     return u;
+}
+
+// Behind Sentinel: asks which server is the primary (each second, and at once after a failed
+// poll: a demoted primary still answers reads, so a poll alone would not notice). A new
+// primary takes the place of the old one under the same watch, which keeps its history, and
+// the failover is reported as an event.
+void followFailover(WatchedServer& s, const InspectorFlags& flags, bool failedPoll) {
+    auto now = inspect::SteadyClock::now();
+    if (!flags.sentinel || (!failedPoll && now < s.nextSentinelCheck)) return;
+    s.nextSentinelCheck = now + 1s;
+    Endpoint primary;
+    try {
+        primary =
+            discoverPrimary(*flags.sentinel, {.connectTimeout = 500ms, .commandTimeout = 500ms});
+    } catch (const Error&) {
+        return;  // asked again on the next check; the poll shows the state meanwhile
+    }
+    if (primary.display() == s.endpoint.display()) return;
+    try {
+        *s.connection = Connection::open(primary, connectionOptions(flags, true));
+    } catch (const Error&) {
+        return;
+    }
+    const std::string from = s.endpoint.display();
+    s.endpoint = primary;
+    s.retryAt = now;
+    s.backoff = std::chrono::milliseconds(0);
+    s.watch->requestRescan();  // what the new primary holds, now (a failover can lose locks)
+    if (flags.json) {
+        nlohmann::json line{{"event", "failover"},
+                            {"service", flags.sentinel->service},
+                            {"from", from},
+                            {"to", primary.display()}};
+        std::printf("%s\n", line.dump().c_str());
+        std::fflush(stdout);
+    } else {
+        std::fprintf(stderr,
+                     "lockscope-cli watch: failover of %s: the primary is now %s (was %s)\n",
+                     flags.sentinel->service.c_str(), primary.display().c_str(), from.c_str());
+    }
 }
 
 void redraw(const std::vector<WatchedServer>& servers, bool ansi) {
@@ -121,7 +162,9 @@ int runWatch(const Arguments& args) {
         if (now >= nextPoll) {
             for (auto& s : servers) {
                 if (now < s.retryAt) continue;
+                followFailover(s, flags, false);
                 auto u = poll(s, options.pollInterval);
+                if (!u.connected) followFailover(s, flags, true);
                 changed = changed || !u.changed.empty() || !u.removed.empty() || !u.connected;
                 if (flags.json) s.events->print(stdout, u);
                 if (!u.connected && !flags.json && !ansi)

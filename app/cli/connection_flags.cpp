@@ -27,6 +27,24 @@ std::vector<OptionSpec> inspectorOptionSpecs() {
          "redis://[user[:pw]@]host[:port][/db] or unix:///path; repeat for several servers",
          server},
         {"--read-only", "", "send no writes (actions are refused)", server},
+        {"--sentinel", "HOST:PORT",
+         "find the primary through this Sentinel (repeatable, asked in turn); with --service; "
+         "or -u redis-sentinel://[user[:pw]@]h[:p][,h2[:p2]]...[/db]#service",
+         server},
+        {"--service", "NAME", "the Sentinel service (master) name, e.g. mymaster", server},
+        {"--sentinel-user", "USER", "ACL user for the Sentinels (default: none)", server},
+        {"--sentinel-password", "PASSWORD",
+         "password for the Sentinels, which may differ from the data nodes'", server},
+        {"--cluster-map", "ANNOUNCED=REACHABLE",
+         "Redis Cluster: reach the node announced at host:port through another host:port "
+         "(NAT, containers, tunnels); repeatable",
+         server},
+        {"--cluster-via-seed", "",
+         "Redis Cluster: reach every node through the -u/-h host, at its announced port", server},
+        {"--scan-replicas", "",
+         "Redis Cluster: scan one replica per shard (READONLY), not the primaries; records say "
+         "how far it lags",
+         server},
         {"--tls", "", "TLS, verified against the system store unless --cacert", tls},
         {"--cacert", "FILE", "trust this CA certificate (PEM); implies --tls", tls},
         {"--cacertdir", "DIR", "trust the CAs in this hashed directory; implies --tls", tls},
@@ -108,6 +126,40 @@ void applyTlsFlags(const Arguments& args, std::vector<Endpoint>& endpoints) {
             stderr);
 }
 
+// A redis-sentinel:// URL (the only -u then), or --sentinel HOST:PORT... with --service.
+std::optional<SentinelTarget> sentinelFromFlags(const Arguments& args,
+                                                const std::vector<std::string>& urls) {
+    auto sentinels = args.values("--sentinel");
+    bool anyUrl = std::any_of(urls.begin(), urls.end(),
+                              [](const std::string& u) { return isSentinelUrl(u); });
+    if (!anyUrl && sentinels.empty()) {
+        for (const char* flag : {"--service", "--sentinel-user", "--sentinel-password"})
+            if (args.has(flag)) throw UsageError(std::string(flag) + " needs --sentinel");
+        return std::nullopt;
+    }
+    if (args.has("-h") || args.has("-p"))
+        throw UsageError("Sentinel finds the primary: -h and -p do not apply");
+    SentinelTarget t;
+    try {
+        if (anyUrl) {
+            if (urls.size() != 1 || !sentinels.empty())
+                throw UsageError("give one redis-sentinel:// URL, or --sentinel flags, not both");
+            t = parseSentinelUrl(urls[0]);
+        } else {
+            if (!urls.empty()) throw UsageError("give -u or --sentinel, not both");
+            for (const auto& s : sentinels) t.sentinels.push_back(parseSentinelAddress(s));
+        }
+    } catch (const InvalidArgumentError& e) {
+        throw UsageError(std::string(anyUrl ? "-u: " : "--sentinel: ") + e.what());
+    }
+    if (auto service = args.value("--service")) t.service = *service;
+    if (t.service.empty() || t.service.size() > 256)
+        throw UsageError("Sentinel needs the service name: --service NAME (or #NAME in the URL)");
+    if (auto u = args.value("--sentinel-user")) t.sentinelUser = *u;
+    if (auto p = args.value("--sentinel-password")) t.sentinelPassword = *p;
+    return t;
+}
+
 }  // namespace
 
 InspectorFlags parseInspectorFlags(const Arguments& args) {
@@ -124,7 +176,18 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
         if (const char* env = std::getenv("REDISCLI_AUTH"); env && *env) password = env;
     auto user = args.value("--user");
     auto db = args.value("-n");
-    if (!urls.empty()) {
+    std::optional<SentinelTarget> sentinel = sentinelFromFlags(args, urls);
+    if (sentinel) {
+        if (password && sentinel->data.password.empty()) sentinel->data.password = *password;
+        if (user && sentinel->data.user.empty()) sentinel->data.user = *user;
+        if (db) sentinel->data.db = static_cast<int>(parseNumberFlag("-n", *db, 0, 1'000'000));
+        std::vector<Endpoint> data{sentinel->data};
+        applyTlsFlags(args, data);
+        sentinel->data = data[0];
+        // Found now, so a wrong service or Sentinels that are all down fail at once.
+        f.endpoints.push_back(discoverPrimary(*sentinel, {}));
+        f.sentinel = std::move(sentinel);
+    } else if (!urls.empty()) {
         if (args.has("-h") || args.has("-p"))
             throw UsageError("-u cannot be combined with -h or -p");
         for (const auto& url : urls) {
@@ -155,7 +218,7 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
         if (db) e.db = static_cast<int>(parseNumberFlag("-n", *db, 0, 1'000'000));
         f.endpoints.push_back(std::move(e));
     }
-    applyTlsFlags(args, f.endpoints);
+    if (!f.sentinel) applyTlsFlags(args, f.endpoints);
     auto patterns = args.values("--pattern");
     if (!patterns.empty()) f.scan.patterns = patterns;
     if (auto load = args.value("--max-load")) {
@@ -170,6 +233,15 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
     } catch (const InvalidArgumentError& e) {
         throw UsageError(e.what());
     }
+    for (const auto& entry : args.values("--cluster-map")) {
+        try {
+            inspect::addAddressMapping(f.clusterAddressing, entry);
+        } catch (const InvalidArgumentError& e) {
+            throw UsageError(e.what());
+        }
+    }
+    f.clusterAddressing.throughSeedHost = args.has("--cluster-via-seed");
+    f.scanReplicas = args.has("--scan-replicas");
     f.auditLogPath = args.value("--audit-log").value_or(inspect::AuditLog::defaultPath());
     if (f.auditLogPath.empty()) throw UsageError("--audit-log needs a path");
     return f;

@@ -5,13 +5,16 @@
 // REDISCLI_AUTH supplies the password when -a is not given, as for redis-cli; --askpass reads
 // it from the terminal.
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "cli_command.h"
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
+#include "lockscope/inspect/cluster_addressing.h"
 #include "lockscope/inspect/scan_options.h"
+#include "lockscope/sentinel.h"
 
 namespace lockscope::cli {
 
@@ -21,6 +24,13 @@ struct InspectorFlags {
     bool json = false;
     inspect::ScanOptions scan;
     std::string auditLogPath;
+    // Redis Cluster: how to reach nodes announced at unreachable addresses, and whether to
+    // scan one replica per shard (READONLY) instead of the primaries.
+    inspect::ClusterAddressing clusterAddressing;
+    bool scanReplicas = false;
+    // Behind Sentinel: endpoints[0] is the primary found at parse time; a watch asks again
+    // when it fails over.
+    std::optional<SentinelTarget> sentinel;
 };
 
 // The shared options, declared once: every inspector command and the top level (before the

@@ -4,6 +4,7 @@
 #include <memory>
 #include <thread>
 
+#include "lockscope/inspect/cluster_scan.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/scanner.h"
@@ -30,24 +31,83 @@ int exitCodeFor(const Error& e) {
     }
 }
 
+namespace {
+
+void judge(const InspectorFlags& flags, InstanceScan& s,
+           std::shared_ptr<const inspect::ClusterTopology> cluster = nullptr) {
+    inspect::DoctorOptions doctorOptions;
+    doctorOptions.layout = flags.scan.layout;
+    doctorOptions.cluster = std::move(cluster);
+    inspect::Doctor(doctorOptions).annotate(s.records, s.facts);
+    std::sort(s.records.begin(), s.records.end(),
+              [](const auto& a, const auto& b) { return a.key < b.key; });
+}
+
+// A cluster: one InstanceScan per node scanned (in parallel), each with the locks of its
+// slots; a node that could not be read carries its error and its slot ranges.
+void scanWholeCluster(const InspectorFlags& flags, inspect::ClusterRouter& router,
+                      std::vector<InstanceScan>& scans) {
+    auto result = inspect::scanCluster(router, {flags.scan, flags.scanReplicas});
+    const std::size_t first = scans.size();
+    for (auto& node : result.nodes) {
+        InstanceScan s;
+        s.endpoint = router.endpointOf(node.node);
+        s.notes = node.notes;
+        if (node.replicaLagBytes >= 0)
+            s.notes.push_back("replica of the shard with slots " + node.slotRanges + ", " +
+                              std::to_string(node.replicaLagBytes) +
+                              " bytes behind its primary (replication offsets)");
+        if (node.error) {
+            s.error = *node.error;
+            s.errorExit = exitCodeFor(Error(node.errorKind, *node.error));
+        } else {
+            try {
+                s.facts = inspect::probeServer(router.connectionTo(s.endpoint));
+                s.notes.insert(s.notes.end(), s.facts.notes.begin(), s.facts.notes.end());
+            } catch (const Error& e) {
+                s.notes.push_back(std::string("could not read the server's facts: ") + e.what());
+            }
+        }
+        scans.push_back(std::move(s));
+    }
+    // Each record goes to the node whose shard serves its slot now.
+    for (auto& r : result.records) {
+        const inspect::ClusterNode* owner = router.topology().ownerOfSlot(r.slot);
+        std::size_t to = first;
+        for (std::size_t i = 0; i < result.nodes.size(); ++i) {
+            const auto& n = result.nodes[i].node;
+            if (owner && (n.id == owner->id || n.primaryId == owner->id)) to = first + i;
+        }
+        if (to < scans.size()) scans[to].records.push_back(std::move(r));
+    }
+    for (const auto& event : result.events) scans[first].notes.push_back("cluster: " + event);
+    auto topology = std::make_shared<const inspect::ClusterTopology>(router.topology());
+    for (std::size_t i = first; i < scans.size(); ++i) judge(flags, scans[i], topology);
+}
+
+}  // namespace
+
 std::vector<InstanceScan> scanInstances(const InspectorFlags& flags) {
     std::vector<InstanceScan> scans;
     for (const auto& endpoint : flags.endpoints) {
         InstanceScan s;
         s.endpoint = endpoint;
         try {
-            Connection c = Connection::open(endpoint, connectionOptions(flags, true));
+            inspect::ClusterRouter router(endpoint, connectionOptions(flags, true),
+                                          flags.clusterAddressing);
+            if (router.isCluster()) {
+                scanWholeCluster(flags, router, scans);
+                continue;
+            }
+            Connection& c = router.connectionTo(endpoint);
+            s.notes = router.notes();
             inspect::Scanner scanner(c, flags.scan);
             inspect::ScanSummary summary;
             s.records = scanner.collect(&summary);
-            s.notes = summary.notes;
+            s.notes.insert(s.notes.end(), summary.notes.begin(), summary.notes.end());
             s.facts = inspect::probeServer(c);
             s.notes.insert(s.notes.end(), s.facts.notes.begin(), s.facts.notes.end());
-            inspect::DoctorOptions doctorOptions;
-            doctorOptions.layout = flags.scan.layout;
-            inspect::Doctor(doctorOptions).annotate(s.records, s.facts);
-            std::sort(s.records.begin(), s.records.end(),
-                      [](const auto& a, const auto& b) { return a.key < b.key; });
+            judge(flags, s);
         } catch (const Error& e) {
             s.error = e.what();
             s.errorExit = exitCodeFor(e);

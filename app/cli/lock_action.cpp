@@ -5,6 +5,7 @@
 
 #include "key_text.h"
 #include "lockscope/errors.h"
+#include "lockscope/inspect/cluster_router.h"
 
 namespace lockscope::cli {
 
@@ -96,22 +97,28 @@ inspect::Holder holderFromFlags(const Arguments& args) {
     return h;
 }
 
-int runLockAction(const InspectorFlags& flags, const std::string& command,
+int runLockAction(const InspectorFlags& flags, const std::string& command, const std::string& key,
                   const std::function<inspect::ActionResult(inspect::SafeActions&)>& act) {
-    return runConnectedAction(flags, command, [&](Connection& c, inspect::AuditLog& audit) {
+    return runConnectedAction(flags, command, key, [&](Connection& c, inspect::AuditLog& audit) {
         inspect::SafeActions actions(c, &audit);
         return act(actions);
     });
 }
 
 int runConnectedAction(
-    const InspectorFlags& flags, const std::string& command,
+    const InspectorFlags& flags, const std::string& command, const std::string& key,
     const std::function<inspect::ActionResult(Connection&, inspect::AuditLog&)>& act) {
     if (flags.endpoints.size() != 1)
         throw UsageError(command + " acts on one server: give one -u URL");
     inspect::AuditLog audit(flags.auditLogPath);
-    Connection c = Connection::open(flags.endpoints[0], connectionOptions(flags, false));
-    inspect::ActionResult result = act(c, audit);
+    inspect::ClusterRouter router(flags.endpoints[0], connectionOptions(flags, false),
+                                  flags.clusterAddressing);
+    inspect::ActionResult result;
+    router.onKey(
+        key, [&](Connection& c) { result = act(c, audit); },
+        [&](Connection& c) {
+            if (!c.isReadOnly()) inspect::preloadActionScripts(c);
+        });
     std::fprintf(result.ok() ? stdout : stderr, "%s%s\n",
                  result.ok() ? "" : ("lockscope-cli " + command + ": ").c_str(),
                  result.message.c_str());

@@ -13,13 +13,15 @@ namespace lockscope::cli {
 
 // Opens the connection and the audit log, runs act, prints its message (stdout when done,
 // stderr otherwise) and returns the exit code of its outcome.
-int runLockAction(const InspectorFlags& flags, const std::string& command,
+// On a Redis Cluster the action goes to the node that serves the key's slot (following one
+// MOVED and one ASK).
+int runLockAction(const InspectorFlags& flags, const std::string& command, const std::string& key,
                   const std::function<inspect::ActionResult(inspect::SafeActions&)>& act);
 
 // The same for an action that needs the connection and the audit log themselves (a release
-// the way the lock's library expects).
+// the way the lock's library expects), on the node that serves key's slot.
 int runConnectedAction(
-    const InspectorFlags& flags, const std::string& command,
+    const InspectorFlags& flags, const std::string& command, const std::string& key,
     const std::function<inspect::ActionResult(Connection&, inspect::AuditLog&)>& act);
 
 int exitCodeFor(inspect::ActionOutcome outcome);

@@ -3,24 +3,22 @@
 // the script on the importing node).
 #include <gtest/gtest.h>
 
+#include <random>
+
 #include "cluster_fixture.h"
+#include "cluster_test_keys.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/cluster_router.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/safe_actions.h"
+#include "lockscope/inspect/scanner.h"
 
 namespace lockscope::inspect {
 namespace {
 
 using testing::RedisCluster;
 
-// A key whose slot the fixture gave to primary `node`.
-std::string keyOnNode(const RedisCluster& cluster, std::size_t node, int n = 0) {
-    for (int i = 0;; ++i) {
-        std::string key = "lock:{r" + std::to_string(i) + "}";
-        if (const_cast<RedisCluster&>(cluster).primaryFor(key) == node && n-- == 0) return key;
-    }
-}
+using testing::keyOnNode;
 
 ActionResult releaseThrough(ClusterRouter& router, const std::string& key,
                             const std::string& token) {
@@ -85,6 +83,58 @@ TEST(ClusterRouting, AskSendsAskingThenTheScriptToTheImportingNode) {
     importing.command({"ASKING"});
     EXPECT_EQ(importing.command({"EXISTS", key}).integer(), 0);
     cluster.finishSlotMove(slot, 0);
+}
+
+// The guide's release race on a cluster: between the operator's look and the release, another
+// client may hand the lock on. 1000 trials over keys of every node, with one slot moved to
+// another node halfway (the releases after it go through MOVED): zero wrong deletions.
+TEST(ClusterRouting, TheReleaseRaceMakesNoWrongDeletionOnACluster) {
+    RedisCluster cluster;
+    ClusterRouter mine(cluster.endpoint(0), {});
+    ClusterRouter other(cluster.endpoint(1), {});
+    auto run = [&](ClusterRouter& r, const std::string& key,
+                   std::initializer_list<std::string_view> argv) {
+        Reply out;
+        r.onKey(key, [&](Connection& c) { out = c.command(argv); });
+        return out;
+    };
+    std::mt19937 rng(42);  // test-only randomness: which trials change hands
+    int wrongDeletions = 0, released = 0, refused = 0;
+    const std::string moving = "lock:{t0}";
+    for (int trial = 0; trial < 1000; ++trial) {
+        if (trial == 500)
+            cluster.moveSlot(keyHashSlot(moving), (cluster.primaryFor(moving) + 1) % 3);
+        std::string key = "lock:{t" + std::to_string(trial % 12) + "}";
+        std::string held = "holder-a-" + std::to_string(trial);
+        run(other, key, {"SET", key, held, "PX", "10000"});
+        std::vector<LockRecord> seen;
+        // The operator's look goes through `other` (its topology is fresh after the first
+        // MOVED), so `mine` meets the moved slot with the release itself.
+        other.onKey(key, [&](Connection& c) { seen = Scanner(c).readKeys({key}); });
+        ASSERT_EQ(seen.size(), 1u) << key;
+        int change = static_cast<int>(rng() % 3);  // 0: unchanged, 1: new holder, 2: retaken
+        std::string theirs = "holder-b-" + std::to_string(trial);
+        if (change == 1) run(other, key, {"SET", key, theirs, "PX", "10000"});
+        if (change == 2) {
+            run(other, key, {"DEL", key});
+            run(other, key, {"SET", key, theirs, "NX", "PX", "10000"});
+        }
+        ActionResult result = releaseThrough(mine, key, seen[0].token);
+        Reply now = run(other, key, {"GET", key});
+        if (change == 0) {
+            released += result.outcome == ActionOutcome::Done;
+            EXPECT_TRUE(now.isNil());
+        } else {
+            refused += result.outcome == ActionOutcome::TokenChanged;
+            if (now.isNil() || now.text() != theirs) ++wrongDeletions;
+        }
+        run(other, key, {"DEL", key});
+    }
+    EXPECT_EQ(wrongDeletions, 0);
+    EXPECT_EQ(released + refused, 1000);
+    EXPECT_FALSE(mine.events().empty());  // the release followed a MOVED after the move
+    std::printf("release race on a cluster: %d released, %d refused, %d wrong deletions\n",
+                released, refused, wrongDeletions);
 }
 
 }  // namespace

@@ -71,7 +71,7 @@ void RedisCluster::startNode(std::size_t index) {
                          "cluster-config-file nodes.conf",
                          "cluster-node-timeout " + std::to_string(options_.nodeTimeout.count()),
                          "cluster-port " + std::to_string(bus),
-                         "cluster-require-full-coverage yes",
+                         "cluster-require-full-coverage no",  // the others serve while one is down
                          "cluster-allow-replica-migration no",
                          "repl-diskless-sync-delay 0"};
         if (!options_.unreachableHostPrefix.empty()) {

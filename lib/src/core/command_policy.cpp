@@ -18,13 +18,17 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
            });
 }
 
-constexpr std::array<std::string_view, 36> kReadCommands = {
-    "PING",       "ECHO",      "AUTH",       "SELECT",      "HELLO",        "QUIT",
-    "SCAN",       "TYPE",      "PTTL",       "TTL",         "GET",          "MGET",
-    "STRLEN",     "EXISTS",    "HGETALL",    "HGET",        "HLEN",         "HSCAN",
-    "HKEYS",      "LLEN",      "LRANGE",     "ZCARD",       "ZRANGE",       "SCARD",
-    "INFO",       "ROLE",      "DBSIZE",     "TIME",        "OBJECT",       "EVAL_RO",
-    "EVALSHA_RO", "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SLOWLOG"};
+constexpr std::array<std::string_view, 38> kReadCommands = {
+    "PING", "ECHO", "AUTH", "SELECT", "HELLO", "QUIT", "SCAN", "TYPE", "PTTL", "TTL", "GET", "MGET",
+    "STRLEN", "EXISTS", "HGETALL", "HGET", "HLEN", "HSCAN", "HKEYS", "LLEN", "LRANGE", "ZCARD",
+    "ZRANGE", "SCARD", "INFO", "ROLE", "DBSIZE", "TIME", "OBJECT", "EVAL_RO", "EVALSHA_RO",
+    "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SLOWLOG",
+    // Cluster connection states: read from a replica, or one command on an importing node.
+    "READONLY", "ASKING"};
+
+// The topology questions a cluster scan asks (CLUSTER SHARDS ... GETKEYSINSLOT).
+constexpr std::array<std::string_view, 8> kClusterReads = {
+    "SHARDS", "SLOTS", "NODES", "INFO", "MYID", "COUNTKEYSINSLOT", "GETKEYSINSLOT", "KEYSLOT"};
 
 }  // namespace
 
@@ -43,6 +47,13 @@ bool isReadOnlySafe(std::span<const std::string_view> argv) {
                    equalsIgnoreCase(sub, "GETNAME");
         if (equalsIgnoreCase(name, "ACL")) return equalsIgnoreCase(sub, "WHOAMI");
         if (equalsIgnoreCase(name, "MEMORY")) return equalsIgnoreCase(sub, "USAGE");
+        if (equalsIgnoreCase(name, "CLUSTER"))
+            return std::any_of(kClusterReads.begin(), kClusterReads.end(),
+                               [&](std::string_view r) { return equalsIgnoreCase(r, sub); });
+        if (equalsIgnoreCase(name, "SENTINEL"))
+            return equalsIgnoreCase(sub, "GET-MASTER-ADDR-BY-NAME") ||
+                   equalsIgnoreCase(sub, "REPLICAS") || equalsIgnoreCase(sub, "MASTERS") ||
+                   equalsIgnoreCase(sub, "SENTINELS");
     }
     return false;
 }

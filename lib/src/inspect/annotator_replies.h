@@ -15,6 +15,18 @@ inline bool isNoPerm(const Reply& r) {
     return r.isError() && r.text().starts_with("NOPERM");
 }
 
+// A cluster node refuses an MGET whose keys hash to different slots: read key by key there.
+inline bool isCrossSlot(const Reply& r) {
+    return r.isError() && r.text().starts_with("CROSSSLOT");
+}
+
+// A cluster node no longer (or not yet) serves the key's slot: the key moved during the
+// scan. It is left out here; the cluster scan reads moved slots again from their new owner.
+inline bool movedAway(const Reply& r) {
+    return r.isError() && (r.text().starts_with("MOVED ") || r.text().starts_with("ASK ") ||
+                           r.text().starts_with("TRYAGAIN"));
+}
+
 // A fencing counter's value, or nothing when the key is missing or not a whole number.
 inline std::optional<std::int64_t> parseFence(ReplyView v) {
     if (!v.isString()) return std::nullopt;

@@ -197,6 +197,10 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
             Reply v = c.receive();
             Reply f;
             if (s.fenceIndex[i] >= 0) f = c.receive();
+            if (movedAway(p) || movedAway(v)) {
+                out.vanished.push_back(std::move(s.keys[i]));
+                continue;
+            }
             checkPttl(p);
             if (isNoPerm(v)) throwReplyError("GET", where, v.text());
             if (isNoPerm(f)) throwReplyError("GET", where, f.text());
@@ -216,14 +220,24 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
         }
         return;
     }
+    std::vector<bool> moved(n, false);
     for (std::size_t i = 0; i < n; ++i) {
         Reply p = c.receive();
+        if (movedAway(p)) {
+            moved[i] = true;
+            continue;
+        }
         checkPttl(p);
         pttl[i] = p.integer();
     }
     Reply values = c.receive();
     Reply fences;
     if (s.fences > 0) fences = c.receive();
+    if (isCrossSlot(values) || isCrossSlot(fences) || movedAway(values) || movedAway(fences)) {
+        mget_ = false;  // a cluster node: MGET of one batch spans slots
+        out.retryMain.insert(out.retryMain.end(), s.keys.begin(), s.keys.end());
+        return;
+    }
     if (isNoPerm(values) || isNoPerm(fences)) {
         mget_ = false;
         note("MGET denied: reading values with one GET per key (slower)");
@@ -235,7 +249,7 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
     out.records.reserve(out.records.size() + n);
     for (std::size_t i = 0; i < n; ++i) {
         ReplyView v = values[i];
-        if (pttl[i] == -2) {
+        if (pttl[i] == -2 || moved[i]) {
             out.vanished.push_back(std::move(s.keys[i]));
             continue;
         }

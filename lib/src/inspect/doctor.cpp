@@ -59,6 +59,13 @@ const std::vector<Rule> kRules = {
      "or finished holder (Redisson #7272) keeps everyone else out.",
      "Check that the holder is still working. If it is stuck, stop it: its renewals stop and the "
      "lock expires. Raise the threshold in the settings if such jobs are normal."},
+    {RuleId::FenceOnOtherNode, "fence-on-other-node", Severity::Warning,
+     "Fence counter on another cluster node",
+     "On this Redis Cluster the lock key and its fence counter are served by different nodes. "
+     "The acquire cannot set the lock and increment the counter in one script, and a failover "
+     "of one node can lose the lock while the counter survives, or the reverse.",
+     "Put the resource in a hash tag in both names, lock:{name} and fence:{name}: one slot, one "
+     "node, one script."},
 };
 
 }  // namespace
@@ -133,7 +140,15 @@ std::uint32_t Doctor::examine(const LockRecord& r, const ServerFacts& server,
     if (r.kind == LockKind::FixedValue) f |= bit(RuleId::FixedValue);
     if (r.fence) {
         auto fenceKey = fenceKeyFor(r.key, options_.layout);
-        if (fenceKey && keyHashSlot(r.key) != keyHashSlot(*fenceKey)) f |= bit(RuleId::CrossSlot);
+        if (fenceKey && keyHashSlot(r.key) != keyHashSlot(*fenceKey)) {
+            f |= bit(RuleId::CrossSlot);
+            const auto* cluster = options_.cluster.get();
+            const ClusterNode* lockNode =
+                cluster ? cluster->ownerOfSlot(keyHashSlot(r.key)) : nullptr;
+            const ClusterNode* fenceNode =
+                cluster ? cluster->ownerOfSlot(keyHashSlot(*fenceKey)) : nullptr;
+            if (lockNode && fenceNode && lockNode != fenceNode) f |= bit(RuleId::FenceOnOtherNode);
+        }
     }
     if (r.pttlMs >= options_.longTtl.count()) f |= bit(RuleId::TtlHours);
     if (r.renewals > 0 && r.pttlMs > 0) {

@@ -14,6 +14,7 @@ std::string toJsonLine(const LockRecord& r, SteadyClock::time_point now) {
     j["instance"] = jsonSafe(r.instanceName());
     j["key"] = jsonSafe(r.key, &escaped);
     if (escaped) j["key_escaped"] = true;
+    if (r.slot >= 0) j["slot"] = r.slot;
     j["resource"] = jsonSafe(r.resource());
     j["type"] = toString(r.type);
     j["kind"] = toString(r.kind);

@@ -40,6 +40,8 @@ class ClusterRouter {
     // Asks the cluster again (any reachable node, the seed first) and records what changed.
     void refresh();
 
+    // The node's endpoint: the seed as given for the seed's own node (whatever it announces),
+    // else the announced address through the address map.
     Endpoint endpointOf(const ClusterNode& node) const;
     // The connection to the node that serves the key (the seed on a plain server).
     Connection& connectionForKey(std::string_view key);
@@ -60,6 +62,7 @@ class ClusterRouter {
     ConnectionOptions options_;
     ClusterAddressing addressing_;
     std::optional<ClusterTopology> topology_;
+    std::string seedNodeId_;  // CLUSTER MYID of the seed (empty when denied)
     std::map<std::string, std::unique_ptr<Connection>> connections_;  // by Endpoint::display()
     std::vector<std::string> notes_, events_;
 };

@@ -4,10 +4,12 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "lockscope/inspect/cluster_topology.h"
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/server_facts.h"
 #include "lockscope/inspect/value_classifier.h"
@@ -23,8 +25,9 @@ enum class RuleId : std::uint8_t {
     ReplicatedPrimary,  // "replicated"
     OnReplica,          // "on-replica"
     HeldTooLong,        // "held-too-long"
+    FenceOnOtherNode,   // "fence-on-other-node"
 };
-constexpr int kRuleCount = 8;
+constexpr int kRuleCount = 9;
 
 // How a finding is shown: Critical is a problem to act on (red), Warning deserves a look
 // (amber), Info is worth knowing and not a fault (blue). A healthy watchdog-renewed lock
@@ -62,6 +65,8 @@ struct DoctorOptions {
     // warning: the holder should have finished by now). The user sets it.
     std::chrono::milliseconds heldTooLong{std::chrono::minutes(30)};
     KeyLayout layout;  // where the fence counter of a lock lives
+    // Set on a Redis Cluster: who serves which slot, for "fence-on-other-node".
+    std::shared_ptr<const ClusterTopology> cluster;
 };
 
 class Doctor {

@@ -84,6 +84,7 @@ struct LockRecord {
     ValueType type = ValueType::String;
     LockKind kind = LockKind::Unknown;
     bool truncated = false;  // token or fields were cut: a safe release must refuse
+    std::int16_t slot = -1;  // the Redis Cluster hash slot; -1 when not read from a cluster
 
     const std::string& instanceName() const;
     // The resource the lock protects: the hash tag ({...}) when there is one.

@@ -9,12 +9,24 @@ ClusterRouter::ClusterRouter(Endpoint seed, ConnectionOptions options, ClusterAd
     : seed_(std::move(seed)), options_(std::move(options)), addressing_(std::move(addressing)) {
     Connection& first = connectionTo(seed_);
     topology_ = discoverTopology(first, &notes_);
+    if (topology_) {
+        try {
+            seedNodeId_ = std::string(first.command({"CLUSTER", "MYID"}).text());
+        } catch (const ReplyError&) {
+            // Denied: the seed's node is reached at its announced address like the others.
+        }
+    }
 }
 
 ClusterRouter::~ClusterRouter() = default;
 ClusterRouter::ClusterRouter(ClusterRouter&&) noexcept = default;
 
 Endpoint ClusterRouter::endpointOf(const ClusterNode& node) const {
+    if (!seedNodeId_.empty() && node.id == seedNodeId_) {
+        Endpoint e = seed_;
+        e.db = 0;
+        return e;
+    }
     return nodeEndpoint(seed_, node, addressing_);
 }
 

@@ -1,0 +1,273 @@
+#include "lockscope/inspect/cluster_scan.h"
+
+#include <algorithm>
+#include <charconv>
+#include <map>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "lockscope/inspect/hash_slot.h"
+#include "lockscope/inspect/value_classifier.h"
+#include "slot_motion.h"
+
+namespace lockscope::inspect {
+namespace {
+
+using namespace std::chrono_literals;
+
+// The node to scan for each shard: its primary, or an online replica when asked (the
+// primary, with a note, when the shard has none).
+std::vector<NodeScanReport> planNodes(const ClusterTopology& t, bool scanReplicas) {
+    std::vector<NodeScanReport> plan;
+    auto primaries = t.primaries();
+    // In slot order, so the nodes are listed the same way whichever node was asked.
+    std::sort(primaries.begin(), primaries.end(), [](const ClusterNode* a, const ClusterNode* b) {
+        return (a->slots.empty() ? kClusterSlots : a->slots.front().first) <
+               (b->slots.empty() ? kClusterSlots : b->slots.front().first);
+    });
+    for (const ClusterNode* primary : primaries) {
+        NodeScanReport r;
+        r.node = *primary;
+        r.slotRanges = formatSlotRanges(primary->slots);
+        if (scanReplicas) {
+            const ClusterNode* chosen = nullptr;
+            for (const ClusterNode* replica : t.replicasOf(*primary))
+                if (replica->health != "fail" && replica->health != "failed") {
+                    chosen = replica;
+                    break;
+                }
+            if (chosen) {
+                r.node = *chosen;
+                if (primary->replicationOffset >= 0 && chosen->replicationOffset >= 0)
+                    r.replicaLagBytes = primary->replicationOffset - chosen->replicationOffset;
+            } else {
+                r.notes.push_back("no online replica of " + primary->address() +
+                                  ": scanned the primary");
+            }
+        }
+        plan.push_back(std::move(r));
+    }
+    return plan;
+}
+
+struct SharedProgress {
+    std::mutex mutex;
+    std::vector<NodeScanReport> reports;
+    std::vector<std::vector<LockRecord>> records;
+    const ClusterProgressCallback* onProgress = nullptr;
+};
+
+void scanOneNode(ClusterRouter& router, const ClusterScanOptions& options, SharedProgress& shared,
+                 std::size_t index, std::stop_token stop) {
+    ClusterNode node;
+    {
+        std::lock_guard lock(shared.mutex);
+        node = shared.reports[index].node;
+    }
+    Endpoint endpoint = router.endpointOf(node);
+    try {
+        ConnectionOptions connectionOptions = router.options();
+        connectionOptions.stop = stop;
+        Connection c = Connection::open(endpoint, connectionOptions);
+        if (!node.isPrimary()) c.command({"READONLY"});
+        Scanner scanner(c, options.scan);
+        ScanSummary summary = scanner.run(
+            [&](ScanBatch& batch) {
+                std::lock_guard lock(shared.mutex);
+                auto& mine = shared.records[index];
+                for (auto& r : batch.records) {
+                    r.slot = static_cast<std::int16_t>(keyHashSlot(r.key));
+                    mine.push_back(std::move(r));
+                }
+                shared.reports[index].progress = batch.progress;
+                if (*shared.onProgress) (*shared.onProgress)(shared.reports);
+            },
+            stop);
+        std::lock_guard lock(shared.mutex);
+        auto& report = shared.reports[index];
+        report.progress = summary.progress;
+        report.notes.insert(report.notes.end(), summary.notes.begin(), summary.notes.end());
+        report.done = !summary.cancelled;
+    } catch (const Error& e) {
+        std::lock_guard lock(shared.mutex);
+        auto& report = shared.reports[index];
+        report.error = std::string(e.what()) + " (slots " + report.slotRanges + " not shown)";
+        report.errorKind = e.kind();
+    }
+    std::lock_guard lock(shared.mutex);
+    if (*shared.onProgress) (*shared.onProgress)(shared.reports);
+}
+
+// Every migration the primaries report; nodes that cannot be asked are skipped.
+std::vector<SlotMotion> migrations(ClusterRouter& router, const ClusterTopology& t) {
+    std::vector<SlotMotion> all;
+    for (const ClusterNode* p : t.primaries()) {
+        try {
+            auto m = slotsInMotion(router.connectionTo(router.endpointOf(*p)));
+            all.insert(all.end(), m.begin(), m.end());
+        } catch (const Error&) {
+        }
+    }
+    return all;
+}
+
+// A migration still running when the scan ends: wait a moment for it to finish, since the
+// importing node answers reads of its keys only after ASKING, one command at a time.
+std::vector<SlotMotion> settle(ClusterRouter& router, std::stop_token stop) {
+    auto until = std::chrono::steady_clock::now() + 3s;
+    auto moving = migrations(router, router.topology());
+    while (!moving.empty() && std::chrono::steady_clock::now() < until && !stop.stop_requested()) {
+        std::this_thread::sleep_for(50ms);
+        moving = migrations(router, router.topology());
+    }
+    return moving;
+}
+
+// Reads the keys of the moved slots again, from the node that gave them and then from the
+// one that took them (a key moves only that way, so none is missed), keeping the last read.
+void rereadMovedSlots(ClusterRouter& router, const ClusterScanOptions& options,
+                      const std::map<int, std::vector<std::string>>& slotNodes,
+                      std::map<std::string, LockRecord>& byKey, ClusterScanResult& result) {
+    for (const auto& [slot, nodeIds] : slotNodes) {
+        std::erase_if(byKey, [slot](const auto& kv) { return kv.second.slot == slot; });
+        for (const auto& id : nodeIds) {
+            const ClusterNode* node = router.topology().byId(id);
+            if (!node) continue;
+            try {
+                Connection& c = router.connectionTo(router.endpointOf(*node));
+                auto keys = keysInSlot(c, slot, options.scan.patterns);
+                if (keys.empty()) continue;
+                Scanner reader(c, options.scan);
+                for (auto& r : reader.readKeys(keys)) {
+                    r.slot = static_cast<std::int16_t>(slot);
+                    byKey[r.key] = std::move(r);
+                }
+            } catch (const Error& e) {
+                result.events.push_back("slot " + std::to_string(slot) + " moved during the scan " +
+                                        "and could not be read again from " + node->address() +
+                                        ": " + e.what());
+            }
+        }
+        ++result.slotsReread;
+    }
+}
+
+// A lock whose fence counter hashes to a slot of another node: its node could not read the
+// counter (MOVED), so it is read here from the node that serves it, one pipeline per node.
+void readFencesOnOtherNodes(ClusterRouter& router, const ScanOptions& options,
+                            std::map<std::string, LockRecord>& byKey, ClusterScanResult& result) {
+    std::map<const ClusterNode*, std::vector<std::pair<LockRecord*, std::string>>> wanted;
+    for (auto& [key, r] : byKey) {
+        if (r.fence || r.type != ValueType::String) continue;
+        auto fenceKey = fenceKeyFor(key, options.layout);
+        if (!fenceKey) continue;
+        const ClusterNode* lockNode = router.topology().ownerOfSlot(r.slot);
+        const ClusterNode* fenceNode = router.topology().ownerOfSlot(keyHashSlot(*fenceKey));
+        if (fenceNode && fenceNode != lockNode) wanted[fenceNode].emplace_back(&r, *fenceKey);
+    }
+    for (auto& [node, list] : wanted) {
+        try {
+            Connection& c = router.connectionTo(router.endpointOf(*node));
+            std::vector<std::vector<std::string>> gets;
+            for (const auto& [record, fenceKey] : list) gets.push_back({"GET", fenceKey});
+            auto replies = c.pipeline(gets);
+            for (std::size_t i = 0; i < replies.size(); ++i) {
+                auto text = replies[i].text();
+                std::int64_t n = 0;
+                auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
+                if (replies[i].view().isString() && ec == std::errc() &&
+                    end == text.data() + text.size())
+                    list[i].first->fence = n;
+            }
+        } catch (const Error& e) {
+            result.events.push_back("could not read fence counters on " + node->address() + ": " +
+                                    e.what());
+        }
+    }
+}
+
+ClusterScanResult scanPlainServer(ClusterRouter& router, const ClusterScanOptions& options,
+                                  std::stop_token stop) {
+    ClusterScanResult result;
+    NodeScanReport report;
+    report.instance = router.seed().display();
+    report.node.host = router.seed().isUnix() ? router.seed().unixPath : router.seed().host;
+    report.node.port = router.seed().port;
+    report.slotRanges = "all";
+    try {
+        Scanner scanner(router.connectionTo(router.seed()), options.scan);
+        ScanSummary summary;
+        result.records = scanner.collect(&summary, stop);
+        report.progress = summary.progress;
+        report.notes = summary.notes;
+        report.done = !summary.cancelled;
+        result.cancelled = summary.cancelled;
+    } catch (const Error& e) {
+        report.error = e.what();
+        report.errorKind = e.kind();
+    }
+    result.nodes.push_back(std::move(report));
+    return result;
+}
+
+}  // namespace
+
+ClusterScanResult scanCluster(ClusterRouter& router, const ClusterScanOptions& options,
+                              const ClusterProgressCallback& onProgress, std::stop_token stop) {
+    if (!router.isCluster()) return scanPlainServer(router, options, stop);
+    const ClusterTopology before = router.topology();
+    auto movingBefore = migrations(router, before);
+
+    SharedProgress shared;
+    shared.reports = planNodes(before, options.scanReplicas);
+    for (auto& r : shared.reports) r.instance = router.endpointOf(r.node).display();
+    shared.records.resize(shared.reports.size());
+    shared.onProgress = &onProgress;
+    {
+        std::vector<std::jthread> threads;
+        for (std::size_t i = 0; i < shared.reports.size(); ++i)
+            threads.emplace_back([&, i] { scanOneNode(router, options, shared, i, stop); });
+    }  // joined here
+
+    ClusterScanResult result;
+    result.cancelled = stop.stop_requested();
+    try {
+        router.refresh();
+    } catch (const Error& e) {
+        result.events.push_back(std::string("could not ask the cluster again after the scan: ") +
+                                e.what());
+    }
+    std::vector<SlotMotion> moved = ownerChanges(before, router.topology());
+    auto movingAfter = result.cancelled ? std::vector<SlotMotion>{} : settle(router, stop);
+    if (!result.cancelled) moved = ownerChanges(before, router.topology());
+    // For each slot that moved: the nodes to read it from, the giver first.
+    std::map<int, std::vector<std::string>> slotNodes;
+    auto add = [&](const SlotMotion& m) {
+        auto& ids = slotNodes[m.slot];
+        for (const auto& id : {m.fromId, m.toId})
+            if (!id.empty() && std::find(ids.begin(), ids.end(), id) == ids.end())
+                ids.push_back(id);
+    };
+    for (const auto& m : movingBefore) add(m);
+    for (const auto& m : moved) add(m);
+    for (const auto& m : movingAfter) {
+        add(m);
+        result.events.push_back("slot " + std::to_string(m.slot) +
+                                " is still migrating: its keys already on the importing node "
+                                "may be missing");
+    }
+
+    std::map<std::string, LockRecord> byKey;
+    for (auto& records : shared.records)
+        for (auto& r : records) byKey.try_emplace(r.key, std::move(r));
+    if (!result.cancelled) rereadMovedSlots(router, options, slotNodes, byKey, result);
+    readFencesOnOtherNodes(router, options.scan, byKey, result);
+    result.records.reserve(byKey.size());
+    for (auto& [key, r] : byKey) result.records.push_back(std::move(r));
+    result.nodes = std::move(shared.reports);
+    result.events.insert(result.events.begin(), router.events().begin(), router.events().end());
+    return result;
+}
+
+}  // namespace lockscope::inspect

@@ -1,0 +1,138 @@
+// The cluster annotation benchmark of issue 11: lock keys with fence counters among three
+// times as many keys on a 3-primary cluster (tests/support/cluster_fixture), scanned by
+// scanCluster (every primary in parallel), against the floor: a names-only
+// SCAN MATCH lock:* COUNT 1000 loop over raw hiredis, node after node. Each node's server CPU
+// for the annotation comes from INFO commandstats; the projection for a cluster whose nodes
+// have their own machines is the largest node's server time (or the client's CPU time when
+// that is larger). The size is a parameter: LOCKSCOPE_CLUSTER_BENCH_LOCKS (default 1000000).
+#include <hiredis/hiredis.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "cluster_fixture.h"
+#include "lockscope/inspect/cluster_scan.h"
+#include "lockscope/inspect/hash_slot.h"
+
+using namespace lockscope;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+double seconds(Clock::duration d) {
+    return std::chrono::duration<double>(d).count();
+}
+
+double processCpu() {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
+}
+
+// Sum of usec over INFO commandstats, in seconds.
+double commandSeconds(int port) {
+    redisContext* c = redisConnect("127.0.0.1", port);
+    auto* r = static_cast<redisReply*>(redisCommand(c, "INFO commandstats"));
+    double usec = 0;
+    std::istringstream lines(std::string(r->str, r->len));
+    for (std::string line; std::getline(lines, line);) {
+        auto at = line.find("usec=");
+        if (line.rfind("cmdstat_", 0) == 0 && line.rfind("cmdstat_info", 0) != 0 &&
+            at != std::string::npos)
+            usec += std::atof(line.c_str() + at + 5);
+    }
+    freeReplyObject(r);
+    redisFree(c);
+    return usec / 1e6;
+}
+
+void resetStats(int port) {
+    redisContext* c = redisConnect("127.0.0.1", port);
+    freeReplyObject(redisCommand(c, "CONFIG RESETSTAT"));
+    redisFree(c);
+}
+
+long namesOnlyScan(int port) {
+    redisContext* c = redisConnect("127.0.0.1", port);
+    std::string cursor = "0";
+    long names = 0;
+    do {
+        auto* r = static_cast<redisReply*>(
+            redisCommand(c, "SCAN %s MATCH lock:* COUNT 1000", cursor.c_str()));
+        cursor.assign(r->element[0]->str, r->element[0]->len);
+        names += static_cast<long>(r->element[1]->elements);
+        freeReplyObject(r);
+    } while (cursor != "0");
+    redisFree(c);
+    return names;
+}
+
+void fill(testing::RedisCluster& cluster, long locks) {
+    std::vector<redisContext*> nodes;
+    for (std::size_t i = 0; i < 3; ++i)
+        nodes.push_back(redisConnect("127.0.0.1", cluster.node(i).server->port()));
+    std::vector<long> pending(3, 0);
+    auto flush = [&](std::size_t n) {
+        for (; pending[n] > 0; --pending[n]) {
+            void* reply = nullptr;
+            redisGetReply(nodes[n], &reply);
+            freeReplyObject(reply);
+        }
+    };
+    auto put = [&](const std::string& key, const std::string& value) {
+        std::size_t n = cluster.primaryFor(key);
+        redisAppendCommand(nodes[n], "SET %b %b", key.data(), key.size(), value.data(),
+                           value.size());
+        if (++pending[n] >= 2000) flush(n);
+    };
+    for (long i = 0; i < locks; ++i) {
+        std::string name = "{job" + std::to_string(i) + "}";
+        put("lock:" + name, "0123456789abcdef0123456789abcdef");
+        put("fence:" + name, std::to_string(i));
+        put("data:" + std::to_string(i), "x");
+    }
+    for (std::size_t n = 0; n < 3; ++n) flush(n), redisFree(nodes[n]);
+}
+
+}  // namespace
+
+int main() {
+    long locks = 1'000'000;
+    if (const char* n = std::getenv("LOCKSCOPE_CLUSTER_BENCH_LOCKS")) locks = std::atol(n);
+    testing::RedisCluster cluster;
+    fill(cluster, locks);
+    std::vector<int> ports;
+    for (std::size_t i = 0; i < 3; ++i) ports.push_back(cluster.node(i).server->port());
+
+    auto start = Clock::now();
+    long names = 0;
+    for (int port : ports) names += namesOnlyScan(port);
+    double floor = seconds(Clock::now() - start);
+
+    for (int port : ports) resetStats(port);
+    inspect::ClusterRouter router(cluster.endpoint(0), {.readOnly = true});
+    double client0 = processCpu();
+    start = Clock::now();
+    auto result = inspect::scanCluster(router, {});
+    double annotate = seconds(Clock::now() - start);
+    double clientCpu = processCpu() - client0;
+    std::vector<double> serverCpu;
+    for (int port : ports) serverCpu.push_back(commandSeconds(port));
+    double projected =
+        std::max(*std::max_element(serverCpu.begin(), serverCpu.end()), clientCpu / 3.0);
+    long withFence = std::count_if(result.records.begin(), result.records.end(),
+                                   [](const auto& r) { return r.fence.has_value(); });
+    std::printf(
+        "cluster annotate %ldk locks %.2f s | sequential names-only floor over the 3 primaries "
+        "%.2f s (%.2fx) | projected with a machine per node %.2f s (%.2fx) | node server CPU "
+        "%.2f/%.2f/%.2f s | client CPU %.2f s | %ld names, %zu records, %ld with fence\n",
+        locks / 1000, annotate, floor, annotate / floor, projected, projected / floor, serverCpu[0],
+        serverCpu[1], serverCpu[2], clientCpu, names, result.records.size(), withFence);
+    return result.records.size() == static_cast<std::size_t>(locks) ? 0 : 1;
+}

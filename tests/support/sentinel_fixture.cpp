@@ -1,0 +1,129 @@
+#include "sentinel_fixture.h"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <stdexcept>
+#include <thread>
+
+#include "lockscope/connection.h"
+#include "lockscope/errors.h"
+
+namespace lockscope::testing {
+namespace {
+
+using namespace std::chrono_literals;
+
+// redis-server runs as a Sentinel when started under the name redis-sentinel.
+std::string sentinelExecutable(const TempDir& dir) {
+    std::string link = dir.path("redis-sentinel");
+    if (!std::filesystem::exists(link)) {
+        std::string server;
+        for (const char* candidate : {"/usr/bin/redis-server", "/usr/local/bin/redis-server"})
+            if (std::filesystem::exists(candidate)) server = candidate;
+        if (server.empty()) throw std::runtime_error("redis-server not found for Sentinel");
+        std::filesystem::create_symlink(server, link);
+    }
+    return link;
+}
+
+std::string infoField(std::string_view info, std::string_view field) {
+    std::string needle = std::string(field) + ":";
+    auto at = info.find(needle);
+    if (at == std::string_view::npos) return {};
+    auto end = info.find('\r', at);
+    return std::string(info.substr(at + needle.size(), end - at - needle.size()));
+}
+
+template <class Ready>
+void waitFor(std::chrono::milliseconds timeout, const std::string& what, Ready ready) {
+    auto until = std::chrono::steady_clock::now() + timeout;
+    while (true) {
+        try {
+            if (ready()) return;
+        } catch (const Error&) {
+        }
+        if (std::chrono::steady_clock::now() > until)
+            throw std::runtime_error("sentinel fixture: timed out waiting for " + what);
+        std::this_thread::sleep_for(20ms);
+    }
+}
+
+}  // namespace
+
+SentinelGroup::SentinelGroup(std::string service) : service_(std::move(service)) {
+    servers_.push_back(std::make_unique<LocalRedisServer>(
+        LocalRedisServerOptions{.configLines = {"repl-diskless-sync-delay 0"}}));
+    const std::string primaryPort = std::to_string(servers_[0]->port());
+    servers_.push_back(std::make_unique<LocalRedisServer>(LocalRedisServerOptions{
+        .configLines = {"replicaof 127.0.0.1 " + primaryPort, "repl-diskless-sync-delay 0"}}));
+    // The Sentinels learn replicas from the primary's INFO: start them once the replica is in.
+    waitFor(10s, "the replica to sync", [&] {
+        Connection c = Connection::open(servers_[1]->endpoint());
+        return infoField(c.command({"INFO", "replication"}).text(), "master_link_status") == "up";
+    });
+    const std::string exe = sentinelExecutable(links_);
+    for (int i = 0; i < 3; ++i) {
+        LocalRedisServerOptions o;
+        o.executable = exe;
+        o.configLines = {"sentinel monitor " + service_ + " 127.0.0.1 " + primaryPort + " 2",
+                         "sentinel down-after-milliseconds " + service_ + " 1000",
+                         "sentinel failover-timeout " + service_ + " 5000",
+                         "sentinel parallel-syncs " + service_ + " 1"};
+        sentinels_.push_back(std::make_unique<LocalRedisServer>(o));
+    }
+    for (auto& s : sentinels_)
+        waitFor(10s, "a Sentinel to see the replica", [&] {
+            Connection c = Connection::open(s->endpoint());
+            return c.command({"SENTINEL", "replicas", service_}).size() == 1;
+        });
+}
+
+SentinelGroup::~SentinelGroup() {
+    sentinels_.clear();  // first, so they do not fail over while the servers stop
+}
+
+std::string SentinelGroup::url() const {
+    std::string out = "redis-sentinel://";
+    for (std::size_t i = 0; i < sentinels_.size(); ++i)
+        out += (i ? ",127.0.0.1:" : "127.0.0.1:") + std::to_string(sentinels_[i]->port());
+    return out + "#" + service_;
+}
+
+SentinelTarget SentinelGroup::target() const {
+    return parseSentinelUrl(url());
+}
+
+int SentinelGroup::primaryIndex() {
+    for (std::size_t i = 0; i < servers_.size(); ++i) {
+        try {
+            Connection c = Connection::open(servers_[i]->endpoint());
+            if (c.command({"ROLE"})[0].text() == "master") return static_cast<int>(i);
+        } catch (const Error&) {
+        }
+    }
+    return -1;
+}
+
+void SentinelGroup::failover() {
+    int before = primaryIndex();
+    int after = 1 - before;
+    Connection s = Connection::open(sentinels_[0]->endpoint());
+    waitFor(10s, "SENTINEL FAILOVER to be accepted", [&] {
+        s.command({"SENTINEL", "FAILOVER", service_});
+        return true;
+    });
+    const std::string newPort = std::to_string(servers_[after]->port());
+    waitFor(15s, "the failover to complete", [&] {
+        if (primaryIndex() != after) return false;
+        for (auto& sentinel : sentinels_) {
+            Connection c = Connection::open(sentinel->endpoint());
+            Reply addr = c.command({"SENTINEL", "get-master-addr-by-name", service_});
+            if (addr.size() != 2 || addr[1].text() != newPort) return false;
+        }
+        return true;
+    });
+}
+
+}  // namespace lockscope::testing
