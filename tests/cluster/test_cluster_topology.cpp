@@ -34,14 +34,15 @@ TEST(ClusterTopology, EveryNodeReportsTheThreePrimariesAndTheirSlots) {
             ASSERT_NE(n, nullptr);
             EXPECT_EQ(n->port, cluster.node(p).server->port());
             EXPECT_EQ(n->host, "127.0.0.1");
-            ASSERT_EQ(n->slots.size(), 1u);
-            EXPECT_EQ(n->slots[0].first, cluster.node(p).firstSlot);
-            EXPECT_EQ(n->slots[0].last, cluster.node(p).lastSlot);
+            ASSERT_EQ(n->servedSlots.size(), 1u);
+            EXPECT_EQ(n->servedSlots[0].first, cluster.node(p).firstSlot);
+            EXPECT_EQ(n->servedSlots[0].last, cluster.node(p).lastSlot);
             EXPECT_EQ(t->ownerOfSlot(cluster.node(p).firstSlot), n);
         }
     }
     Connection c = cluster.connect(1);
-    EXPECT_EQ(formatSlotRanges(discoverTopology(c)->byId(cluster.node(0).id)->slots), "0-5460");
+    EXPECT_EQ(formatSlotRanges(discoverTopology(c)->byId(cluster.node(0).id)->servedSlots),
+              "0-5460");
 }
 
 TEST(ClusterTopology, ReplicasAreListedWithTheirPrimaryAndOffset) {
@@ -55,7 +56,7 @@ TEST(ClusterTopology, ReplicasAreListedWithTheirPrimaryAndOffset) {
         ASSERT_EQ(replicas.size(), 1u);
         EXPECT_EQ(replicas[0]->id, cluster.node(p + 3).id);
         EXPECT_GE(replicas[0]->replicationOffset, 0);
-        EXPECT_TRUE(replicas[0]->slots.empty());
+        EXPECT_TRUE(replicas[0]->servedSlots.empty());
     }
 }
 

@@ -29,8 +29,9 @@ struct ClusterNode {
     std::string host;  // as announced: the host name when the cluster prefers it, else the IP
     int port = 0;      // the client port (the TLS port on a TLS cluster)
     NodeRole role = NodeRole::Primary;
-    std::string primaryId;                // a replica's primary
-    std::vector<SlotRange> slots;         // a primary's slots (its shard's)
+    std::string primaryId;  // a replica's primary
+    std::vector<SlotRange>
+        servedSlots;  // a primary's slots (its shard's); not "slots": a Qt keyword
     std::int64_t replicationOffset = -1;  // -1: not reported (CLUSTER SLOTS)
     std::string health = "online";        // online, failed, loading (CLUSTER SHARDS)
 

@@ -87,10 +87,10 @@ void ClusterRouter::recordChanges(const ClusterTopology& before, const ClusterTo
         if (old->isPrimary() != n.isPrimary())
             events_.push_back(n.isPrimary() ? "failover: " + n.address() + " is now a primary"
                                             : n.address() + " is now a replica");
-        else if (n.isPrimary() && old->slots != n.slots)
+        else if (n.isPrimary() && old->servedSlots != n.servedSlots)
             events_.push_back("slots moved: " + n.address() + " now serves " +
-                              formatSlotRanges(n.slots) + " (was " + formatSlotRanges(old->slots) +
-                              ")");
+                              formatSlotRanges(n.servedSlots) + " (was " +
+                              formatSlotRanges(old->servedSlots) + ")");
     }
 }
 

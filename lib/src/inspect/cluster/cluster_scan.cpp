@@ -23,13 +23,13 @@ std::vector<NodeScanReport> planNodes(const ClusterTopology& t, bool scanReplica
     auto primaries = t.primaries();
     // In slot order, so the nodes are listed the same way whichever node was asked.
     std::sort(primaries.begin(), primaries.end(), [](const ClusterNode* a, const ClusterNode* b) {
-        return (a->slots.empty() ? kClusterSlots : a->slots.front().first) <
-               (b->slots.empty() ? kClusterSlots : b->slots.front().first);
+        return (a->servedSlots.empty() ? kClusterSlots : a->servedSlots.front().first) <
+               (b->servedSlots.empty() ? kClusterSlots : b->servedSlots.front().first);
     });
     for (const ClusterNode* primary : primaries) {
         NodeScanReport r;
         r.node = *primary;
-        r.slotRanges = formatSlotRanges(primary->slots);
+        r.slotRanges = formatSlotRanges(primary->servedSlots);
         if (scanReplicas) {
             const ClusterNode* chosen = nullptr;
             for (const ClusterNode* replica : t.replicasOf(*primary))

@@ -88,7 +88,7 @@ ClusterTopology fromShards(const Connection& c, const Reply& reply) {
             if (n.isPrimary() && (primaryId.empty() || n.health == "online")) primaryId = n.id;
         for (auto& n : shardNodes) {
             if (n.isPrimary() && n.id == primaryId)
-                n.slots = ranges;
+                n.servedSlots = ranges;
             else if (n.isPrimary())
                 n.role = NodeRole::Replica;  // a failed former primary: no longer the owner
             if (!n.isPrimary()) n.primaryId = primaryId;
@@ -126,7 +126,7 @@ ClusterTopology fromSlots(const Connection& c, const Reply& reply) {
         ClusterNode primary = nodeAt(range[2]);
         ClusterNode* p = find(primary);
         if (!p) t.nodes.push_back(primary), p = &t.nodes.back();
-        p->slots.push_back(slots);
+        p->servedSlots.push_back(slots);
         std::string primaryId = p->id.empty() ? p->address() : p->id;
         for (std::size_t i = 3; i < range.size(); ++i) {
             ClusterNode replica = nodeAt(range[i]);
@@ -137,7 +137,7 @@ ClusterTopology fromSlots(const Connection& c, const Reply& reply) {
         }
     }
     for (auto& n : t.nodes)
-        std::sort(n.slots.begin(), n.slots.end(),
+        std::sort(n.servedSlots.begin(), n.servedSlots.end(),
                   [](const SlotRange& a, const SlotRange& b) { return a.first < b.first; });
     return t;
 }
@@ -162,7 +162,7 @@ std::vector<const ClusterNode*> ClusterTopology::replicasOf(const ClusterNode& p
 const ClusterNode* ClusterTopology::ownerOfSlot(int slot) const {
     for (const auto& n : nodes)
         if (n.isPrimary())
-            for (const auto& r : n.slots)
+            for (const auto& r : n.servedSlots)
                 if (slot >= r.first && slot <= r.last) return &n;
     return nullptr;
 }
