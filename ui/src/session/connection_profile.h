@@ -18,6 +18,8 @@ struct ConnectionProfile {
     bool isSandbox = false;  // the embedded default; never saved
     // The server wants a password: it comes from the keychain, or is asked for at connect.
     bool needsPassword = false;
+    // The steady-state load budget: the share of one server core the watch may use.
+    double maxLoad = 0.05;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     QString displayUrl() const { return QString::fromStdString(endpoint.display()); }
