@@ -1,12 +1,18 @@
 #include "widgets/load_indicator.h"
 
+#include <cmath>
+
 #include "session/connection_hub.h"
 
 namespace lockscope::ui {
 namespace {
 
+// "5%", "2.1%", "<0.1%": whole numbers without decimals, tiny shares not shown as 0.
 QString percent(double share) {
-    return QString::number(share * 100.0, 'f', share < 0.1 ? 1 : 0) + QLatin1Char('%');
+    const double p = share * 100.0;
+    if (p > 0 && p < 0.1) return QStringLiteral("<0.1%");
+    const bool whole = std::abs(p - std::round(p)) < 0.05 || p >= 10;
+    return QString::number(p, 'f', whole ? 0 : 1) + QLatin1Char('%');
 }
 
 }  // namespace

@@ -79,9 +79,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideMiddle);
-    // Wide enough for "12 min 30 s" and "redis-plus-plus", narrow enough that Findings
-    // (stretched, last) is on screen at 1280 px.
-    const int widths[] = {140, 160, 100, 110, 150, 150, 45, 80, 85, 70, 150};
+    // Wide enough for "12 min 30 s", "last seen 2 min ago" and "redis-plus-plus" (Kind),
+    // narrow enough that Findings (stretched, last) keeps 160 px on screen at 1280 px.
+    const int widths[] = {140, 135, 80, 130, 115, 130, 45, 70, 80, 70, 150};
     for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
 
     // Rows hold still while the pointer is over the table and for a second after a press.
