@@ -14,6 +14,7 @@
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/watch_policy.h"
 #include "redis_fixture.h"
+#include "server_time_probe.h"
 
 using namespace lockscope;
 using namespace lockscope::inspect;
@@ -242,4 +243,19 @@ TEST_F(RedisTest, ALockThatAppearsWhileWatchingHasItsAcquireSeen) {
     EXPECT_EQ(
         estimateAge(*watch.table().find("lock:new"), SteadyClock::now(), WallClock::now()).source,
         AgeSource::AcquireSeen);
+}
+
+// The server's own account of the watch's commands (INFO commandstats), and text that is not one.
+TEST(ServerTimeProbe, SumsTheWatchCommandsUsecAndIgnoresTheRest) {
+    const std::string info =
+        "# Commandstats\r\n"
+        "cmdstat_get:calls=10,usec=150,usec_per_call=15.00,rejected_calls=0,failed_calls=0\r\n"
+        "cmdstat_set:calls=99,usec=9999,usec_per_call=101.00\r\n"
+        "cmdstat_pttl:calls=4,usec=20,usec_per_call=5.00\r\n"
+        "cmdstat_scan:calls=2,usec=1000,usec_per_call=500.00\r\n";
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec(info), 1170u);
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec(""), 0u);
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("cmdstat_get:calls=1,usec=\xff\xfe"), 0u);
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("cmdstat_get:calls=1"), 0u);
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("xcmdstat_get:calls=1,usec=5\n"), 0u);
 }

@@ -14,6 +14,7 @@
 #include "lockscope/inspect/lock_shape.h"
 #include "lockscope/inspect/pacer.h"
 #include "lockscope/inspect/scanner.h"
+#include "server_time_probe.h"
 
 namespace lockscope::inspect {
 
@@ -38,7 +39,11 @@ LockWatch::LockWatch(Connection& connection, WatchOptions options)
     scanner_ = std::make_unique<Scanner>(connection_, options_.scan);
     if (options_.pollInterval.count() < 10 || options_.rescanInterval.count() < 10)
         throw InvalidArgumentError("watch intervals must be at least 10 ms");
-    sweep_ = std::make_unique<KeyspaceSweep>(options_.scan.patterns, options_.scan.count);
+    // Names only: a larger COUNT than the annotated scan's, so a pass over millions of keys
+    // is hundreds of calls, not thousands (each still bounded: a few ms of server time).
+    sweep_ = std::make_unique<KeyspaceSweep>(options_.scan.patterns,
+                                             std::max(options_.scan.count, 5000));
+    serverTime_ = std::make_unique<ServerTimeProbe>();
 }
 
 LockWatch::~LockWatch() = default;
@@ -130,22 +135,39 @@ WatchUpdate LockWatch::pollWithinBudget(SteadyClock::time_point now) {
     const bool wantSweep = sweep_->inPass() || now - passStartedAt_ >= sweepPause();
     PollPlan plan = policy_.plan(table_, now, wantSweep);
     WatchUpdate update;
+    const auto commandsBefore = connection_.commandsSent();
+    std::chrono::nanoseconds pollBusy{0}, sweepBusy{0};
     if (!plan.keys.empty()) {
         const auto started = SteadyClock::now();
-        const auto commandsBefore = connection_.commandsSent();
         update = reread(plan.keys);
-        const auto busy = since(started);
-        policy_.spentOnPoll(busy, plan.keys.size());
-        meter_.add(SteadyClock::now(), connection_.commandsSent() - commandsBefore, busy);
+        pollBusy = since(started);
     }
-    if (plan.sweepRounds > 0) sweepForNewKeys(plan.sweepRounds, now, update);
+    if (plan.sweepRounds > 0) {
+        const auto started = SteadyClock::now();
+        sweepForNewKeys(plan.sweepRounds, now, update);
+        sweepBusy = since(started);
+    }
+    // The round trips bound the server time from above; where INFO commandstats answers, the
+    // server's own account since the last step is closer (and counts event re-reads too).
+    auto charged = pollBusy + sweepBusy;
+    if (auto usec = serverTime_->read(connection_)) {
+        if (lastServerUsec_ && *usec >= *lastServerUsec_)
+            charged = std::min(
+                charged, std::chrono::nanoseconds(std::int64_t(*usec - *lastServerUsec_) * 1000));
+        lastServerUsec_ = usec;
+    }
+    const double total = double((pollBusy + sweepBusy).count());
+    const double pollPart = total > 0 ? double(pollBusy.count()) / total : 1.0;
+    const auto pollCharge =
+        std::chrono::nanoseconds(std::llround(double(charged.count()) * pollPart));
+    if (!plan.keys.empty()) policy_.spentOnPoll(pollCharge, plan.keys.size());
+    if (plan.sweepRounds > 0) policy_.spentOnSweep(charged - pollCharge, plan.sweepRounds);
+    meter_.add(SteadyClock::now(), connection_.commandsSent() - commandsBefore, charged);
     return update;
 }
 
 void LockWatch::sweepForNewKeys(int rounds, SteadyClock::time_point now, WatchUpdate& update) {
     if (!sweep_->inPass()) passStartedAt_ = now;
-    const auto started = SteadyClock::now();
-    const auto commandsBefore = connection_.commandsSent();
     bool passDone = false;
     auto fresh = sweep_->advance(
         connection_, rounds,
@@ -154,9 +176,6 @@ void LockWatch::sweepForNewKeys(int rounds, SteadyClock::time_point now, WatchUp
         },
         passDone);
     readNewKeys(fresh, update);
-    const auto busy = since(started);
-    policy_.spentOnSweep(busy, rounds);
-    meter_.add(SteadyClock::now(), connection_.commandsSent() - commandsBefore, busy);
     if (!passDone) return;
     update.rescanned = true;
     // A key once ordinary may be a lock later (SET over it): forget them now and then.
@@ -215,6 +234,7 @@ WatchUpdate LockWatch::step(std::stop_token stop) {
             // The sweep for new keys starts its next pass a sweep pause after this scan.
             sweep_->restart();
             passStartedAt_ = SteadyClock::now();
+            lastServerUsec_ = serverTime_->read(connection_);  // the scan is not the steady state
             policy_.setSteadySince(passStartedAt_);
         } else {
             update = pollWithinBudget(start);

@@ -15,6 +15,7 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
 #include <unordered_set>
@@ -33,6 +34,7 @@
 namespace lockscope::inspect {
 
 class KeyspaceSweep;
+class ServerTimeProbe;
 
 struct WatchOptions {
     ScanOptions scan;
@@ -147,6 +149,8 @@ class LockWatch {
     WatchPolicy policy_;
     LoadMeter meter_;
     std::unique_ptr<KeyspaceSweep> sweep_;
+    std::unique_ptr<ServerTimeProbe> serverTime_;  // INFO commandstats, where allowed
+    std::optional<std::uint64_t> lastServerUsec_;  // its reading at the last step
     SteadyClock::time_point passStartedAt_{};
     std::uint64_t sweepPasses_ = 0;
     // Hashes of ordinary keys the sweep has read once: not read again every pass.
