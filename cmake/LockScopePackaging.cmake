@@ -4,7 +4,14 @@
 #   lockscope-dev  the lock library, headers, CMake package and pkg-config file
 set(CPACK_PACKAGE_NAME lockscope)
 set(CPACK_PACKAGE_VENDOR "LockScope developers")
-set(CPACK_PACKAGE_CONTACT "LockScope developers <lockscope@localhost>")
+# The maintainer named in both packages and their Debian changelog. The project has no
+# published address yet: a release build must pass its own, e.g.
+#   -DLOCKSCOPE_PACKAGE_MAINTAINER="Name <name@example.org>"
+# (lintian rejects the localhost placeholder as bogus-mail-host; tests/package says so).
+set(LOCKSCOPE_PACKAGE_MAINTAINER "LockScope developers <lockscope@localhost>"
+    CACHE STRING "Maintainer field of the Debian packages")
+set(CPACK_PACKAGE_CONTACT "${LOCKSCOPE_PACKAGE_MAINTAINER}")
+include(${CMAKE_CURRENT_LIST_DIR}/LockScopeDebianDocs.cmake)
 # The summary line of both packages is the project DESCRIPTION; the texts below follow it.
 set(CPACK_RESOURCE_FILE_LICENSE ${PROJECT_SOURCE_DIR}/LICENSE)
 set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
@@ -33,10 +40,10 @@ set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_SECTION libdevel)
 set(CPACK_DEBIAN_DEVELOPMENT_PACKAGE_DEPENDS
     "libhiredis-dev, libssl-dev, libsqlite3-dev, nlohmann-json3-dev, pkgconf | pkg-config")
 set(CPACK_COMPONENT_DEVELOPMENT_DESCRIPTION
-    "The C++20 lock library, static, with its headers, CMake package and pkg-config file:
-atomic acquire with a fencing token, owner-checked extend and release, a
-watchdog that reports a lost lock, a fenced SQLite store, Redlock over N
-primaries, and the inspector's scanner. find_package(LockScope) gives
-LockScope::lockscope; pkg-config gives lockscope.")
+    "The C++20 lock library, static, with its headers, CMake package and
+pkg-config file: atomic acquire with a fencing token, owner-checked extend
+and release, a watchdog that reports a lost lock, a fenced SQLite store,
+Redlock over N primaries, and the inspector's scanner.
+find_package(LockScope) gives LockScope::lockscope; pkg-config gives lockscope.")
 
 include(CPack)

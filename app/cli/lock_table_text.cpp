@@ -1,5 +1,6 @@
 #include "lock_table_text.h"
 
+#include "lockscope/duration_text.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/record_json.h"
 #include "lockscope/inspect/resource_groups.h"
@@ -35,18 +36,7 @@ std::string holderText(const inspect::LockRecord& r) {
 }  // namespace
 
 std::string formatRemaining(std::int64_t ms) {
-    if (ms < 0) return "no TTL";
-    if (ms < 1000) return std::to_string(ms) + " ms";
-    char buf[48];
-    if (ms < 60'000)
-        std::snprintf(buf, sizeof buf, "%.1f s", static_cast<double>(ms) / 1000.0);
-    else if (ms < 3'600'000)
-        std::snprintf(buf, sizeof buf, "%lld min %02lld s", static_cast<long long>(ms / 60'000),
-                      static_cast<long long>(ms / 1000 % 60));
-    else
-        std::snprintf(buf, sizeof buf, "%lld h %02lld min", static_cast<long long>(ms / 3'600'000),
-                      static_cast<long long>(ms / 60'000 % 60));
-    return buf;
+    return ms < 0 ? "no TTL" : formatDuration(ms);
 }
 
 std::string formatLockTable(const std::vector<const inspect::LockRecord*>& records,

@@ -13,9 +13,9 @@
 #include <thread>
 
 #include "cli_runner.h"
-#include "fault_proxy.h"
 #include "inspect_helpers.h"
 #include "lockscope/errors.h"
+#include "lockscope/proxy/loopback_proxy.h"
 
 extern char** environ;
 
@@ -24,7 +24,6 @@ using namespace std::chrono_literals;
 using lockscope::testing::CliRun;
 using lockscope::testing::CliTest;
 using lockscope::testing::contains;
-using lockscope::testing::FaultProxy;
 
 namespace {
 
@@ -180,7 +179,8 @@ TEST_F(CliTest, AReleaseReplyThatIsNotANumberIsAnUnknownOutcome) {
     Connection c = connect();
     c.command({"SET", "lock:{a}", "tok", "PX", "60000"});
     for (const char* reply : {"+OK\r\n", "$-1\r\n", "*2\r\n:1\r\n:1\r\n", "$1\r\n1\r\n"}) {
-        FaultProxy proxy(server().port(), "EVAL", reply);
+        LoopbackProxy proxy(server().port());
+        proxy.answerMatching("EVAL", reply);
         auto run =
             cli({"release", "lock:{a}", "--token", "tok", "-p", std::to_string(proxy.port())});
         EXPECT_EQ(run.code, 7) << reply << run.err;

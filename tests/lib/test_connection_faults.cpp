@@ -6,15 +6,13 @@
 
 #include <thread>
 
-#include "fault_proxy.h"
 #include "lockscope/errors.h"
 #include "lockscope/lock_scripts.h"
+#include "lockscope/proxy/loopback_proxy.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
-using lockscope::testing::Fault;
-using lockscope::testing::FaultProxy;
 using lockscope::testing::RedisTest;
 
 namespace {
@@ -27,13 +25,13 @@ class FaultTest : public RedisTest {
   protected:
     void SetUp() override {
         RedisTest::SetUp();
-        proxy_ = std::make_unique<FaultProxy>(endpoint());
+        proxy_ = std::make_unique<LoopbackProxy>(endpoint());
     }
     void TearDown() override {
         proxy_.reset();
         RedisTest::TearDown();
     }
-    FaultProxy& proxy() { return *proxy_; }
+    LoopbackProxy& proxy() { return *proxy_; }
     Connection viaProxy(ConnectionOptions options = {}) {
         return Connection::open(proxy_->endpoint(), options);
     }
@@ -42,7 +40,7 @@ class FaultTest : public RedisTest {
     }
 
   private:
-    std::unique_ptr<FaultProxy> proxy_;
+    std::unique_ptr<LoopbackProxy> proxy_;
 };
 
 using Clock = std::chrono::steady_clock;
@@ -52,7 +50,7 @@ using Clock = std::chrono::steady_clock;
 // Before the transport, the lost INCR was sent again on a new connection and ran twice.
 TEST_F(FaultTest, AWriteWhoseReplyWasLostIsNotResentAndSaysOutcomeUnknown) {
     Connection c = viaProxy();
-    proxy().inject(Fault::LoseNextReply);
+    proxy().inject(ProxyFault::LoseNextReply);
     try {
         c.command({"INCR", "counter"});
         FAIL() << "a lost reply was reported as a result";
@@ -69,7 +67,7 @@ TEST_F(FaultTest, AScriptWhoseReplyWasLostIsNotResent) {
     Connection c = viaProxy();
     c.eval(scripts::release(), {"lock:a"}, {"tok"});  // loads it: the next EVALSHA runs it
     c.command({"SET", "lock:a", "tok"});
-    proxy().inject(Fault::LoseNextReply);
+    proxy().inject(ProxyFault::LoseNextReply);
     EXPECT_THROW(c.eval(scripts::release(), {"lock:a"}, {"tok"}), OutcomeUnknownError);
     EXPECT_EQ(observer().command({"EXISTS", "lock:a"}).integer(), 0);  // the release ran
 }
@@ -79,7 +77,7 @@ TEST_F(FaultTest, AReadWhoseReplyWasLostIsRetriedOnceOnAFreshConnection) {
     Connection c = viaProxy();
     c.command({"PING"});  // the proxy has accepted this connection
     int before = proxy().accepted();
-    proxy().inject(Fault::LoseNextReply);
+    proxy().inject(ProxyFault::LoseNextReply);
     EXPECT_EQ(c.command({"GET", "k"}).text(), "v");
     EXPECT_EQ(proxy().accepted(), before + 1);
 }
@@ -98,7 +96,7 @@ TEST_F(FaultTest, ADrippingReplyHitsTheCommandDeadline) {
     observer().command({"SET", "k", std::string(100, 'v')});
     Connection c = viaProxy({.commandTimeout = 500ms});
     proxy().setDripInterval(50ms);  // 100+ bytes: over 5 s in all, each byte well in time
-    proxy().inject(Fault::DripReplies);
+    proxy().inject(ProxyFault::DripReplies);
     auto start = Clock::now();
     try {
         c.command({"GET", "k"});
@@ -107,13 +105,13 @@ TEST_F(FaultTest, ADrippingReplyHitsTheCommandDeadline) {
         EXPECT_TRUE(contains(e.what(), "500 ms")) << e.what();
     }
     EXPECT_LT(Clock::now() - start, 1500ms);
-    proxy().inject(Fault::None);
+    proxy().inject(ProxyFault::None);
 }
 
 // Before: the client buffered whatever the server announced (1.5 GB before the idle timeout).
 TEST_F(FaultTest, AHugeAnnouncedBulkFailsAtOnceAgainstTheReplyCap) {
     Connection c = viaProxy({.maxReplyBytes = 1u << 20});
-    proxy().inject(Fault::HugeBulk);
+    proxy().inject(ProxyFault::HugeBulk);
     auto start = Clock::now();
     try {
         c.command({"GET", "k"});
@@ -127,7 +125,7 @@ TEST_F(FaultTest, AHugeAnnouncedBulkFailsAtOnceAgainstTheReplyCap) {
 
 TEST_F(FaultTest, AHugeNestedBulkStopsAtTheReplyCap) {
     Connection c = viaProxy({.maxReplyBytes = 1u << 20});
-    proxy().inject(Fault::HugeNestedBulk);
+    proxy().inject(ProxyFault::HugeNestedBulk);
     try {
         c.command({"LRANGE", "k", "0", "-1"});
         FAIL() << "an endless reply was accepted";
@@ -140,7 +138,7 @@ TEST_F(FaultTest, AReplySentTwiceNeverAnswersTheNextCommand) {
     observer().command({"SET", "a", "first"});
     observer().command({"SET", "b", "second"});
     Connection c = viaProxy();
-    proxy().inject(Fault::ReplyTwice);
+    proxy().inject(ProxyFault::ReplyTwice);
     EXPECT_EQ(c.command({"GET", "a"}).text(), "first");
     std::this_thread::sleep_for(50ms);  // the duplicate arrives
     EXPECT_EQ(c.command({"GET", "b"}).text(), "second");
@@ -148,9 +146,9 @@ TEST_F(FaultTest, AReplySentTwiceNeverAnswersTheNextCommand) {
 
 TEST_F(FaultTest, BytesThatAreNotRespAreAProtocolErrorAndAWriteIsOutcomeUnknown) {
     Connection c = viaProxy();
-    proxy().inject(Fault::NotResp);
+    proxy().inject(ProxyFault::NotResp);
     EXPECT_THROW(c.command({"GET", "k"}), ProtocolError);
-    proxy().inject(Fault::NotResp);
+    proxy().inject(ProxyFault::NotResp);
     EXPECT_THROW(c.command({"SET", "k", "v"}), OutcomeUnknownError);
     EXPECT_EQ(c.command({"PING"}).text(), "PONG");
 }

@@ -252,7 +252,7 @@ class LockTableModelTest : public QObject {
             return model.index(model.rowOf(kInstance, QString::fromStdString(r.key)),
                                LockTableModel::Age);
         };
-        QCOMPARE(age(redisPy).data().toString(), QStringLiteral("10 min 0 s"));
+        QCOMPARE(age(redisPy).data().toString(), QStringLiteral("10 min 00 s"));
         QVERIFY(age(redisPy).data(Qt::ToolTipRole).toString().contains("token"));
         QCOMPARE(age(leased).data().toString(), QStringLiteral("≥ 21 s"));
         QCOMPARE(age(unknown).data().toString(), QStringLiteral("unknown"));

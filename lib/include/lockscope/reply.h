@@ -1,5 +1,11 @@
 #pragma once
-// RESP replies from hiredis, owned by RAII and read through a small non-owning view.
+// RESP replies, owned by RAII and read through a small non-owning view. The parser's own
+// reply type stays inside the library: a Reply is made only by a connection, and users read
+// it through the accessors below.
+//
+// Thread rules: a Reply is a value (movable, not copyable) that one thread at a time may
+// read; a ReplyView is valid while the Reply it looks into lives. A moved-from Reply reads
+// as a nil reply.
 
 #include <cstddef>
 #include <cstdint>
@@ -7,17 +13,20 @@
 #include <string>
 #include <string_view>
 
-struct redisReply;
-
 namespace lockscope {
+
+namespace detail {
+struct ReplyNode;    // opaque: one parsed reply inside the library (never defined for users)
+struct ReplyAccess;  // the library's way to wrap and read parsed replies (lib/src/core)
+}  // namespace detail
 
 enum class ReplyType { String, Array, Integer, Nil, Status, Error };
 
 // A read-only look at one reply or one element of an array reply. Valid while the
-// owning Reply lives.
+// owning Reply lives. A default-constructed view reads as nil.
 class ReplyView {
   public:
-    explicit ReplyView(const redisReply* reply) : reply_(reply) {}
+    ReplyView() = default;
 
     ReplyType type() const;
     bool isNil() const { return type() == ReplyType::Nil; }
@@ -30,25 +39,23 @@ class ReplyView {
     std::int64_t integer() const;   // 0 unless Integer
     std::string_view text() const;  // String, Status and Error payloads; empty otherwise
     std::size_t size() const;       // number of elements of an Array, 0 otherwise
-    ReplyView operator[](std::size_t i) const;
+    ReplyView operator[](std::size_t i) const;  // a nil view past the end
 
     // A one-line human summary for logs: "OK", "(integer) 3", "(nil)", "\"abc…\" (12 B)".
     std::string summary(std::size_t maxText = 40) const;
 
   private:
-    const redisReply* reply_;
+    friend struct detail::ReplyAccess;
+    explicit ReplyView(const detail::ReplyNode* node) : node_(node) {}
+
+    const detail::ReplyNode* node_ = nullptr;
 };
 
 class Reply {
   public:
-    struct Free {
-        void operator()(redisReply* r) const noexcept;
-    };
+    Reply() = default;  // a nil reply
 
-    Reply() = default;
-    explicit Reply(redisReply* owned) : reply_(owned) {}
-
-    ReplyView view() const { return ReplyView(reply_.get()); }
+    ReplyView view() const;
     ReplyType type() const { return view().type(); }
     bool isNil() const { return view().isNil(); }
     bool isError() const { return view().isError(); }
@@ -59,7 +66,13 @@ class Reply {
     std::string summary() const { return view().summary(); }
 
   private:
-    std::unique_ptr<redisReply, Free> reply_;
+    friend struct detail::ReplyAccess;
+    struct Free {
+        void operator()(detail::ReplyNode* node) const noexcept;
+    };
+    explicit Reply(detail::ReplyNode* owned) : node_(owned) {}
+
+    std::unique_ptr<detail::ReplyNode, Free> node_;
 };
 
 }  // namespace lockscope

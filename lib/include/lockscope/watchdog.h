@@ -91,7 +91,7 @@ class Watchdog {
     // connection belongs to one thread). Lost when the script returns 0, or when renewals
     // keep failing until shortly before the TTL would run out on our clock.
     // Throws InvalidArgumentError for an interval not shorter than the lease.
-    Watchdog(Connection connection, Lease lease, WatchdogOptions options);
+    Watchdog(Connection connection, const Lease& lease, WatchdogOptions options);
     // Renews any lease with `renew`, starting one interval after schedule.confirmedAt.
     // Throws InvalidArgumentError for an interval not shorter than
     // schedule.deadline − schedule.confirmedAt.

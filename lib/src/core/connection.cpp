@@ -129,10 +129,9 @@ struct Connection::State {
     template <typename Attempt>
     auto withRetry(bool isWrite, Attempt attempt) {
         bool fresh = !channel.isOpen();
-        if (fresh)
+        // Closed while idle, or a reply came twice: start clean, nothing lost.
+        if (fresh || (!subscribed && streamInFlight == 0 && channel.hasUnexpectedInput()))
             connect();
-        else if (!subscribed && streamInFlight == 0 && channel.hasUnexpectedInput())
-            connect();  // closed while idle, or a reply came twice: start clean, nothing lost
         std::size_t before = channel.bytesWritten();
         try {
             return attempt();
@@ -312,9 +311,9 @@ Reply Connection::eval(const Script& script, Argv keys, Argv args) {
     std::vector<std::string_view> argv;
     argv.reserve(3 + keys.size() + args.size());
     std::string numKeys = std::to_string(keys.size());
-    argv.push_back("EVALSHA");
-    argv.push_back(script.sha1());
-    argv.push_back(numKeys);
+    argv.emplace_back("EVALSHA");
+    argv.emplace_back(script.sha1());
+    argv.emplace_back(numKeys);
     argv.insert(argv.end(), keys.begin(), keys.end());
     argv.insert(argv.end(), args.begin(), args.end());
     try {

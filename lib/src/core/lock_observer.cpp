@@ -14,6 +14,10 @@ const char* toString(LockEventKind kind) {
             return "released";
         case LockEventKind::FenceRegressed:
             return "fence regressed";
+        case LockEventKind::AcquireFailed:
+            return "acquire failed";
+        case LockEventKind::ExtendFailed:
+            return "extend failed";
     }
     return "?";
 }

@@ -3,14 +3,22 @@
 #include <hiredis/hiredis.h>
 
 #include "lockscope/text_format.h"
+#include "reply_access.h"
 
 namespace lockscope {
 
-void Reply::Free::operator()(redisReply* r) const noexcept {
-    freeReplyObject(r);
+using detail::ReplyAccess;
+
+void Reply::Free::operator()(detail::ReplyNode* node) const noexcept {
+    freeReplyObject(ReplyAccess::parsed(node));
+}
+
+ReplyView Reply::view() const {
+    return ReplyAccess::view(ReplyAccess::reply(*this));
 }
 
 ReplyType ReplyView::type() const {
+    const redisReply* reply_ = ReplyAccess::reply(*this);
     if (!reply_) return ReplyType::Nil;
     switch (reply_->type) {
         case REDIS_REPLY_STRING:
@@ -29,10 +37,12 @@ ReplyType ReplyView::type() const {
 }
 
 std::int64_t ReplyView::integer() const {
+    const redisReply* reply_ = ReplyAccess::reply(*this);
     return reply_ && reply_->type == REDIS_REPLY_INTEGER ? reply_->integer : 0;
 }
 
 std::string_view ReplyView::text() const {
+    const redisReply* reply_ = ReplyAccess::reply(*this);
     if (!reply_) return {};
     switch (reply_->type) {
         case REDIS_REPLY_STRING:
@@ -45,11 +55,12 @@ std::string_view ReplyView::text() const {
 }
 
 std::size_t ReplyView::size() const {
+    const redisReply* reply_ = ReplyAccess::reply(*this);
     return reply_ && reply_->type == REDIS_REPLY_ARRAY ? reply_->elements : 0;
 }
 
 ReplyView ReplyView::operator[](std::size_t i) const {
-    return ReplyView(i < size() ? reply_->element[i] : nullptr);
+    return i < size() ? ReplyAccess::view(ReplyAccess::reply(*this)->element[i]) : ReplyView();
 }
 
 std::string ReplyView::summary(std::size_t maxText) const {

@@ -16,7 +16,7 @@ using Clock = std::chrono::steady_clock;
 // The single-instance renewal: the guide's extend script, with timeouts that cannot outlast
 // the lease. The connection is shared with the function only because std::function must be
 // copyable; only the watchdog's thread ever uses it.
-RenewFunction extendScriptRenewal(Connection connection, Lease lease) {
+RenewFunction extendScriptRenewal(Connection connection, const Lease& lease) {
     auto shared = std::make_shared<Connection>(std::move(connection));
     return [shared, lease = std::move(lease)](Clock::time_point sentAt,
                                               Clock::time_point deadline) {
@@ -43,7 +43,7 @@ milliseconds leaseSafetyMargin(milliseconds ttl) {
     return std::max(milliseconds(2), ttl / 20);
 }
 
-Watchdog::Watchdog(Connection connection, Lease lease, WatchdogOptions options)
+Watchdog::Watchdog(Connection connection, const Lease& lease, WatchdogOptions options)
     : Watchdog(extendScriptRenewal(std::move(connection), lease), scheduleOf(lease),
                std::move(options)) {}
 

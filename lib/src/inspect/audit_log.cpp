@@ -10,6 +10,8 @@
 #include <cstring>
 #include <ctime>
 #include <filesystem>
+#include <system_error>
+
 #include <nlohmann/json.hpp>
 
 #include "json_text.h"
@@ -37,9 +39,14 @@ std::string nowIso() {
     return buf;
 }
 
+// The environment is read, never written, by LockScope: getenv is safe on any thread here.
+std::string environment(const char* name) {
+    const char* value = std::getenv(name);  // NOLINT(concurrency-mt-unsafe): see above
+    return value ? value : "";
+}
+
 std::string envUser() {
-    const char* u = std::getenv("USER");
-    return u ? u : "";
+    return environment("USER");
 }
 
 }  // namespace
@@ -50,7 +57,8 @@ AuditLog::AuditLog(std::string path) : path_(std::move(path)) {
     auto parent = std::filesystem::path(path_).parent_path();
     if (!parent.empty()) std::filesystem::create_directories(parent, ec);
     fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0600);
-    if (fd_ < 0) fail("cannot open the audit log " + path_ + ": " + std::strerror(errno));
+    if (fd_ < 0)
+        fail("cannot open the audit log " + path_ + ": " + std::system_category().message(errno));
 }
 
 AuditLog::~AuditLog() {
@@ -92,10 +100,11 @@ void AuditLog::append(const AuditEntry& entry) {
     ssize_t n = ::write(fd_, line.data(), line.size());
     if (n != static_cast<ssize_t>(line.size()))
         fail("cannot write to the audit log " + path_ + ": " +
-             (n < 0 ? std::strerror(errno) : "short write"));
+             (n < 0 ? std::system_category().message(errno) : "short write"));
     // A character device (/dev/full, a terminal) cannot be synced: EINVAL is not a failure.
     if (::fsync(fd_) != 0 && errno != EINVAL && errno != EROFS)
-        fail("cannot flush the audit log " + path_ + " to disk: " + std::strerror(errno));
+        fail("cannot flush the audit log " + path_ +
+             " to disk: " + std::system_category().message(errno));
 }
 
 std::string AuditLog::newId() {
@@ -120,11 +129,11 @@ std::string AuditLog::osUser() {
 }
 
 std::string AuditLog::defaultPath() {
-    if (const char* p = std::getenv("LOCKSCOPE_AUDIT_LOG"); p && *p) return p;
-    if (const char* x = std::getenv("XDG_STATE_HOME"); x && *x)
-        return std::string(x) + "/lockscope/audit.jsonl";
-    const char* home = std::getenv("HOME");
-    return std::string(home && *home ? home : ".") + "/.local/state/lockscope/audit.jsonl";
+    if (std::string p = environment("LOCKSCOPE_AUDIT_LOG"); !p.empty()) return p;
+    if (std::string x = environment("XDG_STATE_HOME"); !x.empty())
+        return x + "/lockscope/audit.jsonl";
+    std::string home = environment("HOME");
+    return (home.empty() ? "." : home) + "/.local/state/lockscope/audit.jsonl";
 }
 
 }  // namespace lockscope::inspect

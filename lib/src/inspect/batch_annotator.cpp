@@ -1,25 +1,13 @@
 #include "batch_annotator.h"
 
+#include "annotator_replies.h"
+
 #include <algorithm>
-#include <charconv>
 
 #include "lockscope/errors.h"
 
 namespace lockscope::inspect {
 namespace {
-
-bool isNoPerm(const Reply& r) {
-    return r.isError() && r.text().starts_with("NOPERM");
-}
-
-std::optional<std::int64_t> parseFence(ReplyView v) {
-    if (!v.isString()) return std::nullopt;
-    auto t = v.text();
-    std::int64_t n = 0;
-    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), n);
-    if (t.empty() || ec != std::errc() || end != t.data() + t.size()) return std::nullopt;
-    return n;
-}
 
 void sendArgv(Connection& c, std::initializer_list<std::string_view> argv) {
     c.send(Connection::Argv(argv.begin(), argv.size()));
@@ -289,99 +277,6 @@ void BatchAnnotator::setFields(LockRecord& r, const Reply& h, HashRead read,
     r.truncated = cut || more || keep < pairs || keep < total;
     r.valueBytes = static_cast<std::uint32_t>(std::min<std::size_t>(total, UINT32_MAX));
     r.kind = classifyHash(r.key, r.fields);
-}
-
-void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
-    const std::string& where = *instance_;
-    const bool sentType = s.typeSent;
-    for (std::size_t i = 0; i < s.keys.size(); ++i) {
-        const HashRead read = s.hashRead[i];
-        const ValueType expected = s.expected[i];
-        const bool valueRead = expected == ValueType::String || expected == ValueType::Hash;
-        Reply type;
-        if (sentType) type = c.receive();
-        Reply p = c.receive();
-        Reply v;
-        const bool sentGet = expected == ValueType::String && !sentType;
-        if (sentGet) v = c.receive();
-        Reply hl, h;
-        if (s.hlen && valueRead) hl = c.receive();
-        if (read != HashRead::None) h = c.receive();
-        Reply f;
-        if (s.fenceIndex[i] >= 0) f = c.receive();
-        if (p.isError()) throwReplyError("PTTL", where, p.text());
-        if (isNoPerm(type)) {
-            typeAllowed_ = false;
-            note("TYPE denied: the type is guessed from which reads succeed");
-            if (!sentGet) {  // read it again with every read, now that TYPE is off
-                out.retryFollow.push_back(std::move(s.keys[i]));
-                continue;
-            }
-        } else if (type.isError()) {
-            throwReplyError("TYPE", where, type.text());
-        }
-        // A denied hash read is learnt once; the key is read again the allowed way.
-        const bool hlenDenied = isNoPerm(hl), hashDenied = isNoPerm(h);
-        if (hlenDenied) {
-            hlen_ = false;
-            hl = Reply();
-        }
-        if (hashDenied) {
-            if (read == HashRead::GetAll) throwReplyError("HGETALL", where, h.text());
-            hscan_ = false;
-        }
-        if (hlenDenied || hashDenied) noteHashReads();
-        if (hashDenied || (hlenDenied && read == HashRead::None)) {
-            out.retryFollow.push_back(std::move(s.keys[i]));
-            continue;
-        }
-        if (isNoPerm(v)) throwReplyError("GET", where, v.text());
-        std::int64_t t = p.integer();
-        if (t == -2 || (type.view().isStatus() && type.text() == "none")) {
-            out.vanished.push_back(std::move(s.keys[i]));
-            continue;
-        }
-        if (expected != ValueType::String && type.view().isStatus() &&
-            valueTypeFromName(type.text()) != expected) {
-            // The key changed type since it was last read: read it again every way.
-            out.retryFollow.push_back(std::move(s.keys[i]));
-            continue;
-        }
-        LockRecord r = makeRecord(std::move(s.keys[i]), s.sentAt, t);
-        if (s.fenceIndex[i] >= 0) r.fence = parseFence(f.view());
-        const bool isHashReply =
-            (hl.view().isInteger() && hl.integer() > 0) || (read != HashRead::None && !h.isError());
-        ValueType vt = type.view().isStatus() ? valueTypeFromName(type.text())
-                       : v.view().isString()  ? ValueType::String
-                       : isHashReply          ? ValueType::Hash
-                                              : ValueType::Other;
-        const std::int64_t length = hl.view().isInteger() ? hl.integer() : -1;
-        if (vt == ValueType::String) {
-            if (!sentGet) {  // a string after all (it changed since MGET): read it there
-                out.retryMain.push_back(std::move(r.key));
-                continue;
-            }
-            if (!v.view().isString()) {
-                // The type changed between TYPE and GET: read it again next round.
-                out.retryFollow.push_back(std::move(r.key));
-                continue;
-            }
-            setToken(r, v.text());
-        } else if (vt == ValueType::Hash) {
-            if (read == HashRead::None && length >= 0 &&
-                length <= static_cast<std::int64_t>(options_.maxHashFields)) {
-                smallHashes_.insert(r.key);  // short enough for HGETALL: read it next round
-                out.retryFollow.push_back(std::move(r.key));
-                continue;
-            }
-            // An error here means the key changed type since TYPE: listed without fields.
-            setFields(r, h, h.isError() ? HashRead::None : read, length);
-        } else {
-            r.type = vt;
-            r.kind = classifyOther(r.key, vt);
-        }
-        out.records.push_back(std::move(r));
-    }
 }
 
 }  // namespace lockscope::inspect

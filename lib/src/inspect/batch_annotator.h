@@ -72,6 +72,13 @@ class BatchAnnotator {
   private:
     void receiveMain(Connection& c, Sent& sent, Output& out);
     void receiveFollowUp(Connection& c, Sent& sent, Output& out);
+    // The follow-up stage, one key at a time (batch_follow_up.cpp).
+    struct FollowUpReplies;
+    static FollowUpReplies readFollowUp(Connection& c, const Sent& s, std::size_t i);
+    // Learns the reads the ACL refused; true when the key must be read again another way.
+    bool learnRefusedReads(FollowUpReplies& replies, HashRead read);
+    void settleFollowUp(std::string&& key, const FollowUpReplies& replies, const Sent& s,
+                        std::size_t i, Output& out);
     LockRecord makeRecord(std::string&& key, SteadyClock::time_point at, std::int64_t pttl) const;
     void setToken(LockRecord& r, std::string_view value) const;
     void note(const std::string& text);

@@ -86,7 +86,7 @@ std::optional<WallClock::time_point> shedlockTime(std::string_view token) {
     if (at < t.size() && t[at] == '.') {
         int scale = 100;
         for (++at; at < t.size() && std::isdigit(static_cast<unsigned char>(t[at])); ++at) {
-            fractionMs += (t[at] - '0') * scale;
+            fractionMs += std::int64_t{t[at] - '0'} * scale;
             scale /= 10;
         }
     }
@@ -99,7 +99,7 @@ std::optional<WallClock::time_point> shedlockTime(std::string_view token) {
         bool colon = at + 3 < t.size() && t[at + 3] == ':';
         int mm = digits(t, at + (colon ? 4 : 3), 2);
         if (hh < 0 || mm < 0) return std::nullopt;
-        offsetS = sign * (hh * 3600 + mm * 60);
+        offsetS = sign * (std::int64_t{hh} * 3600 + std::int64_t{mm} * 60);
         at += colon ? 6 : 5;
     } else {
         return std::nullopt;  // no zone: the time cannot be placed

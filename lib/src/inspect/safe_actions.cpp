@@ -59,6 +59,10 @@ AuditEntry entryFor(const Connection& c, std::string_view action, std::string_vi
 
 }  // namespace
 
+void preloadActionScripts(Connection& connection) {
+    connection.command({"SCRIPT", "LOAD", compareAndActScript().source()});
+}
+
 // Audits a failure that leaves the outcome unreported by the server, then rethrows it.
 [[noreturn]] void SafeActions::failed(AuditEntry entry, const Error& error) {
     entry.phase = "result";

@@ -61,7 +61,7 @@ ServerFacts probeServer(Connection& c) {
             facts.role = ServerRole::Replica;
         }
     } catch (const PermissionError&) {
-        facts.notes.push_back("ROLE denied: cannot tell whether the server has replicas");
+        facts.notes.emplace_back("ROLE denied: cannot tell whether the server has replicas");
     }
     try {
         Reply conf = c.command({"CONFIG", "GET", "notify-keyspace-events"});
@@ -69,19 +69,19 @@ ServerFacts probeServer(Connection& c) {
         facts.keyspaceEvents = keyspaceEventsCover(facts.notifyFlags) ? KeyspaceEvents::Enabled
                                                                       : KeyspaceEvents::Disabled;
     } catch (const PermissionError&) {
-        facts.notes.push_back(
+        facts.notes.emplace_back(
             "CONFIG GET denied: cannot tell whether keyspace events are enabled; polling");
     } catch (const ReplyError& e) {
-        facts.notes.push_back(std::string("CONFIG GET failed: ") + e.what());
+        facts.notes.emplace_back(std::string("CONFIG GET failed: ") + e.what());
     }
     try {
         // The run_id tells a restarted server (empty, new locks) from a connection that
         // merely dropped; without it a watcher only sees keys vanish.
         facts.runId = runIdFromInfo(c.command({"INFO", "server"}).text());
     } catch (const PermissionError&) {
-        facts.notes.push_back("INFO denied: a server restart is seen only as vanished keys");
+        facts.notes.emplace_back("INFO denied: a server restart is seen only as vanished keys");
     } catch (const ReplyError& e) {
-        facts.notes.push_back(std::string("INFO failed: ") + e.what());
+        facts.notes.emplace_back(std::string("INFO failed: ") + e.what());
     }
     return facts;
 }

@@ -15,7 +15,7 @@ using transport::IoResult;
 using transport::IoStatus;
 
 constexpr std::size_t kMaxReplyBytes = 64u << 20;
-constexpr std::size_t kReadChunk = 16 * 1024;
+constexpr std::size_t kReadChunk = std::size_t{16} * 1024;
 
 }  // namespace
 

@@ -2,10 +2,13 @@
 
 #include <random>
 #include <thread>
+#include <utility>
 
 #include "lockscope/errors.h"
 #include "lockscope/redlock/validity.h"
 #include "lockscope/token.h"
+#include "node_set_access.h"
+#include "redlock_events.h"
 #include "redlock_rounds.h"
 
 namespace lockscope {
@@ -67,7 +70,10 @@ void Redlock::report(const RedlockAttempt& attempt) const {
 }
 
 RedlockAttempt Redlock::tryAcquire() {
-    return attemptOnce(1);
+    auto startedAt = Clock::now();
+    RedlockAttempt attempt = attemptOnce(1);
+    notifyAcquire(attempt, startedAt);
+    return attempt;
 }
 
 RedlockAttempt Redlock::attemptOnce(int number) {
@@ -82,6 +88,7 @@ RedlockAttempt Redlock::attemptOnce(int number) {
     report(attempt);
     if (attempt.succeeded) {
         std::lock_guard lock(mutex_);
+        if (!heldBefore) acquiredAt_ = attempt.sentAt;
         held_ = true;
         validUntil_ = std::max(validUntil_, attempt.validUntil());
         if (watchdog_ && !watchdog_->lost()) watchdog_->leaseRenewed(attempt.validUntil());
@@ -106,14 +113,17 @@ RedlockAttempt Redlock::attemptOnce(int number) {
 
 RedlockAttempt Redlock::acquire(Clock::time_point deadline, RetryOptions retry) {
     thread_local std::minstd_rand jitterSource{std::random_device{}()};  // timing only, not tokens
+    auto startedAt = Clock::now();
     for (int number = 1;; ++number) {
         RedlockAttempt attempt = attemptOnce(number);
-        if (attempt.succeeded || isValid()) return attempt;
         auto jitter = retry.jitter.count() > 0
                           ? milliseconds(jitterSource() % (retry.jitter.count() + 1))
                           : milliseconds(0);
         auto next = Clock::now() + retry.delay + jitter;
-        if (next >= deadline) return attempt;
+        if (attempt.succeeded || isValid() || next >= deadline) {
+            notifyAcquire(attempt, startedAt);
+            return attempt;
+        }
         std::this_thread::sleep_until(next);
     }
 }
@@ -134,15 +144,19 @@ RedlockAttempt Redlock::extend() {
         if (watchdog_ && !watchdog_->lost()) watchdog_->leaseRenewed(attempt.validUntil());
     }
     report(attempt);
+    if (held) notifyExtend(attempt);
     return attempt;
 }
 
 RedlockAttempt Redlock::release() {
     std::shared_ptr<RedlockWatchdog> dog;
+    bool wasHeld;
+    Clock::time_point acquiredAt;
     {
         std::lock_guard lock(mutex_);
         dog = std::move(watchdog_);
-        held_ = false;
+        wasHeld = std::exchange(held_, false);
+        acquiredAt = acquiredAt_;
         validUntil_ = {};
     }
     redlock_detail::LeaseSpec lease{key_, token_, options_.ttl, options_.nodeTimeout};
@@ -154,16 +168,19 @@ RedlockAttempt Redlock::release() {
         attempt.key = key_;
         attempt.token = token_;
         attempt.failure = "released inside onLost: the lock was already lost, nothing was sent";
+        if (wasHeld) notifyRelease(attempt, acquiredAt);
         return attempt;
     }
     if (dog) dog->stop();  // no renewal can follow the release
     RedlockAttempt attempt = redlock_detail::releaseRound(*nodes_, lease);
     report(attempt);
+    if (wasHeld) notifyRelease(attempt, acquiredAt);
     return attempt;
 }
 
 bool Redlock::ownedOnServer() {
-    auto replies = nodes_->roundTrip({{"GET", key_}}, options_.nodeTimeout);
+    auto replies =
+        redlock_detail::NodeSetAccess::roundTrip(*nodes_, {{"GET", key_}}, options_.nodeTimeout);
     int ours = 0;
     for (const auto& node : replies)
         if (node.ok() && node.replies.front().text() == token_) ++ours;
@@ -198,10 +215,11 @@ std::shared_ptr<RedlockWatchdog> Redlock::watchdog() const {
 }
 
 std::shared_ptr<RedlockWatchdog> Redlock::startWatchdog(WatchdogOptions options) {
-    Clock::time_point until;
+    Clock::time_point until, acquiredAt;
     {
         std::lock_guard lock(mutex_);
         until = validUntilLocked();
+        acquiredAt = acquiredAt_;
         if (Clock::now() >= until)
             throw InvalidArgumentError("cannot watch " + key_ + ": the Redlock is not held");
         if (watchdog_ && !watchdog_->lost())
@@ -209,9 +227,11 @@ std::shared_ptr<RedlockWatchdog> Redlock::startWatchdog(WatchdogOptions options)
                                        "; watchdog() returns it");
         if (watchdog_) validUntil_ = std::max(validUntil_, watchdog_->validUntil());
     }
+    auto slot = redlock_detail::reportLossTo(options_.observer, key_, acquiredAt, options);
     auto dog = std::make_shared<RedlockWatchdog>(
         nodes_->sibling(), RedlockLease{key_, token_, options_.ttl, options_.nodeTimeout, until},
         std::move(options));
+    slot->set(dog);
     std::lock_guard lock(mutex_);
     watchdog_ = dog;
     return dog;

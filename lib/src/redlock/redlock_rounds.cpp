@@ -3,6 +3,7 @@
 #include "lockscope/lock_scripts.h"
 #include "lockscope/redlock/validity.h"
 #include "node_link.h"
+#include "node_set_access.h"
 
 namespace lockscope::redlock_detail {
 namespace {
@@ -75,10 +76,12 @@ RedlockAttempt acquireRound(RedlockNodeSet& nodes, const LeaseSpec& lease, int n
     // renewOurs: SET NX PX, or PEXPIRE where our token already is, so a node that holds our
     // key grants it again instead of refusing. Otherwise a plain SET NX PX: one round trip
     // even on nodes that have not cached the script yet.
-    auto replies = renewOurs ? nodes.evalOnAll(scripts::redlockAcquire(), {lease.key},
-                                               {lease.token, ttl}, lease.nodeTimeout)
-                             : nodes.roundTrip({{"SET", lease.key, lease.token, "NX", "PX", ttl}},
-                                               lease.nodeTimeout);
+    auto replies =
+        renewOurs
+            ? NodeSetAccess::evalOnAll(nodes, scripts::redlockAcquire(), {lease.key},
+                                       {lease.token, ttl}, lease.nodeTimeout)
+            : NodeSetAccess::roundTrip(nodes, {{"SET", lease.key, lease.token, "NX", "PX", ttl}},
+                                       lease.nodeTimeout);
     finish(attempt, Clock::now());
     for (std::size_t i = 0; i < replies.size(); ++i) {
         record(attempt.nodes[i], replies[i], renewOurs ? "EVALSHA acquire" : "SET",
@@ -120,8 +123,8 @@ RedlockAttempt extendRound(RedlockNodeSet& nodes, const LeaseSpec& lease,
             o.verdict = NodeVerdict::Refused, o.reason = "not sent: the validity had run out";
         return attempt;
     }
-    auto replies =
-        nodes.evalOnAll(scripts::extend(), {lease.key}, {lease.token, ttl}, lease.nodeTimeout);
+    auto replies = NodeSetAccess::evalOnAll(nodes, scripts::extend(), {lease.key},
+                                            {lease.token, ttl}, lease.nodeTimeout);
     auto finishedAt = Clock::now();
     finish(attempt, finishedAt);
     for (std::size_t i = 0; i < replies.size(); ++i) {
@@ -150,8 +153,8 @@ RedlockAttempt extendRound(RedlockNodeSet& nodes, const LeaseSpec& lease,
 RedlockAttempt releaseRound(RedlockNodeSet& nodes, const LeaseSpec& lease) {
     RedlockAttempt attempt = begin(RedlockOperation::Release, nodes, lease);
     attempt.sentAt = Clock::now();
-    auto replies =
-        nodes.evalOnAll(scripts::release(), {lease.key}, {lease.token}, lease.nodeTimeout);
+    auto replies = NodeSetAccess::evalOnAll(nodes, scripts::release(), {lease.key}, {lease.token},
+                                            lease.nodeTimeout);
     finish(attempt, Clock::now());
     attempt.validity = microseconds::zero();
     for (std::size_t i = 0; i < replies.size(); ++i) {

@@ -11,10 +11,10 @@ using namespace std::chrono_literals;
 
 DemoWorkload::DemoWorkload(Endpoint endpoint) : endpoint_(std::move(endpoint)) {
     leaveOrphan();
-    holders_.emplace_back([this](std::stop_token s) { longJob(s); });
-    holders_.emplace_back([this](std::stop_token s) { turnTaker(s, 1); });
-    holders_.emplace_back([this](std::stop_token s) { turnTaker(s, 2); });
-    holders_.emplace_back([this](std::stop_token s) { fixedValueHolder(s); });
+    holders_.emplace_back([this](const std::stop_token& s) { longJob(s); });
+    holders_.emplace_back([this](const std::stop_token& s) { turnTaker(s, 1); });
+    holders_.emplace_back([this](const std::stop_token& s) { turnTaker(s, 2); });
+    holders_.emplace_back([this](const std::stop_token& s) { fixedValueHolder(s); });
 }
 
 DemoWorkload::~DemoWorkload() {
@@ -27,7 +27,7 @@ void DemoWorkload::stop() {
     holders_.clear();  // joins
 }
 
-bool DemoWorkload::sleepFor(std::stop_token stop, std::chrono::milliseconds duration) {
+bool DemoWorkload::sleepFor(const std::stop_token& stop, std::chrono::milliseconds duration) {
     std::unique_lock lock(mutex_);
     return !wake_.wait_for(lock, stop, duration, [] { return false; }) && !stop.stop_requested();
 }
@@ -39,7 +39,7 @@ void DemoWorkload::leaveOrphan() {
     c.command({"INCR", "fence:{cache:rebuild}"});
 }
 
-void DemoWorkload::longJob(std::stop_token stop) {
+void DemoWorkload::longJob(const std::stop_token& stop) {
     while (!stop.stop_requested()) {
         try {
             RedisLock lock(Connection::open(endpoint_), "report:nightly", {.ttl = 6000ms});
@@ -56,7 +56,7 @@ void DemoWorkload::longJob(std::stop_token stop) {
     }
 }
 
-void DemoWorkload::turnTaker(std::stop_token stop, int worker) {
+void DemoWorkload::turnTaker(const std::stop_token& stop, int worker) {
     while (!stop.stop_requested()) {
         try {
             auto c = std::make_shared<Connection>(Connection::open(endpoint_));
@@ -75,7 +75,7 @@ void DemoWorkload::turnTaker(std::stop_token stop, int worker) {
     }
 }
 
-void DemoWorkload::fixedValueHolder(std::stop_token stop) {
+void DemoWorkload::fixedValueHolder(const std::stop_token& stop) {
     // The guide's broken nightly job: SET lock:report 1 NX EX 10, taken again once it expires.
     while (!stop.stop_requested()) {
         try {

@@ -15,7 +15,7 @@ namespace {
 using KeyPtr = std::unique_ptr<EVP_PKEY, decltype(&EVP_PKEY_free)>;
 using CertPtr = std::unique_ptr<X509, decltype(&X509_free)>;
 
-constexpr long kDay = 24 * 3600;
+constexpr long kDay = 24L * 3600;
 
 [[noreturn]] void fail(const std::string& what) {
     throw ProcessError("cannot make TLS certificates: " + what);

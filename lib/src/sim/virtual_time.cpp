@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "lockscope/duration_text.h"
+
 namespace lockscope::sim {
 
 std::string formatVirtualTime(VirtualMs t) {
@@ -14,12 +16,7 @@ std::string formatVirtualTime(VirtualMs t) {
 }
 
 std::string formatDuration(VirtualMs d) {
-    if (d < kSecond) return std::to_string(d) + " ms";
-    if (d % kSecond == 0) return std::to_string(d / kSecond) + " s";
-    std::string s = formatVirtualTime(d);  // "1.500s"
-    s.pop_back();
-    while (s.back() == '0') s.pop_back();
-    return s + " s";
+    return lockscope::formatDuration(d, DurationPrecision::Exact);
 }
 
 }  // namespace lockscope::sim

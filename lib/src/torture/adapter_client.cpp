@@ -9,7 +9,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): POSIX kill(), not in <csignal>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>

@@ -37,6 +37,7 @@ std::vector<Section> sections(const std::vector<const Op*>& entries) {
         s.toNs = std::max(s.toNs, op->timeNs);
     }
     std::vector<Section> out;
+    out.reserve(byHolder.size());
     for (auto& [key, s] : byHolder) out.push_back(s);
     std::sort(out.begin(), out.end(),
               [](const Section& a, const Section& b) { return a.firstSeq < b.firstSeq; });

@@ -32,7 +32,7 @@ Deployment::Deployment(int nodes, int workers, bool replicas) {
         Node node;
         node.primary = std::make_unique<LocalRedisServer>();
         if (replicas) {
-            node.replicationLink = std::make_unique<TcpProxy>(node.primary->port());
+            node.replicationLink = std::make_unique<LoopbackProxy>(node.primary->port());
             LocalRedisServerOptions options;
             options.configLines = {"replicaof 127.0.0.1 " +
                                    std::to_string(node.replicationLink->port())};
@@ -43,7 +43,7 @@ Deployment::Deployment(int nodes, int workers, bool replicas) {
     for (int w = 0; w < workers; ++w) {
         proxies_.emplace_back();
         for (auto& node : nodes_)
-            proxies_.back().push_back(std::make_unique<TcpProxy>(node.primary->port()));
+            proxies_.back().push_back(std::make_unique<LoopbackProxy>(node.primary->port()));
     }
 }
 

@@ -11,8 +11,8 @@
 #include <memory>
 #include <vector>
 
+#include "lockscope/proxy/loopback_proxy.h"
 #include "lockscope/sandbox/local_redis_server.h"
-#include "tcp_proxy.h"
 
 namespace lockscope::torture {
 
@@ -39,12 +39,12 @@ class Deployment {
   private:
     struct Node {
         std::unique_ptr<LocalRedisServer> primary, replica;
-        std::unique_ptr<TcpProxy> replicationLink;  // replica → primary
+        std::unique_ptr<LoopbackProxy> replicationLink;  // replica → primary
     };
     void command(LocalRedisServer& server, std::initializer_list<std::string_view> argv);
 
     std::vector<Node> nodes_;
-    std::vector<std::vector<std::unique_ptr<TcpProxy>>> proxies_;  // [worker][node]
+    std::vector<std::vector<std::unique_ptr<LoopbackProxy>>> proxies_;  // [worker][node]
 };
 
 }  // namespace lockscope::torture

@@ -75,7 +75,7 @@ std::vector<FaultEvent> planFaults(const FaultPlanShape& shape) {
     Draw draw(shape.seed);
     milliseconds t = draw.scaled(shape.ttl, 0.5, 1.0);
     // Rotate through the kinds in a seeded order, so a short run still sees each of them.
-    std::size_t next = static_cast<std::size_t>(draw.below(static_cast<int>(shape.kinds.size())));
+    auto next = static_cast<std::size_t>(draw.below(static_cast<int>(shape.kinds.size())));
     while (t < shape.duration - shape.ttl) {
         FaultEvent e = drawEvent(shape.kinds[next % shape.kinds.size()], shape, draw);
         ++next;

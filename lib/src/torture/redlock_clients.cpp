@@ -8,6 +8,7 @@
 #include "lock_client.h"
 #include "lockscope/errors.h"
 #include "lockscope/redlock/redlock.h"
+#include "redlock/node_set_access.h"
 
 namespace lockscope::torture {
 namespace {
@@ -53,7 +54,8 @@ class RedlockClient : public LockClient {
     // INCR fence:{torture} on every node; the highest answer from a majority is the fence.
     std::optional<std::int64_t> drawFence() {
         std::string key = std::string("fence:{") + kTortureLockName + "}";
-        auto replies = nodes_->roundTrip({{"INCR", key}}, lock_->nodeTimeout());
+        auto replies = redlock_detail::NodeSetAccess::roundTrip(*nodes_, {{"INCR", key}},
+                                                                lock_->nodeTimeout());
         std::int64_t highest = 0;
         int answered = 0;
         for (const auto& node : replies) {

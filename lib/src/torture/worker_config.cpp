@@ -1,6 +1,6 @@
 #include "worker_config.h"
 
-#include <time.h>
+#include <time.h>  // NOLINT(modernize-deprecated-headers): POSIX clock_gettime(), not in <ctime>
 
 #include <nlohmann/json.hpp>
 

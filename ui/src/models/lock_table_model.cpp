@@ -1,5 +1,6 @@
 #include "models/lock_table_model.h"
 
+#include "lockscope/duration_text.h"
 #include "lockscope/inspect/holder_facts.h"
 
 #include <QColor>
@@ -68,13 +69,7 @@ int LockTableModel::columnCount(const QModelIndex& parent) const {
 }
 
 QString LockTableModel::formatDuration(std::int64_t ms) {
-    if (ms < 0) return tr("no TTL");
-    if (ms < 10'000) return QString::number(double(ms) / 1000.0, 'f', 1) + tr(" s");
-    std::int64_t s = ms / 1000;
-    if (s < 120) return QString::number(s) + tr(" s");
-    if (s < 7200) return tr("%1 min %2 s").arg(s / 60).arg(s % 60);
-    if (s < 172800) return tr("%1 h %2 min").arg(s / 3600).arg((s % 3600) / 60);
-    return tr("%1 days").arg(s / 86400);
+    return ms < 0 ? tr("no TTL") : QString::fromStdString(lockscope::formatDuration(ms));
 }
 
 QString LockTableModel::ageTooltip(const Record& r) const {

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lockscope/inspect/lock_record.h"
@@ -65,7 +66,7 @@ struct DoctorOptions {
 
 class Doctor {
   public:
-    explicit Doctor(DoctorOptions options = {}) : options_(options) {}
+    explicit Doctor(DoctorOptions options = {}) : options_(std::move(options)) {}
 
     // The findings of one lock, as a bit set of RuleId, judged at `now`.
     std::uint32_t examine(const LockRecord& record, const ServerFacts& server,

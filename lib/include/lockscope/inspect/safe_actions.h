@@ -52,6 +52,11 @@ struct ActionResult {
     bool ok() const { return outcome == ActionOutcome::Done; }
 };
 
+// Loads the actions' scripts into the server's cache (SCRIPT LOAD), so the next release or
+// expire runs as one EVALSHA: a cluster's importing node answers only the one command after
+// ASKING.
+void preloadActionScripts(Connection& connection);
+
 class SafeActions {
   public:
     // The connection (and the audit log, which may be null) must outlive this object.

@@ -23,9 +23,11 @@ namespace lockscope {
 
 namespace redlock_detail {
 class NodeLink;
-}
+struct NodeSetAccess;  // the library's rounds and tools (lib/src/redlock/node_set_access.h)
+}  // namespace redlock_detail
 
-// One node's answer to a round: its replies in order, or why it has none.
+// One node's answer to a round: its replies in order, or why it has none. (The rounds
+// themselves are the library's: Redlock and its watchdog run them.)
 struct NodeReplies {
     std::vector<Reply> replies;  // one per command when ok(); error replies stay in place
     std::optional<ErrorKind> errorKind;
@@ -57,6 +59,12 @@ class RedlockNodeSet {
     const std::vector<Endpoint>& endpoints() const { return endpoints_; }
     const std::string& nodeName(std::size_t i) const { return names_[i]; }  // no password
 
+    // Closes every socket; the next round reconnects.
+    void close() noexcept;
+
+  private:
+    friend struct redlock_detail::NodeSetAccess;
+
     // Sends `commands` to every node (reconnecting, with AUTH and SELECT pipelined in front,
     // where a socket is closed; a socket the server closed while idle is replaced and sent
     // the commands again within the round), then waits on all of them until the timeout. A
@@ -72,10 +80,6 @@ class RedlockNodeSet {
                                        const std::vector<std::string_view>& args,
                                        std::chrono::milliseconds timeout);
 
-    // Closes every socket; the next round reconnects.
-    void close() noexcept;
-
-  private:
     std::vector<NodeReplies> run(const std::vector<bool>& selected,
                                  const std::vector<Command>& commands,
                                  std::chrono::milliseconds timeout);

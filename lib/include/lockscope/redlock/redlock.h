@@ -45,6 +45,7 @@
 #include <string>
 #include <string_view>
 
+#include "lockscope/lock_observer.h"
 #include "lockscope/redis_lock.h"
 #include "lockscope/redlock/node_set.h"
 #include "lockscope/redlock/redlock_attempt.h"
@@ -61,6 +62,14 @@ struct RedlockOptions {
     // Called on the calling thread after every round (each acquire attempt, the release
     // after a failed attempt, extend, release): the inspector and teaching panel show them.
     std::function<void(const RedlockAttempt&)> onAttempt;
+    // Optional: hears the outcome of each call as a LockEvent whose `round` is the
+    // RedlockAttempt — Acquired or AcquireFailed once per tryAcquire()/acquire(deadline)
+    // (waited: since the call began), Extended or ExtendFailed per extend(), Released per
+    // release() of a lock we held, Lost from the watchdog's thread (with its last renewal
+    // round). Watchdog renewals and the clean-up release after a failed attempt are not
+    // events (onAttempt shows those rounds). Same rules as LockOptions::observer: quick, no
+    // calls back into this lock, exceptions dropped.
+    LockObserver observer;
 };
 
 class Redlock {
@@ -124,6 +133,13 @@ class Redlock {
   private:
     RedlockAttempt attemptOnce(int number);
     void report(const RedlockAttempt& attempt) const;
+    // The observer's events (redlock_events.cpp).
+    void notify(LockEvent event, const RedlockAttempt* round) const;
+    void notifyAcquire(const RedlockAttempt& attempt, Clock::time_point startedAt) const;
+    void notifyExtend(const RedlockAttempt& attempt) const;
+    void notifyRelease(const RedlockAttempt& attempt, Clock::time_point acquiredAt) const;
+    WatchdogOptions observedLoss(WatchdogOptions options);
+    std::chrono::microseconds heldFor() const;
     Clock::time_point validUntilLocked() const;  // mutex_ held
 
     std::shared_ptr<RedlockNodeSet> nodes_;
@@ -131,6 +147,7 @@ class Redlock {
     RedlockOptions options_;
     mutable std::mutex mutex_;  // guards what follows: onLost may read it from another thread
     bool held_ = false;
+    Clock::time_point acquiredAt_{};  // when the round that took the lock (not a renewal) began
     Clock::time_point validUntil_{};
     std::shared_ptr<RedlockWatchdog> watchdog_;
 };

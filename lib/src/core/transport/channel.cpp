@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <utility>
 
 #include "lockscope/errors.h"
 #include "socket_connect.h"
@@ -13,7 +14,7 @@
 namespace lockscope::transport {
 namespace {
 
-constexpr std::size_t kReadChunk = 16 * 1024;
+constexpr std::size_t kReadChunk = std::size_t{16} * 1024;
 
 bool looksLikeTlsRecord(int firstByte) {
     return firstByte == 0x15 || firstByte == 0x16;  // TLS alert or handshake record
@@ -21,8 +22,8 @@ bool looksLikeTlsRecord(int firstByte) {
 
 }  // namespace
 
-Channel::Channel(const Endpoint& endpoint, std::size_t maxReplyBytes)
-    : endpoint_(endpoint), reader_(maxReplyBytes) {}
+Channel::Channel(Endpoint endpoint, std::size_t maxReplyBytes)
+    : endpoint_(std::move(endpoint)), reader_(maxReplyBytes) {}
 
 std::string Channel::where() const {
     return endpoint_.display();

@@ -17,7 +17,7 @@ namespace lockscope::transport {
 
 class Channel {
   public:
-    Channel(const Endpoint& endpoint, std::size_t maxReplyBytes);
+    Channel(Endpoint endpoint, std::size_t maxReplyBytes);
 
     // Connects (and shakes hands over TLS) by the deadline.
     void open(const Deadline& deadline);

@@ -5,6 +5,8 @@
 #include <charconv>
 #include <utility>
 
+#include "core/reply_access.h"
+
 namespace lockscope::transport {
 namespace {
 
@@ -95,7 +97,7 @@ std::optional<Reply> ReplyReader::next(std::string& error) {
         return std::nullopt;
     }
     if (!raw) return std::nullopt;
-    return Reply(static_cast<redisReply*>(raw));
+    return detail::ReplyAccess::adopt(static_cast<redisReply*>(raw));
 }
 
 }  // namespace lockscope::transport

@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <string>
 
-typedef struct ssl_st SSL;
+using SSL = struct ssl_st;
 
 namespace lockscope::transport {
 

@@ -9,8 +9,8 @@
 
 #include "lockscope/endpoint.h"
 
-typedef struct ssl_ctx_st SSL_CTX;
-typedef struct bio_method_st BIO_METHOD;
+using SSL_CTX = struct ssl_ctx_st;
+using BIO_METHOD = struct bio_method_st;
 
 namespace lockscope::transport {
 

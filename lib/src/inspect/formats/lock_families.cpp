@@ -74,6 +74,7 @@ std::vector<RedissonClientLocks> locksPerRedissonClient(const std::vector<LockRe
         for (auto& id : clients) ++count[id];
     }
     std::vector<RedissonClientLocks> out;
+    out.reserve(count.size());
     for (auto& [id, n] : count) out.push_back({id, n});
     std::sort(out.begin(), out.end(), [](const auto& a, const auto& b) {
         return a.locks != b.locks ? a.locks > b.locks : a.clientId < b.clientId;

@@ -29,12 +29,12 @@ class DemoWorkload {
     int errors() const { return errors_.load(); }  // holder loops that hit a Redis error
 
   private:
-    void longJob(std::stop_token stop);
-    void turnTaker(std::stop_token stop, int worker);
-    void fixedValueHolder(std::stop_token stop);
+    void longJob(const std::stop_token& stop);
+    void turnTaker(const std::stop_token& stop, int worker);
+    void fixedValueHolder(const std::stop_token& stop);
     void leaveOrphan();
     // Sleeps until the duration passes or stop is requested; false when stopping.
-    bool sleepFor(std::stop_token stop, std::chrono::milliseconds duration);
+    bool sleepFor(const std::stop_token& stop, std::chrono::milliseconds duration);
 
     Endpoint endpoint_;
     std::atomic<int> errors_{0};

@@ -1,0 +1,67 @@
+#pragma once
+// Sends a key's reads and actions to the node that serves its slot, in a cluster or on a
+// plain server (then every key goes to the one server). A MOVED answer refreshes the
+// topology and retries once on the node it names; an ASK answer sends ASKING and then the
+// command once more to the importing node. One connection per node, opened on first use.
+// Not thread-safe: one thread owns a router (scans open their own connections).
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "lockscope/connection.h"
+#include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/cluster_topology.h"
+
+namespace lockscope::inspect {
+
+class ClusterRouter {
+  public:
+    // Connects to the seed and discovers the topology. Throws the connection's errors.
+    ClusterRouter(Endpoint seed, ConnectionOptions options, ClusterAddressing addressing = {});
+    ~ClusterRouter();
+    ClusterRouter(ClusterRouter&&) noexcept;
+
+    bool isCluster() const { return topology_.has_value(); }
+    // Only meaningful when isCluster().
+    const ClusterTopology& topology() const { return *topology_; }
+    const Endpoint& seed() const { return seed_; }
+    const ConnectionOptions& options() const { return options_; }
+    const ClusterAddressing& addressing() const { return addressing_; }
+    const std::vector<std::string>& notes() const { return notes_; }
+    // What changed in the topology since the router was made (failovers, slot moves), one
+    // line each, for the command log.
+    const std::vector<std::string>& events() const { return events_; }
+
+    // Asks the cluster again (any reachable node, the seed first) and records what changed.
+    void refresh();
+
+    Endpoint endpointOf(const ClusterNode& node) const;
+    // The connection to the node that serves the key (the seed on a plain server).
+    Connection& connectionForKey(std::string_view key);
+    Connection& connectionTo(const Endpoint& endpoint);
+
+    // Runs act on the key's node and follows one MOVED and one ASK. beforeAsk runs on the
+    // importing node's connection before ASKING (e.g. SCRIPT LOAD, so the one command after
+    // ASKING is not spent on a NOSCRIPT).
+    // act may throw; its last error is rethrown when no redirection explains it.
+    void onKey(std::string_view key, const std::function<void(Connection&)>& act,
+               const std::function<void(Connection&)>& beforeAsk = {});
+
+  private:
+    Connection& connectionToAddress(const std::string& host, int port);
+    void recordChanges(const ClusterTopology& before, const ClusterTopology& after);
+
+    Endpoint seed_;
+    ConnectionOptions options_;
+    ClusterAddressing addressing_;
+    std::optional<ClusterTopology> topology_;
+    std::map<std::string, std::unique_ptr<Connection>> connections_;  // by Endpoint::display()
+    std::vector<std::string> notes_, events_;
+};
+
+}  // namespace lockscope::inspect
