@@ -42,7 +42,7 @@ LockWatch::LockWatch(Connection& connection, WatchOptions options)
     // Names only: a larger COUNT than the annotated scan's, so a pass over millions of keys
     // is hundreds of calls, not thousands (each still bounded: a few ms of server time).
     sweep_ = std::make_unique<KeyspaceSweep>(options_.scan.patterns,
-                                             std::max(options_.scan.count, 10000));
+                                             std::max(options_.scan.count, 5000));
     serverTime_ = std::make_unique<ServerTimeProbe>();
 }
 

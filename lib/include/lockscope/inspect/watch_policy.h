@@ -47,7 +47,7 @@ class WatchPolicy {
     void setFocus(std::vector<std::string> keys);
     void setBudget(double share);
     double budget() const { return options_.budget; }
-    // Keyspace notifications bring new keys at once: the sweep then gets 5% of the budget, not 60%.
+    // Keyspace notifications bring new keys at once: the sweep then gets a tenth of its share.
     void setFollowingEvents(bool following) { followingEvents_ = following; }
     // Changes before this instant (the first full scan) do not count as recent.
     void setSteadySince(SteadyClock::time_point at) { steadySince_ = at; }
@@ -70,7 +70,7 @@ class WatchPolicy {
     void refreshUrgent(const LockTable& table, SteadyClock::time_point now);
     void addRotation(const LockTable& table, PollPlan& plan, std::size_t count,
                      const std::unordered_set<std::string_view>& taken);
-    double sweepShare() const { return followingEvents_ ? 0.05 : 0.6; }
+    double sweepShare() const { return followingEvents_ ? 0.04 : 0.4; }
 
     WatchPolicyOptions options_;
     std::vector<std::string> focus_;
