@@ -42,6 +42,14 @@ bool passes(const ReplyError& e) {
     return false;
 }
 
+// "420 commands/s, server 2.1% of a core (budget 5%)": what watching costs the server now.
+std::string describeLoad(const inspect::LoadFigures& f) {
+    char text[128];
+    std::snprintf(text, sizeof text, "%.0f commands/s, server %.1f%% of a core (budget %.0f%%)",
+                  f.commandsPerSecond, f.serverShare * 100, f.budget * 100);
+    return text;
+}
+
 // One poll of one server; a failure backs off (doubling, up to 10 s) and shows the state.
 inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval) {
     auto now = inspect::SteadyClock::now();
@@ -57,7 +65,8 @@ inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval) 
         ++s.pollsOk;
         s.backoff = std::chrono::milliseconds(0);
         s.status = std::string("connected, keyspace events ") +
-                   inspect::toString(s.watch->server().keyspaceEvents);
+                   inspect::toString(s.watch->server().keyspaceEvents) + ", " +
+                   describeLoad(s.watch->load());
         return u;
     }
     ++s.pollsFailed;
@@ -136,6 +145,10 @@ int runWatch(const Arguments& args) {
         options.pollInterval =
             std::chrono::milliseconds(parseNumberFlag("--interval", *i, 50, 3'600'000));
     options.rescanInterval = std::max(options.pollInterval * 10, std::chrono::milliseconds(5000));
+    // --max-load is the steady-state budget too; without it the first scan runs unpaced and
+    // the steady state keeps to the default budget (5% of one server core).
+    if (args.value("--max-load")) options.budget = flags.scan.maxLoad;
+    options.includeNonLocks = args.has("--include-non-locks");
     std::optional<std::chrono::milliseconds> duration;
     if (auto f = args.value("--for"))
         duration = std::chrono::seconds(parseNumberFlag("--for", *f, 0, 86'400));
@@ -211,10 +224,13 @@ int runWatch(const Arguments& args) {
 Registration watch(
     {"watch",
      "watch [--interval MS] [--for SECONDS]",
-     "Live view of the locks with countdowns; re-reads known locks every interval (500 ms) and "
-     "rescans for new ones less often. With --json, one line per change.",
+     "Live view of the locks with countdowns, within a load budget (--max-load, default 5% of "
+     "one server core): locks near expiry, changed recently or without TTL are re-read every "
+     "interval (500 ms), the others in rotation, and new keys are swept for as the budget "
+     "allows. With --json, one line per change.",
      {{"--interval", "MS", "poll interval (50 to 3600000 ms, default 500)", "Watch"},
-      {"--for", "SECONDS", "stop after this many seconds", "Watch"}},
+      {"--for", "SECONDS", "stop after this many seconds", "Watch"},
+      {"--include-non-locks", "", "also watch ordinary keys under the patterns", "Watch"}},
      true,
      "",
      runWatch});

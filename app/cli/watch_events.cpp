@@ -61,9 +61,14 @@ void WatchEvents::print(std::FILE* out, const inspect::WatchUpdate& u) {
         }
         known_[r.key] = Known{std::move(j), now};
     }
+    // The first rescan after a restart removes what the old server held: say why.
+    const bool restarted = !u.restartNote.empty();
+    if (restarted)
+        printLine(
+            out, {{"event", "server_restarted"}, {"instance", instance_}, {"note", u.restartNote}});
     for (const auto& key : u.removed) {
         nlohmann::json line{{"event", "removed"}, {"instance", instance_}};
-        std::string reason = "deleted";
+        std::string reason = restarted ? "server restarted" : "deleted";
         if (auto known = known_.find(key); known != known_.end()) {
             const nlohmann::json& last = known->second.record;
             line["key"] = last["key"];
@@ -72,7 +77,7 @@ void WatchEvents::print(std::FILE* out, const inspect::WatchUpdate& u) {
             auto elapsed =
                 std::chrono::duration_cast<std::chrono::milliseconds>(now - known->second.seenAt)
                     .count();
-            if (pttl >= 0 && elapsed + kCountdownSlackMs >= pttl) reason = "expired";
+            if (!restarted && pttl >= 0 && elapsed + kCountdownSlackMs >= pttl) reason = "expired";
             known_.erase(known);
         } else {
             line["key"] = printable(key, key.size());

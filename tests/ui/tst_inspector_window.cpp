@@ -398,6 +398,22 @@ class InspectorWindowTest : public QObject {
         dialog->close();
     }
 
+    void statusBarShowsTheWatchLoadAgainstTheBudget() {
+        // Issue 18: what watching costs the server, against the connection's budget, in the
+        // status bar and above the command log.
+        auto w = openWindow();
+        QTRY_VERIFY_WITH_TIMEOUT(w->inspector()->model()->rowCount() >= 4, 10000);
+        auto* load = w->statusBar()->findChild<QLabel*>(QStringLiteral("loadIndicator"));
+        QVERIFY(load);
+        QTRY_VERIFY_WITH_TIMEOUT(load->text().contains(QStringLiteral("cmd/s")), 5000);
+        QVERIFY2(load->text().contains(QStringLiteral("(budget 5%)")), qPrintable(load->text()));
+        QVERIFY(load->toolTip().contains(QString::fromStdString(server_->endpoint().display())));
+        w->resize(1280, 720);
+        QTest::qWait(300);
+        QVERIFY(testing::saveScreenshot(w->statusBar(), QStringLiteral("status-bar-load")));
+        QVERIFY(testing::saveScreenshot(w.get(), QStringLiteral("window-1280x720-load")));
+    }
+
     void screenshotsAtTwoSizesLightAndDark() {
         // The Age column, severity badges and legend, a selected no-TTL row and the detail
         // pane at the sizes operators use, in a light and a dark palette (set before the

@@ -12,6 +12,7 @@
 // own (see openSibling()).
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <initializer_list>
 #include <memory>
@@ -123,6 +124,9 @@ class Connection {
     const ConnectionOptions& options() const;
     bool isReadOnly() const { return options().readOnly; }
     void setObserver(CommandObserver observer);
+    // How many commands this connection has sent (a retry of a read counts once): a watcher
+    // turns the differences into commands per second without observing each command.
+    std::uint64_t commandsSent() const;
     // A stop token for the commands that follow (Ctrl+C, --for, Cancel in the window).
     void setStopToken(std::stop_token stop);
     // Protocol, cipher and certificate of a TLS connection; nullopt over plaintext.

@@ -67,6 +67,7 @@ struct Connection::State {
     std::size_t streamInFlight = 0;  // streamed commands sent and not yet answered
     bool streamHasWrite = false;     // one of them may change data
     bool subscribed = false;         // (P)SUBSCRIBE sent: messages arrive unasked
+    std::uint64_t commandsSent = 0;  // every command written, for a watcher's load figures
 
     State(const Endpoint& e, const ConnectionOptions& o)
         : endpoint(e), options(o), channel(e, o.maxReplyBytes) {}
@@ -209,6 +210,7 @@ Reply Connection::command(Argv argv) {
     auto start = Clock::now();
     bool isWrite = !isReadOnlySafe(argv);
     if (isSubscribe(argv)) s.subscribed = true;
+    ++s.commandsSent;
     Reply reply = s.withRetry(isWrite, [&] { return s.roundTrip(argv, s.commandDeadline()); });
     s.notify(argv, reply, start);
     if (reply.isError()) s.throwReplyError(argv[0], reply.text());
@@ -225,6 +227,7 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
         s.checkAllowed(views.back());
         anyWrite = anyWrite || !isReadOnlySafe(views.back());
     }
+    s.commandsSent += commands.size();
     auto start = Clock::now();
     std::string action = "pipeline of " + std::to_string(commands.size()) + " commands";
     auto replies = s.withRetry(anyWrite, [&] {
@@ -246,6 +249,7 @@ void Connection::send(Argv argv) {
     s.checkAllowed(argv);
     if (!s.channel.isOpen()) s.connect();
     appendRespRequest(s.channel.outgoing(), argv);
+    ++s.commandsSent;
     ++s.streamInFlight;
     if (!isReadOnlySafe(argv)) s.streamHasWrite = true;
     if (isSubscribe(argv)) s.subscribed = true;
@@ -346,6 +350,9 @@ const ConnectionOptions& Connection::options() const {
 }
 void Connection::setObserver(CommandObserver observer) {
     state_->observer = std::move(observer);
+}
+std::uint64_t Connection::commandsSent() const {
+    return state_->commandsSent;
 }
 void Connection::setStopToken(std::stop_token stop) {
     state_->options.stop = std::move(stop);

@@ -158,7 +158,8 @@ LockAge estimateAge(const LockRecord& r, SteadyClock::time_point now,
     }
     const std::int64_t seen =
         std::max<std::int64_t>(0, duration_cast<milliseconds>(now - r.lastChange).count());
-    if (r.handoffs > 0) return {AgeSource::AcquireSeen, seen};
+    // A holder change, or a key that appeared while watching: its acquire was seen.
+    if (r.handoffs > 0 || r.appearedWhileWatching) return {AgeSource::AcquireSeen, seen};
     // The lease: the largest PTTL the key was ever seen with. When the holder was first seen
     // with less than that, it had already lived the difference (if every set uses one lease).
     if (r.firstPttlMs >= 0 && r.leasePttlMs > r.firstPttlMs + kAgeSlackMs)

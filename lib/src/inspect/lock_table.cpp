@@ -15,6 +15,7 @@ bool LockTable::observe(LockRecord fresh) {
     LockRecord& old = it->second;
     bool changed = false;
     fresh.firstSeen = old.firstSeen;
+    fresh.appearedWhileWatching = old.appearedWhileWatching;
     fresh.findings = old.findings;
     fresh.leasePttlMs = std::max(old.leasePttlMs, fresh.pttlMs);
     if (fresh.sameHolder(old) && fresh.type == old.type) {

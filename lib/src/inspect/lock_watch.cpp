@@ -1,31 +1,58 @@
 #include "lockscope/inspect/lock_watch.h"
 
 #include <algorithm>
+#include <cmath>
 #include <condition_variable>
+#include <functional>
 #include <iterator>
 #include <mutex>
 #include <unordered_set>
 #include <utility>
 
+#include "keyspace_sweep.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/lock_shape.h"
 #include "lockscope/inspect/pacer.h"
 #include "lockscope/inspect/scanner.h"
+#include "server_time_probe.h"
 
 namespace lockscope::inspect {
 
+namespace {
+
+std::uint64_t keyHash(std::string_view key) {
+    return std::hash<std::string_view>{}(key);
+}
+
+std::chrono::nanoseconds since(SteadyClock::time_point t0) {
+    return SteadyClock::now() - t0;
+}
+
+}  // namespace
+
 LockWatch::LockWatch(Connection& connection, WatchOptions options)
-    : connection_(connection), options_(std::move(options)) {
+    : connection_(connection),
+      options_(std::move(options)),
+      policy_({.interval = std::max(options_.pollInterval, std::chrono::milliseconds(10)),
+               .budget = options_.budget}) {
     validate(options_.scan);
     scanner_ = std::make_unique<Scanner>(connection_, options_.scan);
     if (options_.pollInterval.count() < 10 || options_.rescanInterval.count() < 10)
         throw InvalidArgumentError("watch intervals must be at least 10 ms");
+    // Names only: a larger COUNT than the annotated scan's, so a pass over millions of keys
+    // is hundreds of calls, not thousands (each still bounded: a few ms of server time).
+    sweep_ = std::make_unique<KeyspaceSweep>(options_.scan.patterns,
+                                             std::max(options_.scan.count, 5000));
+    serverTime_ = std::make_unique<ServerTimeProbe>();
 }
+
+LockWatch::~LockWatch() = default;
 
 LockWatch::LockWatch(Connection& connection, WatchOptions options, WatchMemory memory)
     : LockWatch(connection, std::move(options)) {
     table_ = std::move(memory.table);
     previousRunId_ = std::move(memory.runId);
+    scannedOnce_ = table_.size() > 0;  // what it finds now appeared since the last look
 }
 
 WatchMemory LockWatch::takeMemory() {
@@ -44,7 +71,19 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
     update.rescanned = true;
     std::unordered_set<std::string> found;
     std::uint64_t nonLocks = 0;
-    ScanSummary summary = scanner_->run(
+    // "Scan now at full speed": one rescan ignores the pace (a scanner of its own, unpaced).
+    std::unique_ptr<Scanner> unpaced;
+    Scanner* scanner = scanner_.get();
+    if (std::exchange(fullSpeedNext_, false) && options_.scan.maxLoad < 1.0) {
+        ScanOptions fast = options_.scan;
+        fast.maxLoad = 1.0;
+        unpaced = std::make_unique<Scanner>(connection_, fast);
+        scanner = unpaced.get();
+        update.fullSpeedScan = true;
+    }
+    const auto started = SteadyClock::now();
+    const auto commandsBefore = connection_.commandsSent();
+    ScanSummary summary = scanner->run(
         [&](ScanBatch& batch) {
             std::vector<LockRecord> changed;
             for (auto& r : batch.records) {
@@ -53,6 +92,7 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
                     continue;
                 }
                 found.insert(r.key);
+                if (scannedOnce_ && !table_.find(r.key)) r.appearedWhileWatching = true;
                 LockRecord copy = r;
                 if (table_.observe(std::move(r))) changed.push_back(std::move(copy));
             }
@@ -66,8 +106,13 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
             options_.onRescanBatch(changed, batch.progress);
         },
         stop);
+    // A paced scan rested (1 - share) of its time; its busy time is the rest.
+    const double pace = update.fullSpeedScan ? 1.0 : options_.scan.maxLoad;
+    meter_.add(SteadyClock::now(), connection_.commandsSent() - commandsBefore,
+               std::chrono::nanoseconds(std::llround(double(since(started).count()) * pace)));
     for (const auto& n : summary.notes) addNote(n);
     if (!summary.cancelled) {
+        scannedOnce_ = true;
         nonLockKeys_ = nonLocks;
         for (const auto& key : table_.keys())
             if (!found.count(key)) {
@@ -78,8 +123,75 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
     return update;
 }
 
-WatchUpdate LockWatch::poll() {
-    return reread(table_.keys());
+std::chrono::milliseconds LockWatch::sweepPause() const {
+    // Keyspace notifications already bring new keys: sweep rarely, as a safety net.
+    return follower_ ? std::max(options_.rescanInterval * 12, std::chrono::milliseconds(60'000))
+                     : options_.rescanInterval;
+}
+
+WatchUpdate LockWatch::pollWithinBudget(SteadyClock::time_point now) {
+    policy_.setFollowingEvents(follower_ != nullptr);
+    const bool wantSweep = sweep_->inPass() || now - passStartedAt_ >= sweepPause();
+    PollPlan plan = policy_.plan(table_, now, wantSweep);
+    WatchUpdate update;
+    const auto commandsBefore = connection_.commandsSent();
+    std::chrono::nanoseconds pollBusy{0}, sweepBusy{0};
+    if (!plan.keys.empty()) {
+        const auto started = SteadyClock::now();
+        update = reread(plan.keys);
+        pollBusy = since(started);
+    }
+    if (plan.sweepRounds > 0) {
+        const auto started = SteadyClock::now();
+        sweepForNewKeys(plan.sweepRounds, now, update);
+        sweepBusy = since(started);
+    }
+    // The round trips bound the server time from above; where INFO commandstats answers, the
+    // server's own account since the last step is closer (and counts event re-reads too).
+    auto charged = pollBusy + sweepBusy;
+    if (auto usec = serverTime_->read(connection_)) {
+        if (lastServerUsec_ && *usec >= *lastServerUsec_)
+            charged = std::min(
+                charged, std::chrono::nanoseconds(std::int64_t(*usec - *lastServerUsec_) * 1000));
+        lastServerUsec_ = usec;
+    }
+    const double total = double((pollBusy + sweepBusy).count());
+    const double pollPart = total > 0 ? double(pollBusy.count()) / total : 1.0;
+    const auto pollCharge =
+        std::chrono::nanoseconds(std::llround(double(charged.count()) * pollPart));
+    if (!plan.keys.empty()) policy_.spentOnPoll(pollCharge, plan.keys.size());
+    if (plan.sweepRounds > 0) policy_.spentOnSweep(charged - pollCharge, plan.sweepRounds);
+    meter_.add(SteadyClock::now(), connection_.commandsSent() - commandsBefore, charged);
+    return update;
+}
+
+void LockWatch::sweepForNewKeys(int rounds, SteadyClock::time_point now, WatchUpdate& update) {
+    if (!sweep_->inPass()) passStartedAt_ = now;
+    bool passDone = false;
+    auto fresh = sweep_->advance(
+        connection_, rounds,
+        [&](std::string_view key) {
+            return table_.find(std::string(key)) || nonLockHashes_.count(keyHash(key));
+        },
+        passDone);
+    readNewKeys(fresh, update);
+    if (!passDone) return;
+    update.rescanned = true;
+    // A key once ordinary may be a lock later (SET over it): forget them now and then.
+    if (++sweepPasses_ % 10 == 0) nonLockHashes_.clear();
+}
+
+void LockWatch::readNewKeys(const std::vector<std::string>& keys, WatchUpdate& update) {
+    if (keys.empty()) return;
+    for (auto& r : scanner_->readKeys(keys)) {
+        if (!options_.includeNonLocks && !isLockShaped(r)) {
+            nonLockHashes_.insert(keyHash(r.key));
+            continue;
+        }
+        r.appearedWhileWatching = true;  // not there at the first scan: seen arriving
+        LockRecord copy = r;
+        if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
+    }
 }
 
 WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
@@ -94,6 +206,7 @@ WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
         types.push_back(known ? known->type : ValueType::String);
     }
     for (auto& r : scanner_->readKeys(keys, &vanished, &types)) {
+        if (scannedOnce_ && !table_.find(r.key)) r.appearedWhileWatching = true;
         LockRecord copy = r;
         if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
     }
@@ -113,11 +226,17 @@ WatchUpdate LockWatch::step(std::stop_token stop) {
             restartNote = restartSincePreviousConnection();
             startFollowing();
         }
-        bool due = needRescan_ || start - lastRescan_ >= options_.rescanInterval;
-        update = due ? rescan(stop) : poll();
-        if (due) {
+        if (needRescan_) {
+            update = rescan(stop);
             lastRescan_ = start;
             needRescan_ = false;
+            // The sweep for new keys starts its next pass a sweep pause after this scan.
+            sweep_->restart();
+            passStartedAt_ = SteadyClock::now();
+            lastServerUsec_ = serverTime_->read(connection_);  // the scan is not the steady state
+            policy_.setSteadySince(passStartedAt_);
+        } else {
+            update = pollWithinBudget(start);
         }
         // History-based findings (renewals) change over time: judge every changed record
         // against the merged history, not the bare observation.
@@ -182,7 +301,10 @@ WatchUpdate LockWatch::waitForEvents(std::chrono::milliseconds wait, std::stop_t
     try {
         auto keys = follower_->poll(wait);
         if (keys.empty()) return update;
+        const auto started = SteadyClock::now();
+        const auto commandsBefore = connection_.commandsSent();
         update = reread(keys);
+        meter_.add(SteadyClock::now(), connection_.commandsSent() - commandsBefore, since(started));
         for (auto& r : update.changed)
             if (const LockRecord* merged = table_.find(r.key)) r = *merged;
         refreshFindings(update.changed);

@@ -35,8 +35,35 @@ double LockHistory::wallSeconds(std::chrono::steady_clock::time_point at) {
     return double(QDateTime::currentMSecsSinceEpoch()) / 1000.0 - ageSeconds;
 }
 
+void LockHistory::start(LockTrack& track, const inspect::LockRecord& record) {
+    const double since = wallSeconds(record.lastChange);
+    if (record.lastChange < record.observedAt)
+        track.samples.push_back({since, double(record.firstPttlMs)});
+    track.holders.append({since, holderOf(record),
+                          record.fence ? std::optional<qint64>(*record.fence) : std::nullopt, false,
+                          record.handoffs > 0 ? HolderEvent::Takeover : HolderEvent::Acquired});
+}
+
 void LockHistory::record(const QString& rowKey, const inspect::LockRecord& record) {
-    LockTrack& track = tracks_[rowKey];
+    auto it = tracks_.find(rowKey);
+    if (it == tracks_.end()) {
+        if (!hasHistory(record)) return;
+        it = tracks_.try_emplace(rowKey).first;
+        start(it->second, record);
+    }
+    append(it->second, record);
+}
+
+const LockTrack* LockHistory::ensure(const QString& rowKey, const inspect::LockRecord& record) {
+    auto [it, added] = tracks_.try_emplace(rowKey);
+    if (added) {
+        start(it->second, record);
+        append(it->second, record);
+    }
+    return &it->second;
+}
+
+void LockHistory::append(LockTrack& track, const inspect::LockRecord& record) {
     double t = wallSeconds(record.observedAt);
     if (!track.samples.empty() && track.samples.back().time >= t) return;  // same observation
     track.samples.push_back({t, double(record.pttlMs)});

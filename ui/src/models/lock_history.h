@@ -49,7 +49,13 @@ class LockHistory {
   public:
     explicit LockHistory(std::size_t maxSamplesPerLock = 512) : maxSamples_(maxSamplesPerLock) {}
 
+    // Adds an observation to the lock's track. Only a lock with a history has a track: one
+    // seen renewed, handed off or appearing while watched, or one asked for (ensure()). A
+    // million quiet locks then cost no track each (issue 18: memory per row).
     void record(const QString& rowKey, const inspect::LockRecord& record);
+    // The lock's track, started now (from what the record remembers) if it had none: the
+    // detail pane plots the selected lock whatever happened to it before.
+    const LockTrack* ensure(const QString& rowKey, const inspect::LockRecord& record);
     // The key is gone: Expired when its countdown had about run out, else Released.
     void vanished(const QString& rowKey);
     // How close to 0 the countdown must be for a vanished key to count as expired: the poll
@@ -63,6 +69,12 @@ class LockHistory {
     static double wallSeconds(std::chrono::steady_clock::time_point at);
 
   private:
+    static bool hasHistory(const inspect::LockRecord& record) {
+        return record.renewals > 0 || record.handoffs > 0 || record.appearedWhileWatching;
+    }
+    // A new track: the current holder since it was first seen, with the PTTL it had then.
+    static void start(LockTrack& track, const inspect::LockRecord& record);
+    void append(LockTrack& track, const inspect::LockRecord& record);
     std::size_t maxSamples_;
     // A track's address stays valid for the detail pane while others are added.
     StringKeyMap<LockTrack> tracks_;

@@ -50,6 +50,7 @@ void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions
     connect(s.worker, &ConnectionWorker::scanProgress, this, &ConnectionHub::scanProgress);
     connect(s.worker, &ConnectionWorker::scanFinished, this, &ConnectionHub::scanFinished);
     connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
+    connect(s.worker, &ConnectionWorker::loadMeasured, this, &ConnectionHub::loadMeasured);
     connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);
     sessions_.insert(id, s);
     s.thread->start();
@@ -119,6 +120,18 @@ void ConnectionHub::act(const QString& instance, LockAction action, const inspec
 void ConnectionHub::refreshAll() {
     for (const Session& s : sessions_)
         QMetaObject::invokeMethod(s.worker, &ConnectionWorker::refresh, Qt::QueuedConnection);
+}
+
+void ConnectionHub::refreshAllAtFullSpeed() {
+    for (const auto& s : sessions_)
+        QMetaObject::invokeMethod(s.worker, &ConnectionWorker::refreshAtFullSpeed,
+                                  Qt::QueuedConnection);
+}
+
+void ConnectionHub::setFocus(const QString& instance, std::vector<std::string> keys) {
+    for (const auto& s : sessions_)
+        if (QString::fromStdString(s.profile.endpoint.display()) == instance)
+            s.worker->setFocus(std::move(keys));  // thread-safe; applied at its next step
 }
 
 void ConnectionHub::cancelScans() {

@@ -31,6 +31,10 @@ class ConnectionHub : public QObject {
     void act(const QString& instance, LockAction action, const inspect::LockRecord& seen,
              qint64 ttlMs = 0, bool confirmed = false);
     void refreshAll();
+    // "Scan now at full speed": every connection rescans without the scan pace.
+    void refreshAllAtFullSpeed();
+    // The keys of one instance the view shows now (and the selected one).
+    void setFocus(const QString& instance, std::vector<std::string> keys);
     void cancelScans();
     inspect::AuditLog* audit() const { return audit_.get(); }
 
@@ -47,6 +51,8 @@ class ConnectionHub : public QObject {
     void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
     void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);
     void commandsLogged(const QVector<lockscope::ui::CommandLogEntry>& entries);
+    void loadMeasured(const QString& instance, double commandsPerSecond, double serverShare,
+                      double budget);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
 

@@ -20,6 +20,8 @@ struct ConnectionProfile {
     bool needsPassword = false;
     // The TLS client key is encrypted: its passphrase comes from the keychain, or is asked for.
     bool needsKeyPassphrase = false;
+    // The steady-state load budget: the share of one server core the watch may use.
+    double maxLoad = 0.05;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     QString displayUrl() const { return QString::fromStdString(endpoint.display()); }

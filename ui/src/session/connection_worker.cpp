@@ -47,6 +47,7 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
       audit_(std::move(audit)),
       options_(std::move(options)),
       memory_(std::move(memory)) {
+    options_.budget = profile_.maxLoad;
     options_.scan.patterns.clear();
     for (const QString& p : profile_.patterns) options_.scan.patterns.push_back(p.toStdString());
     // Rows appear as a long scan streams in, batch by batch, not all at the end.
@@ -75,13 +76,37 @@ std::stop_token ConnectionWorker::beginScan() {
     return scanStop_.get_token();
 }
 
+void ConnectionWorker::setFocus(std::vector<std::string> keys) {
+    QMutexLocker lock(&focusMutex_);
+    pendingFocus_ = std::move(keys);
+}
+
+void ConnectionWorker::applyFocus() {
+    std::optional<std::vector<std::string>> focus;
+    {
+        QMutexLocker lock(&focusMutex_);
+        focus.swap(pendingFocus_);
+    }
+    if (focus) appliedFocus_ = std::move(*focus);
+    if (focus && watch_) watch_->setFocus(appliedFocus_);
+}
+
+void ConnectionWorker::reportLoad() {
+    if (!watch_) return;
+    inspect::LoadFigures f = watch_->load();
+    emit loadMeasured(instance_, f.commandsPerSecond, f.serverShare, f.budget);
+}
+
 void ConnectionWorker::start() {
     stepTimer_ = new QTimer(this);
     stepTimer_->setSingleShot(true);
     connect(stepTimer_, &QTimer::timeout, this, &ConnectionWorker::idle);
     logTimer_ = new QTimer(this);
     logTimer_->setInterval(100);  // the command log is coalesced, not sent per command
-    connect(logTimer_, &QTimer::timeout, this, &ConnectionWorker::flushCommandLog);
+    connect(logTimer_, &QTimer::timeout, this, [this] {
+        flushCommandLog();
+        if (++logTicks_ % 10 == 0) reportLoad();  // once a second
+    });
     logTimer_->start();
     setState(ConnectionState::Connecting, tr("connecting to %1").arg(instance_));
     scheduleNext(0);
@@ -99,6 +124,13 @@ void ConnectionWorker::stop() {
 void ConnectionWorker::refresh() {
     if (!watch_ || stopped_) return;
     watch_->requestRescan();
+    nextStepAt_ = {};
+    scheduleNext(0);
+}
+
+void ConnectionWorker::refreshAtFullSpeed() {
+    if (!watch_ || stopped_) return;
+    watch_->requestRescan(true);
     nextStepAt_ = {};
     scheduleNext(0);
 }
@@ -152,6 +184,7 @@ void ConnectionWorker::connectNow() {
     });
     watch_ =
         std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
+    watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
 }
 
 void ConnectionWorker::step() {
@@ -159,6 +192,7 @@ void ConnectionWorker::step() {
     try {
         if (!connection_) connectNow();
         const std::stop_token scanStop = beginScan();
+        applyFocus();
         bool rescan = !watch_->table().size() || state_ != ConnectionState::Connected;
         if (rescan) emit scanStarted(instance_);
         inspect::WatchUpdate update = watch_->step(scanStop);
@@ -168,6 +202,10 @@ void ConnectionWorker::step() {
         QStringList removed;
         for (const auto& key : update.removed) removed << QString::fromStdString(key);
         if (!update.restartNote.empty()) logNote(QString::fromStdString(update.restartNote));
+        if (update.fullSpeedScan)
+            logNote(
+                tr("rescanning at full speed, as asked: the load budget does not pace this "
+                   "scan"));
         if (!changed.isEmpty() || !removed.isEmpty() || update.rescanned)
             emit locksChanged(instance_, changed, removed, update.rescanned);
         // Connected only after the rescan's removals are out: a view stops showing the

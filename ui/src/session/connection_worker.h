@@ -14,6 +14,7 @@
 #include <atomic>
 #include <deque>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <utility>
 
@@ -48,10 +49,14 @@ class ConnectionWorker : public QObject {
 
     // Thread-safe: interrupts a scan in progress (the next rescan starts over).
     void cancelScan();
+    // Thread-safe: the keys of this connection the view shows now and the selected one; the
+    // watch reads them every interval and the rest within the load budget.
+    void setFocus(std::vector<std::string> keys);
 
   public slots:
-    void start();    // connect and begin watching (on the worker thread)
-    void refresh();  // rescan now
+    void start();               // connect and begin watching (on the worker thread)
+    void refresh();             // rescan now
+    void refreshAtFullSpeed();  // rescan now, ignoring the scan pace ("scan now at full speed")
     void stop();
     // Safe actions; the result arrives as actionFinished.
     void act(lockscope::ui::LockAction action, const QString& key,
@@ -67,6 +72,9 @@ class ConnectionWorker : public QObject {
     void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
     void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);
     void commandsLogged(const QVector<lockscope::ui::CommandLogEntry>& entries);
+    // Every second: what watching costs this server now (commands/s, share of one core).
+    void loadMeasured(const QString& instance, double commandsPerSecond, double serverShare,
+                      double budget);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
 
@@ -111,6 +119,12 @@ class ConnectionWorker : public QObject {
     };
     QMutex logMutex_;
     std::deque<SentCommand> pendingLog_;
+    QMutex focusMutex_;
+    std::optional<std::vector<std::string>> pendingFocus_;  // set by the GUI thread
+    std::vector<std::string> appliedFocus_;  // the focus the watch has (worker thread)
+    int logTicks_ = 0;
+    void applyFocus();
+    void reportLoad();
 };
 
 }  // namespace lockscope::ui

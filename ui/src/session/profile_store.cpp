@@ -52,6 +52,9 @@ QList<ConnectionProfile> ProfileStore::load() const {
         p.needsPassword = settings_.value("needsPassword", false).toBool();
         p.needsKeyPassphrase = settings_.value("needsKeyPassphrase", false).toBool();
         p.patterns = settings_.value("patterns", QStringList{"lock:*"}).toStringList();
+        // A budget outside (0, 1] in a hand-edited file falls back to the default.
+        const double load = settings_.value("maxLoad", 0.05).toDouble();
+        p.maxLoad = load > 0.0 && load <= 1.0 ? load : 0.05;
         if (!p.id.isEmpty()) profiles.append(p);
     }
     settings_.endArray();
@@ -78,6 +81,7 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         settings_.setValue("needsKeyPassphrase",
                            p.needsKeyPassphrase || !p.endpoint.tls.keyPassphrase.empty());
         settings_.setValue("patterns", p.patterns);
+        settings_.setValue("maxLoad", p.maxLoad);
     }
     settings_.endArray();
     settings_.sync();

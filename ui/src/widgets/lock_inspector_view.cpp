@@ -80,9 +80,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
     table_->setTextElideMode(Qt::ElideMiddle);
-    // Wide enough for "12 min 30 s" and "redis-plus-plus", narrow enough that Findings
-    // (stretched, last) is on screen at 1280 px.
-    const int widths[] = {140, 160, 100, 110, 150, 150, 45, 80, 85, 70, 150};
+    // Wide enough for "12 min 30 s", "last seen 2 min ago" and "redis-plus-plus" (Kind),
+    // narrow enough that Findings (stretched, last) keeps 160 px on screen at 1280 px.
+    const int widths[] = {140, 135, 80, 130, 115, 130, 45, 70, 80, 70, 150};
     for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
 
     // Rows hold still while the pointer is over the table and for a second after a press.
@@ -127,6 +127,11 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
                 model_->setInstanceStale(instance, down);
                 showSelected();
             });
+    // The watch reads the rows on screen every interval and the rest within its budget:
+    // tell it which rows those are, a few times a second (only when they changed).
+    focusTimer_.setInterval(250);
+    connect(&focusTimer_, &QTimer::timeout, this, &LockInspectorView::sendFocus);
+    focusTimer_.start();
     coalesce_.setSingleShot(true);
     coalesce_.setInterval(100);
     connect(&coalesce_, &QTimer::timeout, this, &LockInspectorView::applyPending);
@@ -294,6 +299,28 @@ void LockInspectorView::applyUpdate(const QString& instance,
         detail_->refreshTrack(history_.track(selected));
 }
 
+void LockInspectorView::sendFocus() {
+    std::map<QString, std::vector<std::string>> focus;
+    auto add = [&](const QModelIndex& proxyIndex) {
+        const auto* record = model_->recordAt(proxy_->mapToSource(proxyIndex).row());
+        if (record) focus[QString::fromStdString(record->instanceName())].push_back(record->key);
+    };
+    for (const QModelIndex& selected : table_->selectionModel()->selectedRows()) add(selected);
+    if (isVisible() && proxy_->rowCount() > 0) {
+        int first = std::max(0, table_->rowAt(0));
+        int last = table_->rowAt(table_->viewport()->height() - 1);
+        if (last < 0) last = proxy_->rowCount() - 1;
+        for (int row = first; row <= last && row - first < 500; ++row) add(proxy_->index(row, 0));
+    }
+    for (const QString& instance : model_->instanceNames()) focus[instance];  // none: clear it
+    for (auto& [instance, keys] : focus) {
+        auto& sent = sentFocus_[instance];
+        if (sent == keys) continue;
+        sent = keys;
+        hub_.setFocus(instance, std::move(keys));
+    }
+}
+
 QString LockInspectorView::selectedRowKey() const {
     auto rows = table_->selectionModel()->selectedRows();
     return rows.isEmpty() ? QString() : rows.first().data(LockTableModel::RowKeyRole).toString();
@@ -321,7 +348,7 @@ void LockInspectorView::showSelected() {
     }
     const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
     if (!record) return;
-    detail_->showLock(*record, history_.track(selectedRowKey()), selectedIsReadOnly(),
+    detail_->showLock(*record, history_.ensure(selectedRowKey(), *record), selectedIsReadOnly(),
                       model_->isStale(*record));
     std::vector<std::string> instances;
     for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());

@@ -6,6 +6,9 @@
 #include <QHash>
 #include <QTimer>
 #include <QWidget>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "models/lock_history.h"
 
@@ -60,6 +63,8 @@ class LockInspectorView : public QWidget {
     void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
                      const QStringList& removed);
     void onSelectionChanged();
+    // Tells each connection's watch the keys on screen and the selected one (its focus).
+    void sendFocus();
     void updateOrderHold();
     void showSelected();
     bool selectedIsReadOnly() const;
@@ -91,6 +96,8 @@ class LockInspectorView : public QWidget {
     QString followKey_;  // row key of a selected lock that vanished: followed if it returns
     QElapsedTimer lastPress_;
     QTimer holdRelease_;
+    QTimer focusTimer_;
+    std::map<QString, std::vector<std::string>> sentFocus_;  // by instance, as last sent
 };
 
 }  // namespace lockscope::ui

@@ -1,6 +1,7 @@
 #include "widgets/lock_table_delegate.h"
 
 #include <QApplication>
+#include <QFontMetrics>
 #include <QPainter>
 #include <QPainterPath>
 
@@ -56,8 +57,15 @@ void LockTableDelegate::paintTtl(QPainter* painter, const QStyleOptionViewItem& 
         // The connection is down: no countdown bar pretending to know, just when it was seen.
         painter->save();
         painter->setPen(option.palette.color(QPalette::Disabled, QPalette::Text));
-        painter->drawText(option.rect.adjusted(10, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                          index.data(Qt::DisplayRole).toString());
+        const QRect area = option.rect.adjusted(10, 0, -4, 0);
+        const QFontMetrics metrics(option.font);
+        QString text = index.data(Qt::DisplayRole).toString();
+        // "last seen 4 min 10 s ago" in a narrow column: "seen 4 min 10 s ago", then elided
+        // in the middle, never cut off at the edge.
+        if (metrics.horizontalAdvance(text) > area.width() && text.indexOf(' ') > 0)
+            text = text.mid(text.indexOf(' ') + 1);
+        text = metrics.elidedText(text, Qt::ElideMiddle, area.width());
+        painter->drawText(area, Qt::AlignVCenter | Qt::AlignLeft, text);
         painter->restore();
         return;
     }

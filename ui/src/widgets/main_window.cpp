@@ -40,6 +40,7 @@
 #include "widgets/connection_dialog.h"
 #include "widgets/connection_sidebar.h"
 #include "widgets/discover_dialog.h"
+#include "widgets/load_indicator.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
 
@@ -149,6 +150,8 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     connect(hub_, &ConnectionHub::commandsLogged, commandLog_, &CommandLogModel::append);
     connect(hub_, &ConnectionHub::actionFinished, this, &MainWindow::appendAuditTail);
     connect(inspector_, &LockInspectorView::statusMessage, statusBar(), &QStatusBar::showMessage);
+    loadIndicator_ = new LoadIndicator(*hub_);
+    statusBar()->addPermanentWidget(loadIndicator_);
     connect(sandbox_, &SandboxSession::started, this, [this](const QString& url) {
         ConnectionProfile p = ConnectionProfile::create(tr("Local sandbox"), sandbox_->endpoint());
         p.isSandbox = true;
@@ -213,6 +216,12 @@ void MainWindow::buildActions() {
     bar->addAction(
         add("refresh", tr("Refresh"), QKeySequence(Qt::Key_F5), [this] { hub_->refreshAll(); }));
     add("refresh", tr("Focus filter"), QKeySequence::Find, [this] { inspector_->focusFilter(); });
+    fullSpeedAction_ =
+        add("refresh", tr("Scan now at full speed"), QKeySequence(Qt::SHIFT | Qt::Key_F5),
+            [this] { hub_->refreshAllAtFullSpeed(); });
+    fullSpeedAction_->setToolTip(
+        tr("Rescan every connection now without the scan pace: faster, and heavier on the "
+           "servers for as long as it runs (Shift+F5)"));
     bar->addSeparator();
     releaseAction_ = add("release", tr("Release"), QKeySequence(Qt::Key_Delete),
                          [this] { inspector_->releaseSelected(); });
@@ -304,7 +313,14 @@ void MainWindow::buildDocks() {
             &QTableView::scrollToBottom);
     auto* commands = new QDockWidget(tr("Command log"), this);
     commands->setObjectName(QStringLiteral("commandLogDock"));
-    commands->setWidget(commandLogView_);
+    // What the commands below cost the servers now, above them.
+    auto* commandsPane = new QWidget;
+    auto* commandsLayout = new QVBoxLayout(commandsPane);
+    commandsLayout->setContentsMargins(0, 0, 0, 0);
+    commandsLayout->setSpacing(2);
+    commandsLayout->addWidget(new LoadIndicator(*hub_));
+    commandsLayout->addWidget(commandLogView_, 1);
+    commands->setWidget(commandsPane);
     addDockWidget(Qt::BottomDockWidgetArea, commands);
 
     // The audit log as a table with a filter (time, user, connection, key, action, result),
@@ -353,6 +369,8 @@ void MainWindow::buildDocks() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(toggle);
     view->addAction(auditToggle);
+    view->addSeparator();
+    view->addAction(fullSpeedAction_);
     // A dock opened from hidden gets its minimum height, a strip showing two rows: give it
     // a usable third of the window instead.
     for (QDockWidget* dock : {commands, audit})

@@ -25,6 +25,7 @@ class DiscoverDialog;
 class CommandLogModel;
 class ConnectionHub;
 class ConnectionSidebar;
+class LoadIndicator;
 class LockInspectorView;
 class PasswordVault;
 class ReplayPanel;
@@ -114,6 +115,8 @@ class MainWindow : public QMainWindow {
     QTabWidget* tabs_;
     LockInspectorView* inspector_;
     QSplitter* mainSplit_;
+    LoadIndicator* loadIndicator_ = nullptr;  // the status bar's load figures
+    QAction* fullSpeedAction_ = nullptr;
     CommandLogModel* commandLog_;
     QTableView* commandLogView_;
     AuditLogModel* auditLog_ = nullptr;

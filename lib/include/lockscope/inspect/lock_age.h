@@ -4,7 +4,8 @@
 // watcher that just started. Evidence, best first:
 //   - an acquire time inside the token (redis-py's uuid1 holds a timestamp, ShedLock's value
 //     "ADDED:<iso time>@host" one): the age itself;
-//   - an acquire seen while watching (the holder changed): about the time since;
+//   - an acquire seen while watching (the holder changed, or the key appeared after the
+//     watch's first scan): about the time since;
 //   - the lease length seen on the key minus the PTTL when the holder was first seen, plus
 //     the time since: a lower bound ("≥ 21 s"), valid when every set uses the same lease;
 //   - otherwise unknown.

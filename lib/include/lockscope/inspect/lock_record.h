@@ -85,6 +85,9 @@ struct LockRecord {
     LockKind kind = LockKind::Unknown;
     bool truncated = false;  // token or fields were cut: a safe release must refuse
     std::int16_t slot = -1;  // the Redis Cluster hash slot; -1 when not read from a cluster
+    // A watcher saw this key appear (it was not there at its first scan): its age is about
+    // the time since it was first seen (lock_age.h).
+    bool appearedWhileWatching = false;
 
     const std::string& instanceName() const;
     // The resource the lock protects: the hash tag ({...}) when there is one.

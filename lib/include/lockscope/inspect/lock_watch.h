@@ -1,6 +1,9 @@
 #pragma once
-// Keeps the locks of one server up to date: re-reads the known locks cheaply (one pipeline
-// of PTTL + MGET + fence reads) every poll interval, and rescans for new ones less often.
+// Keeps the locks of one server up to date within a load budget (watch_policy.h): every poll
+// interval it re-reads (one pipeline of PTTL + MGET + fence reads) what a person sees or
+// needs now, and the other locks in rotation and a names-only sweep for new keys only as
+// fast as the budget allows (default 5% of one server core). A full annotated rescan runs
+// first, after a reconnect and on request (Refresh); load() tells what the watch costs.
 // A server that goes away (restart, failover) makes a step report disconnected; the next
 // step reconnects and goes on. When the server publishes keyspace notifications, the watch
 // follows them on a second connection and re-reads a touched lock at once
@@ -12,24 +15,36 @@
 #include <chrono>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <stop_token>
 #include <string>
+#include <unordered_set>
 #include <vector>
 
 #include "lockscope/connection.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/keyspace_follower.h"
+#include "lockscope/inspect/load_meter.h"
 #include "lockscope/inspect/lock_table.h"
 #include "lockscope/inspect/scan_options.h"
 #include "lockscope/inspect/scanner.h"
 #include "lockscope/inspect/server_facts.h"
+#include "lockscope/inspect/watch_policy.h"
 
 namespace lockscope::inspect {
+
+class KeyspaceSweep;
+class ServerTimeProbe;
 
 struct WatchOptions {
     ScanOptions scan;
     std::chrono::milliseconds pollInterval{500};
+    // The least time between two starts of the sweep for new keys (a full pass of the
+    // keyspace); a large keyspace takes longer, as the budget allows.
     std::chrono::milliseconds rescanInterval{5000};
+    // Share of one server core the steady-state watch may use, (0, 1]; 1 re-reads every
+    // lock every interval, as before the budget existed.
+    double budget = 0.05;
     DoctorOptions doctor;
     bool followKeyspaceEvents = true;  // when the server publishes them
     // Ordinary keys under the patterns (lock_shape.h) are left out of the table, so they
@@ -56,6 +71,7 @@ struct WatchUpdate {
     bool connected = true;
     std::string error;           // why the server could not be read (when !connected)
     std::string restartNote;     // set when the server restarted since the last connection
+    bool fullSpeedScan = false;  // this rescan ran at full speed, at the operator's request
     SteadyClock::time_point at;  // when this step started
 };
 
@@ -66,6 +82,7 @@ class LockWatch {
     LockWatch(Connection& connection, WatchOptions options = {});
     // Resumes from a lost connection's watch: its first rescan reconciles the locks it knew.
     LockWatch(Connection& connection, WatchOptions options, WatchMemory memory);
+    ~LockWatch();
 
     // What the next connection's watch needs; leaves this watch empty.
     WatchMemory takeMemory();
@@ -75,7 +92,18 @@ class LockWatch {
     // SCAN, bad options) are thrown.
     WatchUpdate step(std::stop_token stop = {});
     // Makes the next step a rescan (the operator pressed Refresh), keeping the history.
-    void requestRescan() { needRescan_ = true; }
+    // fullSpeed: that rescan ignores scan.maxLoad ("scan now at full speed").
+    void requestRescan(bool fullSpeed = false) {
+        needRescan_ = true;
+        fullSpeedNext_ = fullSpeedNext_ || fullSpeed;
+    }
+    // The keys a person sees now (visible rows, the selected lock): read every interval.
+    void setFocus(std::vector<std::string> keys) { policy_.setFocus(std::move(keys)); }
+    // Changes the steady-state budget, (0, 1]; throws InvalidArgumentError otherwise.
+    void setBudget(double share) { policy_.setBudget(share); }
+    // Commands per second and server-time share used over the last 10 s, with the budget.
+    LoadFigures load() const { return meter_.figures(SteadyClock::now(), policy_.budget()); }
+    const WatchPolicy& policy() const { return policy_; }
     // Waits up to `wait` for keyspace notifications and re-reads the keys they name. Returns
     // an update (empty when nothing happened); without notifications it just waits.
     WatchUpdate waitForEvents(std::chrono::milliseconds wait, std::stop_token stop = {});
@@ -93,7 +121,10 @@ class LockWatch {
 
   private:
     WatchUpdate rescan(std::stop_token stop);
-    WatchUpdate poll();
+    WatchUpdate pollWithinBudget(SteadyClock::time_point now);
+    void sweepForNewKeys(int rounds, SteadyClock::time_point now, WatchUpdate& update);
+    void readNewKeys(const std::vector<std::string>& keys, WatchUpdate& update);
+    std::chrono::milliseconds sweepPause() const;
     WatchUpdate reread(const std::vector<std::string>& keys);
     void refreshFindings(std::vector<LockRecord>& changed);
     void startFollowing();
@@ -114,6 +145,17 @@ class LockWatch {
     bool followDenied_ = false;
     std::string previousRunId_;  // the run_id of the server before a reconnect
     std::uint64_t nonLockKeys_ = 0;
+    bool fullSpeedNext_ = false;
+    bool scannedOnce_ = false;  // a complete scan is done: keys found later appeared since
+    WatchPolicy policy_;
+    LoadMeter meter_;
+    std::unique_ptr<KeyspaceSweep> sweep_;
+    std::unique_ptr<ServerTimeProbe> serverTime_;  // INFO commandstats, where allowed
+    std::optional<std::uint64_t> lastServerUsec_;  // its reading at the last step
+    SteadyClock::time_point passStartedAt_{};
+    std::uint64_t sweepPasses_ = 0;
+    // Hashes of ordinary keys the sweep has read once: not read again every pass.
+    std::unordered_set<std::uint64_t> nonLockHashes_;
 };
 
 }  // namespace lockscope::inspect

@@ -1,0 +1,89 @@
+#pragma once
+// Decides what a watcher reads each step so that watching never becomes the heaviest client
+// of a server, whatever the number of locks. Every interval it re-reads what a person sees or
+// needs now: the focus (the visible rows and the selected lock, told by the view), locks near
+// expiry, locks that changed recently, and orphans (no TTL). The rest is re-read in rotation,
+// and the keyspace is swept for new keys, only as fast as a server-time budget allows
+// (default 5% of one core). The cost of a key re-read and of a SCAN round is measured from
+// the round trips the watcher reports (spentOnPoll/spentOnSweep), never assumed constant,
+// so the same budget holds on a fast local server and on a slow remote one.
+//
+// Two credit buckets fill at the budget's rate: one for re-reads, one for the sweep (less
+// when keyspace notifications already tell about new keys). The focus and up to 2,000 urgent
+// keys are always read, even in debt; the debt then slows the rotation down until it is paid.
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+#include "lockscope/inspect/lock_table.h"
+
+namespace lockscope::inspect {
+
+struct WatchPolicyOptions {
+    std::chrono::milliseconds interval{500};  // the full-rate interval of the focus
+    double budget = 0.05;                     // share of one server core, (0, 1]
+    std::chrono::milliseconds nearExpiry{5000};
+    std::chrono::milliseconds recentChange{30000};
+};
+
+struct PollPlan {
+    std::vector<std::string> keys;  // to re-read now: focus, then urgent, then a rotation slice
+    std::size_t focus = 0;          // how many of keys are focus / urgent / rotation
+    std::size_t urgent = 0;
+    std::size_t rotation = 0;
+    int sweepRounds = 0;  // SCAN rounds of the new-key sweep allowed now
+};
+
+class WatchPolicy {
+  public:
+    // Throws InvalidArgumentError for a budget outside (0, 1] or an interval under 10 ms.
+    explicit WatchPolicy(WatchPolicyOptions options = {});
+
+    // The keys the view shows and the selected one; replaces the previous focus.
+    void setFocus(std::vector<std::string> keys);
+    void setBudget(double share);
+    double budget() const { return options_.budget; }
+    // Keyspace notifications bring new keys at once: the sweep then gets a tenth of its share.
+    void setFollowingEvents(bool following) { followingEvents_ = following; }
+    // Changes before this instant (the first full scan) do not count as recent.
+    void setSteadySince(SteadyClock::time_point at) { steadySince_ = at; }
+
+    // What to read in the step starting at now. wantSweep: a new-key sweep is in progress
+    // or due; without it the sweep's credit is kept for later.
+    PollPlan plan(const LockTable& table, SteadyClock::time_point now, bool wantSweep);
+    // What the step cost: the busy time of the re-read of `keys` keys, and of the sweep.
+    void spentOnPoll(std::chrono::nanoseconds busy, std::size_t keys);
+    void spentOnSweep(std::chrono::nanoseconds busy, int rounds);
+
+    // Measured costs (for tests and the command log): server time per key and per SCAN round.
+    std::chrono::nanoseconds costPerKey() const { return costPerKey_; }
+    std::chrono::nanoseconds costPerRound() const { return costPerRound_; }
+
+  private:
+    void accrue(SteadyClock::time_point now, bool wantSweep);
+    bool urgent(const LockRecord& r, SteadyClock::time_point now,
+                std::chrono::milliseconds slack) const;
+    void refreshUrgent(const LockTable& table, SteadyClock::time_point now);
+    void addRotation(const LockTable& table, PollPlan& plan, std::size_t count,
+                     const std::unordered_set<std::string_view>& taken);
+    double sweepShare() const { return followingEvents_ ? 0.04 : 0.4; }
+
+    WatchPolicyOptions options_;
+    std::vector<std::string> focus_;
+    std::vector<std::string> urgent_;  // recomputed every urgentRefresh_, not every step
+    SteadyClock::time_point urgentAt_{};
+    SteadyClock::time_point steadySince_ = SteadyClock::time_point::max();
+    bool followingEvents_ = false;
+    double pollCreditNs_ = 0, sweepCreditNs_ = 0;
+    bool bucketsFilled_ = false;
+    SteadyClock::time_point accruedAt_{};
+    std::chrono::nanoseconds costPerKey_{10'000};     // until measured: 10 µs per key
+    std::chrono::nanoseconds costPerRound_{500'000};  // and 0.5 ms per SCAN round
+    std::string rotationAfter_;                       // the rotation goes on after this key
+};
+
+}  // namespace lockscope::inspect

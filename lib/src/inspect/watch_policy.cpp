@@ -1,0 +1,144 @@
+#include "lockscope/inspect/watch_policy.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "lockscope/errors.h"
+
+namespace lockscope::inspect {
+namespace {
+
+using std::chrono::nanoseconds;
+
+// How long a bucket may save up: a watcher idle for a while must not then burst.
+nanoseconds bucketWindow(std::chrono::milliseconds interval) {
+    return std::max<nanoseconds>(2 * interval, std::chrono::seconds(1));
+}
+
+// Above this many locks the urgent list is recomputed every 2 s, not every step: a walk over
+// a million records costs the watcher's own CPU. Its thresholds widen by that much.
+constexpr std::size_t kWalkEveryStepUpTo = 20'000;
+constexpr auto kUrgentRefresh = std::chrono::seconds(2);
+constexpr std::size_t kUrgentAlways = 2000;
+
+// A moving average that trusts a measurement in proportion to how many items it covered.
+nanoseconds blend(nanoseconds old, nanoseconds measured, double weight) {
+    weight = std::clamp(weight, 0.0, 0.5);
+    return nanoseconds(
+        std::llround(double(old.count()) * (1 - weight) + double(measured.count()) * weight));
+}
+
+}  // namespace
+
+WatchPolicy::WatchPolicy(WatchPolicyOptions options) : options_(options) {
+    if (options_.interval.count() < 10)
+        throw InvalidArgumentError("watch intervals must be at least 10 ms");
+    setBudget(options_.budget);
+}
+
+void WatchPolicy::setBudget(double share) {
+    if (!(share > 0.0 && share <= 1.0))
+        throw InvalidArgumentError("the load budget must be above 0% and at most 100%");
+    options_.budget = share;
+}
+
+void WatchPolicy::setFocus(std::vector<std::string> keys) {
+    focus_ = std::move(keys);
+}
+
+void WatchPolicy::accrue(SteadyClock::time_point now, bool wantSweep) {
+    const double window = double(bucketWindow(options_.interval).count());
+    const double sweepRate = wantSweep ? options_.budget * sweepShare() : 0.0;
+    const double pollRate = options_.budget - sweepRate;
+    if (!bucketsFilled_) {
+        // A fresh watcher may read everything once at the full rate.
+        pollCreditNs_ = pollRate * window;
+        sweepCreditNs_ = options_.budget * sweepShare() * window;
+        bucketsFilled_ = true;
+    } else {
+        const double elapsed = double(nanoseconds(now - accruedAt_).count());
+        pollCreditNs_ = std::min(pollCreditNs_ + pollRate * elapsed, pollRate * window);
+        sweepCreditNs_ =
+            std::min(sweepCreditNs_ + sweepRate * elapsed, options_.budget * sweepShare() * window);
+    }
+    // A debt (a large focus, a slow server) is paid within ten seconds at most.
+    const double maxDebt = options_.budget * 1e10;
+    pollCreditNs_ = std::max(pollCreditNs_, -maxDebt);
+    sweepCreditNs_ = std::max(sweepCreditNs_, -maxDebt);
+    accruedAt_ = now;
+}
+
+bool WatchPolicy::urgent(const LockRecord& r, SteadyClock::time_point now,
+                         std::chrono::milliseconds slack) const {
+    if (!r.hasTtl()) return true;  // an orphan: the holder may be gone for good
+    if (r.remainingAt(now) <= (options_.nearExpiry + slack).count()) return true;
+    return r.lastChange >= steadySince_ && now - r.lastChange <= options_.recentChange + slack;
+}
+
+void WatchPolicy::refreshUrgent(const LockTable& table, SteadyClock::time_point now) {
+    const bool large = table.size() > kWalkEveryStepUpTo;
+    if (large && now - urgentAt_ < kUrgentRefresh) return;
+    const std::chrono::milliseconds slack = large ? kUrgentRefresh : std::chrono::milliseconds(0);
+    urgent_.clear();
+    for (const auto& [key, record] : table.records())
+        if (urgent(record, now, slack)) urgent_.push_back(key);
+    urgentAt_ = now;
+}
+
+void WatchPolicy::addRotation(const LockTable& table, PollPlan& plan, std::size_t count,
+                              const std::unordered_set<std::string_view>& taken) {
+    const auto& records = table.records();
+    if (records.empty() || count == 0) return;
+    auto it = records.upper_bound(rotationAfter_);
+    for (std::size_t visited = 0; visited < records.size() && plan.rotation < count; ++visited) {
+        if (it == records.end()) it = records.begin();
+        if (!taken.count(it->first)) {
+            plan.keys.push_back(it->first);
+            ++plan.rotation;
+        }
+        rotationAfter_ = it->first;
+        ++it;
+    }
+}
+
+PollPlan WatchPolicy::plan(const LockTable& table, SteadyClock::time_point now, bool wantSweep) {
+    accrue(now, wantSweep);
+    PollPlan plan;
+    std::unordered_set<std::string_view> taken;
+    for (const auto& key : focus_)
+        if (table.find(key) && taken.insert(key).second) plan.keys.push_back(key), ++plan.focus;
+    const double perKey = double(std::max<long long>(costPerKey_.count(), 1));
+    double credit = pollCreditNs_ - double(plan.focus) * perKey;
+    refreshUrgent(table, now);
+    // Urgent keys are read every step like the focus, up to a bound; past it (a hundred
+    // thousand orphans) they wait for credit like the rest.
+    for (const auto& key : urgent_) {
+        if (plan.urgent >= kUrgentAlways && credit < perKey) break;
+        if (!table.find(key) || !taken.insert(key).second) continue;
+        plan.keys.push_back(key);
+        ++plan.urgent;
+        credit -= perKey;
+    }
+    if (credit >= perKey) {
+        const auto count = std::size_t(std::min(credit / perKey, double(table.size())));
+        addRotation(table, plan, count, taken);
+    }
+    if (wantSweep && sweepCreditNs_ > 0) {
+        const double perRound = double(std::max<long long>(costPerRound_.count(), 1));
+        plan.sweepRounds = int(std::min(sweepCreditNs_ / perRound, 1000.0));
+    }
+    return plan;
+}
+
+void WatchPolicy::spentOnPoll(nanoseconds busy, std::size_t keys) {
+    pollCreditNs_ -= double(busy.count());
+    if (keys > 0)
+        costPerKey_ = blend(costPerKey_, busy / std::int64_t(keys), double(keys) / 2000.0);
+}
+
+void WatchPolicy::spentOnSweep(nanoseconds busy, int rounds) {
+    sweepCreditNs_ -= double(busy.count());
+    if (rounds > 0) costPerRound_ = blend(costPerRound_, busy / rounds, 0.1 * rounds);
+}
+
+}  // namespace lockscope::inspect

@@ -1,0 +1,144 @@
+// Issue 18: the window watching a server of LOCKSCOPE_BENCH_STEADY_LOCKS locks (default
+// 1,000,000) among three times as many keys, in steady state after the first scan: the share
+// of a core the redis-server spends (INFO cpu, everything it did, against the default 5%
+// budget), the window's own CPU and resident memory, how soon a change to a lock on screen
+// is shown, and how soon a new lock elsewhere is found (no keyspace notifications).
+
+#include <QApplication>
+#include <QSettings>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <atomic>
+#include <cstdio>
+#include <thread>
+
+#include "gui_bench_support.h"
+#include "lockscope/connection.h"
+#include "lockscope/sandbox/local_redis_server.h"
+#include "models/lock_filter_proxy.h"
+#include "models/lock_table_model.h"
+#include "session/connection_hub.h"
+#include "widgets/lock_inspector_view.h"
+#include "widgets/main_window.h"
+
+using namespace lockscope;
+using namespace lockscope::bench;
+using namespace lockscope::ui;
+using namespace std::chrono_literals;
+
+namespace {
+
+// n locks lock:{job:i}, their fence counters, and as many ordinary keys: 3n keys.
+void loadKeyspace(Connection& c, int n) {
+    std::vector<std::vector<std::string>> batch;
+    for (int i = 0; i < n; ++i) {
+        std::string name = "job:" + std::to_string(i);
+        batch.push_back({"SET", "lock:{" + name + "}", "token-" + std::to_string(i), "PX",
+                         std::to_string(3'600'000 + i % 1000)});
+        batch.push_back({"SET", "fence:{" + name + "}", std::to_string(i % 97 + 1)});
+        if (batch.size() >= 4000) c.pipeline(batch), batch.clear();
+    }
+    if (!batch.empty()) c.pipeline(batch);
+    c.command({"DEBUG", "POPULATE", std::to_string(n), "cache:item"});
+}
+
+// The key of a row on screen (a few rows down from the top).
+std::string visibleKey(MainWindow& window) {
+    QTableView* table = window.inspector()->table();
+    int row = std::max(0, table->rowAt(0)) + 3;
+    auto* proxy = window.inspector()->proxy();
+    const auto* r =
+        window.inspector()->model()->recordAt(proxy->mapToSource(proxy->index(row, 0)).row());
+    return r ? r->key : std::string();
+}
+
+bool shows(LockTableModel* model, const QString& instance, const std::string& key,
+           const std::string& token) {
+    int row = model->rowOf(instance, QString::fromStdString(key));
+    const auto* r = row >= 0 ? model->recordAt(row) : nullptr;
+    return r && r->token == token;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    int locks = qEnvironmentVariableIntValue("LOCKSCOPE_BENCH_STEADY_LOCKS");
+    if (locks <= 0) locks = 1'000'000;
+
+    LocalRedisServer server({.configLines = {"enable-debug-command yes"}});
+    Connection c = Connection::open(server.endpoint(), {.commandTimeout = 120s});
+    loadKeyspace(c, locks);
+
+    // A live workload beside it: one lock renewed and one handed off every 100 ms.
+    std::atomic<bool> stop{false};
+    std::thread churn([&] {
+        Connection w = Connection::open(server.endpoint());
+        for (int i = 0; !stop; ++i) {
+            w.command(
+                {"PEXPIRE", "lock:{job:" + std::to_string((i * 13) % locks) + "}", "3600000"});
+            w.command({"SET", "lock:{job:" + std::to_string((i * 7) % locks) + "}",
+                       "handoff-" + std::to_string(i), "PX", "3600000"});
+            std::this_thread::sleep_for(100ms);
+        }
+    });
+
+    QTemporaryDir dir;
+    QSettings settings(dir.filePath("bench.ini"), QSettings::IniFormat);
+    MainWindowOptions options;
+    options.auditLogPath = dir.filePath("audit.jsonl");
+    options.extra.append(ConnectionProfile::create(QStringLiteral("bench"), server.endpoint()));
+    MainWindow window(settings, options);
+    window.resize(1400, 900);
+    window.show();
+    auto* model = window.inspector()->model();
+    QElapsedTimer firstScan;
+    firstScan.start();
+    if (!runUntil([&] { return model->rowCount() >= locks; }, 900s, 200ms)) {
+        std::fprintf(stderr, "only %d of %d locks appeared\n", model->rowCount(), locks);
+        return 1;
+    }
+    double firstScanSeconds = double(firstScan.elapsed()) / 1000;
+    runFor(5s);  // settle: the watch measures its costs
+
+    const double serverCpu0 = serverCpuSeconds(c), cpu0 = processCpuSeconds();
+    QElapsedTimer wall;
+    wall.start();
+    runFor(10s);
+    const double seconds = double(wall.elapsed()) / 1000;
+    const double serverShare = (serverCpuSeconds(c) - serverCpu0) / seconds;
+    const double windowShare = (processCpuSeconds() - cpu0) / seconds;
+    const double rss = residentMb();
+
+    // A lock on screen changes holder: how long until the table shows it (worst of three).
+    const QString instance = QString::fromStdString(server.endpoint().display());
+    double worstShown = 0;
+    for (int i = 0; i < 3; ++i) {
+        std::string key = visibleKey(window), token = "bench-change-" + std::to_string(i);
+        c.command({"SET", key, token, "PX", "3600000"});
+        QElapsedTimer t;
+        t.start();
+        bool shown = runUntil([&] { return shows(model, instance, key, token); }, 30s, 5ms);
+        worstShown = std::max(worstShown, shown ? double(t.elapsed()) / 1000 : 999.0);
+        runFor(1s);
+    }
+    // A new lock elsewhere in the keyspace: how long until the sweep finds it.
+    c.command({"SET", "lock:{fresh:1}", "new-holder", "PX", "3600000"});
+    QElapsedTimer found;
+    found.start();
+    bool isFound =
+        runUntil([&] { return model->rowOf(instance, "lock:{fresh:1}") >= 0; }, 180s, 100ms);
+    double foundSeconds = isFound ? double(found.elapsed()) / 1000 : 999.0;
+    stop = true;
+    churn.join();
+
+    std::printf(
+        "watch %s locks steady: server %.1f%% of a core (budget 5%%) | window %.1f%% of a core | "
+        "RSS %.0f MB | a visible change shown in %.2f s | a new lock found in %.1f s (no "
+        "notifications) | first scan %.1f s | goals: server <= 5%%, window <= 15%%, RSS <= 600 "
+        "MB, shown <= 1 s, found <= 60 s\n",
+        locks == 1'000'000 ? "1M" : std::to_string(locks).c_str(), serverShare * 100,
+        windowShare * 100, rss, worstShown, foundSeconds, firstScanSeconds);
+    return 0;
+}

@@ -1,0 +1,261 @@
+// The watch's load budget (issue 18): what a person sees is read every interval, the rest
+// only as fast as the budget allows, and the cost is measured, not assumed.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "inspect_helpers.h"
+#include "lockscope/errors.h"
+#include "lockscope/inspect/load_meter.h"
+#include "lockscope/inspect/lock_age.h"
+#include "lockscope/inspect/lock_watch.h"
+#include "lockscope/inspect/watch_policy.h"
+#include "redis_fixture.h"
+#include "server_time_probe.h"
+
+using namespace lockscope;
+using namespace lockscope::inspect;
+using namespace std::chrono_literals;
+using lockscope::testing::RedisTest;
+
+namespace {
+
+LockRecord lockAt(const std::string& key, std::int64_t pttlMs, SteadyClock::time_point at) {
+    LockRecord r;
+    r.key = key;
+    r.token = "t-" + key;
+    r.pttlMs = pttlMs;
+    r.observedAt = r.firstSeen = r.lastChange = at;
+    return r;
+}
+
+LockTable tableOf(int n, SteadyClock::time_point at, std::int64_t pttlMs = 600'000) {
+    LockTable t;
+    for (int i = 0; i < n; ++i) t.observe(lockAt("lock:" + std::to_string(100000 + i), pttlMs, at));
+    return t;
+}
+
+// The server's own CPU seconds (user + sys) from INFO cpu: what the watch really cost it.
+double serverCpuSeconds(Connection& c) {
+    std::string info(c.command({"INFO", "cpu"}).text());
+    auto field = [&](const std::string& name) {
+        auto at = info.find(name + ":");
+        return at == std::string::npos ? 0.0 : std::stod(info.substr(at + name.size() + 1));
+    };
+    return field("used_cpu_sys") + field("used_cpu_user");
+}
+
+long long totalCalls(Connection& c) {
+    std::string info(c.command({"INFO", "commandstats"}).text());
+    long long total = 0;
+    for (auto at = info.find("calls="); at != std::string::npos; at = info.find("calls=", at + 1))
+        total += std::stoll(info.substr(at + 6));
+    return total;
+}
+
+}  // namespace
+
+TEST(WatchPolicy, RejectsABudgetOutsideZeroToOne) {
+    EXPECT_THROW(WatchPolicy({.budget = 0}), InvalidArgumentError);
+    EXPECT_THROW(WatchPolicy({.budget = 1.5}), InvalidArgumentError);
+    EXPECT_THROW(WatchPolicy({.budget = std::nan("")}), InvalidArgumentError);
+    EXPECT_THROW(WatchPolicy({.interval = 0ms}), InvalidArgumentError);
+    WatchPolicy p;
+    EXPECT_THROW(p.setBudget(-0.1), InvalidArgumentError);
+    EXPECT_DOUBLE_EQ(p.budget(), 0.05);
+}
+
+TEST(WatchPolicy, FocusIsReadEveryStepAndTheRestWithinTheBudget) {
+    auto t0 = SteadyClock::now();
+    LockTable table = tableOf(100'000, t0);
+    WatchPolicy policy({.interval = 500ms, .budget = 0.05});
+    policy.setSteadySince(t0 + 1ms);  // the table was read by the first scan, before
+    policy.setFocus({"lock:100007", "lock:150000", "not:known"});
+    std::set<std::string> rotated;
+    for (int step = 1; step <= 20; ++step) {
+        auto now = t0 + step * 500ms;
+        PollPlan plan = policy.plan(table, now, false);
+        ASSERT_GE(plan.keys.size(), 2u);
+        EXPECT_EQ(plan.keys[0], "lock:100007");
+        EXPECT_EQ(plan.keys[1], "lock:150000");
+        EXPECT_EQ(plan.focus, 2u);  // a key the table does not hold is not read
+        for (std::size_t i = plan.focus; i < plan.keys.size(); ++i) rotated.insert(plan.keys[i]);
+        // Each key costs 20 µs here: 5% of 500 ms pays for about 1,250 of them.
+        policy.spentOnPoll(std::chrono::microseconds(20) * plan.keys.size(), plan.keys.size());
+        if (step > 3) {
+            EXPECT_LT(plan.keys.size(), 2'000u) << step;
+        }
+    }
+    // The rotation moves on: the keys read in rotation are different ones each step.
+    EXPECT_GT(rotated.size(), 10'000u);
+    EXPECT_NEAR(double(policy.costPerKey().count()), 20'000.0, 4'000.0);
+}
+
+TEST(WatchPolicy, NearExpiryRecentChangesAndOrphansComeBeforeTheRotation) {
+    auto t0 = SteadyClock::now();
+    LockTable table = tableOf(50'000, t0);
+    table.observe(lockAt("lock:expiring", 3'000, t0));
+    table.observe(lockAt("lock:orphan", -1, t0));
+    WatchPolicy policy({.interval = 500ms, .budget = 0.01});
+    policy.setSteadySince(t0 + 1s);
+    auto changed = lockAt("lock:100042", 600'000, t0 + 2s);
+    changed.token = "another holder";
+    table.observe(changed);
+    for (int step = 0; step < 5; ++step) {
+        PollPlan plan = policy.plan(table, t0 + 2s + step * 500ms, false);
+        std::set<std::string> keys(plan.keys.begin(), plan.keys.end());
+        EXPECT_TRUE(keys.count("lock:expiring")) << step;
+        EXPECT_TRUE(keys.count("lock:orphan")) << step;
+        EXPECT_TRUE(keys.count("lock:100042")) << step;
+        EXPECT_EQ(plan.urgent, 3u);
+        policy.spentOnPoll(std::chrono::microseconds(20) * plan.keys.size(), plan.keys.size());
+    }
+}
+
+TEST(WatchPolicy, SweepsOnlyWhenWantedAndLessWhenFollowingEvents) {
+    auto t0 = SteadyClock::now();
+    LockTable table = tableOf(10, t0);
+    WatchPolicy policy({.interval = 500ms, .budget = 0.05});
+    EXPECT_EQ(policy.plan(table, t0, false).sweepRounds, 0);
+    WatchPolicy sweeping({.interval = 500ms, .budget = 0.05});
+    int rounds = sweeping.plan(table, t0, true).sweepRounds;
+    EXPECT_GT(rounds, 0);
+    WatchPolicy following({.interval = 500ms, .budget = 0.05});
+    following.setFollowingEvents(true);
+    EXPECT_LT(following.plan(table, t0, true).sweepRounds, rounds);
+}
+
+TEST(LoadMeter, CommandsPerSecondAndServerShareOverTheWindow) {
+    LoadMeter meter(10s);
+    auto t0 = SteadyClock::now();
+    EXPECT_EQ(meter.figures(t0, 0.05).commandsPerSecond, 0);
+    for (int i = 1; i <= 10; ++i) meter.add(t0 + i * 1s, 1000, 10ms);
+    LoadFigures f = meter.figures(t0 + 10s, 0.05);
+    EXPECT_NEAR(f.commandsPerSecond, 1000, 120);
+    EXPECT_NEAR(f.serverShare, 0.01, 0.002);
+    EXPECT_DOUBLE_EQ(f.budget, 0.05);
+    // Samples older than the window are forgotten.
+    EXPECT_NEAR(meter.figures(t0 + 25s, 0.05).commandsPerSecond, 0, 1e-9);
+}
+
+// Issue 18's test: 50,000 locks on a real server, watched a few seconds with the default
+// budget. Before the budget, every step re-read all 50,000 (over 100,000 commands per
+// 200 ms step, the server busy most of the time); now the server's own CPU stays near the
+// budget while a visible lock that changes is still seen at the next step.
+TEST_F(RedisTest, FiftyThousandLocksStayWithinTheBudgetAndAVisibleChangeIsSeenAtOnce) {
+    Connection c = connect(ConnectionOptions{.commandTimeout = 30s});
+    std::vector<std::vector<std::string>> batch;
+    for (int i = 0; i < 50'000; ++i) {
+        batch.push_back({"SET", "lock:{job:" + std::to_string(i) + "}",
+                         "token-" + std::to_string(i), "PX", "600000"});
+        if (batch.size() == 5000) c.pipeline(batch), batch.clear();
+    }
+    Connection w = connect(ConnectionOptions{.commandTimeout = 30s});
+    LockWatch watch(w, {.pollInterval = 200ms, .rescanInterval = 5s, .budget = 0.05});
+    ASSERT_EQ(watch.step().changed.size(), 50'000u);  // the first scan reads everything
+    std::vector<std::string> visible;
+    for (int i = 100; i < 140; ++i) visible.push_back("lock:{job:" + std::to_string(i) + "}");
+    watch.setFocus(visible);
+
+    // Steady state: the first second settles the measured costs, the next three count.
+    for (int i = 0; i < 5; ++i) watch.step(), std::this_thread::sleep_for(200ms);
+    double cpu0 = serverCpuSeconds(c);
+    long long calls0 = totalCalls(c);
+    auto start = SteadyClock::now();
+    int seen = 0, changes = 0;
+    for (int i = 0; i < 15; ++i) {
+        if (i % 5 == 2) {
+            c.command({"SET", "lock:{job:120}", "handoff-" + std::to_string(i), "PX", "600000"});
+            ++changes;
+            auto u = watch.step();
+            for (const auto& r : u.changed)
+                if (r.key == "lock:{job:120}" && r.token == "handoff-" + std::to_string(i)) ++seen;
+        } else {
+            watch.step();
+        }
+        std::this_thread::sleep_for(200ms);
+    }
+    double seconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
+    double serverShare = (serverCpuSeconds(c) - cpu0) / seconds;
+    double callsPerSecond = double(totalCalls(c) - calls0 - 2) / seconds;
+    LoadFigures load = watch.load();
+    EXPECT_EQ(seen, changes) << "a visible lock's change was not seen at the next step";
+    // The server's CPU includes its own housekeeping (serverCron): allow that much beside
+    // the 5% budget. Without the budget this is above 50%.
+    EXPECT_LT(serverShare, 0.10) << "server CPU share " << serverShare;
+    // The watch's own figure covers the last 10 s, the first scan included: just present.
+    EXPECT_GT(load.serverShare, 0);
+    // Re-reading everything every step would be 250,000 commands/s.
+    EXPECT_LT(callsPerSecond, 25'000) << callsPerSecond;
+    EXPECT_GT(load.commandsPerSecond, 0);
+    std::printf("50k locks: server CPU %.1f%%, measured share %.1f%%, %.0f commands/s\n",
+                serverShare * 100, load.serverShare * 100, callsPerSecond);
+}
+
+TEST_F(RedisTest, TheSweepFindsNewLocksAndSkipsOrdinaryKeys) {
+    Connection c = connect();
+    c.command({"SET", "lock:a", "token-a", "PX", "60000"});
+    Connection w = connect();
+    WatchOptions options{.pollInterval = 20ms, .rescanInterval = 20ms};
+    options.scan.patterns = {"*"};
+    LockWatch watch(w, options);
+    ASSERT_EQ(watch.step().changed.size(), 1u);
+    c.command({"SET", "lock:b", "0123456789abcdef0123456789abcdef", "PX", "60000"});
+    c.command({"SET", "cache:config", "plain value"});  // no TTL, no token: not a lock
+    bool found = false, passed = false;
+    for (int i = 0; i < 50 && !(found && passed); ++i) {
+        std::this_thread::sleep_for(25ms);
+        auto u = watch.step();
+        for (const auto& r : u.changed) found = found || r.key == "lock:b";
+        passed = passed || (found && u.rescanned);
+    }
+    EXPECT_TRUE(found);
+    EXPECT_EQ(watch.table().find("cache:config"), nullptr);
+    EXPECT_TRUE(passed) << "the sweep never finished a pass";
+}
+
+// Issue 12: the Age of a lock that appeared while LockScope was watching is the time since
+// it was first seen (its acquire was seen), not "unknown"; a lock that was already there at
+// the first scan has no such evidence.
+TEST_F(RedisTest, ALockThatAppearsWhileWatchingHasItsAcquireSeen) {
+    Connection c = connect();
+    c.command({"SET", "lock:old", "0123456789abcdef0123456789abcdef", "PX", "60000"});
+    Connection w = connect();
+    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 20ms});
+    watch.step();
+    c.command({"SET", "lock:new", "fedcba9876543210fedcba9876543210", "PX", "60000"});
+    for (int i = 0; i < 50 && !watch.table().find("lock:new"); ++i)
+        std::this_thread::sleep_for(25ms), watch.step();
+    const LockRecord* fresh = watch.table().find("lock:new");
+    const LockRecord* old = watch.table().find("lock:old");
+    ASSERT_TRUE(fresh && old);
+    auto now = SteadyClock::now();
+    LockAge age = estimateAge(*fresh, now, WallClock::now());
+    EXPECT_EQ(age.source, AgeSource::AcquireSeen);
+    EXPECT_GE(age.ms, 0);
+    EXPECT_LT(age.ms, 5000);
+    EXPECT_EQ(estimateAge(*old, now, WallClock::now()).source, AgeSource::Unknown);
+    // Polled again, it keeps that evidence.
+    for (int i = 0; i < 3; ++i) std::this_thread::sleep_for(25ms), watch.step();
+    EXPECT_EQ(
+        estimateAge(*watch.table().find("lock:new"), SteadyClock::now(), WallClock::now()).source,
+        AgeSource::AcquireSeen);
+}
+
+// The server's own account of the watch's commands (INFO commandstats), and text that is not one.
+TEST(ServerTimeProbe, SumsTheWatchCommandsUsecAndIgnoresTheRest) {
+    const std::string info =
+        "# Commandstats\r\n"
+        "cmdstat_get:calls=10,usec=150,usec_per_call=15.00,rejected_calls=0,failed_calls=0\r\n"
+        "cmdstat_set:calls=99,usec=9999,usec_per_call=101.00\r\n"
+        "cmdstat_pttl:calls=4,usec=20,usec_per_call=5.00\r\n"
+        "cmdstat_scan:calls=2,usec=1000,usec_per_call=500.00\r\n";
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec(info), 1170u);
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec(""), 0u);
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("cmdstat_get:calls=1,usec=\xff\xfe"), 0u);
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("cmdstat_get:calls=1"), 0u);
+    EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("xcmdstat_get:calls=1,usec=5\n"), 0u);
+}

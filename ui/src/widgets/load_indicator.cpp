@@ -1,0 +1,70 @@
+#include "widgets/load_indicator.h"
+
+#include <cmath>
+
+#include "session/connection_hub.h"
+
+namespace lockscope::ui {
+namespace {
+
+// "5%", "2.1%", "<0.1%": whole numbers without decimals, tiny shares not shown as 0.
+QString percent(double share) {
+    const double p = share * 100.0;
+    if (p > 0 && p < 0.1) return QStringLiteral("<0.1%");
+    const bool whole = std::abs(p - std::round(p)) < 0.05 || p >= 10;
+    return QString::number(p, 'f', whole ? 0 : 1) + QLatin1Char('%');
+}
+
+}  // namespace
+
+LoadIndicator::LoadIndicator(ConnectionHub& hub, QWidget* parent) : QLabel(parent) {
+    setObjectName(QStringLiteral("loadIndicator"));
+    connect(&hub, &ConnectionHub::loadMeasured, this, &LoadIndicator::record);
+    connect(&hub, &ConnectionHub::instanceClosed, this, &LoadIndicator::forget);
+    redraw();
+}
+
+void LoadIndicator::record(const QString& instance, double commandsPerSecond, double serverShare,
+                           double budget) {
+    loads_[instance] = {commandsPerSecond, serverShare, budget};
+    redraw();
+}
+
+void LoadIndicator::forget(const QString& instance) {
+    loads_.remove(instance);
+    redraw();
+}
+
+void LoadIndicator::redraw() {
+    if (loads_.isEmpty()) {
+        setText(tr("LockScope load: not connected"));
+        setToolTip({});
+        return;
+    }
+    double commands = 0;
+    const Load* busiest = nullptr;
+    QStringList lines;
+    for (auto it = loads_.cbegin(); it != loads_.cend(); ++it) {
+        const Load& l = it.value();
+        commands += l.commandsPerSecond;
+        if (!busiest || l.serverShare / l.budget > busiest->serverShare / busiest->budget)
+            busiest = &l;
+        lines << tr("%1: %2 commands/s, server %3 of a core (budget %4)")
+                     .arg(it.key())
+                     .arg(qRound64(l.commandsPerSecond))
+                     .arg(percent(l.serverShare), percent(l.budget));
+    }
+    const QString server = loads_.size() == 1 ? tr("server") : tr("busiest server");
+    setText(tr("LockScope load: %1 cmd/s · %2 %3 of a core (budget %4)")
+                .arg(qRound64(commands))
+                .arg(server, percent(busiest->serverShare), percent(busiest->budget)));
+    setToolTip(tr("Measured from the round trips of the last 10 s (they bound the server "
+                  "time from above):\n") +
+               lines.join(QLatin1Char('\n')));
+    // Over budget (a scan at full speed, a large focus): say so in the warning colour.
+    setStyleSheet(busiest->serverShare > busiest->budget * 1.2
+                      ? QStringLiteral("QLabel { color: #b26b00; }")
+                      : QString());
+}
+
+}  // namespace lockscope::ui
