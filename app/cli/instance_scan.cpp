@@ -119,13 +119,39 @@ std::vector<InstanceScan> scanInstances(const InspectorFlags& flags) {
 
 namespace {
 
+// A cluster in streamInstances(): scanCluster reads every primary at once and follows slots
+// that move, which needs the whole result, so its records reach the sink node by node once
+// the cluster is read (memory is the cluster's locks, not a batch). The nodes' notes and
+// the first node error go to the one InstanceScan of the seed's URL.
+void streamWholeCluster(const InspectorFlags& flags, inspect::ClusterRouter& router,
+                        InstanceScan& s, const RecordSink& sink) {
+    std::vector<InstanceScan> nodes;
+    scanWholeCluster(flags, router, nodes);
+    for (auto& node : nodes) {
+        for (const auto& note : node.notes)
+            s.notes.push_back(node.endpoint.display() + ": " + note);
+        if (node.error && !s.error) {
+            s.error = node.endpoint.display() + ": " + *node.error;
+            s.errorExit = node.errorExit;
+        }
+        if (!node.records.empty()) sink(node.records);
+    }
+    if (!nodes.empty()) s.facts = nodes.front().facts;
+    s.servers = nodes.size();
+}
+
 // One server of streamInstances(): probe, then scan, annotating each batch before the sink.
 void streamOne(const InspectorFlags& flags, InstanceScan& s, const RecordSink& sink,
                std::stop_token stop) {
     try {
         ConnectionOptions options = connectionOptions(flags, true);
         options.stop = stop;
-        Connection c = Connection::open(s.endpoint, options);
+        inspect::ClusterRouter router(s.endpoint, options, flags.clusterAddressing);
+        if (router.isCluster()) {
+            streamWholeCluster(flags, router, s, sink);
+            return;
+        }
+        Connection& c = router.connectionTo(s.endpoint);
         s.facts = inspect::probeServer(c);
         inspect::DoctorOptions doctorOptions;
         doctorOptions.layout = flags.scan.layout;

@@ -23,8 +23,9 @@ struct InstanceScan {
     inspect::ServerFacts facts;
     std::vector<std::string> notes;  // degradations, denied probes
     std::optional<std::string> error;
-    int errorExit = 0;       // the exit code the error maps to
-    bool cancelled = false;  // stopped early (Ctrl+C): its records are partial
+    int errorExit = 0;        // the exit code the error maps to
+    bool cancelled = false;   // stopped early (Ctrl+C): its records are partial
+    std::size_t servers = 1;  // the servers this scan read: a cluster's nodes behind one URL
 };
 
 std::vector<InstanceScan> scanInstances(const InspectorFlags& flags);

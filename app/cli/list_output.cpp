@@ -84,8 +84,10 @@ void ListPrinter::finish(const std::vector<InstanceScan>& scans, bool interrupte
         for (const auto& r : held_) view.push_back(&r);
         std::fputs(formatLockTable(view, options_.showInstance, now).c_str(), out_);
     }
+    std::size_t servers = 0;
+    for (const auto& s : scans) servers += s.servers;
     std::fprintf(out_, "%llu lock%s on %zu instance%s\n", static_cast<unsigned long long>(count_),
-                 count_ == 1 ? "" : "s", scans.size(), scans.size() == 1 ? "" : "s");
+                 count_ == 1 ? "" : "s", servers, servers == 1 ? "" : "s");
     if (streaming_)
         std::fprintf(out_,
                      "(more than %zu locks: printed as scanned, unsorted; --sort sorts them, "
