@@ -63,11 +63,11 @@ std::string toText(const std::string& instance, const std::vector<std::string>& 
         std::string kinds, examples;
         for (const auto& k : p.kinds) kinds += (kinds.empty() ? "" : ",") + k;
         for (const auto& e : p.examples)
-            examples += (examples.empty() ? "" : " ") + printable(e, 48);
+            examples.append(examples.empty() ? "" : " ").append(printable(e, 48));
         char line[256];
         std::snprintf(line, sizeof line, "  %-32s %8llu key%s  ", printable(p.pattern, 32).c_str(),
                       static_cast<unsigned long long>(p.keys), p.keys == 1 ? " " : "s");
-        out += line + kinds + "  e.g. " + examples + "\n";
+        out.append(line).append(kinds).append("  e.g. ").append(examples).append("\n");
     }
     return out;
 }

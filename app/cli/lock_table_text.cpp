@@ -50,7 +50,7 @@ namespace {
 
 std::string tableLine(bool showInstance, std::size_t keyWidth, std::string instance,
                       std::string key, std::string kind, std::string holder, std::string ttl,
-                      std::string fence, std::string findings) {
+                      std::string fence, const std::string& findings) {
     std::string l;
     if (showInstance) l += pad(std::move(instance), 24) + " ";
     l += pad(std::move(key), keyWidth) + " " + pad(std::move(kind), 16) + " " +

@@ -3,7 +3,8 @@
 // or until a condition holds, and the process's CPU time and resident memory.
 
 #include <sys/resource.h>
-#include <time.h>
+
+#include <ctime>
 
 #include <QElapsedTimer>
 #include <QEventLoop>

@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -104,8 +105,7 @@ class Series {
     }
     std::string spread() const {
         auto [low, high] = std::minmax_element(times_.begin(), times_.end());
-        return std::to_string(static_cast<int>(*low + 0.5)) + "-" +
-               std::to_string(static_cast<int>(*high + 0.5)) + " us";
+        return std::to_string(std::lround(*low)) + "-" + std::to_string(std::lround(*high)) + " us";
     }
 
   private:

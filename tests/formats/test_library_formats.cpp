@@ -103,7 +103,7 @@ TEST(LibraryFormats, RedissonReadWriteLockAndItsLeaseKeys) {
 }
 
 TEST(LibraryFormats, HostileInputChangesNothingAndNeverThrows) {
-    for (std::string key :
+    for (const std::string& key :
          {std::string(""), std::string("job-lock:"), std::string("job-lock::"),
           std::string("laravel_unique_job:"), std::string("uniquejobs:"), std::string(":LOCKED"),
           std::string("redlock-"), std::string("qo_"), std::string("{}:rwlock_timeout:"),

@@ -76,8 +76,8 @@ TEST_F(LibraryReleaseTest, RedissonLockWakesTheSubscriberOnlyWhenTheFieldsAreUnc
     std::string line;
     int intents = 0, results = 0;  // each release was sent: its intent, then its result
     while (std::getline(in, line)) {
-        intents += line.find("\"phase\":\"intent\"") != std::string::npos;
-        results += line.find("\"phase\":\"result\"") != std::string::npos;
+        intents += line.find(R"("phase":"intent")") != std::string::npos;
+        results += line.find(R"("phase":"result")") != std::string::npos;
     }
     EXPECT_EQ(intents, 3);
     EXPECT_EQ(results, 3);

@@ -42,12 +42,13 @@ TEST_F(CliLibraryReleaseTest, RedissonLockWakesItsSubscriber) {
     c.command({"PEXPIRE", "ledger", "30000"});
     Connection waiter = subscriber("redisson_lock__channel:{ledger}");
     // Re-entered since it was seen (count 2, seen 1): refused, nothing published.
-    auto changed = cli({"release", "ledger", "--fields", "{\"" + field + "\":\"1\"}", "-u", url()});
+    auto changed =
+        cli({"release", "ledger", "--fields", R"({")" + field + R"(":"1"})", "-u", url()});
     EXPECT_EQ(changed.code, 4) << changed.err;
     EXPECT_EQ(nextMessage(waiter, 300ms), "");
     EXPECT_EQ(c.command({"EXISTS", "ledger"}).integer(), 1);
     // Before this path, the CLI deleted the hash with no PUBLISH: the waiter slept on.
-    auto done = cli({"release", "ledger", "--fields", "{\"" + field + "\":\"2\"}", "-u", url()});
+    auto done = cli({"release", "ledger", "--fields", R"({")" + field + R"(":"2"})", "-u", url()});
     EXPECT_EQ(done.code, 0) << done.err;
     EXPECT_TRUE(contains(done.out, "1 subscriber")) << done.out;
     EXPECT_EQ(nextMessage(waiter), "0");  // LockPubSub.UNLOCK_MESSAGE
@@ -63,7 +64,7 @@ TEST_F(CliLibraryReleaseTest, RedissonReadWriteLockWakesAllReaders) {
     const std::string field = formats_test::kClientA + ":57:write";
     c.command({"HSET", "stock", "mode", "write", field, "1"});
     Connection waiter = subscriber("redisson_rwlock:{stock}");
-    auto done = cli({"release", "stock", "--fields", "{\"mode\":\"write\",\"" + field + "\":\"1\"}",
+    auto done = cli({"release", "stock", "--fields", R"({"mode":"write",")" + field + R"(":"1"})",
                      "-u", url()});
     EXPECT_EQ(done.code, 0) << done.err;
     EXPECT_EQ(nextMessage(waiter), "1");  // READ_UNLOCK_MESSAGE: every waiter
@@ -87,7 +88,7 @@ TEST_F(CliLibraryReleaseTest, SidekiqDigestGoesAsOneAndTheBlockedJobWakes) {
         if (contains(info, "blocked_clients:1")) break;
         std::this_thread::sleep_for(10ms);
     }
-    const std::string jobs = "{\"" + formats_test::kJid + "\":\"1764549331.12\"}";
+    const std::string jobs = R"({")" + formats_test::kJid + R"(":"1764549331.12"})";
     auto done = cli({"release", d + ":LOCKED", "--fields", jobs, "-u", url()});
     EXPECT_EQ(done.code, 0) << done.err << done.out;
     EXPECT_EQ(waiter.get(), "1");  // unlock.lua's sentinel

@@ -213,7 +213,7 @@ TEST_F(RedisTest, HashesListsZsetsAndOtherTypesUnderThePattern) {
     c.command({"XADD", "lock:x", "*", "f", "v"});
     std::vector<std::string> big{"HSET", "lock:bighash"};
     for (int i = 0; i < 500; ++i)
-        big.push_back(kRedissonHolder + std::to_string(i)), big.push_back("1");
+        big.push_back(kRedissonHolder + std::to_string(i)), big.emplace_back("1");
     c.command(std::vector<std::string_view>(big.begin(), big.end()));
     ScanOptions options;
     options.maxHashFields = 10;

@@ -351,7 +351,7 @@ TEST(ServerFactsInfo, RunIdIsReadFromTheInfoText) {
     EXPECT_EQ(runIdFromInfo("run_id:last"), "last");
     EXPECT_EQ(runIdFromInfo(""), "");
     EXPECT_EQ(runIdFromInfo("# Server\r\nredis_version:7\r\n"), "");
-    EXPECT_EQ(runIdFromInfo(std::string("\0\xff\nrun_id\n", 11)), "");
+    EXPECT_EQ(runIdFromInfo(std::string("\0\xff\nrun_id\n", 10)), "");
 }
 
 // A server killed and started again empty on the same port: the watch of the new

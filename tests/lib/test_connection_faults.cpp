@@ -32,7 +32,7 @@ class FaultTest : public RedisTest {
         RedisTest::TearDown();
     }
     LoopbackProxy& proxy() { return *proxy_; }
-    Connection viaProxy(ConnectionOptions options = {}) {
+    Connection viaProxy(const ConnectionOptions& options = {}) {
         return Connection::open(proxy_->endpoint(), options);
     }
     std::string value(const std::string& key) {

@@ -42,7 +42,7 @@ Endpoint byName(Endpoint e) {
 }  // namespace
 
 TEST_F(TlsRedisTest, ConnectsByNameAndByAddressAndReportsTheSession) {
-    for (Endpoint e : {endpoint(), byName(endpoint())}) {
+    for (const Endpoint& e : {endpoint(), byName(endpoint())}) {
         Connection c = Connection::open(e);
         EXPECT_EQ(c.command({"PING"}).text(), "PONG");
         auto session = c.tlsSession();

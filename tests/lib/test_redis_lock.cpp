@@ -146,8 +146,9 @@ TEST_F(RedisTest, BadLockNamesAreRejectedBeforeAnythingIsSent) {
     auto c = std::make_shared<Connection>(connect());
     int sent = 0;
     c->setObserver([&](const CommandEvent&) { ++sent; });
-    for (std::string name : {std::string(), std::string("a\0b", 3), std::string("tab\there"),
-                             std::string("\x01\x02"), std::string("a{b}"), std::string(513, 'n')}) {
+    for (const std::string& name :
+         {std::string(), std::string("a\0b", 3), std::string("tab\there"), std::string("\x01\x02"),
+          std::string("a{b}"), std::string(513, 'n')}) {
         try {
             RedisLock lock(c, name);
             FAIL() << "accepted lock name of " << name.size() << " bytes";

@@ -11,7 +11,7 @@
 namespace lockscope::sim::testing {
 
 // A scenario simulated with its defaults changed by "name=value" assignments.
-inline RunResult simulate(const std::string& name, std::vector<std::string> sets = {},
+inline RunResult simulate(const std::string& name, const std::vector<std::string>& sets = {},
                           std::uint64_t seed = 1) {
     const Scenario& scenario = scenarioNamed(name);
     ScenarioParams params = scenario.defaults();

@@ -12,7 +12,7 @@ using namespace lockscope::sim;
 namespace {
 
 std::string transcriptOf(const std::string& name, std::uint64_t seed,
-                         std::vector<std::string> sets = {}) {
+                         const std::vector<std::string>& sets = {}) {
     const Scenario& scenario = scenarioNamed(name);
     ScenarioParams params = scenario.defaults();
     for (const auto& s : sets) params.assign(s);

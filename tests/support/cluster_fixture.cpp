@@ -75,15 +75,16 @@ void RedisCluster::startNode(std::size_t index) {
                          "cluster-allow-replica-migration no",
                          "repl-diskless-sync-delay 0"};
         if (!options_.unreachableHostPrefix.empty()) {
-            o.configLines.push_back("cluster-announce-hostname " + options_.unreachableHostPrefix +
-                                    std::to_string(index) + ".invalid");
-            o.configLines.push_back("cluster-preferred-endpoint-type hostname");
+            o.configLines.emplace_back("cluster-announce-hostname " +
+                                       options_.unreachableHostPrefix + std::to_string(index) +
+                                       ".invalid");
+            o.configLines.emplace_back("cluster-preferred-endpoint-type hostname");
         }
         if (options_.tls) {
             const auto& c = testCertificates();
             o.tls = serverTls(c.serverCert, c.serverKey);
-            o.configLines.push_back("tls-cluster yes");
-            o.configLines.push_back("tls-replication yes");
+            o.configLines.emplace_back("tls-cluster yes");
+            o.configLines.emplace_back("tls-replication yes");
         }
         try {
             nodes_[index].server = std::make_unique<LocalRedisServer>(o);

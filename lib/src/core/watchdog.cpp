@@ -18,8 +18,7 @@ using Clock = std::chrono::steady_clock;
 // copyable; only the watchdog's thread ever uses it.
 RenewFunction extendScriptRenewal(Connection connection, const Lease& lease) {
     auto shared = std::make_shared<Connection>(std::move(connection));
-    return [shared, lease = std::move(lease)](Clock::time_point sentAt,
-                                              Clock::time_point deadline) {
+    return [shared, lease](Clock::time_point sentAt, Clock::time_point deadline) {
         auto left = std::chrono::duration_cast<milliseconds>(deadline - Clock::now());
         auto timeout = std::clamp(left, milliseconds(1), std::max(milliseconds(1), lease.ttl / 3));
         shared->setConnectTimeout(timeout);  // a reconnect must not outlast the lease either

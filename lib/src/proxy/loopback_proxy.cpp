@@ -51,7 +51,7 @@ bool sendAll(int fd, const std::string& bytes) {
 }
 
 const std::string& filler() {
-    static const std::string bytes(64 * 1024, 'x');
+    static const std::string bytes(std::size_t{64} * 1024, 'x');
     return bytes;
 }
 

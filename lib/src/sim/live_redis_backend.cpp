@@ -59,9 +59,9 @@ CommandReply LiveRedisBackend::execute(const RedisCommand& c, VirtualMs /*now*/)
     switch (c.op) {
         case RedisOp::Set: {
             std::vector<std::string_view> argv{"SET", c.key, c.value};
-            if (c.nx) argv.push_back("NX");
+            if (c.nx) argv.emplace_back("NX");
             if (c.ttlUnit != TtlUnit::None) {  // EX becomes PX: a scaled TTL is sub-second
-                argv.push_back("PX");
+                argv.emplace_back("PX");
                 argv.push_back(ttl);
             }
             return fromReply(connection_.command(Connection::Argv(argv)));

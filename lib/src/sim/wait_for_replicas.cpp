@@ -63,12 +63,12 @@ void startWait(World& world, Recording& recording, const std::string& actor, int
         for (const auto& w : world.inFlight)
             if (w.from == node && w.to == link.to) last = std::max(last, w.seq);
         if (last == 0)
-            wait.acked.push_back(link.to);  // nothing in flight: it is already up to date
+            wait.acked.emplace_back(link.to);  // nothing in flight: it is already up to date
         else
-            wait.awaiting.push_back({link.to, last});
+            wait.awaiting.emplace_back(link.to, last);
     }
     // Every replica of the node, acknowledged already (seq 0: nothing to wait for) or not.
-    for (int replica : wait.acked) wait.awaiting.push_back({replica, 0});
+    for (int replica : wait.acked) wait.awaiting.emplace_back(replica, 0);
     world.waits.push_back(wait);
     settle(world, recording, world.waits.back());
 }

@@ -63,7 +63,7 @@ class StoryBuilder {
 
   private:
     sim::LaneId lane(sim::LaneKind kind, std::string name, std::string subtitle) {
-        sim::LaneId id = static_cast<sim::LaneId>(r_.lanes.size());
+        auto id = static_cast<sim::LaneId>(r_.lanes.size());
         r_.lanes.push_back({id, kind, std::move(name), std::move(subtitle)});
         return id;
     }

@@ -3,12 +3,12 @@
 
 #include "lockscope/torture/torture_run.h"
 
-#include <signal.h>
-#include <stdlib.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <thread>
@@ -163,7 +163,7 @@ TortureResult runTorture(const TortureOptions& o) {
     result.clockEmulated = nemesis.clockEmulated();
     result.notes = workers.errors();
     if (result.clockEmulated)
-        result.notes.push_back(
+        result.notes.emplace_back(
             "clock faults were emulated (each key's TTL shortened by the jump): "
             "libfaketime cannot be preloaded into Debian's redis-server");
     return result;

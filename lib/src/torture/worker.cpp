@@ -1,10 +1,10 @@
 // A worker process: acquire → write "begin" to the resource → work → write "end" →
 // release, until its deadline, each step recorded as invoke and ok/fail/info on stdout.
 
-#include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdio>
 #include <iostream>
 #include <thread>

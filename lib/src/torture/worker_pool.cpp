@@ -1,12 +1,12 @@
 #include "worker_pool.h"
 
 #include <fcntl.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <csignal>
 #include <fstream>
 
 #include "lockscope/errors.h"

@@ -9,7 +9,7 @@ namespace lockscope::ui {
 namespace {
 
 // A log grown past this is read from its last part only: the viewer must open at once.
-constexpr qint64 kMaxInitialRead = 8 * 1024 * 1024;
+constexpr qint64 kMaxInitialRead = qint64{8} * 1024 * 1024;
 
 QString textOf(const QJsonValue& v) {
     if (v.isString()) return v.toString();

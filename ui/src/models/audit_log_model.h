@@ -7,6 +7,7 @@
 #include <QAbstractTableModel>
 #include <QString>
 #include <QVector>
+#include <array>
 
 namespace lockscope::ui {
 
@@ -30,7 +31,7 @@ class AuditLogModel : public QAbstractTableModel {
 
   private:
     struct Entry {
-        QString cells[ColumnCount];
+        std::array<QString, ColumnCount> cells;
         QString detail;  // detail and token seen, for the tooltip
     };
     static Entry parse(const QByteArray& line);

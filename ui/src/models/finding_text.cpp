@@ -38,13 +38,13 @@ inspect::Severity findingSeverity(const QString& id) {
 QColor severityColor(inspect::Severity severity) {
     switch (severity) {
         case inspect::Severity::Critical:
-            return QColor(0xd3, 0x2f, 0x2f);
+            return {0xd3, 0x2f, 0x2f};
         case inspect::Severity::Warning:
-            return QColor(0xe0, 0x8a, 0x00);
+            return {0xe0, 0x8a, 0x00};
         case inspect::Severity::Info:
             break;
     }
-    return QColor(0x1e, 0x88, 0xe5);
+    return {0x1e, 0x88, 0xe5};
 }
 
 QString severityName(inspect::Severity severity) {

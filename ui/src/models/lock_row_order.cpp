@@ -17,7 +17,7 @@ bool LockRowOrder::inOrder(const std::vector<int>& ids, const Less& less) const 
     for (int id : ids) {
         const int p = positionOf(id);
         if (p > 0 && less(id, ids_[std::size_t(p - 1)])) return false;
-        if (p + 1 < n && less(ids_[std::size_t(p + 1)], id)) return false;
+        if (p + 1 < n && less(ids_[std::size_t(p) + 1], id)) return false;
     }
     return true;
 }
@@ -71,7 +71,7 @@ void LockRowOrder::popTail(int count) {
 }
 
 void LockRowOrder::renumber(int from) {
-    for (std::size_t p = std::size_t(from); p < ids_.size(); ++p)
+    for (auto p = std::size_t(from); p < ids_.size(); ++p)
         positions_[std::size_t(ids_[p])] = int(p);
 }
 

@@ -44,7 +44,7 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
         changed.push_back(order_.positionOf(id));
     }
     emitChanged(std::move(changed));
-    insertRows(instance, added, moved);
+    insertRecords(instance, added, moved);
     keepSorted(moved);
     if (!complete) return;
     std::vector<int> gone;
@@ -56,8 +56,8 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
     removeIds(gone);
 }
 
-void LockTableModel::insertRows(const QString& instance, const QVector<Record>& records,
-                                std::vector<int>& moved) {
+void LockTableModel::insertRecords(const QString& instance, const QVector<Record>& records,
+                                   std::vector<int>& moved) {
     if (records.isEmpty()) return;
     const int first = order_.size();
     std::vector<int> ids;

@@ -130,8 +130,10 @@ void ConnectionHub::refreshAllAtFullSpeed() {
 
 void ConnectionHub::setFocus(const QString& instance, std::vector<std::string> keys) {
     for (const auto& s : sessions_)
-        if (QString::fromStdString(s.profile.endpoint.display()) == instance)
+        if (QString::fromStdString(s.profile.endpoint.display()) == instance) {
             s.worker->setFocus(std::move(keys));  // thread-safe; applied at its next step
+            return;                               // an instance is open once; the keys are moved
+        }
 }
 
 void ConnectionHub::cancelScans() {

@@ -15,7 +15,7 @@ void PasswordVault::store(const QString& profileId, const QString& password,
     job->setInsecureFallback(false);  // never a plain-text file
     job->setKey(profileId);
     job->setTextData(password);
-    connect(job, &QKeychain::Job::finished, this, [done](QKeychain::Job* j) {
+    connect(job, &QKeychain::Job::finished, this, [done = std::move(done)](QKeychain::Job* j) {
         done(j->error() == QKeychain::NoError, j->errorString());
     });
     job->start();
@@ -27,7 +27,7 @@ void PasswordVault::load(const QString& profileId,
     job->setAutoDelete(true);
     job->setInsecureFallback(false);
     job->setKey(profileId);
-    connect(job, &QKeychain::Job::finished, this, [done](QKeychain::Job* j) {
+    connect(job, &QKeychain::Job::finished, this, [done = std::move(done)](QKeychain::Job* j) {
         auto* read = static_cast<QKeychain::ReadPasswordJob*>(j);
         if (j->error() == QKeychain::NoError)
             done(read->textData());

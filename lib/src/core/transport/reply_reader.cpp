@@ -15,7 +15,7 @@ namespace {
 constexpr std::size_t kReaderBufferKeep = 1 << 20;
 
 std::string mib(std::size_t bytes) {
-    return std::to_string(bytes / (1024 * 1024)) + " MiB";
+    return std::to_string(bytes / (std::size_t{1024} * 1024)) + " MiB";
 }
 
 redisReader* makeReader() {

@@ -6,6 +6,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <map>
@@ -68,7 +69,7 @@ int answerPassphrase(char* buffer, int size, int /*writing*/, void* userdata) {
     request->asked = true;
     const std::string& p = *request->passphrase;
     if (p.empty() || p.size() > static_cast<std::size_t>(size)) return -1;
-    std::memcpy(buffer, p.data(), p.size());
+    std::copy_n(p.data(), p.size(), buffer);  // OpenSSL takes the length, not a terminator
     return static_cast<int>(p.size());
 }
 

@@ -50,12 +50,9 @@ ClusterNode shardNode(const Connection& c, ReplyView v, bool tls) {
         n.host = std::string(ip->text());
     auto tlsPort = field(v, "tls-port");
     auto port = field(v, "port");
-    if (tls && tlsPort)
-        n.port = static_cast<int>(integerOf(*tlsPort));
-    else if (port)
-        n.port = static_cast<int>(integerOf(*port));
-    else if (tlsPort)
-        n.port = static_cast<int>(integerOf(*tlsPort));
+    // The TLS port when the connection is TLS (or it is the only one the node gives).
+    if (auto chosen = tlsPort && (tls || !port) ? tlsPort : port)
+        n.port = static_cast<int>(integerOf(*chosen));
     if (auto role = field(v, "role"))
         n.role = role->text() == "master" ? NodeRole::Primary : NodeRole::Replica;
     if (auto offset = field(v, "replication-offset")) n.replicationOffset = integerOf(*offset);
