@@ -92,7 +92,7 @@ class LockTableModel : public QAbstractTableModel {
 
     const Record* recordAt(int row) const;
     int instanceCount() const { return int(instances_.size()); }
-    QStringList instanceNames() const { return QStringList(instances_.begin(), instances_.end()); }
+    QStringList instanceNames() const { return {instances_.begin(), instances_.end()}; }
     // Every record whose resource is this one, on any instance (a Redlock's N keys).
     std::vector<Record> recordsOfResource(std::string_view resource) const;
     int rowOf(const QString& instance, const QString& key) const;
@@ -136,12 +136,13 @@ class LockTableModel : public QAbstractTableModel {
     const Row& rowAt(int position) const { return slots_[std::size_t(order_.idAt(position))]; }
     void tick();
     int allocate(Row row);
-    void insertRows(const QString& instance, const QVector<Record>& records,
-                    std::vector<int>& moved);
+    void appendNewRows(const QString& instance, const QVector<Record>& records,
+                       std::vector<int>& moved);
     void keepSorted(const std::vector<int>& moved);
     void resortNow();
     void removeIds(const std::vector<int>& ids);
     void removeAll();
+    bool vanishedIsConnected() const;
     int idOf(std::string_view instance, std::string_view key) const {
         return index_.find(instance, key);
     }

@@ -1,6 +1,7 @@
 // LockTableModel, keeping its rows: applying snapshots from the workers, the display order
 // (sorting), removal, and lookups by key. The rows' presentation is lock_table_model.cpp.
 
+#include <QMetaMethod>
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
@@ -50,13 +51,13 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
         gone = idsOfInstance(instanceName);
         std::erase_if(gone, [&](int id) { return seen.count(id) > 0; });
     }
-    insertRows(instance, added, moved);
+    appendNewRows(instance, added, moved);
     keepSorted(moved);
     removeIds(gone);
 }
 
-void LockTableModel::insertRows(const QString& instance, const QVector<Record>& records,
-                                std::vector<int>& moved) {
+void LockTableModel::appendNewRows(const QString& instance, const QVector<Record>& records,
+                                   std::vector<int>& moved) {
     if (records.isEmpty()) return;
     const int first = order_.size();
     std::vector<int> ids;
@@ -231,13 +232,15 @@ void LockTableModel::removeIds(const std::vector<int>& ids) {
     if (!order_.atTail(ids)) relayout([&] { order_.moveToTail(ids); });
     const int first = order_.size() - count;
     QVector<QPair<QString, QString>> removed;
-    removed.reserve(count);
+    const bool announce = vanishedIsConnected();
+    if (announce) removed.reserve(count);
     beginRemoveRows({}, first, order_.size() - 1);
     for (int id : ids) {
         Row& row = slots_[std::size_t(id)];
         const Record& r = row.record;
-        removed.append({QString::fromStdString(r.instanceName()),
-                        QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
+        if (announce)
+            removed.append({QString::fromStdString(r.instanceName()),
+                            QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
         index_.erase(r.instanceName(), r.key, id);
         row = Row{};
         freeSlots_.push_back(id);
@@ -247,16 +250,24 @@ void LockTableModel::removeIds(const std::vector<int>& ids) {
     for (const auto& [instance, key] : removed) emit vanished(instance, key);
 }
 
+bool LockTableModel::vanishedIsConnected() const {
+    // 100,000 (instance, key) pairs cost a restart's reconciliation tens of milliseconds:
+    // built only for a listener.
+    return isSignalConnected(QMetaMethod::fromSignal(&LockTableModel::vanished));
+}
+
 void LockTableModel::removeAll() {
     // Every row goes (a watched server restarted empty): one reset costs a view and its proxy
     // less than gathering and removing 100,000 rows, which stalled the window for a second.
     QVector<QPair<QString, QString>> removed;
-    removed.reserve(order_.size());
     beginResetModel();
-    for (int p = 0; p < order_.size(); ++p) {
-        const Record& r = rowAt(p).record;
-        removed.append({QString::fromStdString(r.instanceName()),
-                        QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
+    if (vanishedIsConnected()) {
+        removed.reserve(order_.size());
+        for (int p = 0; p < order_.size(); ++p) {
+            const Record& r = rowAt(p).record;
+            removed.append({QString::fromStdString(r.instanceName()),
+                            QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
+        }
     }
     order_.popTail(order_.size());
     slots_.clear();

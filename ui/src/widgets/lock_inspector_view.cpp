@@ -209,11 +209,14 @@ void LockInspectorView::onLocksChanged(const QString& instance,
                                        const QStringList& removed, bool) {
     PendingUpdate& p = pending_[instance];
     if (!removed.isEmpty()) {
-        // A key removed after an update still pending is gone: drop the update.
-        const QSet<QString> gone(removed.begin(), removed.end());
-        p.changed.removeIf([&](const inspect::LockRecord& r) {
-            return gone.contains(QString::fromStdString(r.key));
-        });
+        // A key removed after an update still pending is gone: drop the update (a set of
+        // 100,000 removed keys is built only when there is such an update).
+        if (!p.changed.isEmpty()) {
+            const QSet<QString> gone(removed.begin(), removed.end());
+            p.changed.removeIf([&](const inspect::LockRecord& r) {
+                return gone.contains(QString::fromStdString(r.key));
+            });
+        }
         p.removed += removed;
     }
     // Implicit sharing: the first batch of an interval is taken over, not copied.
@@ -241,9 +244,10 @@ void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
     for (const PendingUpdate& p : std::as_const(pending_)) rowsSoFar += p.changed.size();
     const double projectedRows = std::min(double(keysSeen), double(rowsSoFar) / fraction * 1.1);
     const int projected = int(std::min(kMaxRows, projectedRows));
+    // With headroom: each reserve rehashes every row, and the projection creeps up.
     if (projected <= reserved_) return;
-    reserved_ = projected;
-    model_->reserve(projected);  // not the history: only locks with one have a track
+    reserved_ = int(std::min(kMaxRows, double(projected) * 1.25));
+    model_->reserve(reserved_);  // not the history: only locks with one have a track
 }
 
 void LockInspectorView::applyPending() {
