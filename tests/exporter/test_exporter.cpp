@@ -153,7 +153,7 @@ TEST_F(ExporterTest, HandoffsAndRenewalsAreCountedBetweenCensuses) {
     c.command({"PEXPIRE", "lock:{b}", "60000"});        // renewed
     exporter.censusOnce();
     std::string text = exporter.scrapeText();
-    const std::string inst = "instance=\"" + endpoint().display() + "\",kind=\"guide\"";
+    const std::string inst = R"(instance=")" + endpoint().display() + R"(",kind="guide")";
     EXPECT_EQ(valueOf(text, "lockscope_lock_handoffs_total{" + inst + "}"), 1) << text;
     EXPECT_EQ(valueOf(text, "lockscope_lock_renewals_total{" + inst + "}"), 1) << text;
 }

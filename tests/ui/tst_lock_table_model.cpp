@@ -296,7 +296,7 @@ class LockTableModelTest : public QObject {
         model.sort(LockTableModel::Remaining);
         Records make(9);
         QVector<inspect::LockRecord> rows = make.range(1, 6);
-        for (int i = 0; i < rows.size(); ++i) rows[i].pttlMs = 1000 * (i + 1);
+        for (int i = 0; i < rows.size(); ++i) rows[i].pttlMs = std::int64_t{1000} * (i + 1);
         model.apply(kInstance, rows, true);
         const QString first = QString::fromStdString(model.recordAt(0)->key);
         model.setOrderHeld(true);
