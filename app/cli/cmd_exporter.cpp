@@ -34,6 +34,8 @@ int runExporter(const Arguments& args) {
     if (args.values("--pattern").empty()) o.scan.patterns = exporter::defaultExporterPatterns();
     if (auto listen = args.value("--listen")) o.listen = *listen;
     if (auto interval = args.value("--interval")) o.interval = parseInterval(*interval);
+    // As for watch: --max-load is the steady-state budget of each server's watch too.
+    if (args.value("--max-load")) o.budget = flags.scan.maxLoad;
     o.keyLabelPatterns = args.values("--key-labels");
     exporter::LockExporter lockExporter(o);
     lockExporter.start();
@@ -50,7 +52,8 @@ Registration exporterCommand(
     {"exporter",
      "exporter --listen 127.0.0.1:9471 [--interval 15s] [--key-labels GLOB]",
      "Serve Prometheus metrics of the locks (counts per kind, without TTL, age and TTL "
-     "histograms, handoffs, renewals, findings, up) on /metrics, from a census every interval; "
+     "histograms, handoffs, renewals, findings, up) on /metrics, from a census every interval "
+     "of what a watch of each server knows (within --max-load, default 5% of a server core); "
      "per-key series only for keys matching --key-labels.",
      {{"--listen", "HOST:PORT", "where to serve /metrics (default 127.0.0.1:9471)", "Exporter"},
       {"--interval", "DURATION", "time between censuses, e.g. 15s (default)", "Exporter"},

@@ -11,17 +11,17 @@ ListPrinter::ListPrinter(std::FILE* out, ListOutputOptions options,
                          std::vector<std::string> instances)
     : out_(out), options_(options) {
     for (std::size_t i = 0; i < instances.size(); ++i) instanceOrder_.emplace(instances[i], i);
+    if (options_.json && !options_.sort) jsonWriter_ = std::make_unique<JsonLineWriter>(out_);
 }
 
 void ListPrinter::add(std::vector<inspect::LockRecord>& batch) {
-    if (options_.json && !options_.sort) {
-        // Formatted outside the lock, so several servers' batches are formatted at once.
-        std::string text;
-        const auto now = inspect::SteadyClock::now();
-        for (const auto& r : batch) text += inspect::toJsonLine(r, now) + "\n";
-        std::lock_guard lock(mutex_);
-        std::fwrite(text.data(), 1, text.size(), out_);
-        count_ += batch.size();
+    if (jsonWriter_) {
+        {
+            std::lock_guard lock(mutex_);
+            count_ += batch.size();
+        }
+        jsonWriter_->push(std::move(batch), inspect::SteadyClock::now());
+        batch.clear();
         return;
     }
     std::lock_guard lock(mutex_);
@@ -66,6 +66,7 @@ void ListPrinter::sortHeld() {
 }
 
 void ListPrinter::finish(const std::vector<InstanceScan>& scans, bool interrupted) {
+    if (jsonWriter_) jsonWriter_->finish();  // every line out before the closing ones
     std::lock_guard lock(mutex_);
     const auto now = inspect::SteadyClock::now();
     const bool anyRead =

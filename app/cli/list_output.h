@@ -1,17 +1,19 @@
 #pragma once
 // What `list` prints while the servers are still being scanned. JSON lines go out batch by
-// batch as they arrive (memory: a batch per server). The text table is sorted by instance
-// and key when the listing is small; past tableLimit locks it streams in scan order and says
-// so. --sort holds every lock and prints at the end, sorted, whatever the format.
+// batch as they arrive, formatted on a writer thread (memory: a few batches). The text table is
+// sorted by instance and key when the listing is small; past tableLimit locks it streams in scan
+// order and says so. --sort holds every lock and prints at the end, sorted, whatever the format.
 
 #include <cstdint>
 #include <cstdio>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
 #include "instance_scan.h"
+#include "json_line_writer.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::cli {
@@ -49,6 +51,7 @@ class ListPrinter {
     bool streaming_ = false;  // the table went past tableLimit and prints as it comes
     std::size_t keyWidth_ = 0;
     std::uint64_t count_ = 0;
+    std::unique_ptr<JsonLineWriter> jsonWriter_;  // unsorted --json: formats off the scan
 };
 
 }  // namespace lockscope::cli

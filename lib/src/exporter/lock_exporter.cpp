@@ -14,6 +14,33 @@
 namespace lockscope::exporter {
 namespace {
 constexpr std::size_t kMaxHeldUuidLocks = 100000;
+constexpr std::size_t kCensusBatch = 10000;
+
+// Counts one instance's locks as its watch knows them, a batch of copies at a time (memory
+// stays with the watch's table). UUID-valued locks wait for the end (up to a cap): only then
+// can a Spring registry be told by the UUID its locks share.
+void addInstance(const inspect::LockTable& table, CensusBuilder& builder) {
+    const auto now = SteadyClock::now();
+    const auto wall = std::chrono::system_clock::now();
+    std::vector<inspect::LockRecord> batch, uuidLocks;
+    auto flush = [&] {
+        inspect::attachRedissonFences(batch);
+        for (auto& r : batch) {
+            if (r.kind == inspect::LockKind::Uuid && uuidLocks.size() < kMaxHeldUuidLocks)
+                uuidLocks.push_back(std::move(r));
+            else
+                builder.add(r, now, wall);
+        }
+        batch.clear();
+    };
+    for (const auto& [key, record] : table.records()) {
+        batch.push_back(record);
+        if (batch.size() >= kCensusBatch) flush();
+    }
+    flush();
+    inspect::recogniseSpringRegistries(uuidLocks);
+    for (auto& r : uuidLocks) builder.add(r, now, wall);
+}
 }  // namespace
 
 // What a scrape reads: the last complete census and the lifetime counters, swapped whole
@@ -72,7 +99,9 @@ LockExporter::LockExporter(ExporterOptions options)
     for (const auto& p : options_.keyLabelPatterns)
         if (p.empty() || p.size() > 1024)
             throw InvalidArgumentError("a --key-labels pattern must be 1 to 1024 characters");
-    connections_.resize(options_.instances.size());
+    if (!(options_.budget > 0.0 && options_.budget <= 1.0))
+        throw InvalidArgumentError("the load budget must be above 0% and at most 100%");
+    watched_.resize(options_.instances.size());
 }
 
 LockExporter::~LockExporter() {
@@ -114,15 +143,64 @@ std::string LockExporter::scrapeText() const {
     return prometheus::TextSerializer().Serialize(collectable_->Collect());
 }
 
+std::chrono::milliseconds LockExporter::pollInterval() const {
+    // The watch reads urgent locks (near expiry, orphans, recent changes) every step; the
+    // rest and the sweep for new keys go as fast as the budget allows, whatever the step.
+    return std::min(options_.interval, std::chrono::milliseconds(1000));
+}
+
 void LockExporter::loop() {
+    auto nextCensus = SteadyClock::now();
     for (;;) {
-        censusOnce();
+        {
+            std::lock_guard census(censusMutex_);
+            stepWatches(false);
+            if (SteadyClock::now() >= nextCensus) {
+                publishCensus();
+                nextCensus = SteadyClock::now() + options_.interval;
+            }
+        }
         std::unique_lock lock(stopMutex_);
-        if (stopSignal_.wait_for(lock, options_.interval, [this] { return stopping_; })) return;
+        if (stopSignal_.wait_for(lock, pollInterval(), [this] { return stopping_; })) return;
     }
 }
 
 void LockExporter::censusOnce() {
+    std::lock_guard census(censusMutex_);
+    stepWatches(true);
+    publishCensus();
+}
+
+void LockExporter::stepWatches(bool rescan) {
+    for (std::size_t i = 0; i < watched_.size(); ++i) stepWatch(i, rescan);
+}
+
+void LockExporter::stepWatch(std::size_t i, bool rescan) {
+    Watched& w = watched_[i];
+    const auto start = SteadyClock::now();
+    try {
+        if (!w.connection) {
+            auto connection = std::make_unique<Connection>(
+                Connection::open(options_.instances[i], options_.connection));
+            inspect::WatchOptions watchOptions{
+                .scan = options_.scan, .pollInterval = pollInterval(), .budget = options_.budget};
+            w.watch = std::make_unique<inspect::LockWatch>(*connection, watchOptions);
+            w.connection = std::move(connection);
+        } else if (rescan) {
+            w.watch->requestRescan();
+        }
+        w.up = w.watch->step().connected;
+    } catch (const Error&) {
+        w.up = false;
+    }
+    if (!w.up) {
+        w.watch.reset();  // reconnect (and rescan) next time
+        w.connection.reset();
+    }
+    w.lastStepSeconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
+}
+
+void LockExporter::publishCensus() {
     std::unordered_map<std::uint64_t, TrackedLock> previous;
     {
         std::lock_guard lock(trackerMutex_);
@@ -134,41 +212,13 @@ void LockExporter::censusOnce() {
         std::move(previous), options_.keyLabelPatterns,
         [&](const inspect::LockRecord& r) { return doctor.examine(r, facts, SteadyClock::now()); },
         options_.maxKeySeries);
-    for (std::size_t i = 0; i < options_.instances.size(); ++i) {
-        const auto start = SteadyClock::now();
-        bool up = true;
-        try {
-            auto& c = connections_[i];
-            if (!c)
-                c = std::make_unique<Connection>(
-                    Connection::open(options_.instances[i], options_.connection));
-            facts = inspect::probeServer(*c);
-            inspect::Scanner scanner(*c, options_.scan);
-            // Records are counted batch by batch and dropped: memory stays with the live locks.
-            // UUID-valued locks wait for the end of the instance (up to a cap): only then can
-            // a Spring registry be told by the UUID its locks share.
-            std::vector<inspect::LockRecord> uuidLocks;
-            scanner.run([&](inspect::ScanBatch& batch) {
-                inspect::attachRedissonFences(batch.records);
-                const auto now = SteadyClock::now();
-                const auto wall = std::chrono::system_clock::now();
-                for (auto& r : batch.records) {
-                    if (r.kind == inspect::LockKind::Uuid && uuidLocks.size() < kMaxHeldUuidLocks)
-                        uuidLocks.push_back(std::move(r));
-                    else
-                        builder.add(r, now, wall);
-                }
-            });
-            inspect::recogniseSpringRegistries(uuidLocks);
-            const auto now = SteadyClock::now();
-            const auto wall = std::chrono::system_clock::now();
-            for (auto& r : uuidLocks) builder.add(r, now, wall);
-        } catch (const Error&) {
-            up = false;
-            connections_[i].reset();  // reconnect next time
+    for (std::size_t i = 0; i < watched_.size(); ++i) {
+        const Watched& w = watched_[i];
+        if (w.up && w.watch) {
+            facts = w.watch->server();
+            addInstance(w.watch->table(), builder);
         }
-        builder.instanceDone(options_.instances[i].display(), up,
-                             std::chrono::duration<double>(SteadyClock::now() - start).count());
+        builder.instanceDone(options_.instances[i].display(), w.up, w.lastStepSeconds);
     }
     collectable_->publish(builder.result());
     {

@@ -4,12 +4,33 @@
 
 namespace lockscope::inspect {
 
+LockTable::LockTable(const LockTable& other) {
+    for (const auto& [key, record] : other.records_) insertNew(record);
+}
+
+LockTable& LockTable::operator=(const LockTable& other) {
+    if (this != &other) {
+        records_.clear();
+        for (const auto& [key, record] : other.records_) insertNew(record);
+    }
+    return *this;
+}
+
+void LockTable::insertNew(LockRecord record) {
+    // The record moves into its node first (built in a map of its own: an empty key may be
+    // a real key here); only then does its key have its final address (a short key lives
+    // inside the string object), and the node's key is pointed at it.
+    Records builder;
+    auto node = builder.extract(builder.emplace(std::string_view(), std::move(record)).first);
+    node.key() = node.mapped().key;
+    records_.insert(std::move(node));
+}
+
 bool LockTable::observe(LockRecord fresh) {
     auto it = records_.find(fresh.key);
     if (it == records_.end()) {
         fresh.firstPttlMs = fresh.leasePttlMs = fresh.pttlMs;
-        std::string key = fresh.key;
-        records_.emplace(std::move(key), std::move(fresh));
+        insertNew(std::move(fresh));
         return true;
     }
     LockRecord& old = it->second;
@@ -37,6 +58,9 @@ bool LockTable::observe(LockRecord fresh) {
     }
     changed = changed || fresh.fence != old.fence || fresh.hasTtl() != old.hasTtl() ||
               fresh.kind != old.kind;
+    // The node's key views old.key's buffer: keep that buffer (equal keys, so moving the old
+    // string into the new record and the record back leaves the view valid).
+    fresh.key = std::move(old.key);
     old = std::move(fresh);
     return changed;
 }
@@ -48,11 +72,11 @@ bool LockTable::remove(const std::string& key) {
 std::vector<std::string> LockTable::keys() const {
     std::vector<std::string> out;
     out.reserve(records_.size());
-    for (const auto& [k, _] : records_) out.push_back(k);
+    for (const auto& [k, _] : records_) out.emplace_back(k);
     return out;
 }
 
-const LockRecord* LockTable::find(const std::string& key) const {
+const LockRecord* LockTable::find(std::string_view key) const {
     auto it = records_.find(key);
     return it == records_.end() ? nullptr : &it->second;
 }

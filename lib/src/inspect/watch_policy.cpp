@@ -15,10 +15,13 @@ nanoseconds bucketWindow(std::chrono::milliseconds interval) {
     return std::max<nanoseconds>(2 * interval, std::chrono::seconds(1));
 }
 
-// Above this many locks the urgent list is recomputed every 2 s, not every step: a walk over
-// a million records costs the watcher's own CPU. Its thresholds widen by that much.
+// Above this many locks the urgent list is recomputed every 2 s per 200,000 locks, not every
+// step: the walk over the records (pointer chasing through the map) was the largest cost of
+// the window at 1M locks. Its thresholds widen by that much.
 constexpr std::size_t kWalkEveryStepUpTo = 20'000;
-constexpr auto kUrgentRefresh = std::chrono::seconds(2);
+std::chrono::milliseconds urgentRefresh(std::size_t locks) {
+    return std::chrono::milliseconds(2000 * std::max<std::size_t>(1, locks / 200'000));
+}
 constexpr std::size_t kUrgentAlways = 2000;
 
 // A moving average that trusts a measurement in proportion to how many items it covered.
@@ -34,6 +37,8 @@ WatchPolicy::WatchPolicy(WatchPolicyOptions options) : options_(options) {
     if (options_.interval.count() < 10)
         throw InvalidArgumentError("watch intervals must be at least 10 ms");
     setBudget(options_.budget);
+    if (!(options_.clientBudget > 0.0 && options_.clientBudget <= 1.0))
+        throw InvalidArgumentError("the client CPU budget must be above 0% and at most 100%");
 }
 
 void WatchPolicy::setBudget(double share) {
@@ -46,6 +51,18 @@ void WatchPolicy::setFocus(std::vector<std::string> keys) {
     focus_ = std::move(keys);
 }
 
+double WatchPolicy::sweepShare() const {
+    return followingEvents_ ? std::min(passShare_, 0.04) : passShare_;
+}
+
+void WatchPolicy::setSweepPassCost(nanoseconds cost) {
+    // The share of the budget that ends a pass of this cost within the target, leaving at
+    // least 15% to the re-reads (the focus and urgent keys are read anyway) and taking at
+    // least a fifth: a keyspace that grows is still found out.
+    const double needed = double(cost.count()) / double(nanoseconds(kTargetPass).count());
+    passShare_ = std::clamp(needed / options_.budget, 0.2, 0.85);
+}
+
 void WatchPolicy::accrue(SteadyClock::time_point now, bool wantSweep) {
     const double window = double(bucketWindow(options_.interval).count());
     const double sweepRate = wantSweep ? options_.budget * sweepShare() : 0.0;
@@ -54,17 +71,21 @@ void WatchPolicy::accrue(SteadyClock::time_point now, bool wantSweep) {
         // A fresh watcher may read everything once at the full rate.
         pollCreditNs_ = pollRate * window;
         sweepCreditNs_ = options_.budget * sweepShare() * window;
+        clientCreditNs_ = options_.clientBudget * window;
         bucketsFilled_ = true;
     } else {
         const double elapsed = double(nanoseconds(now - accruedAt_).count());
         pollCreditNs_ = std::min(pollCreditNs_ + pollRate * elapsed, pollRate * window);
         sweepCreditNs_ =
             std::min(sweepCreditNs_ + sweepRate * elapsed, options_.budget * sweepShare() * window);
+        clientCreditNs_ = std::min(clientCreditNs_ + options_.clientBudget * elapsed,
+                                   options_.clientBudget * window);
     }
     // A debt (a large focus, a slow server) is paid within ten seconds at most.
     const double maxDebt = options_.budget * 1e10;
     pollCreditNs_ = std::max(pollCreditNs_, -maxDebt);
     sweepCreditNs_ = std::max(sweepCreditNs_, -maxDebt);
+    clientCreditNs_ = std::max(clientCreditNs_, -options_.clientBudget * 1e10);
     accruedAt_ = now;
 }
 
@@ -77,12 +98,17 @@ bool WatchPolicy::urgent(const LockRecord& r, SteadyClock::time_point now,
 
 void WatchPolicy::refreshUrgent(const LockTable& table, SteadyClock::time_point now) {
     const bool large = table.size() > kWalkEveryStepUpTo;
-    if (large && now - urgentAt_ < kUrgentRefresh) return;
-    const std::chrono::milliseconds slack = large ? kUrgentRefresh : std::chrono::milliseconds(0);
+    const std::chrono::milliseconds every = urgentRefresh(table.size());
+    if (large && now - urgentAt_ < every) return;
+    const std::chrono::milliseconds slack = large ? every : std::chrono::milliseconds(0);
     urgent_.clear();
     for (const auto& [key, record] : table.records())
-        if (urgent(record, now, slack)) urgent_.push_back(key);
+        if (urgent(record, now, slack)) urgent_.emplace_back(key);
     urgentAt_ = now;
+}
+
+void WatchPolicy::prepareNext(const LockTable& table, SteadyClock::time_point now) {
+    if (table.size() > kWalkEveryStepUpTo) refreshUrgent(table, now);
 }
 
 void WatchPolicy::addRotation(const LockTable& table, PollPlan& plan, std::size_t count,
@@ -93,12 +119,21 @@ void WatchPolicy::addRotation(const LockTable& table, PollPlan& plan, std::size_
     for (std::size_t visited = 0; visited < records.size() && plan.rotation < count; ++visited) {
         if (it == records.end()) it = records.begin();
         if (!taken.count(it->first)) {
-            plan.keys.push_back(it->first);
+            plan.keys.emplace_back(it->first);
             ++plan.rotation;
         }
         rotationAfter_ = it->first;
         ++it;
     }
+}
+
+std::size_t WatchPolicy::rotationAllowed(double serverCredit, std::size_t planned,
+                                         std::size_t tableSize) const {
+    const double perKey = double(std::max<long long>(costPerKey_.count(), 1));
+    const double clientPerKey = double(std::max<long long>(clientCostPerKey_.count(), 1));
+    const double clientCredit = clientCreditNs_ - double(planned) * clientPerKey;
+    const double keys = std::min(serverCredit / perKey, clientCredit / clientPerKey);
+    return keys < 1.0 ? 0 : std::size_t(std::min(keys, double(tableSize)));
 }
 
 PollPlan WatchPolicy::plan(const LockTable& table, SteadyClock::time_point now, bool wantSweep) {
@@ -109,7 +144,10 @@ PollPlan WatchPolicy::plan(const LockTable& table, SteadyClock::time_point now, 
         if (table.find(key) && taken.insert(key).second) plan.keys.push_back(key), ++plan.focus;
     const double perKey = double(std::max<long long>(costPerKey_.count(), 1));
     double credit = pollCreditNs_ - double(plan.focus) * perKey;
-    refreshUrgent(table, now);
+    // A large table's urgent list is refreshed after a step's reads (prepareNext), so the
+    // walk never delays the focus; a small one's every step, here.
+    if (table.size() <= kWalkEveryStepUpTo || urgentAt_ == SteadyClock::time_point{})
+        refreshUrgent(table, now);
     // Urgent keys are read every step like the focus, up to a bound; past it (a hundred
     // thousand orphans) they wait for credit like the rest.
     for (const auto& key : urgent_) {
@@ -119,10 +157,7 @@ PollPlan WatchPolicy::plan(const LockTable& table, SteadyClock::time_point now, 
         ++plan.urgent;
         credit -= perKey;
     }
-    if (credit >= perKey) {
-        const auto count = std::size_t(std::min(credit / perKey, double(table.size())));
-        addRotation(table, plan, count, taken);
-    }
+    addRotation(table, plan, rotationAllowed(credit, plan.keys.size(), table.size()), taken);
     if (wantSweep && sweepCreditNs_ > 0) {
         const double perRound = double(std::max<long long>(costPerRound_.count(), 1));
         plan.sweepRounds = int(std::min(sweepCreditNs_ / perRound, 1000.0));
@@ -134,6 +169,13 @@ void WatchPolicy::spentOnPoll(nanoseconds busy, std::size_t keys) {
     pollCreditNs_ -= double(busy.count());
     if (keys > 0)
         costPerKey_ = blend(costPerKey_, busy / std::int64_t(keys), double(keys) / 2000.0);
+}
+
+void WatchPolicy::spentOnClient(nanoseconds cpu, std::size_t keys) {
+    clientCreditNs_ -= double(cpu.count());
+    if (keys > 0)
+        clientCostPerKey_ =
+            blend(clientCostPerKey_, cpu / std::int64_t(keys), double(keys) / 2000.0);
 }
 
 void WatchPolicy::spentOnSweep(nanoseconds busy, int rounds) {

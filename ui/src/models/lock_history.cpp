@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QObject>
+#include <QSet>
 #include <QStringList>
 
 namespace lockscope::ui {
@@ -96,6 +97,21 @@ void LockHistory::vanished(const QString& rowKey) {
     }
     track.samples.push_back({t, 0});
     track.holders.append({t, QString(), std::nullopt, true, event});
+}
+
+void LockHistory::vanishedAmong(const QString& instance, const QStringList& keys) {
+    if (tracks_.empty()) return;
+    const QString prefix = instance + QLatin1Char('\n');
+    if (std::size_t(keys.size()) <= tracks_.size()) {
+        for (const QString& key : keys) vanished(prefix + key);
+        return;
+    }
+    const QSet<QString> gone(keys.begin(), keys.end());
+    QStringList tracked;
+    for (const auto& [rowKey, track] : tracks_)
+        if (rowKey.startsWith(prefix) && gone.contains(rowKey.mid(prefix.size())))
+            tracked << rowKey;
+    for (const QString& rowKey : tracked) vanished(rowKey);
 }
 
 const LockTrack* LockHistory::track(const QString& rowKey) const {

@@ -58,6 +58,9 @@ class LockHistory {
     const LockTrack* ensure(const QString& rowKey, const inspect::LockRecord& record);
     // The key is gone: Expired when its countdown had about run out, else Released.
     void vanished(const QString& rowKey);
+    // vanished() for each of these keys of one instance that has a track: a restart removes
+    // 100,000 keys at once, and only a few of them have one.
+    void vanishedAmong(const QString& instance, const QStringList& keys);
     // How close to 0 the countdown must be for a vanished key to count as expired: the poll
     // interval plus the time to notice.
     static constexpr double kExpirySlackMs = 1500;

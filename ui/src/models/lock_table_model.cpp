@@ -51,7 +51,12 @@ QString holderText(const LockTableModel::Record& r) {
 
 }  // namespace
 
-LockTableModel::LockTableModel(QObject* parent) : QAbstractTableModel(parent) {
+LockTableModel::LockTableModel(QObject* parent)
+    : QAbstractTableModel(parent),
+      index_([this](int id, std::string_view instance, std::string_view key) {
+          const Record& r = slots_[std::size_t(id)].record;
+          return r.key == key && r.instanceName() == instance;
+      }) {
     // ~10 repaints a second is smooth for a countdown shown to 0.1 s.
     ticker_.setInterval(100);
     connect(&ticker_, &QTimer::timeout, this, &LockTableModel::tick);
@@ -223,7 +228,8 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
         case FullTokenRole:
             return holderText(r);
         case RowKeyRole:
-            return row.rowKey;
+            return rowKey(QString::fromStdString(r.instanceName()),
+                          QString::fromUtf8(r.key.data(), qsizetype(r.key.size())));
     }
     return {};
 }

@@ -21,8 +21,8 @@
 #include <string>
 
 #include "lockscope/inspect/lock_record.h"
+#include "models/lock_row_index.h"
 #include "models/lock_row_order.h"
-#include "models/string_key_map.h"
 
 namespace lockscope::ui {
 
@@ -127,20 +127,27 @@ class LockTableModel : public QAbstractTableModel {
     void countdownTick();
 
   private:
+    // The row's identity (instance, key) is its record's: no copy of either per row.
     struct Row {
         Record record;
-        QString rowKey;
         std::int64_t largestPttl = 0;  // scale of the TTL bar
         Clock::time_point highlightedAt{};
     };
     const Row& rowAt(int position) const { return slots_[std::size_t(order_.idAt(position))]; }
     void tick();
     int allocate(Row row);
-    void insertRecords(const QString& instance, const QVector<Record>& records,
+    void appendNewRows(const QString& instance, const QVector<Record>& records,
                        std::vector<int>& moved);
     void keepSorted(const std::vector<int>& moved);
     void resortNow();
     void removeIds(const std::vector<int>& ids);
+    void removeAll();
+    bool vanishedIsConnected() const;
+    int idOf(std::string_view instance, std::string_view key) const {
+        return index_.find(instance, key);
+    }
+    std::vector<int> idsOfInstance(const std::string& instance) const;
+    void ownedBy(Record& record, const std::string& instance);
     void emitChanged(std::vector<int> positions);
     // Runs a reordering of order_ inside one layout change, carrying persistent indexes.
     void relayout(const std::function<void()>& reorder);
@@ -160,7 +167,7 @@ class LockTableModel : public QAbstractTableModel {
     std::vector<SortKey> keys_;
     std::vector<int> freeSlots_;
     LockRowOrder order_;
-    StringKeyMap<int> index_;  // rowKey -> id
+    LockRowIndex index_;  // (instance, key) -> id
     int sortColumn_ = -1;
     bool numericSort_ = false;
     std::uint64_t arrivals_ = 0;
@@ -170,6 +177,7 @@ class LockTableModel : public QAbstractTableModel {
     // carry their instance as one, and data() must not convert it for every painted cell.
     std::map<std::string, Clock::time_point, std::less<>> staleSince_;
     std::map<std::string, QString, std::less<>> instanceNames_;  // URL -> connection name
+    std::map<std::string, std::shared_ptr<const std::string>> instanceStrings_;
     QTimer ticker_;
     QTimer resortTimer_;
     std::vector<int> unsorted_;  // ids whose sort key changed since the last re-sort

@@ -1,8 +1,10 @@
 // LockTableModel, keeping its rows: applying snapshots from the workers, the display order
 // (sorting), removal, and lookups by key. The rows' presentation is lock_table_model.cpp.
 
-#include <QSet>
+#include <QMetaMethod>
 #include <algorithm>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "lockscope/inspect/doctor.h"
 #include "models/lock_row_compare.h"
@@ -12,29 +14,28 @@ namespace lockscope::ui {
 
 void LockTableModel::apply(const QString& instance, const QVector<Record>& records, bool complete) {
     instances_.insert(instance);
-    QSet<QString> seen;
+    const std::string instanceName = instance.toStdString();
+    std::unordered_set<int> seen;
     QVector<Record> added;
-    QHash<QString, qsizetype> addedAt;  // a key twice in one update is one new row
+    std::unordered_map<std::string_view, qsizetype> addedAt;  // a key twice is one new row
     std::vector<int> changed, moved;
     for (const Record& rec : records) {
-        QString key =
-            rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
-        if (complete) seen.insert(key);
-        auto found = index_.find(key);
-        if (found == index_.end()) {
-            auto at = addedAt.constFind(key);
-            if (at != addedAt.constEnd())
-                added[*at] = rec;
+        const int id = idOf(instanceName, rec.key);
+        if (id < 0) {
+            auto at = addedAt.find(rec.key);
+            if (at != addedAt.end())
+                added[at->second] = rec;
             else
-                addedAt.insert(key, added.size()), added.append(rec);
+                addedAt.emplace(rec.key, added.size()), added.append(rec);
             continue;
         }
-        const int id = found->second;
+        if (complete) seen.insert(id);
         Row& row = slots_[std::size_t(id)];
         bool handedOff = !row.record.sameHolder(rec);
         if (sortColumn_ >= 0 && compareLockRecords(row.record, rec, sortColumn_) != 0)
             moved.push_back(id);
         row.record = rec;
+        ownedBy(row.record, instanceName);
         if (numericSort_) keys_[std::size_t(id)].value = numericSortKey(rec, sortColumn_);
         row.largestPttl = handedOff ? rec.pttlMs : std::max(row.largestPttl, rec.pttlMs);
         if (handedOff) {
@@ -44,31 +45,30 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
         changed.push_back(order_.positionOf(id));
     }
     emitChanged(std::move(changed));
-    insertRecords(instance, added, moved);
-    keepSorted(moved);
-    if (!complete) return;
+    // Rows of the instance that a complete set leaves out (found before the new rows exist).
     std::vector<int> gone;
-    for (int p = 0; p < order_.size(); ++p) {
-        const Row& row = rowAt(p);
-        if (row.rowKey.startsWith(instance + '\n') && !seen.contains(row.rowKey))
-            gone.push_back(order_.idAt(p));
+    if (complete) {
+        gone = idsOfInstance(instanceName);
+        std::erase_if(gone, [&](int id) { return seen.count(id) > 0; });
     }
+    appendNewRows(instance, added, moved);
+    keepSorted(moved);
     removeIds(gone);
 }
 
-void LockTableModel::insertRecords(const QString& instance, const QVector<Record>& records,
+void LockTableModel::appendNewRows(const QString& instance, const QVector<Record>& records,
                                    std::vector<int>& moved) {
     if (records.isEmpty()) return;
     const int first = order_.size();
     std::vector<int> ids;
     ids.reserve(std::size_t(records.size()));
+    const std::string instanceName = instance.toStdString();
     beginInsertRows({}, first, first + int(records.size()) - 1);
     for (const Record& rec : records) {
-        QString key =
-            rowKey(instance, QString::fromUtf8(rec.key.data(), qsizetype(rec.key.size())));
-        int id = allocate(Row{rec, key, rec.pttlMs, {}});
+        int id = allocate(Row{rec, rec.pttlMs, {}});
+        ownedBy(slots_[std::size_t(id)].record, instanceName);
         keys_[std::size_t(id)] = {numericSort_ ? numericSortKey(rec, sortColumn_) : 0, ++arrivals_};
-        index_.emplace(key, id);
+        index_.insert(instanceName, rec.key, id);
         ids.push_back(id);
     }
     order_.append(ids);
@@ -188,9 +188,10 @@ void LockTableModel::removeKey(const QString& instance, const QString& key) {
 
 void LockTableModel::removeKeys(const QString& instance, const QStringList& keys) {
     std::vector<int> ids;
+    const std::string instanceName = instance.toStdString();
     for (const QString& key : keys) {
-        auto it = index_.find(rowKey(instance, key));
-        if (it != index_.end()) ids.push_back(it->second);
+        const int id = idOf(instanceName, key.toStdString());
+        if (id >= 0) ids.push_back(id);
     }
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
@@ -200,31 +201,81 @@ void LockTableModel::removeKeys(const QString& instance, const QStringList& keys
 void LockTableModel::removeInstance(const QString& instance) {
     instances_.remove(instance);
     staleSince_.erase(instance.toStdString());
+    removeIds(idsOfInstance(instance.toStdString()));
+}
+
+void LockTableModel::ownedBy(Record& record, const std::string& instance) {
+    // The row's identity is its record's instance: records from a worker carry it already
+    // (one string shared by a whole scan); others get one shared string per instance.
+    if (record.instanceName() == instance) return;
+    auto& shared = instanceStrings_[instance];
+    if (!shared) shared = std::make_shared<const std::string>(instance);
+    record.instance = shared;
+}
+
+std::vector<int> LockTableModel::idsOfInstance(const std::string& instance) const {
     std::vector<int> ids;
     for (int p = 0; p < order_.size(); ++p)
-        if (rowAt(p).rowKey.startsWith(instance + '\n')) ids.push_back(order_.idAt(p));
-    removeIds(ids);
+        if (rowAt(p).record.instanceName() == instance) ids.push_back(order_.idAt(p));
+    return ids;
 }
 
 void LockTableModel::removeIds(const std::vector<int>& ids) {
     if (ids.empty()) return;
     const int count = int(ids.size());
+    if (count == order_.size()) {
+        removeAll();
+        return;
+    }
     // Scattered rows are first gathered at the tail, so a view sees one removal, not one
     // per row (each costs it O(rows)).
     if (!order_.atTail(ids)) relayout([&] { order_.moveToTail(ids); });
     const int first = order_.size() - count;
     QVector<QPair<QString, QString>> removed;
-    removed.reserve(count);
+    const bool announce = vanishedIsConnected();
+    if (announce) removed.reserve(count);
     beginRemoveRows({}, first, order_.size() - 1);
     for (int id : ids) {
         Row& row = slots_[std::size_t(id)];
-        removed.append({row.rowKey.section('\n', 0, 0), row.rowKey.section('\n', 1)});
-        index_.erase(row.rowKey);
+        const Record& r = row.record;
+        if (announce)
+            removed.append({QString::fromStdString(r.instanceName()),
+                            QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
+        index_.erase(r.instanceName(), r.key, id);
         row = Row{};
         freeSlots_.push_back(id);
     }
     order_.popTail(count);
     endRemoveRows();
+    for (const auto& [instance, key] : removed) emit vanished(instance, key);
+}
+
+bool LockTableModel::vanishedIsConnected() const {
+    // 100,000 (instance, key) pairs cost a restart's reconciliation tens of milliseconds:
+    // built only for a listener.
+    return isSignalConnected(QMetaMethod::fromSignal(&LockTableModel::vanished));
+}
+
+void LockTableModel::removeAll() {
+    // Every row goes (a watched server restarted empty): one reset costs a view and its proxy
+    // less than gathering and removing 100,000 rows, which stalled the window for a second.
+    QVector<QPair<QString, QString>> removed;
+    beginResetModel();
+    if (vanishedIsConnected()) {
+        removed.reserve(order_.size());
+        for (int p = 0; p < order_.size(); ++p) {
+            const Record& r = rowAt(p).record;
+            removed.append({QString::fromStdString(r.instanceName()),
+                            QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
+        }
+    }
+    order_.popTail(order_.size());
+    slots_.clear();
+    keys_.clear();
+    freeSlots_.clear();
+    unsorted_.clear();
+    index_.clear();
+    endResetModel();
     for (const auto& [instance, key] : removed) emit vanished(instance, key);
 }
 
@@ -243,8 +294,8 @@ const LockTableModel::Record* LockTableModel::recordAt(int row) const {
 }
 
 int LockTableModel::rowOf(const QString& instance, const QString& key) const {
-    auto it = index_.find(rowKey(instance, key));
-    return it == index_.end() ? -1 : order_.positionOf(it->second);
+    const int id = idOf(instance.toStdString(), key.toStdString());
+    return id < 0 ? -1 : order_.positionOf(id);
 }
 
 bool LockTableModel::rowMatches(int row, const std::string& lowerText) const {

@@ -2,6 +2,7 @@
 
 #include <QDateTime>
 #include <QMutexLocker>
+#include <algorithm>
 #include <utility>
 
 #include "lockscope/errors.h"
@@ -195,6 +196,7 @@ void ConnectionWorker::step() {
         applyFocus();
         bool rescan = !watch_->table().size() || state_ != ConnectionState::Connected;
         if (rescan) emit scanStarted(instance_);
+        const auto stepStarted = std::chrono::steady_clock::now();
         inspect::WatchUpdate update = watch_->step(scanStop);
         if (!update.connected) throw ConnectionLostError(update.error);
         attachRedissonFences(update.changed, watch_->table());
@@ -219,7 +221,10 @@ void ConnectionWorker::step() {
             for (const auto& n : watch_->notes()) notes << QString::fromStdString(n);
             emit scanFinished(instance_, scanStop.stop_requested(), notes);
         }
-        nextStepAt_ = std::chrono::steady_clock::now() + options_.pollInterval;
+        // At a fixed rate: a step's own time (a large table's walk, a sweep round) does not
+        // push every later read of the rows on screen back by as much.
+        nextStepAt_ = std::max(stepStarted + options_.pollInterval,
+                               std::chrono::steady_clock::now() + options_.pollInterval / 4);
         scheduleNext(0);
     } catch (const Error& e) {
         QString message = QString::fromStdString(e.what());

@@ -2,6 +2,7 @@
 
 #include <QCheckBox>
 #include <QDialogButtonBox>
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QFutureWatcher>
 #include <QGroupBox>
@@ -12,6 +13,7 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <QtConcurrent>
+#include <algorithm>
 
 #include "lockscope/errors.h"
 #include "widgets/connection_test.h"
@@ -41,6 +43,14 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
         tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
     patterns_ = new QLineEdit;
     patterns_->setToolTip(tr("SCAN MATCH patterns, separated by commas"));
+    maxLoad_ = new QDoubleSpinBox;
+    maxLoad_->setRange(0.1, 100.0);
+    maxLoad_->setDecimals(1);
+    maxLoad_->setSuffix(QStringLiteral(" %"));
+    maxLoad_->setToolTip(
+        tr("The share of one server core the watch may use once the first scan is done: the "
+           "rows on screen and the selected lock are read every interval, the rest and the "
+           "search for new locks as fast as this allows (default 5%)"));
     tls_ = new TlsSettingsBox;
     testButton_ = new QPushButton(tr("&Test"));
     result_ = new QLabel;
@@ -66,6 +76,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     auto* watchForm = new QFormLayout(watch);
     watchForm->addRow(tr("Name:"), name_);
     watchForm->addRow(tr("Patterns:"), patterns_);
+    watchForm->addRow(tr("Load &budget:"), maxLoad_);
     watchForm->addRow(QString(), readOnly_);
 
     auto* testRow = new QHBoxLayout;
@@ -112,6 +123,7 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     tls_->setOptions(profile.endpoint.tls);
     readOnly_->setChecked(profile.readOnly);
     patterns_->setText(profile.patterns.join(QStringLiteral(", ")));
+    maxLoad_->setValue(profile.maxLoad * 100.0);
     url_->setText(profile.displayUrl());
     syncing_ = false;
 }
@@ -132,6 +144,7 @@ ConnectionProfile ConnectionDialog::profile() const {
     for (const QString& s : patterns_->text().split(',', Qt::SkipEmptyParts))
         if (!s.trimmed().isEmpty()) p.patterns.append(s.trimmed());
     if (p.patterns.isEmpty()) p.patterns = {QStringLiteral("lock:*")};
+    p.maxLoad = std::clamp(maxLoad_->value() / 100.0, 0.001, 1.0);
     return p;
 }
 

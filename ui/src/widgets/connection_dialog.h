@@ -13,6 +13,7 @@ class QLabel;
 class QLineEdit;
 class QPushButton;
 class QSpinBox;
+class QDoubleSpinBox;
 
 namespace lockscope::ui {
 
@@ -55,6 +56,7 @@ class ConnectionDialog : public QDialog {
     QLineEdit* password_;
     QCheckBox* remember_;
     QCheckBox* readOnly_;
+    QDoubleSpinBox* maxLoad_;
     QLineEdit* patterns_;
     TlsSettingsBox* tls_;
     QPushButton* testButton_;

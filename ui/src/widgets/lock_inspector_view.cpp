@@ -11,8 +11,12 @@
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
+#include <QThreadPool>
 #include <QToolButton>
 #include <QVBoxLayout>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "models/finding_text.h"
 #include "models/lock_filter_proxy.h"
@@ -157,6 +161,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(&hub_, &ConnectionHub::scanFinished, this,
             [this](const QString& instance, bool cancelled, const QStringList& notes) {
                 scansRunning_ = std::max(0, scansRunning_ - 1);
+                if (!cancelled) releaseFreedMemoryWhenApplied();
                 if (!cancelled && model_->rowCount() == 0) {
                     counts_->setText(tr("No locks: try Discover (Ctrl+D)"));
                     counts_->setToolTip(
@@ -204,11 +209,14 @@ void LockInspectorView::onLocksChanged(const QString& instance,
                                        const QStringList& removed, bool) {
     PendingUpdate& p = pending_[instance];
     if (!removed.isEmpty()) {
-        // A key removed after an update still pending is gone: drop the update.
-        const QSet<QString> gone(removed.begin(), removed.end());
-        p.changed.removeIf([&](const inspect::LockRecord& r) {
-            return gone.contains(QString::fromStdString(r.key));
-        });
+        // A key removed after an update still pending is gone: drop the update (a set of
+        // 100,000 removed keys is built only when there is such an update).
+        if (!p.changed.isEmpty()) {
+            const QSet<QString> gone(removed.begin(), removed.end());
+            p.changed.removeIf([&](const inspect::LockRecord& r) {
+                return gone.contains(QString::fromStdString(r.key));
+            });
+        }
         p.removed += removed;
     }
     // Implicit sharing: the first batch of an interval is taken over, not copied.
@@ -226,16 +234,20 @@ void LockInspectorView::applyRemovalsNow(const QString& instance) {
 }
 
 void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
-    // Early in a large scan, size the tables for the whole keyspace it projects (an upper
-    // bound: not every key is a lock), so they never grow in one long step mid-scan.
+    // Early in a large scan, size the tables for the rows it projects, so they never grow
+    // in one long step mid-scan. From the rows so far, not the keys scanned: among 3M keys
+    // with 1M locks, sizing for every key reserved 2M rows too many (about 100 MB).
     constexpr double kMinFraction = 0.02;
     constexpr double kMaxRows = 4e6;
     if (fraction < kMinFraction) return;
-    const int projected = int(std::min(kMaxRows, double(keysSeen) / fraction * 1.1));
+    qsizetype rowsSoFar = model_->rowCount();
+    for (const PendingUpdate& p : std::as_const(pending_)) rowsSoFar += p.changed.size();
+    const double projectedRows = std::min(double(keysSeen), double(rowsSoFar) / fraction * 1.1);
+    const int projected = int(std::min(kMaxRows, projectedRows));
+    // With headroom: each reserve rehashes every row, and the projection creeps up.
     if (projected <= reserved_) return;
-    reserved_ = projected;
-    model_->reserve(projected);
-    history_.reserve(std::size_t(projected));
+    reserved_ = int(std::min(kMaxRows, double(projected) * 1.25));
+    model_->reserve(reserved_);  // not the history: only locks with one have a track
 }
 
 void LockInspectorView::applyPending() {
@@ -254,7 +266,29 @@ void LockInspectorView::applyPending() {
     applyUpdate(instance, slice, removed);
     // Through a timer, not a posted call: posted calls run back to back before timers and
     // repaints get their turn, which would make the slices one long stall again.
-    if (!pending_.isEmpty()) coalesce_.start(1);
+    if (!pending_.isEmpty())
+        coalesce_.start(1);
+    else if (std::exchange(trimWhenApplied_, false))
+        releaseFreedMemory();
+}
+
+void LockInspectorView::releaseFreedMemoryWhenApplied() {
+    if (pending_.isEmpty())
+        releaseFreedMemory();
+    else
+        trimWhenApplied_ = true;
+}
+
+void LockInspectorView::releaseFreedMemory() {
+#ifdef __GLIBC__
+    // A scan's batches pass through the worker's and this thread's heaps; once applied, the
+    // freed pages stay resident unless handed back (about 200 MB after a 1M-lock scan). On a
+    // pool thread: trimming a large heap takes tens of milliseconds.
+    constexpr qint64 kAtMostEveryMs = 30'000;
+    if (lastTrim_.isValid() && lastTrim_.elapsed() < kAtMostEveryMs) return;
+    lastTrim_.start();
+    QThreadPool::globalInstance()->start([] { malloc_trim(0); });
+#endif
 }
 
 void LockInspectorView::applyUpdate(const QString& instance,
@@ -263,7 +297,7 @@ void LockInspectorView::applyUpdate(const QString& instance,
     for (const auto& r : changed)
         history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r.key)), r);
     QString selectedBefore = selectedRowKey();
-    for (const QString& key : removed) history_.vanished(LockTableModel::rowKey(instance, key));
+    history_.vanishedAmong(instance, removed);
     if (removed.contains(selectedBefore.section('\n', 1)) &&
         selectedBefore.section('\n', 0, 0) == instance) {
         // The selected lock is gone (released, expired): never slide the selection onto

@@ -58,6 +58,8 @@ class LockInspectorView : public QWidget {
     void onLocksChanged(const QString& instance, const QVector<inspect::LockRecord>& changed,
                         const QStringList& removed, bool rescanned);
     void applyPending();
+    void releaseFreedMemoryWhenApplied();
+    void releaseFreedMemory();
     void applyRemovalsNow(const QString& instance);
     void reserveForScan(double fraction, quint64 keysSeen);
     void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
@@ -91,7 +93,9 @@ class LockInspectorView : public QWidget {
     };
     QHash<QString, PendingUpdate> pending_;
     QTimer coalesce_;
-    int reserved_ = 0;  // rows the tables were last sized for
+    int reserved_ = 0;              // rows the tables were last sized for
+    bool trimWhenApplied_ = false;  // a scan finished: return freed memory once it is applied
+    QElapsedTimer lastTrim_;
     bool pointerOverTable_ = false;
     QString followKey_;  // row key of a selected lock that vanished: followed if it returns
     QElapsedTimer lastPress_;

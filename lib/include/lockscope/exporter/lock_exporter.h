@@ -1,6 +1,8 @@
 #pragma once
-// A Prometheus exporter for stuck locks: it takes a census of the locks on each server every
-// interval (paced by --max-load), and serves the last complete census on /metrics through
+// A Prometheus exporter for stuck locks: it watches each server as the window and `watch` do
+// (LockWatch: a first scan paced by scan.maxLoad, then re-reads and a sweep for new keys
+// within a server-time budget, WatchPolicy), takes a census of what the watches know every
+// interval, and serves the last complete census on /metrics through
 // prometheus-cpp's pull exposer. A scrape never waits for a scan: it reads the census that
 // finished last. Metrics are labelled by instance and kind (and finding); per-key series only
 // for keys the operator names (keyLabelPatterns), capped.
@@ -19,6 +21,7 @@
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
 #include "lockscope/exporter/lock_census.h"
+#include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/scan_options.h"
 
 namespace prometheus {
@@ -33,6 +36,8 @@ struct ExporterOptions {
     ConnectionOptions connection;
     inspect::ScanOptions scan;  // patterns, COUNT, maxLoad
     std::chrono::milliseconds interval{15000};
+    // The steady-state share of one server core each instance's watch may use, (0, 1].
+    double budget = 0.05;
     std::vector<std::string> keyLabelPatterns;  // glob patterns; empty: no per-key series
     std::size_t maxKeySeries = 100;
 };
@@ -55,7 +60,9 @@ class LockExporter {
     void stop();
     int port() const;  // the bound port, once started
 
-    // One census of every instance, synchronously (tests, and the loop's body).
+    // One complete census, synchronously (tests): a full rescan of every instance, then the
+    // census. The loop instead steps the watches every poll interval, within the budget, and
+    // takes a census of what they know every interval.
     void censusOnce();
     std::uint64_t completedCensuses() const { return completed_.load(); }
     std::size_t trackedLocks() const;
@@ -65,14 +72,25 @@ class LockExporter {
 
   private:
     class Collectable;
+    struct Watched {
+        std::unique_ptr<Connection> connection;  // opened lazily, dropped when it fails
+        std::unique_ptr<inspect::LockWatch> watch;
+        bool up = false;
+        double lastStepSeconds = 0;
+    };
     void loop();
+    void stepWatches(bool rescan);
+    void stepWatch(std::size_t i, bool rescan);
+    void publishCensus();
+    std::chrono::milliseconds pollInterval() const;
 
     ExporterOptions options_;
     std::shared_ptr<Collectable> collectable_;
     std::unique_ptr<prometheus::Exposer> exposer_;
     std::unordered_map<std::uint64_t, TrackedLock> tracker_;
     mutable std::mutex trackerMutex_;
-    std::vector<std::unique_ptr<Connection>> connections_;  // per instance, opened lazily
+    std::vector<Watched> watched_;  // per instance, under censusMutex_
+    std::mutex censusMutex_;
     std::atomic<std::uint64_t> completed_{0};
     std::mutex stopMutex_;
     std::condition_variable stopSignal_;

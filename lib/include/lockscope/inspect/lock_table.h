@@ -5,6 +5,7 @@
 
 #include <map>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "lockscope/inspect/lock_record.h"
@@ -22,13 +23,26 @@ class LockTable {
     // Forgets a key; true when it was known.
     bool remove(const std::string& key);
 
-    const std::map<std::string, LockRecord>& records() const { return records_; }
+    // Ordered by key, found by any string-like key (std::less<>: no copy to look one up).
+    // The map's key is a view of the record's own key, not a second copy of it (issue 18:
+    // 48 bytes a lock, 48 MB at a million); the table keeps each record's key buffer fixed.
+    using Records = std::map<std::string_view, LockRecord, std::less<>>;
+
+    LockTable() = default;
+    LockTable(const LockTable& other);
+    LockTable& operator=(const LockTable& other);
+    LockTable(LockTable&&) noexcept = default;  // nodes move whole: the views stay valid
+    LockTable& operator=(LockTable&&) noexcept = default;
+    const Records& records() const { return records_; }
     std::vector<std::string> keys() const;
     std::size_t size() const { return records_.size(); }
-    const LockRecord* find(const std::string& key) const;
+    const LockRecord* find(std::string_view key) const;
 
   private:
-    std::map<std::string, LockRecord> records_;
+    // Inserts a record not yet in the table, keyed by a view of its key in the node.
+    void insertNew(LockRecord record);
+
+    Records records_;
 };
 
 }  // namespace lockscope::inspect

@@ -154,6 +154,7 @@ class LockWatch {
     std::optional<std::uint64_t> lastServerUsec_;  // its reading at the last step
     SteadyClock::time_point passStartedAt_{};
     std::uint64_t sweepPasses_ = 0;
+    std::chrono::nanoseconds passCost_{0};  // server time of the sweep pass in progress
     // Hashes of ordinary keys the sweep has read once: not read again every pass.
     std::unordered_set<std::uint64_t> nonLockHashes_;
 };

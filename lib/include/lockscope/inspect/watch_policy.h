@@ -8,9 +8,14 @@
 // the round trips the watcher reports (spentOnPoll/spentOnSweep), never assumed constant,
 // so the same budget holds on a fast local server and on a slow remote one.
 //
-// Two credit buckets fill at the budget's rate: one for re-reads, one for the sweep (less
-// when keyspace notifications already tell about new keys). The focus and up to 2,000 urgent
-// keys are always read, even in debt; the debt then slows the rotation down until it is paid.
+// Two credit buckets fill at the budget's rate: one for re-reads, one for the sweep. The
+// sweep's share follows the keyspace: it is sized so that a pass (whose server time the
+// watcher reports, setSweepPassCost) ends within kTargetPass, between a fifth and 85%
+// of the budget (a twenty-fifth when keyspace notifications already tell about new keys). A
+// third bucket bounds the watcher's own CPU: the rotation also waits for it (spentOnClient),
+// so a fast server never makes the window re-read tens of thousands of keys a second.
+// The focus and up to 2,000 urgent keys are always read, even in debt; the debt then slows
+// the rotation down until it is paid.
 
 #include <chrono>
 #include <cstddef>
@@ -28,6 +33,8 @@ struct WatchPolicyOptions {
     double budget = 0.05;                     // share of one server core, (0, 1]
     std::chrono::milliseconds nearExpiry{5000};
     std::chrono::milliseconds recentChange{30000};
+    // The watcher's own CPU the rotation may use (share of one client core).
+    double clientBudget = 0.03;
 };
 
 struct PollPlan {
@@ -47,8 +54,13 @@ class WatchPolicy {
     void setFocus(std::vector<std::string> keys);
     void setBudget(double share);
     double budget() const { return options_.budget; }
-    // Keyspace notifications bring new keys at once: the sweep then gets a tenth of its share.
+    // Keyspace notifications bring new keys at once: the sweep then gets a small share.
     void setFollowingEvents(bool following) { followingEvents_ = following; }
+    // The server time the last complete sweep pass cost: sizes the sweep's share so the next
+    // pass ends within kTargetPass (a new key is found within about that long).
+    void setSweepPassCost(std::chrono::nanoseconds cost);
+    static constexpr std::chrono::seconds kTargetPass{40};
+    double sweepShare() const;
     // Changes before this instant (the first full scan) do not count as recent.
     void setSteadySince(SteadyClock::time_point at) { steadySince_ = at; }
 
@@ -56,12 +68,19 @@ class WatchPolicy {
     // or due; without it the sweep's credit is kept for later.
     PollPlan plan(const LockTable& table, SteadyClock::time_point now, bool wantSweep);
     // What the step cost: the busy time of the re-read of `keys` keys, and of the sweep.
+    // After a step's reads: the walk that finds urgent keys in a large table (every 2 s per
+    // 200,000 locks),
+    // where it does not delay the next step's reads of the focus.
+    void prepareNext(const LockTable& table, SteadyClock::time_point now);
     void spentOnPoll(std::chrono::nanoseconds busy, std::size_t keys);
     void spentOnSweep(std::chrono::nanoseconds busy, int rounds);
+    // The watcher's own CPU for the re-read of `keys` keys (its thread's CPU time).
+    void spentOnClient(std::chrono::nanoseconds cpu, std::size_t keys);
 
     // Measured costs (for tests and the command log): server time per key and per SCAN round.
     std::chrono::nanoseconds costPerKey() const { return costPerKey_; }
     std::chrono::nanoseconds costPerRound() const { return costPerRound_; }
+    std::chrono::nanoseconds clientCostPerKey() const { return clientCostPerKey_; }
 
   private:
     void accrue(SteadyClock::time_point now, bool wantSweep);
@@ -70,7 +89,8 @@ class WatchPolicy {
     void refreshUrgent(const LockTable& table, SteadyClock::time_point now);
     void addRotation(const LockTable& table, PollPlan& plan, std::size_t count,
                      const std::unordered_set<std::string_view>& taken);
-    double sweepShare() const { return followingEvents_ ? 0.04 : 0.4; }
+    std::size_t rotationAllowed(double serverCredit, std::size_t planned,
+                                std::size_t tableSize) const;
 
     WatchPolicyOptions options_;
     std::vector<std::string> focus_;
@@ -78,12 +98,14 @@ class WatchPolicy {
     SteadyClock::time_point urgentAt_{};
     SteadyClock::time_point steadySince_ = SteadyClock::time_point::max();
     bool followingEvents_ = false;
-    double pollCreditNs_ = 0, sweepCreditNs_ = 0;
+    double pollCreditNs_ = 0, sweepCreditNs_ = 0, clientCreditNs_ = 0;
+    double passShare_ = 0.5;  // of the budget, until a pass was measured
     bool bucketsFilled_ = false;
     SteadyClock::time_point accruedAt_{};
-    std::chrono::nanoseconds costPerKey_{10'000};     // until measured: 10 µs per key
-    std::chrono::nanoseconds costPerRound_{500'000};  // and 0.5 ms per SCAN round
-    std::string rotationAfter_;                       // the rotation goes on after this key
+    std::chrono::nanoseconds costPerKey_{10'000};       // until measured: 10 µs per key
+    std::chrono::nanoseconds costPerRound_{500'000};    // and 0.5 ms per SCAN round
+    std::chrono::nanoseconds clientCostPerKey_{5'000};  // and 5 µs of the watcher's CPU
+    std::string rotationAfter_;                         // the rotation goes on after this key
 };
 
 }  // namespace lockscope::inspect
