@@ -4,7 +4,9 @@
 // SCAN MATCH lock:* COUNT 1000 loop over raw hiredis, node after node. Each node's server CPU
 // for the annotation comes from INFO commandstats; the projection for a cluster whose nodes
 // have their own machines is the largest node's server time (or the client's CPU time when
-// that is larger). The size is a parameter: LOCKSCOPE_CLUSTER_BENCH_LOCKS (default 1000000).
+// that is larger). Then the script a redis-py user would write with RedisCluster
+// (cluster_redis_py.py, /usr/bin/python3) on the same cluster. The size is a parameter:
+// LOCKSCOPE_CLUSTER_BENCH_LOCKS (default 1000000); LOCKSCOPE_BENCH_SKIP_PY=1 skips redis-py.
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -126,13 +129,24 @@ int main() {
     for (int port : ports) serverCpu.push_back(commandSeconds(port));
     double projected =
         std::max(*std::max_element(serverCpu.begin(), serverCpu.end()), clientCpu / 3.0);
+    double pyTime = -1;
+    long pyCount = -1;
+    const std::string script =
+        (std::filesystem::path(__FILE__).parent_path() / "cluster_redis_py.py").string();
+    const std::string cmd = "/usr/bin/python3 " + script + " " + std::to_string(ports[0]);
+    if (std::FILE* p = std::getenv("LOCKSCOPE_BENCH_SKIP_PY") ? nullptr : popen(cmd.c_str(), "r")) {
+        if (std::fscanf(p, "%ld %lf", &pyCount, &pyTime) != 2) pyTime = -1;
+        pclose(p);
+    }
     long withFence = std::count_if(result.records.begin(), result.records.end(),
                                    [](const auto& r) { return r.fence.has_value(); });
     std::printf(
         "cluster annotate %ldk locks %.2f s | sequential names-only floor over the 3 primaries "
-        "%.2f s (%.2fx) | projected with a machine per node %.2f s (%.2fx) | node server CPU "
-        "%.2f/%.2f/%.2f s | client CPU %.2f s | %ld names, %zu records, %ld with fence\n",
-        locks / 1000, annotate, floor, annotate / floor, projected, projected / floor, serverCpu[0],
-        serverCpu[1], serverCpu[2], clientCpu, names, result.records.size(), withFence);
+        "%.2f s (%.2fx) | projected with a machine per node %.2f s (%.2fx) | redis-py "
+        "RedisCluster script %.2f s (%.1fx slower, %ld locks) | node server CPU %.2f/%.2f/%.2f s "
+        "| client CPU %.2f s | %ld names, %zu records, %ld with fence\n",
+        locks / 1000, annotate, floor, annotate / floor, projected, projected / floor, pyTime,
+        pyTime / annotate, pyCount, serverCpu[0], serverCpu[1], serverCpu[2], clientCpu, names,
+        result.records.size(), withFence);
     return result.records.size() == static_cast<std::size_t>(locks) ? 0 : 1;
 }

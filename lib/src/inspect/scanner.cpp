@@ -83,6 +83,7 @@ ScanSummary Scanner::run(const BatchCallback& onBatch, std::stop_token stop) {
             // of the previous page are still being formatted here.
             if (!pendingMain.empty() || !pendingFollow.empty()) connection_.flush();
         }
+        pendingMain = annotator_->gatherBySlot(std::move(pendingMain), scanDone);
         if (!pendingMain.empty())
             r.stages.push_back(annotator_->sendMain(connection_, std::move(pendingMain)));
         if (!pendingFollow.empty())
