@@ -38,8 +38,8 @@ double processCpu() {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
-// Sum of usec over INFO commandstats, in seconds.
-double commandSeconds(int port) {
+// Sum of usec over INFO commandstats, in seconds; calls, if given, receives the commands run.
+double commandSeconds(int port, long* calls = nullptr) {
     redisContext* c = redisConnect("127.0.0.1", port);
     auto* r = static_cast<redisReply*>(redisCommand(c, "INFO commandstats"));
     double usec = 0;
@@ -47,8 +47,11 @@ double commandSeconds(int port) {
     for (std::string line; std::getline(lines, line);) {
         auto at = line.find("usec=");
         if (line.rfind("cmdstat_", 0) == 0 && line.rfind("cmdstat_info", 0) != 0 &&
-            at != std::string::npos)
+            at != std::string::npos) {
             usec += std::atof(line.c_str() + at + 5);
+            auto n = line.find("calls=");
+            if (calls && n != std::string::npos) *calls += std::atol(line.c_str() + n + 6);
+        }
     }
     freeReplyObject(r);
     redisFree(c);
@@ -126,13 +129,17 @@ int main() {
     double annotate = seconds(Clock::now() - start);
     double clientCpu = processCpu() - client0;
     std::vector<double> serverCpu;
-    for (int port : ports) serverCpu.push_back(commandSeconds(port));
+    long commands = 0;  // load-independent: what the server was asked to do
+    for (int port : ports) serverCpu.push_back(commandSeconds(port, &commands));
     double projected =
         std::max(*std::max_element(serverCpu.begin(), serverCpu.end()), clientCpu / 3.0);
     double pyTime = -1;
     long pyCount = -1;
-    const std::string script =
-        (std::filesystem::path(__FILE__).parent_path() / "cluster_redis_py.py").string();
+    const char* benchDir = std::getenv("LOCKSCOPE_BENCH_DIR");  // ./scripts/bench sets it
+    const std::string script = ((benchDir ? std::filesystem::path(benchDir)
+                                          : std::filesystem::path(__FILE__).parent_path()) /
+                                "cluster_redis_py.py")
+                                   .string();
     const std::string cmd = "/usr/bin/python3 " + script + " " + std::to_string(ports[0]);
     if (std::FILE* p = std::getenv("LOCKSCOPE_BENCH_SKIP_PY") ? nullptr : popen(cmd.c_str(), "r")) {
         if (std::fscanf(p, "%ld %lf", &pyCount, &pyTime) != 2) pyTime = -1;
@@ -144,9 +151,10 @@ int main() {
         "cluster annotate %ldk locks %.2f s | sequential names-only floor over the 3 primaries "
         "%.2f s (%.2fx) | projected with a machine per node %.2f s (%.2fx) | redis-py "
         "RedisCluster script %.2f s (%.1fx slower, %ld locks) | node server CPU %.2f/%.2f/%.2f s "
-        "| client CPU %.2f s | %ld names, %zu records, %ld with fence\n",
+        "| client CPU %.2f s | %.2f commands per lock | %ld names, %zu records, %ld with fence\n",
         locks / 1000, annotate, floor, annotate / floor, projected, projected / floor, pyTime,
-        pyTime / annotate, pyCount, serverCpu[0], serverCpu[1], serverCpu[2], clientCpu, names,
-        result.records.size(), withFence);
+        pyTime / annotate, pyCount, serverCpu[0], serverCpu[1], serverCpu[2], clientCpu,
+        static_cast<double>(commands) / static_cast<double>(locks), names, result.records.size(),
+        withFence);
     return result.records.size() == static_cast<std::size_t>(locks) ? 0 : 1;
 }
