@@ -28,6 +28,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+// The bench's settings; read while no other thread touches the environment.
+const char* setting(const char* name) {
+    return std::getenv(name);  // NOLINT(concurrency-mt-unsafe): nothing calls setenv
+}
+
 double seconds(Clock::duration d) {
     return std::chrono::duration<double>(d).count();
 }
@@ -110,7 +115,7 @@ void fill(testing::RedisCluster& cluster, long locks) {
 
 int main() {
     long locks = 1'000'000;
-    if (const char* n = std::getenv("LOCKSCOPE_CLUSTER_BENCH_LOCKS")) locks = std::atol(n);
+    if (const char* n = setting("LOCKSCOPE_CLUSTER_BENCH_LOCKS")) locks = std::atol(n);
     testing::RedisCluster cluster;
     fill(cluster, locks);
     std::vector<int> ports;
@@ -129,19 +134,20 @@ int main() {
     double annotate = seconds(Clock::now() - start);
     double clientCpu = processCpu() - client0;
     std::vector<double> serverCpu;
+    serverCpu.reserve(ports.size());
     long commands = 0;  // load-independent: what the server was asked to do
     for (int port : ports) serverCpu.push_back(commandSeconds(port, &commands));
     double projected =
         std::max(*std::max_element(serverCpu.begin(), serverCpu.end()), clientCpu / 3.0);
     double pyTime = -1;
     long pyCount = -1;
-    const char* benchDir = std::getenv("LOCKSCOPE_BENCH_DIR");  // ./scripts/bench sets it
+    const char* benchDir = setting("LOCKSCOPE_BENCH_DIR");  // ./scripts/bench sets it
     const std::string script = ((benchDir ? std::filesystem::path(benchDir)
                                           : std::filesystem::path(__FILE__).parent_path()) /
                                 "cluster_redis_py.py")
                                    .string();
     const std::string cmd = "/usr/bin/python3 " + script + " " + std::to_string(ports[0]);
-    if (std::FILE* p = std::getenv("LOCKSCOPE_BENCH_SKIP_PY") ? nullptr : popen(cmd.c_str(), "r")) {
+    if (std::FILE* p = setting("LOCKSCOPE_BENCH_SKIP_PY") ? nullptr : popen(cmd.c_str(), "r")) {
         if (std::fscanf(p, "%ld %lf", &pyCount, &pyTime) != 2) pyTime = -1;
         pclose(p);
     }

@@ -154,7 +154,7 @@ TEST(ClusterCli, NodesAnnouncedAtUnreachableNamesAreReachedThroughTheMapOrTheSee
     EXPECT_NE(unmapped.out.find(keys[0]), std::string::npos);  // ...the seed is, as given
     std::vector<std::string> args{"list", "-u", cluster.url(0), "--json"};
     for (std::size_t node = 0; node < 3; ++node) {
-        args.push_back("--cluster-map");
+        args.emplace_back("--cluster-map");
         args.push_back("lockscope-node" + std::to_string(node) +
                        ".invalid:" + std::to_string(cluster.node(node).server->port()) +
                        "=127.0.0.1:" + std::to_string(cluster.node(node).server->port()));

@@ -127,6 +127,7 @@ TEST(ClusterScan, ASlotMigratedDuringTheScanLosesAndDuplicatesNoLock) {
     std::string tag = testing::keyOnNode(cluster, 0).substr(5);  // "{rN}"
     int slot = keyHashSlot(tag);
     std::vector<std::string> moving;
+    moving.reserve(300);
     for (int i = 0; i < 300; ++i) moving.push_back("lock:" + tag + ":" + std::to_string(i));
     keys.insert(keys.end(), moving.begin(), moving.end());
     testing::writeLocks(cluster, keys);
@@ -157,6 +158,7 @@ TEST(ClusterScan, AMigrationStillRunningWhenTheScanEndsIsWaitedFor) {
     std::string tag = testing::keyOnNode(cluster, 1).substr(5);
     int slot = keyHashSlot(tag);
     std::vector<std::string> keys;
+    keys.reserve(100);
     for (int i = 0; i < 100; ++i) keys.push_back("lock:" + tag + ":" + std::to_string(i));
     testing::writeLocks(cluster, keys);
     cluster.beginSlotMove(slot, 1, 0);

@@ -24,7 +24,7 @@ class RedisTest : public ::testing::Test {
 
     LocalRedisServer& server() { return *server_; }
     Endpoint endpoint() const { return server_->endpoint(); }
-    Connection connect(ConnectionOptions options = {}) const {
+    Connection connect(const ConnectionOptions& options = {}) const {
         return Connection::open(endpoint(), options);
     }
     // A second client that only looks: used to check what the server really holds.

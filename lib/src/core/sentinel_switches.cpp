@@ -5,7 +5,7 @@
 namespace lockscope {
 
 SentinelSwitches::SentinelSwitches(SentinelTarget target, ConnectionOptions options)
-    : target_(std::move(target)), options_(options) {
+    : target_(std::move(target)), options_(std::move(options)) {
     subscribe();
 }
 

@@ -79,7 +79,7 @@ BatchAnnotator::Sent BatchAnnotator::sendMain(Connection& c, std::vector<std::st
     } else if (!keys.empty()) {
         for (const auto& k : keys) sendArgv(c, {"PTTL", k});
         argv_.clear();
-        argv_.push_back("MGET");
+        argv_.emplace_back("MGET");
         argv_.insert(argv_.end(), keys.begin(), keys.end());
         c.send(argv_);
         if (s.fences > 0) {

@@ -62,7 +62,7 @@ BatchAnnotator::Sent BatchAnnotator::sendSlotGroups(Connection& c, std::vector<s
         std::size_t to = from;
         while (to < keys.size() && slots[to] == slots[from]) ++to;
         argv_.clear();
-        argv_.push_back("MGET");
+        argv_.emplace_back("MGET");
         argv_.insert(argv_.end(), keys.begin() + static_cast<std::ptrdiff_t>(from),
                      keys.begin() + static_cast<std::ptrdiff_t>(to));
         for (std::size_t i = from; i < to; ++i) {

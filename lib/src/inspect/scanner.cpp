@@ -220,7 +220,7 @@ std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
     }
     if (!typed.empty()) {  // bounded batches, like the main stage's
         BatchAnnotator::Output out;
-        const std::size_t step = static_cast<std::size_t>(options_.count);
+        const auto step = static_cast<std::size_t>(options_.count);
         for (std::size_t from = 0; from < typed.size(); from += step) {
             const std::size_t to = std::min(typed.size(), from + step);
             auto first = static_cast<std::ptrdiff_t>(from), last = static_cast<std::ptrdiff_t>(to);
@@ -246,7 +246,7 @@ std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
     for (int pass = 0; pass < 4 && !(main.empty() && follow.empty()); ++pass) {
         std::vector<BatchAnnotator::Sent> stages;
         // Bounded batches: one MGET never names more than COUNT keys.
-        const std::size_t step = static_cast<std::size_t>(options_.count);
+        const auto step = static_cast<std::size_t>(options_.count);
         for (std::size_t from = 0; from < main.size(); from += step) {
             std::vector<std::string> part(
                 main.begin() + static_cast<std::ptrdiff_t>(from),

@@ -1,5 +1,7 @@
 #include "session/connection_hub.h"
 
+#include "session/cluster_members.h"
+
 #include "lockscope/inspect/audit_log.h"
 
 namespace lockscope::ui {
@@ -34,7 +36,7 @@ void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions
         }
     }
     Session s{profile, new QThread(this),
-              new ConnectionWorker(profile, audit_, std::move(options), std::move(memory))};
+              new ConnectionWorker(profile, audit_, options, std::move(memory)), options};
     s.thread->setObjectName(QStringLiteral("worker ") + profile.name);
     s.worker->moveToThread(s.thread);
     QString id = profile.id;
@@ -52,8 +54,40 @@ void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions
     connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
     connect(s.worker, &ConnectionWorker::loadMeasured, this, &ConnectionHub::loadMeasured);
     connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);
+    connect(s.worker, &ConnectionWorker::clusterFound, this,
+            [this, id](const QString&, const QStringList& nodeLines, const QStringList& others) {
+                openClusterMembers(id, others);
+                emit clusterNodesFound(id, nodeLines);
+            });
     sessions_.insert(id, s);
     s.thread->start();
+}
+
+// Each other primary of the cluster gets a worker of its own, named after the connection and
+// the node; it is closed with the connection, or when its node is no longer a primary (after
+// a failover the promoted replica gets one instead).
+void ConnectionHub::openClusterMembers(const QString& profileId,
+                                       const QStringList& otherPrimaries) {
+    auto it = sessions_.find(profileId);
+    if (it == sessions_.end()) return;
+    const ConnectionProfile parent = it->profile;
+    const inspect::WatchOptions options = it->options;
+    const QString prefix = profileId + QStringLiteral("#");
+    QStringList gone;
+    for (const auto& s : sessions_)
+        if (s.profile.clusterOf == profileId &&
+            !otherPrimaries.contains(s.profile.id.mid(prefix.size())))
+            gone << s.profile.id;
+    for (const auto& id : gone) close(id);
+    for (const QString& hostPort : otherPrimaries) {
+        if (sessions_.contains(prefix + hostPort)) continue;
+        ConnectionProfile member = parent;
+        member.id = prefix + hostPort;
+        member.name = parent.name + QStringLiteral(" · ") + hostPort;
+        member.endpoint = memberEndpoint(parent.endpoint, hostPort);
+        member.clusterOf = profileId;
+        open(member, options);
+    }
 }
 
 void ConnectionHub::reopen(const QString& profileId, inspect::WatchOptions options,
@@ -72,6 +106,10 @@ void ConnectionHub::close(const QString& profileId) {
     sessions_.erase(it);
     stop(s);
     emit instanceClosed(QString::fromStdString(s.profile.endpoint.display()));
+    QStringList members;  // a cluster's other primaries go with it
+    for (const auto& m : sessions_)
+        if (m.profile.clusterOf == profileId) members << m.profile.id;
+    for (const auto& m : members) close(m);
 }
 
 inspect::WatchMemory ConnectionHub::stop(Session s) {
