@@ -20,7 +20,7 @@ ConnectionHub::~ConnectionHub() {
     closeAll();
 }
 
-void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions options) {
+void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchOptions& options) {
     // Reopening the same server (an edited connection) hands the old watch's history to the
     // new one, and its rows stay: "Seen for", renewals and handoffs are not reset.
     inspect::WatchMemory memory;
@@ -90,13 +90,13 @@ void ConnectionHub::openClusterMembers(const QString& profileId,
     }
 }
 
-void ConnectionHub::reopen(const QString& profileId, inspect::WatchOptions options,
+void ConnectionHub::reopen(const QString& profileId, const inspect::WatchOptions& options,
                            const QStringList& patterns) {
     auto it = sessions_.find(profileId);
     if (it == sessions_.end()) return;
     ConnectionProfile profile = it->profile;
     if (!patterns.isEmpty()) profile.patterns = patterns;
-    open(profile, std::move(options));
+    open(profile, options);
 }
 
 void ConnectionHub::close(const QString& profileId) {
@@ -168,8 +168,10 @@ void ConnectionHub::refreshAllAtFullSpeed() {
 
 void ConnectionHub::setFocus(const QString& instance, std::vector<std::string> keys) {
     for (const auto& s : sessions_)
-        if (QString::fromStdString(s.profile.endpoint.display()) == instance)
+        if (QString::fromStdString(s.profile.endpoint.display()) == instance) {
             s.worker->setFocus(std::move(keys));  // thread-safe; applied at its next step
+            return;
+        }
 }
 
 void ConnectionHub::cancelScans() {

@@ -17,11 +17,11 @@ class ConnectionHub : public QObject {
     explicit ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent = nullptr);
     ~ConnectionHub() override;
 
-    void open(const ConnectionProfile& profile, inspect::WatchOptions options = {});
+    void open(const ConnectionProfile& profile, const inspect::WatchOptions& options = {});
     void close(const QString& profileId);
     // Opens an open session again with new watch options, and new patterns when given
     // (same profile otherwise, and the password it was opened with).
-    void reopen(const QString& profileId, inspect::WatchOptions options,
+    void reopen(const QString& profileId, const inspect::WatchOptions& options,
                 const QStringList& patterns = {});
     void closeAll();
     bool isOpen(const QString& profileId) const { return sessions_.contains(profileId); }

@@ -39,7 +39,7 @@ QIcon stateDot(ConnectionState state) {
     p.setBrush(color);
     p.setPen(color.darker(130));
     p.drawEllipse(QRectF(6, 6, 20, 20));
-    return QIcon(pix);
+    return {pix};
 }
 
 }  // namespace
