@@ -123,6 +123,22 @@ TEST(ClusterCli, WatchCoversEveryPrimaryAndFollowsAFailover) {
     EXPECT_NE(w.out.find(after), std::string::npos) << w.out;  // read from the new primary
 }
 
+// doctor --observe on one node of a cluster watches every primary: each node's locks are judged.
+TEST(ClusterCli, DoctorObserveCoversEveryPrimary) {
+    RedisCluster cluster;
+    std::vector<std::string> keys;
+    for (std::size_t node = 0; node < 3; ++node) keys.push_back(testing::keyOnNode(cluster, node));
+    testing::writeLocks(cluster, keys);
+    CliRun doctor = cli({"doctor", "--observe", "1", "--json", "-u", cluster.url(2)});
+    ASSERT_EQ(doctor.code, 0) << doctor.err;
+    auto lines = doctor.lines();
+    ASSERT_EQ(lines.size(), keys.size()) << doctor.out;
+    for (const auto& j : lines) {
+        std::string key = j["key"];
+        EXPECT_EQ(j["instance"], cluster.url(cluster.primaryFor(key))) << key;
+    }
+}
+
 class PlainServerCli : public testing::RedisTest {};
 
 // Release and expire on a plain server cost no topology question: the server's own count of
