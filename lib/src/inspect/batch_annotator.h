@@ -109,7 +109,7 @@ class BatchAnnotator {
     const ScanOptions& options_;
     std::shared_ptr<const std::string> instance_;
     bool mget_ = true;
-    bool slotGroups_ = false;  // a cluster node: one MGET per slot
+    bool slotGroups_ = false;                // a cluster node: one MGET per slot
     std::vector<std::string> heldForSlots_;  // gatherBySlot's keys not yet read
     bool hscan_ = true;
     bool hlen_ = true;
