@@ -12,6 +12,8 @@
 #include "lock_table_text.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/lock_watch.h"
+#include "lockscope/sentinel_switches.h"
+#include "scan_targets.h"
 #include "watch_events.h"
 
 namespace lockscope::cli {
@@ -22,6 +24,7 @@ volatile std::sig_atomic_t stopWatching = 0;
 
 struct WatchedServer {
     Endpoint endpoint;
+    WatchTarget target;  // a cluster's primary: how to find its shard's primary after a failover
     std::unique_ptr<Connection> connection;
     std::unique_ptr<inspect::LockWatch> watch;
     std::unique_ptr<WatchEvents> events;
@@ -79,17 +82,19 @@ inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval) 
 }
 
 // Behind Sentinel: asks which server is the primary (each second, and at once after a failed
-// poll: a demoted primary still answers reads, so a poll alone would not notice). A new
-// primary takes the place of the old one under the same watch, which keeps its history, and
-// the failover is reported as an event.
-void followFailover(WatchedServer& s, const InspectorFlags& flags, bool failedPoll) {
+// poll or a +switch-master: a demoted primary still answers reads, so a poll alone would not
+// notice); on a cluster, asks the cluster which node serves the shard now. A new primary
+// takes the place of the old one under the same watch, which keeps its history, and the
+// failover is reported as an event.
+void followFailover(WatchedServer& s, const InspectorFlags& flags, bool askNow) {
     auto now = inspect::SteadyClock::now();
-    if (!flags.sentinel || (!failedPoll && now < s.nextSentinelCheck)) return;
+    if ((!flags.sentinel && !s.target.cluster) || (!askNow && now < s.nextSentinelCheck)) return;
     s.nextSentinelCheck = now + 1s;
     Endpoint primary;
     try {
-        primary =
-            discoverPrimary(*flags.sentinel, {.connectTimeout = 500ms, .commandTimeout = 500ms});
+        primary = s.target.cluster ? shardPrimaryNow(s.target)
+                                   : discoverPrimary(*flags.sentinel, {.connectTimeout = 500ms,
+                                                                       .commandTimeout = 500ms});
     } catch (const Error&) {
         return;  // asked again on the next check; the poll shows the state meanwhile
     }
@@ -100,21 +105,24 @@ void followFailover(WatchedServer& s, const InspectorFlags& flags, bool failedPo
         return;
     }
     const std::string from = s.endpoint.display();
+    const std::string what =
+        s.target.cluster ? "the shard with slots " + s.target.slotRanges : flags.sentinel->service;
     s.endpoint = primary;
     s.retryAt = now;
     s.backoff = std::chrono::milliseconds(0);
     s.watch->requestRescan();  // what the new primary holds, now (a failover can lose locks)
     if (flags.json) {
-        nlohmann::json line{{"event", "failover"},
-                            {"service", flags.sentinel->service},
-                            {"from", from},
-                            {"to", primary.display()}};
+        nlohmann::json line{{"event", "failover"}, {"from", from}, {"to", primary.display()}};
+        if (s.target.cluster)
+            line["slots"] = s.target.slotRanges;
+        else
+            line["service"] = flags.sentinel->service;
         std::printf("%s\n", line.dump().c_str());
         std::fflush(stdout);
     } else {
         std::fprintf(stderr,
                      "lockscope-cli watch: failover of %s: the primary is now %s (was %s)\n",
-                     flags.sentinel->service.c_str(), primary.display().c_str(), from.c_str());
+                     what.c_str(), primary.display().c_str(), from.c_str());
     }
 }
 
@@ -156,9 +164,11 @@ int runWatch(const Arguments& args) {
     std::signal(SIGTERM, [](int) { stopWatching = 1; });
 
     std::vector<WatchedServer> servers;
-    for (const auto& e : flags.endpoints) {
+    for (auto& target : primariesToWatch(flags)) {  // a cluster: each of its primaries
+        const Endpoint e = target.endpoint;
         WatchedServer s;
         s.endpoint = e;
+        s.target = std::move(target);
         // Connecting is checked now, so a wrong address or password fails at once.
         s.connection =
             std::make_unique<Connection>(Connection::open(e, connectionOptions(flags, true)));
@@ -166,16 +176,22 @@ int runWatch(const Arguments& args) {
         s.events = std::make_unique<WatchEvents>(e.display());
         servers.push_back(std::move(s));
     }
+    // Behind Sentinel, a failover is heard the moment a Sentinel announces it.
+    std::unique_ptr<SentinelSwitches> switches;
+    if (flags.sentinel)
+        switches = std::make_unique<SentinelSwitches>(
+            *flags.sentinel, ConnectionOptions{.connectTimeout = 500ms, .commandTimeout = 500ms});
     const bool ansi = !flags.json && isatty(STDOUT_FILENO);
     const auto start = inspect::SteadyClock::now();
     auto nextPoll = start;
     while (!stopWatching && (!duration || inspect::SteadyClock::now() - start < *duration)) {
         auto now = inspect::SteadyClock::now();
         bool changed = false;
-        if (now >= nextPoll) {
+        const bool switched = switches && switches->switched();
+        if (now >= nextPoll || switched) {
             for (auto& s : servers) {
-                if (now < s.retryAt) continue;
-                followFailover(s, flags, false);
+                if (now < s.retryAt && !switched) continue;
+                followFailover(s, flags, switched);
                 auto u = poll(s, options.pollInterval);
                 if (!u.connected) followFailover(s, flags, true);
                 changed = changed || !u.changed.empty() || !u.removed.empty() || !u.connected;

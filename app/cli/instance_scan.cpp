@@ -8,6 +8,7 @@
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/scanner.h"
+#include "scan_targets.h"
 
 namespace lockscope::cli {
 
@@ -91,16 +92,18 @@ std::vector<InstanceScan> scanInstances(const InspectorFlags& flags) {
     std::vector<InstanceScan> scans;
     for (const auto& endpoint : flags.endpoints) {
         InstanceScan s;
-        s.endpoint = endpoint;
+        std::vector<std::string> targetNotes;
+        s.endpoint = endpointToScan(flags, endpoint, targetNotes);
         try {
-            inspect::ClusterRouter router(endpoint, connectionOptions(flags, true),
+            inspect::ClusterRouter router(s.endpoint, connectionOptions(flags, true),
                                           flags.clusterAddressing);
             if (router.isCluster()) {
                 scanWholeCluster(flags, router, scans);
                 continue;
             }
-            Connection& c = router.connectionTo(endpoint);
-            s.notes = router.notes();
+            Connection& c = router.connectionTo(s.endpoint);
+            s.notes = targetNotes;
+            s.notes.insert(s.notes.end(), router.notes().begin(), router.notes().end());
             inspect::Scanner scanner(c, flags.scan);
             inspect::ScanSummary summary;
             s.records = scanner.collect(&summary);
@@ -143,6 +146,8 @@ void streamWholeCluster(const InspectorFlags& flags, inspect::ClusterRouter& rou
 // One server of streamInstances(): probe, then scan, annotating each batch before the sink.
 void streamOne(const InspectorFlags& flags, InstanceScan& s, const RecordSink& sink,
                std::stop_token stop) {
+    std::vector<std::string> targetNotes;
+    s.endpoint = endpointToScan(flags, s.endpoint, targetNotes);
     try {
         ConnectionOptions options = connectionOptions(flags, true);
         options.stop = stop;
@@ -165,7 +170,8 @@ void streamOne(const InspectorFlags& flags, InstanceScan& s, const RecordSink& s
             },
             stop);
         s.cancelled = summary.cancelled;
-        s.notes = summary.notes;
+        s.notes = targetNotes;
+        s.notes.insert(s.notes.end(), summary.notes.begin(), summary.notes.end());
         s.notes.insert(s.notes.end(), s.facts.notes.begin(), s.facts.notes.end());
     } catch (const CancelledError&) {
         s.cancelled = true;
@@ -212,7 +218,8 @@ std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
     options.doctor.layout = flags.scan.layout;
     options.followKeyspaceEvents = false;
     std::vector<Watched> watched;
-    for (const auto& endpoint : flags.endpoints) {
+    for (const auto& target : primariesToWatch(flags)) {  // a cluster: each of its primaries
+        const Endpoint& endpoint = target.endpoint;
         Watched w;
         w.scan.endpoint = endpoint;
         try {

@@ -26,6 +26,13 @@ void ListPrinter::add(std::vector<inspect::LockRecord>& batch) {
     }
     std::lock_guard lock(mutex_);
     count_ += batch.size();
+    // A cluster behind one URL: its records name the node that holds them, so the table
+    // gets the INSTANCE column (unless rows without it are already out).
+    if (!streaming_ && !options_.showInstance)
+        options_.showInstance =
+            std::any_of(batch.begin(), batch.end(), [this](const inspect::LockRecord& r) {
+                return !instanceOrder_.contains(r.instanceName());
+            });
     if (streaming_) {
         std::string text;
         const auto now = inspect::SteadyClock::now();
@@ -61,7 +68,9 @@ void ListPrinter::sortHeld() {
     };
     std::sort(held_.begin(), held_.end(), [&](const auto& a, const auto& b) {
         auto oa = order(a), ob = order(b);
-        return oa != ob ? oa < ob : a.key < b.key;
+        if (oa != ob) return oa < ob;
+        if (a.instanceName() != b.instanceName()) return a.instanceName() < b.instanceName();
+        return a.key < b.key;
     });
 }
 

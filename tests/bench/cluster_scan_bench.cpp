@@ -4,7 +4,9 @@
 // SCAN MATCH lock:* COUNT 1000 loop over raw hiredis, node after node. Each node's server CPU
 // for the annotation comes from INFO commandstats; the projection for a cluster whose nodes
 // have their own machines is the largest node's server time (or the client's CPU time when
-// that is larger). The size is a parameter: LOCKSCOPE_CLUSTER_BENCH_LOCKS (default 1000000).
+// that is larger). Then the script a redis-py user would write with RedisCluster
+// (cluster_redis_py.py, /usr/bin/python3) on the same cluster. The size is a parameter:
+// LOCKSCOPE_CLUSTER_BENCH_LOCKS (default 1000000); LOCKSCOPE_BENCH_SKIP_PY=1 skips redis-py.
 #include <hiredis/hiredis.h>
 
 #include <algorithm>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <filesystem>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -25,6 +28,11 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
+// The bench's settings; read while no other thread touches the environment.
+const char* setting(const char* name) {
+    return std::getenv(name);  // NOLINT(concurrency-mt-unsafe): nothing calls setenv
+}
+
 double seconds(Clock::duration d) {
     return std::chrono::duration<double>(d).count();
 }
@@ -35,8 +43,8 @@ double processCpu() {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
-// Sum of usec over INFO commandstats, in seconds.
-double commandSeconds(int port) {
+// Sum of usec over INFO commandstats, in seconds; calls, if given, receives the commands run.
+double commandSeconds(int port, long* calls = nullptr) {
     redisContext* c = redisConnect("127.0.0.1", port);
     auto* r = static_cast<redisReply*>(redisCommand(c, "INFO commandstats"));
     double usec = 0;
@@ -44,8 +52,11 @@ double commandSeconds(int port) {
     for (std::string line; std::getline(lines, line);) {
         auto at = line.find("usec=");
         if (line.rfind("cmdstat_", 0) == 0 && line.rfind("cmdstat_info", 0) != 0 &&
-            at != std::string::npos)
+            at != std::string::npos) {
             usec += std::atof(line.c_str() + at + 5);
+            auto n = line.find("calls=");
+            if (calls && n != std::string::npos) *calls += std::atol(line.c_str() + n + 6);
+        }
     }
     freeReplyObject(r);
     redisFree(c);
@@ -104,7 +115,7 @@ void fill(testing::RedisCluster& cluster, long locks) {
 
 int main() {
     long locks = 1'000'000;
-    if (const char* n = std::getenv("LOCKSCOPE_CLUSTER_BENCH_LOCKS")) locks = std::atol(n);
+    if (const char* n = setting("LOCKSCOPE_CLUSTER_BENCH_LOCKS")) locks = std::atol(n);
     testing::RedisCluster cluster;
     fill(cluster, locks);
     std::vector<int> ports;
@@ -123,16 +134,33 @@ int main() {
     double annotate = seconds(Clock::now() - start);
     double clientCpu = processCpu() - client0;
     std::vector<double> serverCpu;
-    for (int port : ports) serverCpu.push_back(commandSeconds(port));
+    serverCpu.reserve(ports.size());
+    long commands = 0;  // load-independent: what the server was asked to do
+    for (int port : ports) serverCpu.push_back(commandSeconds(port, &commands));
     double projected =
         std::max(*std::max_element(serverCpu.begin(), serverCpu.end()), clientCpu / 3.0);
+    double pyTime = -1;
+    long pyCount = -1;
+    const char* benchDir = setting("LOCKSCOPE_BENCH_DIR");  // ./scripts/bench sets it
+    const std::string script = ((benchDir ? std::filesystem::path(benchDir)
+                                          : std::filesystem::path(__FILE__).parent_path()) /
+                                "cluster_redis_py.py")
+                                   .string();
+    const std::string cmd = "/usr/bin/python3 " + script + " " + std::to_string(ports[0]);
+    if (std::FILE* p = setting("LOCKSCOPE_BENCH_SKIP_PY") ? nullptr : popen(cmd.c_str(), "r")) {
+        if (std::fscanf(p, "%ld %lf", &pyCount, &pyTime) != 2) pyTime = -1;
+        pclose(p);
+    }
     long withFence = std::count_if(result.records.begin(), result.records.end(),
                                    [](const auto& r) { return r.fence.has_value(); });
     std::printf(
         "cluster annotate %ldk locks %.2f s | sequential names-only floor over the 3 primaries "
-        "%.2f s (%.2fx) | projected with a machine per node %.2f s (%.2fx) | node server CPU "
-        "%.2f/%.2f/%.2f s | client CPU %.2f s | %ld names, %zu records, %ld with fence\n",
-        locks / 1000, annotate, floor, annotate / floor, projected, projected / floor, serverCpu[0],
-        serverCpu[1], serverCpu[2], clientCpu, names, result.records.size(), withFence);
+        "%.2f s (%.2fx) | projected with a machine per node %.2f s (%.2fx) | redis-py "
+        "RedisCluster script %.2f s (%.1fx slower, %ld locks) | node server CPU %.2f/%.2f/%.2f s "
+        "| client CPU %.2f s | %.2f commands per lock | %ld names, %zu records, %ld with fence\n",
+        locks / 1000, annotate, floor, annotate / floor, projected, projected / floor, pyTime,
+        pyTime / annotate, pyCount, serverCpu[0], serverCpu[1], serverCpu[2], clientCpu,
+        static_cast<double>(commands) / static_cast<double>(locks), names, result.records.size(),
+        withFence);
     return result.records.size() == static_cast<std::size_t>(locks) ? 0 : 1;
 }

@@ -7,9 +7,11 @@
 #include <algorithm>
 #include <cstdio>
 #include <fstream>
+#include <future>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
+#include <thread>
 
 #include "cluster_fixture.h"
 #include "cluster_test_keys.h"
@@ -71,6 +73,10 @@ TEST(ClusterCli, ListFromAnyNodeListsEveryLockOnceAndReleaseReachesEveryNode) {
     CliRun table = cli({"list", "-u", cluster.url(0)});
     ASSERT_EQ(table.code, 0) << table.err;
     EXPECT_NE(table.out.find("90 locks on 3 instances"), std::string::npos) << table.out;
+    // One URL, three nodes: the table names the node of each lock.
+    EXPECT_NE(table.out.find("INSTANCE"), std::string::npos) << table.out;
+    for (std::size_t node = 0; node < 3; ++node)
+        EXPECT_NE(table.out.find(cluster.url(node)), std::string::npos) << table.out;
 
     for (std::size_t node = 0; node < 3; ++node) {
         std::string key = testing::keyOnNode(cluster, node, 0);
@@ -86,6 +92,70 @@ TEST(ClusterCli, ListFromAnyNodeListsEveryLockOnceAndReleaseReachesEveryNode) {
         EXPECT_EQ(expire.code, 0) << expire.err;
         EXPECT_GT(cluster.connect(node).command({"PTTL", other}).integer(), 0);
     }
+}
+
+// watch on one node of a cluster shows the locks of every primary, and when a primary dies
+// it follows the replica the cluster promotes (an event), reading what that node holds.
+TEST(ClusterCli, WatchCoversEveryPrimaryAndFollowsAFailover) {
+    using namespace std::chrono_literals;
+    RedisCluster cluster({.replicas = true});
+    std::vector<std::string> keys;
+    for (std::size_t node = 0; node < 3; ++node) keys.push_back(testing::keyOnNode(cluster, node));
+    testing::writeLocks(cluster, keys);
+    auto watch = std::async(std::launch::async, [&] {
+        return cli({"watch", "--json", "--interval", "200", "--for", "9", "-u", cluster.url(0)});
+    });
+    std::this_thread::sleep_for(1500ms);
+    cluster.node(1).server->stop();  // its replica is node 4
+    bool promoted = false;
+    for (int i = 0; i < 60 && !promoted; ++i) {
+        std::this_thread::sleep_for(100ms);
+        promoted = cluster.connect(4).command({"ROLE"})[0].text() == "master";
+    }
+    ASSERT_TRUE(promoted);
+    const std::string after = testing::keyOnNode(cluster, 1, 7);
+    cluster.connect(4).command({"SET", after, "tok-after", "PX", "60000"});
+    CliRun w = watch.get();
+    EXPECT_EQ(w.code, 0) << w.err;
+    for (const auto& k : keys) EXPECT_NE(w.out.find(k), std::string::npos) << k << "\n" << w.out;
+    EXPECT_NE(w.out.find("\"event\":\"failover\""), std::string::npos) << w.out;
+    EXPECT_NE(w.out.find(cluster.url(4)), std::string::npos) << w.out;
+    EXPECT_NE(w.out.find(after), std::string::npos) << w.out;  // read from the new primary
+}
+
+// doctor --observe on one node of a cluster watches every primary: each node's locks are judged.
+TEST(ClusterCli, DoctorObserveCoversEveryPrimary) {
+    RedisCluster cluster;
+    std::vector<std::string> keys;
+    for (std::size_t node = 0; node < 3; ++node) keys.push_back(testing::keyOnNode(cluster, node));
+    testing::writeLocks(cluster, keys);
+    CliRun doctor = cli({"doctor", "--observe", "1", "--json", "-u", cluster.url(2)});
+    ASSERT_EQ(doctor.code, 0) << doctor.err;
+    auto lines = doctor.lines();
+    ASSERT_EQ(lines.size(), keys.size()) << doctor.out;
+    for (const auto& j : lines) {
+        std::string key = j["key"];
+        EXPECT_EQ(j["instance"], cluster.url(cluster.primaryFor(key))) << key;
+    }
+}
+
+class PlainServerCli : public testing::RedisTest {};
+
+// Release and expire on a plain server cost no topology question: the server's own count of
+// CLUSTER commands stays at zero.
+TEST_F(PlainServerCli, ReleaseAndExpireSendNoClusterCommand) {
+    observer().command({"SET", "lock:a", "tok-a", "PX", "60000"});
+    observer().command({"SET", "lock:b", "tok-b"});
+    observer().command({"CONFIG", "RESETSTAT"});
+    const std::string url = "redis://127.0.0.1:" + std::to_string(server().port());
+    CliRun release = cli({"release", "lock:a", "--token", "tok-a", "-u", url});
+    EXPECT_EQ(release.code, 0) << release.err;
+    CliRun expire = cli({"expire", "lock:b", "--token", "tok-b", "--ttl", "5000", "-u", url});
+    EXPECT_EQ(expire.code, 0) << expire.err;
+    EXPECT_EQ(observer().command({"EXISTS", "lock:a"}).integer(), 0);
+    EXPECT_GT(observer().command({"PTTL", "lock:b"}).integer(), 0);
+    std::string stats(observer().command({"INFO", "commandstats"}).text());
+    EXPECT_EQ(stats.find("cmdstat_cluster"), std::string::npos) << stats;
 }
 
 TEST(ClusterCli, NodesAnnouncedAtUnreachableNamesAreReachedThroughTheMapOrTheSeedHost) {

@@ -12,6 +12,7 @@
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/safe_actions.h"
 #include "lockscope/inspect/scanner.h"
+#include "redis_fixture.h"
 
 namespace lockscope::inspect {
 namespace {
@@ -33,6 +34,30 @@ ActionResult releaseThrough(ClusterRouter& router, const std::string& key,
     return result;
 }
 
+long long clusterCommandCalls(Connection& c) {
+    std::string info(c.command({"INFO", "commandstats"}).text());
+    long long calls = 0;
+    for (std::size_t at = info.find("cmdstat_cluster"); at != std::string::npos;
+         at = info.find("cmdstat_cluster", at + 1))
+        calls += std::stoll(info.substr(info.find("calls=", at) + 6));
+    return calls;
+}
+
+class PlainServerRouting : public testing::RedisTest {};
+
+// A plain server: an action asks nothing about a cluster, and a scan asks once per router.
+TEST_F(PlainServerRouting, ActionsSendNoClusterCommandAndTheQuestionIsAskedOnce) {
+    observer().command({"SET", "lock:a", "tok", "PX", "60000"});
+    ClusterRouter router(endpoint(), {});
+    ActionResult r = releaseThrough(router, "lock:a", "tok");
+    EXPECT_EQ(r.outcome, ActionOutcome::Done) << r.message;
+    EXPECT_EQ(keyCount(), 0);
+    EXPECT_EQ(clusterCommandCalls(observer()), 0);
+    EXPECT_FALSE(router.isCluster());
+    EXPECT_FALSE(router.isCluster());
+    EXPECT_EQ(clusterCommandCalls(observer()), 1);  // CLUSTER SHARDS once, refused
+}
+
 TEST(ClusterRouting, ReleasesKeysOnEveryNodeFromAnySeed) {
     RedisCluster cluster;
     ClusterRouter router(cluster.endpoint(2), {});
@@ -48,12 +73,29 @@ TEST(ClusterRouting, ReleasesKeysOnEveryNodeFromAnySeed) {
     }
 }
 
+// A router that has not asked about the cluster sends the action to the seed; the MOVED of a
+// key on another node teaches it the topology, and the action lands there.
+TEST(ClusterRouting, ARouterThatHasNotAskedLearnsTheClusterFromTheFirstMoved) {
+    RedisCluster cluster;
+    ClusterRouter router(cluster.endpoint(0), {});
+    for (std::size_t node : {0u, 2u, 1u}) {
+        std::string key = keyOnNode(cluster, node);
+        cluster.connect(node).command({"SET", key, "tok", "PX", "60000"});
+        ActionResult r = releaseThrough(router, key, "tok");
+        EXPECT_EQ(r.outcome, ActionOutcome::Done) << r.message;
+        EXPECT_EQ(cluster.connect(node).command({"EXISTS", key}).integer(), 0);
+    }
+    EXPECT_TRUE(router.isCluster());
+    EXPECT_TRUE(router.events().empty());  // learning the topology is no change of it
+}
+
 TEST(ClusterRouting, MovedRefreshesTheTopologyAndRetriesOnTheNewOwner) {
     RedisCluster cluster;
     std::string key = keyOnNode(cluster, 0);
     int slot = keyHashSlot(key);
     cluster.connect(0).command({"SET", key, "t1"});
     ClusterRouter router(cluster.endpoint(0), {});
+    ASSERT_TRUE(router.isCluster());  // it knew the topology from before the move
     cluster.moveSlot(slot, 2);
     ASSERT_EQ(cluster.connect(2).command({"GET", key}).text(), "t1");
     ActionResult r = releaseThrough(router, key, "t1");

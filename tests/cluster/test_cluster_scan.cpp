@@ -49,6 +49,52 @@ TEST(ClusterScan, ListsTheLockOfEverySlotExactlyOnceWithItsNodeAndSlot) {
     }
 }
 
+long long getCalls(Connection& c) {
+    std::string info(c.command({"INFO", "commandstats"}).text());
+    auto at = info.find("cmdstat_get:calls=");
+    return at == std::string::npos ? 0 : std::stoll(info.substr(at + 18));
+}
+
+// A cluster node refuses an MGET across slots: the scan reads one MGET per slot (the lock and
+// its lock:{name} / fence:{name} counter together), never a GET per key; a fence in another
+// slot (lock:name / fence:name) is still read, alone.
+TEST(ClusterScan, ReadsValuesAndFencesWithOneMgetPerSlotNotAGetPerKey) {
+    RedisCluster cluster;
+    std::vector<std::string> keys;
+    for (std::size_t node = 0; node < 3; ++node)
+        for (int i = 0; i < 400; ++i) keys.push_back(testing::keyOnNode(cluster, node, i));
+    testing::writeLocks(cluster, keys);
+    for (const auto& k : keys)
+        cluster.connect(cluster.primaryFor(k)).command({"SET", "fence:" + k.substr(5), "7"});
+    std::string untagged;  // lock:jobN and fence:jobN in different slots of one node
+    for (int i = 0; untagged.empty(); ++i) {
+        std::string name = "job" + std::to_string(i);
+        if (cluster.primaryFor("lock:" + name) == 0 && cluster.primaryFor("fence:" + name) == 0)
+            untagged = name;
+    }
+    cluster.connect(0).command({"SET", "lock:" + untagged, "tok", "PX", "60000"});
+    cluster.connect(0).command({"SET", "fence:" + untagged, "9"});
+    for (std::size_t node = 0; node < 3; ++node)
+        cluster.connect(node).command({"CONFIG", "RESETSTAT"});
+
+    ClusterRouter router(cluster.endpoint(0), {.readOnly = true});
+    auto result = scanCluster(router, {});
+    ASSERT_EQ(result.records.size(), keys.size() + 1);
+    for (const auto& r : result.records) {
+        ASSERT_TRUE(r.fence) << r.key;
+        EXPECT_EQ(*r.fence, r.key == "lock:" + untagged ? 9 : 7) << r.key;
+        if (r.key != "lock:" + untagged) {
+            EXPECT_EQ(r.token, "tok-" + r.key);
+        }
+    }
+    long long gets = 0;
+    for (std::size_t node = 0; node < 3; ++node) {
+        Connection c = cluster.connect(node);
+        gets += getCalls(c);
+    }
+    EXPECT_EQ(gets, 1);  // only the fence in another slot
+}
+
 TEST(ClusterScan, ANodeThatIsDownIsReportedWithItsSlotsWhileTheRestIsShown) {
     RedisCluster cluster;
     std::vector<std::string> keys;
@@ -81,6 +127,7 @@ TEST(ClusterScan, ASlotMigratedDuringTheScanLosesAndDuplicatesNoLock) {
     std::string tag = testing::keyOnNode(cluster, 0).substr(5);  // "{rN}"
     int slot = keyHashSlot(tag);
     std::vector<std::string> moving;
+    moving.reserve(300);
     for (int i = 0; i < 300; ++i) moving.push_back("lock:" + tag + ":" + std::to_string(i));
     keys.insert(keys.end(), moving.begin(), moving.end());
     testing::writeLocks(cluster, keys);
@@ -111,6 +158,7 @@ TEST(ClusterScan, AMigrationStillRunningWhenTheScanEndsIsWaitedFor) {
     std::string tag = testing::keyOnNode(cluster, 1).substr(5);
     int slot = keyHashSlot(tag);
     std::vector<std::string> keys;
+    keys.reserve(100);
     for (int i = 0; i < 100; ++i) keys.push_back("lock:" + tag + ":" + std::to_string(i));
     testing::writeLocks(cluster, keys);
     cluster.beginSlotMove(slot, 1, 0);

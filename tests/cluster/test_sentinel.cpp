@@ -13,6 +13,7 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/sentinel.h"
+#include "lockscope/sentinel_switches.h"
 #include "redis_fixture.h"
 #include "sentinel_fixture.h"
 
@@ -137,6 +138,41 @@ TEST_F(SentinelTest, AWatchFollowsAFailoverAndTheReleaseAfterItReachesTheNewPrim
     EXPECT_EQ(release.code, 0) << release.err;
     Connection c = Connection::open(group.server(1).endpoint());
     EXPECT_EQ(c.command({"EXISTS", "lock:{job}"}).integer(), 0);
+}
+
+// A watch hears the failover from a Sentinel (+switch-master), not only from its next question.
+TEST_F(SentinelTest, ASwitchMasterIsHeardOnASentinelSubscription) {
+    SentinelSwitches switches(group.target());
+    ASSERT_TRUE(switches.subscribed());
+    EXPECT_FALSE(switches.switched(100ms));
+    auto other = group.target();
+    other.service = "another-service";
+    SentinelSwitches elsewhere(other);
+    group.failover();
+    bool heard = false;
+    for (int i = 0; i < 50 && !heard; ++i) heard = switches.switched(100ms);
+    EXPECT_TRUE(heard);
+    EXPECT_FALSE(elsewhere.switched(200ms));  // a switch of another service is not ours
+}
+
+// --scan-replicas behind Sentinel scans a replica the Sentinels list, not the primary.
+TEST_F(SentinelTest, ScanReplicasReadsAReplicaFromSentinelReplicas) {
+    {
+        Connection c = Connection::open(group.server(0).endpoint());
+        c.command({"SET", "lock:{job}", "tok-1", "PX", "120000"});
+        c.command({"WAIT", "1", "2000"});
+    }
+    auto replicas = discoverReplicas(group.target());
+    ASSERT_EQ(replicas.size(), 1u);
+    EXPECT_EQ(replicas[0].port, group.server(1).port());
+    CliRun list = cli("list --json --scan-replicas -u '" + group.url() + "'");
+    ASSERT_EQ(list.code, 0) << list.err;
+    EXPECT_NE(list.out.find("lock:{job}"), std::string::npos) << list.out;
+    EXPECT_NE(list.out.find(group.server(1).url()), std::string::npos) << list.out;
+    EXPECT_NE(list.err.find("scanned replica"), std::string::npos) << list.err;
+    CliRun table = cli("list --scan-replicas -u '" + group.url() + "'");
+    ASSERT_EQ(table.code, 0) << table.err;
+    EXPECT_NE(table.out.find("INSTANCE"), std::string::npos) << table.out;
 }
 
 TEST_F(SentinelTest, AllSentinelsDownIsAClearError) {

@@ -43,4 +43,14 @@ SentinelAddress parseSentinelAddress(std::string_view text);
 // check), both naming what was asked.
 Endpoint discoverPrimary(const SentinelTarget& target, const ConnectionOptions& options = {});
 
+// A connection to one Sentinel with the Sentinels' credentials and the data nodes' TLS.
+Connection openSentinel(const SentinelTarget& target, const SentinelAddress& address,
+                        const ConnectionOptions& options = {});
+
+// The replicas the first answering Sentinel lists as online (SENTINEL replicas: not down,
+// not disconnected, link to the primary up), with the data credentials; empty when it lists
+// none. Throws like discoverPrimary when no Sentinel answers or knows the service.
+std::vector<Endpoint> discoverReplicas(const SentinelTarget& target,
+                                       const ConnectionOptions& options = {});
+
 }  // namespace lockscope

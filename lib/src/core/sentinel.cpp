@@ -1,6 +1,7 @@
 #include "lockscope/sentinel.h"
 
 #include <charconv>
+#include <optional>
 
 #include "lockscope/errors.h"
 
@@ -54,6 +55,8 @@ void applyQuery(SentinelTarget& t, std::string_view query) {
     }
 }
 
+}  // namespace
+
 Connection openSentinel(const SentinelTarget& t, const SentinelAddress& a,
                         const ConnectionOptions& options) {
     Endpoint e;
@@ -66,8 +69,6 @@ Connection openSentinel(const SentinelTarget& t, const SentinelAddress& a,
     o.readOnly = false;  // SENTINEL is not a data command; the Sentinel holds no locks
     return Connection::open(e, o);
 }
-
-}  // namespace
 
 std::string SentinelTarget::display() const {
     std::string out = data.tls.enabled ? "rediss-sentinel://" : "redis-sentinel://";
@@ -213,6 +214,57 @@ Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& optio
                               (t.sentinels.size() == 1 ? "" : "s") + " for \"" + t.service + "\"";
     if (!anyAnswered) throw ConnectionRefusedError("no Sentinel answered (" + asked + "): " + all);
     throw ReplyError("no primary found for service \"" + t.service + "\" (" + asked + "): " + all);
+}
+
+namespace {
+
+// One entry of SENTINEL replicas (a flat field, value list): the replica when it is online.
+std::optional<Endpoint> onlineReplica(const SentinelTarget& t, ReplyView entry) {
+    if (!entry.isArray()) return std::nullopt;
+    std::string_view ip, portText, flags, link;
+    for (std::size_t i = 0; i + 1 < entry.size(); i += 2) {
+        auto field = entry[i].text();
+        if (field == "ip") ip = entry[i + 1].text();
+        if (field == "port") portText = entry[i + 1].text();
+        if (field == "flags") flags = entry[i + 1].text();
+        if (field == "master-link-status") link = entry[i + 1].text();
+    }
+    for (const char* down : {"s_down", "o_down", "disconnected"})
+        if (flags.find(down) != std::string_view::npos) return std::nullopt;
+    int port = 0;
+    auto [end, ec] = std::from_chars(portText.data(), portText.data() + portText.size(), port);
+    if (ip.empty() || ec != std::errc() || end != portText.data() + portText.size() || port < 1 ||
+        port > 65535 || (!link.empty() && link != "ok"))
+        return std::nullopt;
+    Endpoint e = t.data;
+    e.host = std::string(ip);
+    e.port = port;
+    return e;
+}
+
+}  // namespace
+
+std::vector<Endpoint> discoverReplicas(const SentinelTarget& t, const ConnectionOptions& options) {
+    std::string problems;
+    for (const auto& s : t.sentinels) {
+        const std::string where = s.host + ":" + std::to_string(s.port);
+        try {
+            Connection sentinel = openSentinel(t, s, options);
+            Reply list = sentinel.command({"SENTINEL", "replicas", t.service});
+            if (!list.view().isArray())
+                throw ProtocolError(where + ": SENTINEL replicas is no list");
+            std::vector<Endpoint> online;
+            for (std::size_t i = 0; i < list.size(); ++i)
+                if (auto e = onlineReplica(t, list[i])) online.push_back(std::move(*e));
+            return online;
+        } catch (const ReplyError& e) {
+            problems += (problems.empty() ? "" : "; ") + where + ": " + e.what();
+        } catch (const IoError& e) {
+            problems += (problems.empty() ? "" : "; ") + where + ": " + e.what();
+        }
+    }
+    throw ConnectionRefusedError("no Sentinel listed the replicas of \"" + t.service +
+                                 "\": " + problems);
 }
 
 }  // namespace lockscope

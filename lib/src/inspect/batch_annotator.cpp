@@ -30,11 +30,9 @@ void BatchAnnotator::note(const std::string& text) {
     notes_.push_back(text);
 }
 
-BatchAnnotator::Sent BatchAnnotator::sendMain(Connection& c, std::vector<std::string> keys) {
-    Sent s;
-    s.sentAt = SteadyClock::now();
-    s.perKeyGet = !mget_;
-    s.fenceIndex.assign(keys.size(), -1);
+std::vector<std::pair<std::size_t, std::size_t>> BatchAnnotator::arrangeFenceKeys(
+    const std::vector<std::string>& keys, std::vector<int>& fenceIndex) {
+    fenceIndex.assign(keys.size(), -1);
     // Fence keys go end to end into one buffer (sized first, so the views stay valid):
     // no allocation per key.
     std::vector<std::pair<std::size_t, std::size_t>> fenceSpans;  // offset, length
@@ -49,22 +47,34 @@ BatchAnnotator::Sent BatchAnnotator::sendMain(Connection& c, std::vector<std::st
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const auto& k = keys[i];
         if (layout.lockPrefix.empty() || !k.starts_with(layout.lockPrefix)) continue;
-        s.fenceIndex[i] = static_cast<int>(fenceSpans.size());
+        fenceIndex[i] = static_cast<int>(fenceSpans.size());
         std::size_t from = fenceArena_.size();
         fenceArena_ += layout.fencePrefix;
         fenceArena_.append(k, layout.lockPrefix.size());
         fenceSpans.emplace_back(from, fenceArena_.size() - from);
     }
-    auto fenceKey = [&](int index) {
-        auto [from, length] = fenceSpans[static_cast<std::size_t>(index)];
-        return std::string_view(fenceArena_).substr(from, length);
-    };
+    return fenceSpans;
+}
+
+std::string_view BatchAnnotator::fenceKey(
+    const std::vector<std::pair<std::size_t, std::size_t>>& spans, int index) const {
+    auto [from, length] = spans[static_cast<std::size_t>(index)];
+    return std::string_view(fenceArena_).substr(from, length);
+}
+
+BatchAnnotator::Sent BatchAnnotator::sendMain(Connection& c, std::vector<std::string> keys) {
+    if (mget_ && slotGroups_) return sendSlotGroups(c, std::move(keys));
+    Sent s;
+    s.sentAt = SteadyClock::now();
+    s.perKeyGet = !mget_;
+    const auto fenceSpans = arrangeFenceKeys(keys, s.fenceIndex);
+    auto fenceOf = [&](int index) { return fenceKey(fenceSpans, index); };
     s.fences = static_cast<int>(fenceSpans.size());
     if (s.perKeyGet) {
         for (std::size_t i = 0; i < keys.size(); ++i) {
             sendArgv(c, {"PTTL", keys[i]});
             sendArgv(c, {"GET", keys[i]});
-            if (s.fenceIndex[i] >= 0) sendArgv(c, {"GET", fenceKey(s.fenceIndex[i])});
+            if (s.fenceIndex[i] >= 0) sendArgv(c, {"GET", fenceOf(s.fenceIndex[i])});
         }
     } else if (!keys.empty()) {
         for (const auto& k : keys) sendArgv(c, {"PTTL", k});
@@ -74,7 +84,7 @@ BatchAnnotator::Sent BatchAnnotator::sendMain(Connection& c, std::vector<std::st
         c.send(argv_);
         if (s.fences > 0) {
             argv_.resize(1);
-            for (int f = 0; f < s.fences; ++f) argv_.push_back(fenceKey(f));
+            for (int f = 0; f < s.fences; ++f) argv_.push_back(fenceOf(f));
             c.send(argv_);
         }
     }
@@ -154,6 +164,8 @@ BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std
 void BatchAnnotator::receive(Connection& c, Sent& sent, Output& out) {
     if (sent.followUp)
         receiveFollowUp(c, sent, out);
+    else if (sent.slotGroups)
+        receiveSlotGroups(c, sent, out);
     else
         receiveMain(c, sent, out);
 }
@@ -234,7 +246,7 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
     Reply fences;
     if (s.fences > 0) fences = c.receive();
     if (isCrossSlot(values) || isCrossSlot(fences) || movedAway(values) || movedAway(fences)) {
-        mget_ = false;  // a cluster node: MGET of one batch spans slots
+        slotGroups_ = true;  // a cluster node: MGET of one batch spans slots
         out.retryMain.insert(out.retryMain.end(), s.keys.begin(), s.keys.end());
         return;
     }

@@ -4,6 +4,9 @@
 //
 //   main stage, per batch:  PTTL k1..kn, MGET k1..kn, MGET fence keys
 //                           (GET per key if MGET is denied)
+//   on a cluster node (an MGET across slots is refused there), per batch:
+//                           PTTL k1..kn, one MGET per slot of its lock keys and of the
+//                           fence keys in that slot, GET of each fence in another slot
 //   follow-up, per key:     TYPE, PTTL, GET, HLEN, HSCAN k 0 COUNT cap, GET fence
 //   known type (a watcher's poll of a key it has read before), per key:
 //                           hash:  TYPE, PTTL, HLEN, HSCAN k 0 COUNT cap, GET fence
@@ -40,10 +43,13 @@ class BatchAnnotator {
         std::vector<int> fenceIndex;  // per key: index into the fence reads, or -1
         int fences = 0;
         bool followUp = false;
-        bool perKeyGet = false;          // main stage sent as GET per key
-        bool hlen = false;               // follow-up sent HLEN per key
-        bool typeSent = false;           // follow-up sent TYPE per key
-        std::vector<HashRead> hashRead;  // follow-up, per key: how its fields were read
+        bool perKeyGet = false;              // main stage sent as GET per key
+        bool slotGroups = false;             // main stage sent as one MGET per slot
+        std::vector<std::size_t> groupEnds;  // slot groups: keys [previous end, end)
+        std::vector<int> fenceInGroup;       // per key: its fence's index in its group's MGET
+        bool hlen = false;                   // follow-up sent HLEN per key
+        bool typeSent = false;               // follow-up sent TYPE per key
+        std::vector<HashRead> hashRead;      // follow-up, per key: how its fields were read
         // follow-up, per key: the type it was read as (String: every read, type unknown).
         std::vector<ValueType> expected;
         SteadyClock::time_point sentAt;
@@ -60,6 +66,12 @@ class BatchAnnotator {
     BatchAnnotator(const ScanOptions& options, std::shared_ptr<const std::string> instance);
 
     Sent sendMain(Connection& c, std::vector<std::string> keys);
+    // A scan's keys on their way to sendMain. On a cluster node, where one MGET reads the keys
+    // of one slot and SCAN returns about one key per slot per page, keys are held back until
+    // kSlotGroupKeys have come (or the scan is done: drain), so a slot's keys are read
+    // together; elsewhere they pass straight through.
+    std::vector<std::string> gatherBySlot(std::vector<std::string> keys, bool drain);
+    static constexpr std::size_t kSlotGroupKeys = 20000;
     // expected, if given: per key, the type it had when last read (String: unknown).
     Sent sendFollowUp(Connection& c, std::vector<std::string> keys,
                       std::vector<ValueType> expected = {});
@@ -71,6 +83,14 @@ class BatchAnnotator {
 
   private:
     void receiveMain(Connection& c, Sent& sent, Output& out);
+    // The main stage on a cluster node (batch_slot_groups.cpp).
+    Sent sendSlotGroups(Connection& c, std::vector<std::string> keys);
+    void receiveSlotGroups(Connection& c, Sent& sent, Output& out);
+    // Puts the fence key of each lock key into fenceArena_; returns (offset, length) of each.
+    std::vector<std::pair<std::size_t, std::size_t>> arrangeFenceKeys(
+        const std::vector<std::string>& keys, std::vector<int>& fenceIndex);
+    std::string_view fenceKey(const std::vector<std::pair<std::size_t, std::size_t>>& spans,
+                              int index) const;
     void receiveFollowUp(Connection& c, Sent& sent, Output& out);
     // The follow-up stage, one key at a time (batch_follow_up.cpp).
     struct FollowUpReplies;
@@ -89,6 +109,8 @@ class BatchAnnotator {
     const ScanOptions& options_;
     std::shared_ptr<const std::string> instance_;
     bool mget_ = true;
+    bool slotGroups_ = false;                // a cluster node: one MGET per slot
+    std::vector<std::string> heldForSlots_;  // gatherBySlot's keys not yet read
     bool hscan_ = true;
     bool hlen_ = true;
     std::unordered_set<std::string> smallHashes_;  // HLEN within the cap: HGETALL is safe

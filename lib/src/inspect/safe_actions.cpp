@@ -68,7 +68,11 @@ void preloadActionScripts(Connection& connection) {
 // Audits a failure that leaves the outcome unreported by the server, then rethrows it.
 [[noreturn]] void SafeActions::failed(AuditEntry entry, const Error& error) {
     entry.phase = "result";
-    entry.result = "error";
+    // MOVED / ASK: the server ran nothing; a cluster router sends it again to the key's node.
+    const auto* reply = dynamic_cast<const ReplyError*>(&error);
+    const bool redirected =
+        reply && (reply->code() == ServerErrorCode::Moved || reply->code() == ServerErrorCode::Ask);
+    entry.result = redirected ? "redirected" : "error";
     entry.detail = error.what();
     try {
         if (audit_) audit_->append(entry);

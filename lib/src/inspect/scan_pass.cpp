@@ -55,6 +55,8 @@ void ScanPass::compose(bool withScan) {
         // of the previous page are still being formatted here.
         if (!pendingMain_.empty() || !pendingFollow_.empty()) connection_.flush();
     }
+    // On a cluster node, keys wait across pages until a slot's worth can go in one MGET.
+    pendingMain_ = annotator_.gatherBySlot(std::move(pendingMain_), scanDone_);
     if (!pendingMain_.empty())
         r.stages.push_back(annotator_.sendMain(connection_, std::move(pendingMain_)));
     if (!pendingFollow_.empty())

@@ -17,14 +17,18 @@ class ConnectionHub : public QObject {
     explicit ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent = nullptr);
     ~ConnectionHub() override;
 
-    void open(const ConnectionProfile& profile, inspect::WatchOptions options = {});
+    void open(const ConnectionProfile& profile, const inspect::WatchOptions& options = {});
     void close(const QString& profileId);
     // Opens an open session again with new watch options, and new patterns when given
     // (same profile otherwise, and the password it was opened with).
-    void reopen(const QString& profileId, inspect::WatchOptions options,
+    void reopen(const QString& profileId, const inspect::WatchOptions& options,
                 const QStringList& patterns = {});
     void closeAll();
     bool isOpen(const QString& profileId) const { return sessions_.contains(profileId); }
+    // The name of an open session's connection (a cluster's primaries have their own).
+    QString nameOf(const QString& profileId) const {
+        return sessions_.contains(profileId) ? sessions_[profileId].profile.name : profileId;
+    }
 
     // The profile whose worker reports under this instance name (Endpoint::display()).
     const ConnectionProfile* profileForInstance(const QString& instance) const;
@@ -55,12 +59,18 @@ class ConnectionHub : public QObject {
                       double budget);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
+    // The connection profileId reached a node of a Redis Cluster: its nodes, one line each
+    // (the hub has opened a worker for each other primary, under the same connection).
+    void clusterNodesFound(const QString& profileId, const QStringList& nodeLines);
 
   private:
+    void openClusterMembers(const QString& profileId, const QStringList& otherPrimaries);
+
     struct Session {
         ConnectionProfile profile;
         QThread* thread = nullptr;
         ConnectionWorker* worker = nullptr;
+        inspect::WatchOptions options;
     };
     // Stops a session's worker; returns what its watch knew.
     inspect::WatchMemory stop(Session s);

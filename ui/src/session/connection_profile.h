@@ -22,6 +22,9 @@ struct ConnectionProfile {
     bool needsKeyPassphrase = false;
     // The steady-state load budget: the share of one server core the watch may use.
     double maxLoad = 0.05;
+    // A primary of a cluster opened for the connection clusterOf (never saved): it is not
+    // asked about the cluster again.
+    QString clusterOf;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     QString displayUrl() const { return QString::fromStdString(endpoint.display()); }

@@ -8,6 +8,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
 #include "lockscope/inspect/library_release.h"
+#include "session/cluster_members.h"
 #include "session/lock_companions.h"
 
 namespace lockscope::ui {
@@ -186,10 +187,53 @@ void ConnectionWorker::connectNow() {
     watch_ =
         std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
     watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
+    askAboutCluster();
+}
+
+void ConnectionWorker::askAboutCluster() {
+    if (clusterAsked_ || !profile_.clusterOf.isEmpty()) return;
+    clusterAsked_ = true;
+    try {
+        cluster_ = std::make_unique<inspect::ClusterRouter>(
+            profile_.endpoint, ConnectionOptions{.readOnly = profile_.readOnly});
+        auto members = describeClusterMembers(*cluster_, profile_.endpoint);
+        if (!members) {
+            cluster_.reset();
+            return;
+        }
+        logNote(members->topologyNote);
+        clusterPrimaries_ = members->otherPrimaries;
+        nextClusterCheck_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+        emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
+    } catch (const Error& e) {
+        cluster_.reset();
+        logNote(tr("could not ask whether %1 is part of a cluster: %2")
+                    .arg(instance_, QString::fromStdString(e.what())));
+    }
+}
+
+void ConnectionWorker::followCluster() {
+    if (!cluster_ || std::chrono::steady_clock::now() < nextClusterCheck_) return;
+    nextClusterCheck_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    try {
+        cluster_->refresh();
+        const auto& events = cluster_->events();
+        for (; clusterEventsSeen_ < events.size(); ++clusterEventsSeen_)
+            logNote(tr("cluster topology changed: %1")
+                        .arg(QString::fromStdString(events[clusterEventsSeen_])));
+        auto members = describeClusterMembers(*cluster_, profile_.endpoint);
+        if (members && members->otherPrimaries != clusterPrimaries_) {
+            clusterPrimaries_ = members->otherPrimaries;
+            emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
+        }
+    } catch (const Error&) {
+        // No node answered this time: asked again in a second.
+    }
 }
 
 void ConnectionWorker::step() {
     if (stopped_) return;
+    followCluster();
     try {
         if (!connection_) connectNow();
         const std::stop_token scanStop = beginScan();

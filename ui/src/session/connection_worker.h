@@ -12,6 +12,7 @@
 #include <QTimer>
 #include <QVector>
 #include <atomic>
+#include <chrono>
 #include <deque>
 #include <memory>
 #include <optional>
@@ -19,6 +20,7 @@
 #include <utility>
 
 #include "lockscope/connection.h"
+#include "lockscope/inspect/cluster_router.h"
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/safe_actions.h"
@@ -75,6 +77,10 @@ class ConnectionWorker : public QObject {
     // Every second: what watching costs this server now (commands/s, share of one core).
     void loadMeasured(const QString& instance, double commandsPerSecond, double serverShare,
                       double budget);
+    // The server is a node of a Redis Cluster (asked once, at the first connect): its nodes
+    // for the sidebar, and "host:port" of each primary this connection does not reach.
+    void clusterFound(const QString& instance, const QStringList& nodeLines,
+                      const QStringList& otherPrimaries);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
 
@@ -90,6 +96,8 @@ class ConnectionWorker : public QObject {
     void auditRefusal(const QString& action, const inspect::LockRecord& seen, qint64 ttlMs,
                       const QString& why);
     void logNote(const QString& note);
+    void askAboutCluster();
+    void followCluster();  // a topology change: noted in the command log, members updated
 
     ConnectionProfile profile_;
     QString instance_;
@@ -105,6 +113,13 @@ class ConnectionWorker : public QObject {
     std::chrono::steady_clock::time_point nextStepAt_{};
     ConnectionState state_ = ConnectionState::Stopped;
     bool stopped_ = false;
+    bool clusterAsked_ = false;
+    // A connection to a cluster node: follows the topology (failovers, slot moves), asked
+    // again every few seconds.
+    std::unique_ptr<inspect::ClusterRouter> cluster_;
+    std::size_t clusterEventsSeen_ = 0;
+    QStringList clusterPrimaries_;
+    std::chrono::steady_clock::time_point nextClusterCheck_{};
     // The current scan's stop source. cancelScan() runs on the GUI thread while step()
     // replaces the source for each new scan on this one, so both go through the mutex: a
     // scan holds its own token, and a cancel reaches whichever scan is current.

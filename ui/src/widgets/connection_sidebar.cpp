@@ -39,7 +39,7 @@ QIcon stateDot(ConnectionState state) {
     p.setBrush(color);
     p.setPen(color.darker(130));
     p.drawEllipse(QRectF(6, 6, 20, 20));
-    return QIcon(pix);
+    return {pix};
 }
 
 }  // namespace
@@ -157,9 +157,18 @@ void ConnectionSidebar::refreshItem(QListWidgetItem* item, const ConnectionProfi
     item->setData(kStateRole, int(state));
     item->setIcon(stateDot(state));
     QString flags = p.readOnly ? tr(" · read-only") : QString();
-    item->setText(
-        QStringLiteral("%1\n%2 · %3%4").arg(p.name, p.displayUrl(), toString(state), flags));
+    QString text =
+        QStringLiteral("%1\n%2 · %3%4").arg(p.name, p.displayUrl(), toString(state), flags);
+    for (const QString& node : clusterNodes_.value(p.id)) text += QStringLiteral("\n   ") + node;
+    item->setText(text);
     item->setToolTip(message);
+}
+
+void ConnectionSidebar::setClusterNodes(const QString& id, const QStringList& nodeLines) {
+    clusterNodes_[id] = nodeLines;
+    if (const ConnectionProfile* p = profile(id))
+        if (auto* item = itemFor(id))
+            refreshItem(item, *p, ConnectionState(item->data(kStateRole).toInt()), item->toolTip());
 }
 
 QString ConnectionSidebar::currentId() const {

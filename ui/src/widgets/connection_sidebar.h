@@ -2,6 +2,8 @@
 // The sidebar: every connection with its state (connecting, connected, reconnecting,
 // failed), and buttons to add, edit, remove and connect, and to start the local sandbox.
 
+#include <QHash>
+#include <QStringList>
 #include <QWidget>
 
 #include "session/connection_profile.h"
@@ -24,6 +26,8 @@ class ConnectionSidebar : public QWidget {
     void updateProfile(const ConnectionProfile& profile);
     void removeProfile(const QString& id);
     void setState(const QString& id, ConnectionState state, const QString& message);
+    // A connection to a Redis Cluster: its nodes (role, slot ranges, state), listed under it.
+    void setClusterNodes(const QString& id, const QStringList& nodeLines);
     QString currentId() const;
     QList<ConnectionProfile> profiles() const { return profiles_; }
     const ConnectionProfile* profile(const QString& id) const;
@@ -45,6 +49,7 @@ class ConnectionSidebar : public QWidget {
                      const QString& message);
 
     QList<ConnectionProfile> profiles_;
+    QHash<QString, QStringList> clusterNodes_;  // by profile id
     QListWidget* list_;
     QPushButton* sandbox_;
 };

@@ -147,6 +147,7 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     connect(sidebar_, &ConnectionSidebar::toggleRequested, this, &MainWindow::connectProfile);
     connect(sidebar_, &ConnectionSidebar::sandboxRequested, this, &MainWindow::startSandbox);
     connect(hub_, &ConnectionHub::stateChanged, this, &MainWindow::onStateChanged);
+    connect(hub_, &ConnectionHub::clusterNodesFound, sidebar_, &ConnectionSidebar::setClusterNodes);
     connect(hub_, &ConnectionHub::commandsLogged, commandLog_, &CommandLogModel::append);
     connect(hub_, &ConnectionHub::actionFinished, this, &MainWindow::appendAuditTail);
     connect(inspector_, &LockInspectorView::statusMessage, statusBar(), &QStatusBar::showMessage);
@@ -688,7 +689,7 @@ void MainWindow::buildSettingsMenu() {
 void MainWindow::onStateChanged(const QString& id, ConnectionState state, const QString& message) {
     sidebar_->setState(id, state, message);
     const ConnectionProfile* p = sidebar_->profile(id);
-    QString name = p ? p->name : id;
+    QString name = p ? p->name : hub_->nameOf(id);
     if (state == ConnectionState::Failed || state == ConnectionState::Reconnecting)
         statusBar()->showMessage(tr("%1: %2").arg(name, message));
     else if (state == ConnectionState::Connected)

@@ -3,6 +3,9 @@
 // plain server (then every key goes to the one server). A MOVED answer refreshes the
 // topology and retries once on the node it names; an ASK answer sends ASKING and then the
 // command once more to the importing node. One connection per node, opened on first use.
+// Whether the seed is part of a cluster is learned once, and only when needed: an action
+// goes to the seed first and asks for the topology only when the seed answers MOVED, so a
+// plain server never hears a CLUSTER command for it; a scan asks once (isCluster()).
 // Not thread-safe: one thread owns a router (scans open their own connections).
 
 #include <functional>
@@ -21,17 +24,20 @@ namespace lockscope::inspect {
 
 class ClusterRouter {
   public:
-    // Connects to the seed and discovers the topology. Throws the connection's errors.
+    // Connects to the seed (the topology is asked for later, when needed). Throws the
+    // connection's errors.
     ClusterRouter(Endpoint seed, ConnectionOptions options, ClusterAddressing addressing = {});
     ~ClusterRouter();
     ClusterRouter(ClusterRouter&&) noexcept;
 
-    bool isCluster() const { return topology_.has_value(); }
+    // Asks the seed for the topology the first time (CLUSTER SHARDS, or SLOTS), never again.
+    bool isCluster();
     // Only meaningful when isCluster().
     const ClusterTopology& topology() const { return *topology_; }
     const Endpoint& seed() const { return seed_; }
     const ConnectionOptions& options() const { return options_; }
     const ClusterAddressing& addressing() const { return addressing_; }
+    // What discovery had to say (CLUSTER denied...): filled by isCluster().
     const std::vector<std::string>& notes() const { return notes_; }
     // What changed in the topology since the router was made (failovers, slot moves), one
     // line each, for the command log.
@@ -57,12 +63,14 @@ class ClusterRouter {
   private:
     Connection& connectionToAddress(const std::string& host, int port);
     void recordChanges(const ClusterTopology& before, const ClusterTopology& after);
+    void learnSeedNodeId(Connection& seed);
 
     Endpoint seed_;
     ConnectionOptions options_;
     ClusterAddressing addressing_;
     std::optional<ClusterTopology> topology_;
-    std::string seedNodeId_;  // CLUSTER MYID of the seed (empty when denied)
+    bool topologyAsked_ = false;  // the seed answered a topology question (cluster or not)
+    std::string seedNodeId_;      // CLUSTER MYID of the seed (empty when denied)
     std::map<std::string, std::unique_ptr<Connection>> connections_;  // by Endpoint::display()
     std::vector<std::string> notes_, events_;
 };

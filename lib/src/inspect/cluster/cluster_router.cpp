@@ -7,14 +7,24 @@ namespace lockscope::inspect {
 
 ClusterRouter::ClusterRouter(Endpoint seed, ConnectionOptions options, ClusterAddressing addressing)
     : seed_(std::move(seed)), options_(std::move(options)), addressing_(std::move(addressing)) {
-    Connection& first = connectionTo(seed_);
-    topology_ = discoverTopology(first, &notes_);
-    if (topology_) {
-        try {
-            seedNodeId_ = std::string(first.command({"CLUSTER", "MYID"}).text());
-        } catch (const ReplyError&) {
-            // Denied: the seed's node is reached at its announced address like the others.
-        }
+    connectionTo(seed_);  // an unreachable seed fails here, as before
+}
+
+bool ClusterRouter::isCluster() {
+    if (!topologyAsked_) {
+        Connection& first = connectionTo(seed_);
+        topology_ = discoverTopology(first, &notes_);
+        topologyAsked_ = true;
+        if (topology_) learnSeedNodeId(first);
+    }
+    return topology_.has_value();
+}
+
+void ClusterRouter::learnSeedNodeId(Connection& seed) {
+    try {
+        seedNodeId_ = std::string(seed.command({"CLUSTER", "MYID"}).text());
+    } catch (const ReplyError&) {
+        // Denied: the seed's node is reached at its announced address like the others.
     }
 }
 
@@ -64,8 +74,11 @@ void ClusterRouter::refresh() {
             Connection& c = connectionTo(e);
             auto fresh = discoverTopology(c);
             if (!fresh) continue;
+            const bool first = !topology_;
             if (topology_) recordChanges(*topology_, *fresh);
             topology_ = std::move(fresh);
+            topologyAsked_ = true;
+            if (first && e.display() == seed_.display()) learnSeedNodeId(c);
             return;
         } catch (const IoError& err) {
             connections_.erase(e.display());  // reopened on next use
@@ -96,8 +109,13 @@ void ClusterRouter::recordChanges(const ClusterTopology& before, const ClusterTo
 
 void ClusterRouter::onKey(std::string_view key, const std::function<void(Connection&)>& act,
                           const std::function<void(Connection&)>& beforeAsk) {
+    // Until a MOVED says otherwise the seed is taken for the key's node: a plain server
+    // (or the key's own node) is never asked about the cluster.
     Connection* c = &connectionForKey(key);
-    bool followedMoved = false, followedAsk = false;
+    // One MOVED is followed for a topology change; a router that had not asked yet follows
+    // one more, which only taught it that the seed is in a cluster.
+    int movedLeft = topology_ ? 1 : 2;
+    bool followedAsk = false;
     while (true) {
         try {
             act(*c);
@@ -105,11 +123,11 @@ void ClusterRouter::onKey(std::string_view key, const std::function<void(Connect
         } catch (const ReplyError& e) {
             const bool moved = e.code() == ServerErrorCode::Moved;
             const bool ask = e.code() == ServerErrorCode::Ask;
-            if ((!moved && !ask) || (moved && followedMoved) || (ask && followedAsk)) throw;
+            if ((!moved && !ask) || (moved && movedLeft == 0) || (ask && followedAsk)) throw;
             auto to = parseRedirection(e.what());
             if (!to) throw;
             if (moved) {
-                followedMoved = true;
+                --movedLeft;
                 refresh();
                 c = &connectionToAddress(to->host, to->port);
             } else {

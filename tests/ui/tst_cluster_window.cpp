@@ -1,0 +1,114 @@
+// The window on a real Redis Cluster (tests/support/cluster_fixture): the cluster is one
+// connection whose nodes (role, slot ranges, state) are listed under it in the sidebar, and
+// the table holds every primary's locks, each with the node that holds it.
+#include <QListWidget>
+#include <QSettings>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "cluster_fixture.h"
+#include "lockscope/connection.h"
+#include "models/command_log_model.h"
+#include "models/lock_table_model.h"
+#include "ui_test_support.h"
+#include "widgets/connection_sidebar.h"
+#include "widgets/lock_inspector_view.h"
+#include "widgets/main_window.h"
+
+using namespace lockscope;
+using namespace lockscope::ui;
+
+class ClusterWindowTest : public QObject {
+    Q_OBJECT
+
+  private slots:
+    void aClusterIsOneConnectionWithItsNodesAndEveryLock() {
+        lockscope::testing::RedisCluster cluster;
+        std::vector<std::pair<std::string, std::size_t>> locks;  // key, node
+        for (int i = 0; locks.size() < 12; ++i) {
+            std::string key = "lock:{order-" + std::to_string(i) + "}";
+            std::size_t node = cluster.primaryFor(key);
+            if (std::count_if(locks.begin(), locks.end(),
+                              [&](const auto& l) { return l.second == node; }) >= 4)
+                continue;
+            cluster.connect(node).command({"SET", key, "worker-" + std::to_string(i), "PX",
+                                           std::to_string(60000 + i * 1000)});
+            locks.emplace_back(key, node);
+        }
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.extra.append(
+            ConnectionProfile::create(QStringLiteral("orders cluster"), cluster.endpoint(0)));
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        for (const auto& [key, node] : locks)
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                model->rowOf(QString::fromStdString(cluster.url(node)),
+                             QString::fromStdString(key)) >= 0,
+                qPrintable(QString::fromStdString(key + " of node " + cluster.url(node))), 15000);
+        QCOMPARE(model->rowCount(), int(locks.size()));
+
+        // The one connection lists the three primaries with their slot ranges.
+        auto sidebarText = [&] {
+            QString all;
+            for (int i = 0; i < w.sidebar()->list()->count(); ++i)
+                all += w.sidebar()->list()->item(i)->text() + QLatin1Char('\n');
+            return all;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(sidebarText().contains(QStringLiteral("primary · slots 0-5460")),
+                                 5000);
+        QVERIFY2(sidebarText().contains(QStringLiteral("slots 10922-16383")),
+                 qPrintable(sidebarText()));
+        QCOMPARE(sidebarText().count(QStringLiteral("orders cluster")), 1);
+        QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window")));
+    }
+
+    // A primary dies: the cluster promotes its replica, the window notes the topology change in
+    // the command log, lists the new primary under the connection and reads what it holds.
+    void aFailoverIsAnEventAndThePromotedReplicaIsWatched() {
+        lockscope::testing::RedisCluster cluster({.replicas = true});
+        std::string before, after;  // keys of primary 1's slots, before and after the failover
+        for (int i = 0; after.empty(); ++i) {
+            std::string key = "lock:{invoice-" + std::to_string(i) + "}";
+            if (cluster.primaryFor(key) != 1) continue;
+            (before.empty() ? before : after) = key;
+        }
+        Connection primary = cluster.connect(1);
+        primary.command({"SET", before, "worker-1", "PX", "120000"});
+        primary.command({"WAIT", "1", "2000"});
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.extra.append(
+            ConnectionProfile::create(QStringLiteral("invoices cluster"), cluster.endpoint(0)));
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        const QString node1 = QString::fromStdString(cluster.url(1));
+        const QString node4 = QString::fromStdString(cluster.url(4));
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(node1, QString::fromStdString(before)) >= 0, 15000);
+
+        cluster.node(1).server->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(cluster.connect(4).command({"ROLE"})[0].text() == "master", 10000);
+        cluster.connect(4).command({"SET", after, "worker-2", "PX", "120000"});
+        auto logged = [&](const QString& text) {
+            CommandLogModel* log = w.commandLog();
+            for (int row = 0; row < log->rowCount(); ++row)
+                if (log->index(row, CommandLogModel::Command).data().toString().contains(text))
+                    return true;
+            return false;
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(logged(QStringLiteral("cluster topology changed: failover")),
+                                 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(node4, QString::fromStdString(after)) >= 0, 10000);
+        QVERIFY(
+            lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window-failover")));
+    }
+};
+
+QTEST_MAIN(ClusterWindowTest)
+#include "tst_cluster_window.moc"

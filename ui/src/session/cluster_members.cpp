@@ -1,0 +1,62 @@
+#include "session/cluster_members.h"
+
+#include <algorithm>
+
+#include "lockscope/inspect/cluster_router.h"
+
+namespace lockscope::ui {
+
+std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& router,
+                                                     const Endpoint& self) {
+    if (!router.isCluster()) return std::nullopt;
+    const auto& topology = router.topology();
+    std::vector<const inspect::ClusterNode*> nodes;
+    nodes.reserve(topology.nodes.size());
+    for (const auto& n : topology.nodes) nodes.push_back(&n);
+    // Primaries in slot order, each followed by its replicas.
+    auto firstSlot = [&](const inspect::ClusterNode* n) {
+        const inspect::ClusterNode* p = n->isPrimary() ? n : topology.byId(n->primaryId);
+        return p && !p->servedSlots.empty() ? p->servedSlots.front().first : inspect::kClusterSlots;
+    };
+    std::stable_sort(nodes.begin(), nodes.end(), [&](const auto* a, const auto* b) {
+        return std::pair(firstSlot(a), !a->isPrimary()) < std::pair(firstSlot(b), !b->isPrimary());
+    });
+    ClusterMembers m;
+    const std::string selfName = self.display();
+    int primaries = 0;
+    for (const auto* n : nodes) {
+        const Endpoint at = router.endpointOf(*n);
+        const QString hostPort = QString::fromStdString(at.host + ":" + std::to_string(at.port));
+        if (n->isPrimary()) {
+            ++primaries;
+            m.nodeLines << QStringLiteral("%1 · primary · slots %2 · %3")
+                               .arg(hostPort,
+                                    QString::fromStdString(
+                                        inspect::formatSlotRanges(n->servedSlots)),
+                                    QString::fromStdString(n->health));
+            // A failed primary whose slots went to its replica has nothing left to watch.
+            if (at.display() != selfName && !n->servedSlots.empty()) m.otherPrimaries << hostPort;
+        } else {
+            m.nodeLines << QStringLiteral("%1 · replica · %2")
+                               .arg(hostPort, QString::fromStdString(n->health));
+        }
+    }
+    m.topologyNote = QStringLiteral(
+                         "Redis Cluster (%1): %2 primaries, %3 nodes; each primary is "
+                         "watched on its own connection")
+                         .arg(QString::fromStdString(topology.source))
+                         .arg(primaries)
+                         .arg(nodes.size());
+    return m;
+}
+
+Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort) {
+    Endpoint e = seed;
+    const auto colon = hostPort.lastIndexOf(QLatin1Char(':'));
+    e.host = hostPort.left(colon).toStdString();
+    e.port = hostPort.mid(colon + 1).toInt();
+    e.db = 0;
+    return e;
+}
+
+}  // namespace lockscope::ui

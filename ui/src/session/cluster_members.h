@@ -1,0 +1,30 @@
+#pragma once
+// A connection whose server turns out to be a node of a Redis Cluster: the window shows the
+// cluster as that one connection, its nodes (role, slot ranges, state) listed under it in the
+// sidebar, and the hub watches each other primary with a worker of its own, so every lock of
+// the cluster is in the table with the node that holds it. Asked on a worker thread only.
+
+#include <QString>
+#include <QStringList>
+#include <optional>
+
+#include "lockscope/endpoint.h"
+#include "lockscope/inspect/cluster_router.h"
+
+namespace lockscope::ui {
+
+struct ClusterMembers {
+    QStringList nodeLines;       // "127.0.0.1:7001 · primary · slots 0-5460 · online"
+    QStringList otherPrimaries;  // "host:port" of each primary the endpoint does not reach
+    QString topologyNote;        // for the command log
+};
+
+// nullopt: a plain server (or one that may not ask CLUSTER). self: the connection's own
+// endpoint (its primary is watched by the connection itself). Throws the router's errors.
+std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& router,
+                                                     const Endpoint& self);
+
+// The endpoint of a cluster member: the connection's own (TLS, user, password), at host:port.
+Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort);
+
+}  // namespace lockscope::ui
