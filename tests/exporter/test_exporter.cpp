@@ -10,11 +10,13 @@
 #include <cstdio>
 #include <fstream>
 #include <future>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
 #include <thread>
 
+#include "cluster_fixture.h"
 #include "formats_test_support.h"
 #include "lockscope/errors.h"
 #include "lockscope/exporter/lock_exporter.h"
@@ -92,7 +94,9 @@ TEST_F(ExporterTest, RealScrapePassesPromtoolWithEveryFormatAndNoKeyLabels) {
     ShellRun check = sh("promtool check metrics < " + dir.path("scrape.txt"));
     EXPECT_EQ(check.status, 0) << check.out << "\n" << text;
 
-    const std::string inst = "instance=\"" + endpoint().display() + "\"";
+    // node: the server the locks live on, the instance itself on a plain server.
+    const std::string inst =
+        "instance=\"" + endpoint().display() + "\",node=\"" + endpoint().display() + "\"";
     for (const char* kind :
          {"shedlock", "laravel", "sidekiq-unique-jobs", "redlock-net", "pottery", "celery-once",
           "activejob-uniqueness", "redisson-rwlock", "redisson", "guide", "redisson-fair-queue"})
@@ -101,12 +105,13 @@ TEST_F(ExporterTest, RealScrapePassesPromtoolWithEveryFormatAndNoKeyLabels) {
     EXPECT_EQ(valueOf(text, "lockscope_locks{" + inst + ",kind=\"laravel\"}"), 2);
     // Laravel's WithoutOverlapping key was taken with seconds=0: SETNX, no TTL.
     EXPECT_EQ(valueOf(text, "lockscope_locks_without_ttl{" + inst + ",kind=\"laravel\"}"), 1);
-    EXPECT_EQ(valueOf(text, "lockscope_up{" + inst + "}"), 1);
+    EXPECT_EQ(valueOf(text, "lockscope_up{instance=\"" + endpoint().display() + "\"}"), 1);
     EXPECT_TRUE(has(text, "lockscope_findings{" + inst + ",kind=\"guide\",finding=\"no-ttl\"} 1"));
     EXPECT_TRUE(has(text, "lockscope_lock_age_seconds_bucket{"));
     EXPECT_TRUE(has(text, "lockscope_lock_ttl_remaining_seconds_count{"));
     EXPECT_TRUE(has(text, "lockscope_scan_duration_seconds{"));
-    EXPECT_TRUE(has(text, "lockscope_scrape_errors_total{" + inst + "} 0"));
+    EXPECT_TRUE(
+        has(text, "lockscope_scrape_errors_total{instance=\"" + endpoint().display() + "\"} 0"));
     EXPECT_FALSE(has(text, "key=\"")) << "no per-key label by default";
     // The sorted sets of sidekiq-unique-jobs are bookkeeping, not locks.
     EXPECT_FALSE(has(text, "kind=\"not-a-lock\""));
@@ -153,7 +158,8 @@ TEST_F(ExporterTest, HandoffsAndRenewalsAreCountedBetweenCensuses) {
     c.command({"PEXPIRE", "lock:{b}", "60000"});        // renewed
     exporter.censusOnce();
     std::string text = exporter.scrapeText();
-    const std::string inst = "instance=\"" + endpoint().display() + "\",kind=\"guide\"";
+    const std::string inst = "instance=\"" + endpoint().display() + "\",node=\"" +
+                             endpoint().display() + "\",kind=\"guide\"";
     EXPECT_EQ(valueOf(text, "lockscope_lock_handoffs_total{" + inst + "}"), 1) << text;
     EXPECT_EQ(valueOf(text, "lockscope_lock_renewals_total{" + inst + "}"), 1) << text;
 }
@@ -238,7 +244,8 @@ TEST_F(ExporterTest, AScrapeDuringAMillionKeyCensusAnswersFromTheLastOne) {
                    "'x') end",
                    "0", std::to_string(chunk)});
     ASSERT_EQ(c.command({"DBSIZE"}).integer(), 1000001);
-    const std::string series = "lockscope_locks{instance=\"" + endpoint().display() + "\",kind=\"";
+    const std::string series = "lockscope_locks{instance=\"" + endpoint().display() + "\",node=\"" +
+                               endpoint().display() + "\",kind=\"";
     auto census = std::async(std::launch::async, [&] { exporter.censusOnce(); });
     int answered = 0;
     while (census.wait_for(200ms) == std::future_status::timeout && answered < 10) {
@@ -299,11 +306,37 @@ TEST(LockCensus, HistogramBucketsAreCumulativeAndNotALockIsSkipped) {
     queue.kind = inspect::LockKind::NotALock;
     builder.add(queue, now, wall);
     auto& c = builder.result();
-    InstanceKind ik{"redis://a", "guide"};
+    InstanceKind ik{"redis://a", "redis://a", "guide"};
     EXPECT_EQ(c.locks[ik], 4u);
     EXPECT_EQ(c.withoutTtl[ik], 1u);
     EXPECT_EQ(c.ttl[ik].count, 3u);      // the lock without TTL has no TTL to observe
     EXPECT_EQ(c.ttl[ik].counts[0], 1u);  // 0.05 s <= 0.1
     EXPECT_EQ(c.ttl[ik].counts[2], 2u);  // 0.7 s <= 1
     EXPECT_EQ(builder.takeTracker().size(), 4u);
+}
+
+TEST(ExporterOnCluster, EveryNodesLocksAreCountedWithTheNodeLabel) {
+    // Before, the exporter read only the seed node of a cluster (a third of its locks here)
+    // and labelled them with the URL it was given, so a shard's stuck locks were invisible.
+    lockscope::testing::RedisCluster cluster;
+    std::map<std::size_t, int> perNode;
+    for (int i = 0; perNode.size() < 3 || i < 60; ++i) {
+        std::string key = "lock:{c" + std::to_string(i) + "}";
+        const std::size_t node = cluster.primaryFor(key);
+        cluster.connect(node).command(
+            {"SET", key, "0123456789abcdef0123456789abcdef", "PX", "600000"});
+        ++perNode[node];
+    }
+    auto o = optionsFor(cluster.endpoint(1));
+    o.scan.patterns = {"lock:*"};
+    LockExporter exporter(o);
+    exporter.censusOnce();
+    std::string text = exporter.scrapeText();
+    const std::string instance = cluster.url(1);
+    EXPECT_EQ(valueOf(text, "lockscope_up{instance=\"" + instance + "\"}"), 1) << text;
+    for (const auto& [node, count] : perNode) {
+        const std::string series = "lockscope_locks{instance=\"" + instance + "\",node=\"" +
+                                   cluster.url(node) + "\",kind=\"guide\"}";
+        EXPECT_EQ(valueOf(text, series), count) << series << "\n" << text;
+    }
 }

@@ -5,6 +5,7 @@
 #include <prometheus/text_serializer.h>
 
 #include "lockscope/errors.h"
+#include "lockscope/inspect/cluster_scan.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/lock_families.h"
 #include "lockscope/inspect/scanner.h"
@@ -72,7 +73,7 @@ LockExporter::LockExporter(ExporterOptions options)
     for (const auto& p : options_.keyLabelPatterns)
         if (p.empty() || p.size() > 1024)
             throw InvalidArgumentError("a --key-labels pattern must be 1 to 1024 characters");
-    connections_.resize(options_.instances.size());
+    routers_.resize(options_.instances.size());
 }
 
 LockExporter::~LockExporter() {
@@ -122,6 +123,44 @@ void LockExporter::loop() {
     }
 }
 
+void LockExporter::censusOf(inspect::ClusterRouter& router, CensusBuilder& builder) {
+    const auto addAll = [&](std::vector<inspect::LockRecord>& records) {
+        // A Spring registry is told by the UUID its locks share: recognised over the whole
+        // set before counting.
+        inspect::recogniseSpringRegistries(records);
+        const auto now = SteadyClock::now();
+        const auto wall = std::chrono::system_clock::now();
+        for (auto& r : records) builder.add(r, now, wall);
+    };
+    if (router.isCluster()) {
+        // scanCluster reads every primary at once and follows slots that move; it returns
+        // the whole result, so memory is the cluster's locks for the length of a census.
+        auto result = inspect::scanCluster(router, {options_.scan, false});
+        for (const auto& node : result.nodes)
+            if (node.error) throw Error(node.errorKind, node.instance + ": " + *node.error);
+        inspect::attachRedissonFences(result.records);
+        addAll(result.records);
+        return;
+    }
+    Connection& c = router.connectionTo(router.seed());
+    inspect::Scanner scanner(c, options_.scan);
+    // Records are counted batch by batch and dropped: memory stays with the live locks.
+    // UUID-valued locks wait for the end of the instance (up to a cap).
+    std::vector<inspect::LockRecord> uuidLocks;
+    scanner.run([&](inspect::ScanBatch& batch) {
+        inspect::attachRedissonFences(batch.records);
+        const auto now = SteadyClock::now();
+        const auto wall = std::chrono::system_clock::now();
+        for (auto& r : batch.records) {
+            if (r.kind == inspect::LockKind::Uuid && uuidLocks.size() < kMaxHeldUuidLocks)
+                uuidLocks.push_back(std::move(r));
+            else
+                builder.add(r, now, wall);
+        }
+    });
+    addAll(uuidLocks);
+}
+
 void LockExporter::censusOnce() {
     std::unordered_map<std::uint64_t, TrackedLock> previous;
     {
@@ -136,38 +175,21 @@ void LockExporter::censusOnce() {
         options_.maxKeySeries);
     for (std::size_t i = 0; i < options_.instances.size(); ++i) {
         const auto start = SteadyClock::now();
+        const std::string instance = options_.instances[i].display();
         bool up = true;
+        builder.instanceStarted(instance);
         try {
-            auto& c = connections_[i];
-            if (!c)
-                c = std::make_unique<Connection>(
-                    Connection::open(options_.instances[i], options_.connection));
-            facts = inspect::probeServer(*c);
-            inspect::Scanner scanner(*c, options_.scan);
-            // Records are counted batch by batch and dropped: memory stays with the live locks.
-            // UUID-valued locks wait for the end of the instance (up to a cap): only then can
-            // a Spring registry be told by the UUID its locks share.
-            std::vector<inspect::LockRecord> uuidLocks;
-            scanner.run([&](inspect::ScanBatch& batch) {
-                inspect::attachRedissonFences(batch.records);
-                const auto now = SteadyClock::now();
-                const auto wall = std::chrono::system_clock::now();
-                for (auto& r : batch.records) {
-                    if (r.kind == inspect::LockKind::Uuid && uuidLocks.size() < kMaxHeldUuidLocks)
-                        uuidLocks.push_back(std::move(r));
-                    else
-                        builder.add(r, now, wall);
-                }
-            });
-            inspect::recogniseSpringRegistries(uuidLocks);
-            const auto now = SteadyClock::now();
-            const auto wall = std::chrono::system_clock::now();
-            for (auto& r : uuidLocks) builder.add(r, now, wall);
+            auto& router = routers_[i];
+            if (!router)
+                router = std::make_unique<inspect::ClusterRouter>(options_.instances[i],
+                                                                  options_.connection);
+            facts = inspect::probeServer(router->connectionTo(router->seed()));
+            censusOf(*router, builder);
         } catch (const Error&) {
             up = false;
-            connections_[i].reset();  // reconnect next time
+            routers_[i].reset();  // reconnect (and ask for the topology) next time
         }
-        builder.instanceDone(options_.instances[i].display(), up,
+        builder.instanceDone(instance, up,
                              std::chrono::duration<double>(SteadyClock::now() - start).count());
     }
     collectable_->publish(builder.result());

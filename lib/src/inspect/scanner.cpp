@@ -164,7 +164,10 @@ ScanSummary Scanner::run(const BatchCallback& onBatch, std::stop_token stop) {
                 summary.cancelled = true;
                 continue;  // drain what is in flight, send nothing more
             }
-            if (!overlap && !pacer.rest(SteadyClock::now() - round.sentAt, stop)) {
+            // The rest ends at the deadline, where the loop's check stops the scan.
+            const auto restUntil = options_.deadline.count() > 0 ? started + options_.deadline
+                                                                 : SteadyClock::time_point::max();
+            if (!overlap && !pacer.rest(SteadyClock::now() - round.sentAt, stop, restUntil)) {
                 summary.cancelled = true;
                 continue;
             }

@@ -2,8 +2,9 @@
 // A Prometheus exporter for stuck locks: it takes a census of the locks on each server every
 // interval (paced by --max-load), and serves the last complete census on /metrics through
 // prometheus-cpp's pull exposer. A scrape never waits for a scan: it reads the census that
-// finished last. Metrics are labelled by instance and kind (and finding); per-key series only
-// for keys the operator names (keyLabelPatterns), capped.
+// finished last. Metrics are labelled by instance, node and kind (and finding); per-key series
+// only for keys the operator names (keyLabelPatterns), capped. An instance that is a Redis
+// Cluster is read node by node (every primary at once), each lock labelled with its node.
 
 #include <atomic>
 #include <chrono>
@@ -19,6 +20,7 @@
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
 #include "lockscope/exporter/lock_census.h"
+#include "lockscope/inspect/cluster_router.h"
 #include "lockscope/inspect/scan_options.h"
 
 namespace prometheus {
@@ -66,13 +68,15 @@ class LockExporter {
   private:
     class Collectable;
     void loop();
+    void censusOf(inspect::ClusterRouter& router, CensusBuilder& builder);
 
     ExporterOptions options_;
     std::shared_ptr<Collectable> collectable_;
     std::unique_ptr<prometheus::Exposer> exposer_;
     std::unordered_map<std::uint64_t, TrackedLock> tracker_;
     mutable std::mutex trackerMutex_;
-    std::vector<std::unique_ptr<Connection>> connections_;  // per instance, opened lazily
+    // Per instance, opened lazily: the seed's connection, and on a cluster every node's.
+    std::vector<std::unique_ptr<inspect::ClusterRouter>> routers_;
     std::atomic<std::uint64_t> completed_{0};
     std::mutex stopMutex_;
     std::condition_variable stopSignal_;
