@@ -202,8 +202,11 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
         if (password) throw UsageError("give -a or --askpass, not both");
         password = askPassword("Password: ");
     }
+    // The environment is read, never written, by LockScope: getenv is safe on any thread.
     if (!password)
-        if (const char* env = std::getenv("REDISCLI_AUTH"); env && *env) password = env;
+        if (const char* env = std::getenv("REDISCLI_AUTH");  // NOLINT(concurrency-mt-unsafe)
+            env && *env)
+            password = env;
     auto user = args.value("--user");
     auto db = args.value("-n");
     std::optional<SentinelTarget> sentinel = sentinelFromFlags(args, urls);

@@ -21,7 +21,6 @@ int exitCodeFor(inspect::ActionOutcome outcome) {
         case inspect::ActionOutcome::Unknown:
             return kOutcomeUnknown;
         case inspect::ActionOutcome::Denied:
-            return kPermissionDenied;
         case inspect::ActionOutcome::Refused:
             return kPermissionDenied;
     }
@@ -82,7 +81,7 @@ inspect::Holder holderFromFlags(const Arguments& args) {
     try {
         j = nlohmann::json::parse(*fields);
     } catch (const nlohmann::json::exception&) {
-        throw UsageError("--fields takes a JSON object like {\"<uuid>:1\":\"1\"}");
+        throw UsageError(R"(--fields takes a JSON object like {"<uuid>:1":"1"})");
     }
     if (!j.is_object() || j.empty())
         throw UsageError("--fields takes a non-empty JSON object of field: value");

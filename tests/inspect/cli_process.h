@@ -6,7 +6,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <poll.h>
-#include <signal.h>
+#include <signal.h>  // NOLINT(modernize-deprecated-headers): POSIX kill(), not in <csignal>
 #include <spawn.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -40,6 +40,7 @@ class CliProcess {
         std::vector<std::string> argv{LOCKSCOPE_CLI};
         argv.insert(argv.end(), args.begin(), args.end());
         std::vector<char*> cargv;
+        cargv.reserve(argv.size() + 1);
         for (auto& a : argv) cargv.push_back(a.data());
         cargv.push_back(nullptr);
         EXPECT_EQ(posix_spawn(&pid_, LOCKSCOPE_CLI, &actions, nullptr, cargv.data(), environ), 0);

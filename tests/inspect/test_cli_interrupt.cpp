@@ -74,7 +74,7 @@ TEST_F(CliTest, WatchJsonEndsWithAMarkOnCtrlCAfterACompleteScan) {
     for (int added = 0; added < 3;) {
         auto l = cli.line(10s);
         ASSERT_TRUE(l) << "only " << added << " lock(s) added; stderr: " << cli.errors();
-        if (contains(*l, "\"event\":\"added\"")) ++added;
+        if (contains(*l, R"("event":"added")")) ++added;
     }
     std::vector<std::string> lines;
     EXPECT_EQ(interruptAndWait(cli, lines), 130) << cli.errors();

@@ -10,6 +10,7 @@
 #include <functional>
 #include <map>
 #include <string>
+#include <tuple>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -42,7 +43,13 @@ struct KeySeries {  // one opted-in key
 // stuck locks are told apart), and the kind.
 struct InstanceKind {
     std::string instance, node, kind;
-    auto operator<=>(const InstanceKind&) const = default;
+    // Written out: clang-tidy 14 misreads a defaulted <=> (modernize-use-nullptr).
+    bool operator<(const InstanceKind& o) const {
+        return std::tie(instance, node, kind) < std::tie(o.instance, o.node, o.kind);
+    }
+    bool operator==(const InstanceKind& o) const {
+        return std::tie(instance, node, kind) == std::tie(o.instance, o.node, o.kind);
+    }
 };
 
 // What one complete census saw. Counters (handoffs, renewals, scrape errors) accumulate over
