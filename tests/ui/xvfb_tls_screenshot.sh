@@ -49,14 +49,14 @@ for _ in \$(seq 100); do
 done
 sleep 2
 # No window manager under xvfb-run: give the window the keyboard focus ourselves.
-xdotool search --name 'LockScope' | head -n 1 | xargs -r xdotool windowfocus --sync
+xdotool search --onlyvisible --name 'LockScope' | head -n 1 | xargs -r xdotool windowfocus --sync || true
 xdotool key ctrl+n
 for _ in \$(seq 50); do
     xdotool search --name '^Connection\$' >/dev/null 2>&1 && break
     sleep 0.2
 done
 sleep 1
-xdotool search --name '^Connection\$' | head -n 1 | xargs -r xdotool windowfocus --sync
+xdotool search --onlyvisible --name '^Connection\$' | head -n 1 | xargs -r xdotool windowfocus --sync || true
 xdotool key alt+u ctrl+a
 xdotool type --delay 20 '$url'
 xdotool key alt+l
@@ -66,6 +66,7 @@ import -window root "$out/xvfb-connection-dialog-tls.png"
 xdotool key Return
 sleep 8
 import -window root "$out/xvfb-lock-table-tls.png"
+cp "$work/gui.log" "$out/xvfb-gui.log"
 EOF
 xvfb-run -a -s '-screen 0 1280x800x24' sh "$work/drive.sh"
 echo "screenshots: $out/xvfb-connection-dialog-tls.png $out/xvfb-lock-table-tls.png"
