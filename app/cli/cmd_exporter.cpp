@@ -13,18 +13,6 @@ namespace {
 using namespace std::chrono_literals;
 volatile std::sig_atomic_t stopRequested = 0;
 
-// "15s", "2m", "500ms" or a number of seconds.
-std::chrono::milliseconds parseInterval(const std::string& text) {
-    std::string digits = text, unit = "s";
-    auto at = text.find_first_not_of("0123456789");
-    if (at != std::string::npos) digits = text.substr(0, at), unit = text.substr(at);
-    long long n = parseNumberFlag("--interval", digits.empty() ? "x" : digits, 1, 86400000);
-    if (unit == "ms") return std::chrono::milliseconds(n);
-    if (unit == "s") return std::chrono::seconds(n);
-    if (unit == "m") return std::chrono::minutes(n);
-    throw UsageError("--interval takes a duration like 15s, 2m or 500ms; got \"" + text + "\"");
-}
-
 int runExporter(const Arguments& args) {
     InspectorFlags flags = parseInspectorFlags(args);
     exporter::ExporterOptions o;
@@ -33,7 +21,9 @@ int runExporter(const Arguments& args) {
     o.scan = flags.scan;
     if (args.values("--pattern").empty()) o.scan.patterns = exporter::defaultExporterPatterns();
     if (auto listen = args.value("--listen")) o.listen = *listen;
-    if (auto interval = args.value("--interval")) o.interval = parseInterval(*interval);
+    if (auto interval = args.value("--interval"))
+        o.interval = parseDurationFlag("--interval", *interval, std::chrono::milliseconds(1),
+                                       std::chrono::hours(24));
     // As for watch: --max-load is the steady-state budget of each server's watch too.
     if (args.value("--max-load")) o.budget = flags.scan.maxLoad;
     o.keyLabelPatterns = args.values("--key-labels");

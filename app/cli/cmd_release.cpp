@@ -66,11 +66,22 @@ int runRelease(const Arguments& args) {
         throw UsageError(std::string("--kind ") + inspect::toString(*kind) + " compares " +
                          (comparesAHash(*kind) ? "the hash's --fields" : "a --token"));
     InspectorFlags flags = parseInspectorFlags(args);
-    return runConnectedAction(flags, "release", key, [&](Connection& c, inspect::AuditLog& audit) {
-        if (auto lock = libraryLock(c, flags, key, kind, seen))
-            return inspect::LibraryRelease(c, &audit).release(*lock);
-        return inspect::SafeActions(c, &audit).release(key, seen);
-    });
+    return runConnectedAction(
+        flags, "release", key,
+        [&](Connection& c, inspect::AuditLog& audit, inspect::ClusterRouter& router) {
+            if (auto lock = libraryLock(c, flags, key, kind, seen)) {
+                // On a cluster a library's keys may sit in several slots (a sidekiq digest):
+                // each goes to its own node, never one script across slots.
+                inspect::LibraryRelease::KeyRoute route;
+                if (router.isCluster())
+                    route = [&router](std::string_view k,
+                                      const std::function<void(Connection&)>& act) {
+                        router.onKey(k, act);
+                    };
+                return inspect::LibraryRelease(c, &audit, route).release(*lock);
+            }
+            return inspect::SafeActions(c, &audit).release(key, seen);
+        });
 }
 
 Registration release(

@@ -9,6 +9,7 @@
 #include "cli_command.h"
 #include "connection_flags.h"
 #include "instance_scan.h"
+#include "interrupt.h"
 #include "lock_table_text.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/lock_watch.h"
@@ -20,7 +21,7 @@ namespace lockscope::cli {
 namespace {
 
 using namespace std::chrono_literals;
-volatile std::sig_atomic_t stopWatching = 0;
+volatile std::sig_atomic_t terminated = 0;  // SIGTERM: stop as asked, exit 0
 
 struct WatchedServer {
     Endpoint endpoint;
@@ -30,6 +31,7 @@ struct WatchedServer {
     std::unique_ptr<WatchEvents> events;
     std::string status;
     int pollsOk = 0, pollsFailed = 0;
+    bool scanned = false;  // a first scan ended (not cut short by Ctrl+C)
     std::chrono::milliseconds backoff{0};
     inspect::SteadyClock::time_point retryAt{};
     std::string lastError;
@@ -54,11 +56,12 @@ std::string describeLoad(const inspect::LoadFigures& f) {
 }
 
 // One poll of one server; a failure backs off (doubling, up to 10 s) and shows the state.
-inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval) {
+inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval,
+                          std::stop_token stop) {
     auto now = inspect::SteadyClock::now();
     inspect::WatchUpdate u;
     try {
-        u = s.watch->step();
+        u = s.watch->step(stop);
     } catch (const ReplyError& e) {
         if (!passes(e)) throw;
         u.connected = false;
@@ -143,6 +146,28 @@ void redraw(const std::vector<WatchedServer>& servers, bool ansi) {
     std::fflush(stdout);
 }
 
+// Ctrl+C: the output ends with a mark, so a script reading it knows the watch was stopped and
+// whether the first scan of each server was complete. Exit 130, as shells expect.
+int reportInterrupt(const std::vector<WatchedServer>& servers, bool json) {
+    for (const auto& s : servers) {
+        const bool scanned = s.scanned;
+        if (json) {
+            nlohmann::json line{{"event", "interrupted"},
+                                {"instance", s.endpoint.display()},
+                                {"partial", !scanned},
+                                {"locks", s.watch->table().records().size()}};
+            std::printf("%s\n", line.dump().c_str());
+        } else {
+            std::fprintf(stderr, "lockscope-cli watch: %s: interrupted %s\n",
+                         s.endpoint.display().c_str(),
+                         scanned ? "(the last screen above was complete)"
+                                 : "before its first scan ended: nothing above is complete");
+        }
+    }
+    std::fflush(stdout);
+    return InterruptStop::kExitCode;
+}
+
 int runWatch(const Arguments& args) {
     if (!args.positionals().empty()) throw UsageError("watch takes no arguments, only options");
     InspectorFlags flags = parseInspectorFlags(args);
@@ -160,8 +185,12 @@ int runWatch(const Arguments& args) {
     std::optional<std::chrono::milliseconds> duration;
     if (auto f = args.value("--for"))
         duration = std::chrono::seconds(parseNumberFlag("--for", *f, 0, 86'400));
-    std::signal(SIGINT, [](int) { stopWatching = 1; });
-    std::signal(SIGTERM, [](int) { stopWatching = 1; });
+    // Ctrl+C stops the watch at once, even inside a paced first scan or a blocked read (the
+    // stop token reaches every connection's waits), and the command exits 130.
+    InterruptStop interrupt;
+    std::signal(SIGTERM, [](int) { terminated = 1; });
+    ConnectionOptions connection = connectionOptions(flags, true);
+    connection.stop = interrupt.token();
 
     std::vector<WatchedServer> servers;
     for (auto& target : primariesToWatch(flags)) {  // a cluster: each of its primaries
@@ -170,8 +199,7 @@ int runWatch(const Arguments& args) {
         s.endpoint = e;
         s.target = std::move(target);
         // Connecting is checked now, so a wrong address or password fails at once.
-        s.connection =
-            std::make_unique<Connection>(Connection::open(e, connectionOptions(flags, true)));
+        s.connection = std::make_unique<Connection>(Connection::open(e, connection));
         s.watch = std::make_unique<inspect::LockWatch>(*s.connection, options);
         s.events = std::make_unique<WatchEvents>(e.display());
         servers.push_back(std::move(s));
@@ -184,7 +212,8 @@ int runWatch(const Arguments& args) {
     const bool ansi = !flags.json && isatty(STDOUT_FILENO);
     const auto start = inspect::SteadyClock::now();
     auto nextPoll = start;
-    while (!stopWatching && (!duration || inspect::SteadyClock::now() - start < *duration)) {
+    auto stopping = [&] { return terminated || interrupt.interrupted(); };
+    while (!stopping() && (!duration || inspect::SteadyClock::now() - start < *duration)) {
         auto now = inspect::SteadyClock::now();
         bool changed = false;
         const bool switched = switches && switches->switched();
@@ -192,7 +221,9 @@ int runWatch(const Arguments& args) {
             for (auto& s : servers) {
                 if (now < s.retryAt && !switched) continue;
                 followFailover(s, flags, switched);
-                auto u = poll(s, options.pollInterval);
+                auto u = poll(s, options.pollInterval, interrupt.token());
+                if (stopping()) break;  // a stopped poll reports a cancelled read, not news
+                s.scanned = s.scanned || u.connected;
                 if (!u.connected) followFailover(s, flags, true);
                 changed = changed || !u.changed.empty() || !u.removed.empty() || !u.connected;
                 if (flags.json) s.events->print(stdout, u);
@@ -211,19 +242,21 @@ int runWatch(const Arguments& args) {
             inspect::WatchUpdate u;
             try {
                 u = s.watch->waitForEvents(
-                    std::min<std::chrono::milliseconds>(slice, options.pollInterval));
+                    std::min<std::chrono::milliseconds>(slice, options.pollInterval),
+                    interrupt.token());
             } catch (const ReplyError& e) {
                 if (!passes(e)) throw;
                 continue;  // the next poll reports it
             }
-            if (u.changed.empty() && u.removed.empty() && u.connected) continue;
+            if (stopping() || (u.changed.empty() && u.removed.empty() && u.connected)) continue;
             changed = true;
             if (flags.json) s.events->print(stdout, u);
         }
         if (servers.size() == 1 && servers[0].pollsOk == 0)
             std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(slice, 100ms));
-        if (!flags.json && (ansi || changed)) redraw(servers, ansi);
+        if (!flags.json && (ansi || changed) && !stopping()) redraw(servers, ansi);
     }
+    if (interrupt.interrupted()) return reportInterrupt(servers, flags.json);
     // A run in which no poll of a server succeeded showed nothing true: say so, and fail.
     int code = kOk;
     for (const auto& s : servers)

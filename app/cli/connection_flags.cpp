@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "lockscope/duration_text.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
 #include "secrets.h"
@@ -55,6 +56,8 @@ std::vector<OptionSpec> inspectorOptionSpecs() {
         {"--pattern", "GLOB", "SCAN MATCH pattern, repeatable (default lock:*)", scan},
         {"--json", "", "one JSON object per line", scan},
         {"--max-load", "PERCENT", "cap the share of server time used, 1% to 100%, e.g. 20%", scan},
+        {"--scan-deadline", "DURATION",
+         "give up a scan that runs longer than this, e.g. 30s, 2m, 500ms (default: none)", scan},
         {"--audit-log", "PATH",
          "where actions are logged (default $LOCKSCOPE_AUDIT_LOG or "
          "~/.local/state/lockscope/audit.jsonl)",
@@ -97,6 +100,33 @@ long long parseNumberFlag(const std::string& flag, const std::string& text, long
         value > max)
         throw UsageError(flag + " takes a whole number from " + std::to_string(min) + " to " +
                          std::to_string(max));
+    return value;
+}
+
+std::chrono::milliseconds parseDurationFlag(const std::string& flag, const std::string& text,
+                                            std::chrono::milliseconds min,
+                                            std::chrono::milliseconds max) {
+    const std::string shown = text.substr(0, 32);
+    const auto usage = [&] {
+        return UsageError(flag + " takes a duration from " + formatDuration(min.count()) + " to " +
+                          formatDuration(max.count()) + ", like 30s, 2m or 500ms; got \"" + shown +
+                          "\"");
+    };
+    auto at = text.find_first_not_of("0123456789");
+    const std::string digits = text.substr(0, at);
+    const std::string unit = at == std::string::npos ? "s" : text.substr(at);
+    long long n = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), n);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) throw usage();
+    long long perUnit = 0;
+    if (unit == "ms") perUnit = 1;
+    if (unit == "s") perUnit = 1000;
+    if (unit == "m") perUnit = 60'000;
+    if (unit == "h") perUnit = 3'600'000;
+    // Bounded before multiplying, so a 30-digit number cannot overflow.
+    if (perUnit == 0 || n > max.count() / perUnit) throw usage();
+    std::chrono::milliseconds value(n * perUnit);
+    if (value < min) throw usage();
     return value;
 }
 
@@ -172,8 +202,11 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
         if (password) throw UsageError("give -a or --askpass, not both");
         password = askPassword("Password: ");
     }
+    // The environment is read, never written, by LockScope: getenv is safe on any thread.
     if (!password)
-        if (const char* env = std::getenv("REDISCLI_AUTH"); env && *env) password = env;
+        if (const char* env = std::getenv("REDISCLI_AUTH");  // NOLINT(concurrency-mt-unsafe)
+            env && *env)
+            password = env;
     auto user = args.value("--user");
     auto db = args.value("-n");
     std::optional<SentinelTarget> sentinel = sentinelFromFlags(args, urls);
@@ -228,6 +261,9 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
             throw UsageError(std::string("--max-load: ") + e.what());
         }
     }
+    if (auto deadline = args.value("--scan-deadline"))
+        f.scan.deadline = parseDurationFlag("--scan-deadline", *deadline,
+                                            std::chrono::milliseconds(100), std::chrono::hours(24));
     try {
         inspect::validate(f.scan);
     } catch (const InvalidArgumentError& e) {

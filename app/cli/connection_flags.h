@@ -1,10 +1,12 @@
 #pragma once
 // The connection and scan flags every inspector subcommand shares, like redis-cli's:
 //   -h HOST -p PORT -a PASSWORD --user USER -n DB, or -u URL (repeatable, one per server),
-//   --pattern GLOB (repeatable), --read-only, --json, --max-load SHARE, --audit-log PATH.
+//   --pattern GLOB (repeatable), --read-only, --json, --max-load SHARE, --scan-deadline
+//   DURATION, --audit-log PATH.
 // REDISCLI_AUTH supplies the password when -a is not given, as for redis-cli; --askpass reads
 // it from the terminal.
 
+#include <chrono>
 #include <optional>
 #include <string>
 #include <vector>
@@ -48,6 +50,12 @@ ConnectionOptions connectionOptions(const InspectorFlags& flags, bool onlyReads)
 
 // "20%" -> 0.2: a percentage with %, from 1% to 100%; UsageError for anything else.
 double parseMaxLoad(const std::string& text);
+
+// "30s", "2m", "500ms", "1h" or a bare number of seconds, in [min, max]; UsageError naming
+// the flag for anything else (a fraction, a negative, an unknown unit, an overflow).
+std::chrono::milliseconds parseDurationFlag(const std::string& flag, const std::string& text,
+                                            std::chrono::milliseconds min,
+                                            std::chrono::milliseconds max);
 
 // Parses a whole number in [min, max] or throws UsageError naming the flag.
 long long parseNumberFlag(const std::string& flag, const std::string& text, long long min,

@@ -1,7 +1,9 @@
 #include "instance_scan.h"
 
 #include <algorithm>
+#include <condition_variable>
 #include <memory>
+#include <mutex>
 #include <thread>
 
 #include "lockscope/inspect/cluster_scan.h"
@@ -88,15 +90,21 @@ void scanWholeCluster(const InspectorFlags& flags, inspect::ClusterRouter& route
 
 }  // namespace
 
-std::vector<InstanceScan> scanInstances(const InspectorFlags& flags) {
+std::vector<InstanceScan> scanInstances(const InspectorFlags& flags, std::stop_token stop) {
     std::vector<InstanceScan> scans;
+    ConnectionOptions options = connectionOptions(flags, true);
+    options.stop = stop;
     for (const auto& endpoint : flags.endpoints) {
         InstanceScan s;
         std::vector<std::string> targetNotes;
         s.endpoint = endpointToScan(flags, endpoint, targetNotes);
+        if (stop.stop_requested()) {
+            s.cancelled = true;
+            scans.push_back(std::move(s));
+            continue;
+        }
         try {
-            inspect::ClusterRouter router(s.endpoint, connectionOptions(flags, true),
-                                          flags.clusterAddressing);
+            inspect::ClusterRouter router(s.endpoint, options, flags.clusterAddressing);
             if (router.isCluster()) {
                 scanWholeCluster(flags, router, scans);
                 continue;
@@ -106,14 +114,21 @@ std::vector<InstanceScan> scanInstances(const InspectorFlags& flags) {
             s.notes.insert(s.notes.end(), router.notes().begin(), router.notes().end());
             inspect::Scanner scanner(c, flags.scan);
             inspect::ScanSummary summary;
-            s.records = scanner.collect(&summary);
+            s.records = scanner.collect(&summary, stop);
+            s.cancelled = summary.cancelled;
             s.notes.insert(s.notes.end(), summary.notes.begin(), summary.notes.end());
-            s.facts = inspect::probeServer(c);
-            s.notes.insert(s.notes.end(), s.facts.notes.begin(), s.facts.notes.end());
+            if (!s.cancelled) {
+                s.facts = inspect::probeServer(c);
+                s.notes.insert(s.notes.end(), s.facts.notes.begin(), s.facts.notes.end());
+            }
             judge(flags, s);
         } catch (const Error& e) {
-            s.error = e.what();
-            s.errorExit = exitCodeFor(e);
+            if (stop.stop_requested()) {
+                s.cancelled = true;  // the stop broke a wait: not the server's fault
+            } else {
+                s.error = e.what();
+                s.errorExit = exitCodeFor(e);
+            }
         }
         scans.push_back(std::move(s));
     }
@@ -205,7 +220,8 @@ std::vector<InstanceScan> streamInstances(const InspectorFlags& flags, const Rec
 
 std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
                                            std::chrono::milliseconds observe,
-                                           std::chrono::milliseconds interval) {
+                                           std::chrono::milliseconds interval,
+                                           std::stop_token stop) {
     struct Watched {
         InstanceScan scan;
         std::unique_ptr<Connection> connection;
@@ -217,34 +233,43 @@ std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
     options.rescanInterval = observe + interval;  // one scan, then cheap re-reads
     options.doctor.layout = flags.scan.layout;
     options.followKeyspaceEvents = false;
+    ConnectionOptions connection = connectionOptions(flags, true);
+    connection.stop = stop;
     std::vector<Watched> watched;
     for (const auto& target : primariesToWatch(flags)) {  // a cluster: each of its primaries
         const Endpoint& endpoint = target.endpoint;
         Watched w;
         w.scan.endpoint = endpoint;
         try {
-            w.connection = std::make_unique<Connection>(
-                Connection::open(endpoint, connectionOptions(flags, true)));
+            w.connection = std::make_unique<Connection>(Connection::open(endpoint, connection));
             w.watch = std::make_unique<inspect::LockWatch>(*w.connection, options);
         } catch (const Error& e) {
-            w.scan.error = e.what();
-            w.scan.errorExit = exitCodeFor(e);
+            if (stop.stop_requested()) {
+                w.scan.cancelled = true;
+            } else {
+                w.scan.error = e.what();
+                w.scan.errorExit = exitCodeFor(e);
+            }
         }
         watched.push_back(std::move(w));
     }
     auto deadline = inspect::SteadyClock::now() + observe;
+    std::mutex m;
+    std::condition_variable_any wake;  // a stop request ends the wait between steps
     do {
         auto next = inspect::SteadyClock::now() + interval;
         for (auto& w : watched) {
-            if (!w.watch) continue;
-            auto u = w.watch->step();
-            if (!u.connected)
+            if (!w.watch || stop.stop_requested()) continue;
+            auto u = w.watch->step(stop);
+            if (!u.connected && !stop.stop_requested())
                 w.scan.notes.push_back("lost the connection for a moment: " + u.error);
         }
-        std::this_thread::sleep_until(std::min(next, deadline));
-    } while (inspect::SteadyClock::now() < deadline);
+        std::unique_lock lock(m);
+        wake.wait_until(lock, stop, std::min(next, deadline), [] { return false; });
+    } while (inspect::SteadyClock::now() < deadline && !stop.stop_requested());
     std::vector<InstanceScan> scans;
     for (auto& w : watched) {
+        w.scan.cancelled = w.scan.cancelled || stop.stop_requested();
         if (w.watch) {
             for (const auto& [key, r] : w.watch->table().records()) w.scan.records.push_back(r);
             w.scan.facts = w.watch->server();

@@ -28,7 +28,9 @@ struct InstanceScan {
     std::size_t servers = 1;  // the servers this scan read: a cluster's nodes behind one URL
 };
 
-std::vector<InstanceScan> scanInstances(const InspectorFlags& flags);
+// A stop request (Ctrl+C) ends the scan in progress cleanly and marks it cancelled; the
+// servers not reached yet are marked cancelled without being read.
+std::vector<InstanceScan> scanInstances(const InspectorFlags& flags, std::stop_token stop = {});
 
 // Receives one annotated batch of one server's records (doctor findings set). It is called
 // from the scanning threads, several at once: it must serialise its own output. While it
@@ -43,10 +45,12 @@ std::vector<InstanceScan> streamInstances(const InspectorFlags& flags, const Rec
                                           std::stop_token stop = {});
 
 // Watches every server for `observe` (re-reading every interval) before judging, so the
-// findings that need history (renewals past the TTL) can show.
+// findings that need history (renewals past the TTL) can show. A stop request ends the
+// observation early: what was read so far is judged, and every scan is marked cancelled.
 std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
                                            std::chrono::milliseconds observe,
-                                           std::chrono::milliseconds interval);
+                                           std::chrono::milliseconds interval,
+                                           std::stop_token stop = {});
 
 // The worst exit code among the instances (0 when every one was read).
 int exitCodeOf(const std::vector<InstanceScan>& scans);

@@ -98,15 +98,17 @@ inspect::Holder holderFromFlags(const Arguments& args) {
 
 int runLockAction(const InspectorFlags& flags, const std::string& command, const std::string& key,
                   const std::function<inspect::ActionResult(inspect::SafeActions&)>& act) {
-    return runConnectedAction(flags, command, key, [&](Connection& c, inspect::AuditLog& audit) {
-        inspect::SafeActions actions(c, &audit);
-        return act(actions);
-    });
+    return runConnectedAction(
+        flags, command, key, [&](Connection& c, inspect::AuditLog& audit, inspect::ClusterRouter&) {
+            inspect::SafeActions actions(c, &audit);
+            return act(actions);
+        });
 }
 
-int runConnectedAction(
-    const InspectorFlags& flags, const std::string& command, const std::string& key,
-    const std::function<inspect::ActionResult(Connection&, inspect::AuditLog&)>& act) {
+int runConnectedAction(const InspectorFlags& flags, const std::string& command,
+                       const std::string& key,
+                       const std::function<inspect::ActionResult(Connection&, inspect::AuditLog&,
+                                                                 inspect::ClusterRouter&)>& act) {
     if (flags.endpoints.size() != 1)
         throw UsageError(command + " acts on one server: give one -u URL");
     inspect::AuditLog audit(flags.auditLogPath);
@@ -114,7 +116,7 @@ int runConnectedAction(
                                   flags.clusterAddressing);
     inspect::ActionResult result;
     router.onKey(
-        key, [&](Connection& c) { result = act(c, audit); },
+        key, [&](Connection& c) { result = act(c, audit, router); },
         [&](Connection& c) {
             if (!c.isReadOnly()) inspect::preloadActionScripts(c);
         });

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "connection_flags.h"
+#include "lockscope/inspect/cluster_router.h"
 #include "lockscope/inspect/safe_actions.h"
 
 namespace lockscope::cli {
@@ -19,10 +20,12 @@ int runLockAction(const InspectorFlags& flags, const std::string& command, const
                   const std::function<inspect::ActionResult(inspect::SafeActions&)>& act);
 
 // The same for an action that needs the connection and the audit log themselves (a release
-// the way the lock's library expects), on the node that serves key's slot.
-int runConnectedAction(
-    const InspectorFlags& flags, const std::string& command, const std::string& key,
-    const std::function<inspect::ActionResult(Connection&, inspect::AuditLog&)>& act);
+// the way the lock's library expects), on the node that serves key's slot; the router sends
+// the action's other keys to their own slots' nodes (a sidekiq digest's keys).
+int runConnectedAction(const InspectorFlags& flags, const std::string& command,
+                       const std::string& key,
+                       const std::function<inspect::ActionResult(Connection&, inspect::AuditLog&,
+                                                                 inspect::ClusterRouter&)>& act);
 
 int exitCodeFor(inspect::ActionOutcome outcome);
 

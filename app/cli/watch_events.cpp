@@ -43,7 +43,10 @@ void WatchEvents::print(std::FILE* out, const inspect::WatchUpdate& u) {
         std::fflush(out);
         return;
     }
-    if (!connected_) printLine(out, {{"event", "reconnected"}, {"instance", instance_}});
+    // The first update after an outage is the rescan that reconciles: a key it finds gone
+    // went while the connection was down, and no one can say whether it was deleted.
+    const bool afterOutage = !connected_;
+    if (afterOutage) printLine(out, {{"event", "reconnected"}, {"instance", instance_}});
     connected_ = true;
     for (const auto& r : u.changed) {
         nlohmann::json j = nlohmann::json::parse(inspect::toJsonLine(r, now), nullptr, false);
@@ -68,7 +71,9 @@ void WatchEvents::print(std::FILE* out, const inspect::WatchUpdate& u) {
             out, {{"event", "server_restarted"}, {"instance", instance_}, {"note", u.restartNote}});
     for (const auto& key : u.removed) {
         nlohmann::json line{{"event", "removed"}, {"instance", instance_}};
-        std::string reason = restarted ? "server restarted" : "deleted";
+        std::string reason = restarted     ? "server restarted"
+                             : afterOutage ? "connection lost"
+                                           : "deleted";
         if (auto known = known_.find(key); known != known_.end()) {
             const nlohmann::json& last = known->second.record;
             line["key"] = last["key"];

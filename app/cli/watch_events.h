@@ -2,7 +2,8 @@
 // watch --json: one JSON line per change, for scripts and alerting.
 //   {"event":"added", ...the whole record as list --json prints it}
 //   {"event":"changed","instance":...,"key":...,"changed":{field: new value, ...}}
-//   {"event":"removed","instance":...,"key":...,"reason":"deleted"|"expired"|"server restarted"}
+//   {"event":"removed","instance":...,"key":...,"reason":"deleted"|"expired"|"server restarted"|
+//    "connection lost"} (gone while the connection was down: deleted or expired, unknown which)
 //   {"event":"server_restarted","instance":...,"note":...} before the removals it explains
 //   {"event":"disconnected","instance":...,"error":...} / {"event":"reconnected",...}
 // A live countdown is not a change: pttl_ms counts only when it grew (a renewal) or a TTL

@@ -30,13 +30,7 @@ int main(int argc, char** argv) {
     LocalRedisServer server;
     {
         Connection c = Connection::open(server.endpoint(), {.commandTimeout = 60s});
-        std::vector<std::vector<std::string>> batch;
-        for (int i = 0; i < rows; ++i) {
-            batch.push_back({"SET", "lock:{job:" + std::to_string(i) + "}",
-                             "token-" + std::to_string(i), "PX", "3600000"});
-            if (batch.size() >= 4000) c.pipeline(batch), batch.clear();
-        }
-        if (!batch.empty()) c.pipeline(batch);
+        bench::loadLocks(c, rows, {.fences = false});
     }
 
     QTemporaryDir dir;

@@ -30,15 +30,7 @@ namespace {
 
 // n locks lock:{job:i}, their fence counters, and as many ordinary keys: 3n keys.
 void loadKeyspace(Connection& c, int n) {
-    std::vector<std::vector<std::string>> batch;
-    for (int i = 0; i < n; ++i) {
-        std::string name = "job:" + std::to_string(i);
-        batch.push_back({"SET", "lock:{" + name + "}", "token-" + std::to_string(i), "PX",
-                         std::to_string(3'600'000 + i % 1000)});
-        batch.push_back({"SET", "fence:{" + name + "}", std::to_string(i % 97 + 1)});
-        if (batch.size() >= 4000) c.pipeline(batch), batch.clear();
-    }
-    if (!batch.empty()) c.pipeline(batch);
+    bench::loadLocks(c, n, {.ttlSpreadMs = 1000});
     c.command({"DEBUG", "POPULATE", std::to_string(n), "cache:item"});
 }
 

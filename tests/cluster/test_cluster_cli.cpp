@@ -15,6 +15,7 @@
 
 #include "cluster_fixture.h"
 #include "cluster_test_keys.h"
+#include "formats_test_support.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "redis_fixture.h"
 
@@ -221,6 +222,26 @@ TEST(ClusterCli, DoctorFlagsAFenceCounterOnAnotherNode) {
         }
     }
     EXPECT_TRUE(sawSplit && sawTagged) << list.out;
+}
+
+TEST(ClusterCli, ReleaseOfASidekiqDigestReachesTheNodeOfEachOfItsKeys) {
+    // The digest's keys hash to several slots: the one cross-slot script was refused with
+    // CROSSSLOT (exit 1, nothing released); now each slot's keys go to their node.
+    RedisCluster cluster;
+    const std::string d = formats_test::kDigest, jid = formats_test::kJid;
+    auto on = [&](const std::vector<std::string>& command) {
+        std::vector<std::string_view> argv(command.begin(), command.end());
+        return cluster.connect(cluster.primaryFor(command.at(1))).command(argv);
+    };
+    formats_test::writeSidekiqDigest([&](const std::vector<std::string>& command) { on(command); });
+    CliRun r = cli({"release", d + ":LOCKED", "--fields", "{\"" + jid + "\":\"1764549331.12\"}",
+                    "-u", cluster.url(0)});
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find("hash slots"), std::string::npos) << r.out;
+    for (const std::string& key : {d, d + ":LOCKED", d + ":INFO"})
+        EXPECT_EQ(on({"EXISTS", key}).integer(), 0) << key;
+    EXPECT_TRUE(on({"ZSCORE", "uniquejobs:digests", d}).isNil());
+    EXPECT_EQ(on({"LRANGE", d + ":QUEUED", "0", "-1"}).size(), 1u) << "the wake-up sentinel";
 }
 
 TEST(ClusterCli, BadClusterMapIsAUsageErrorAndSendsNothing) {

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <fstream>
 #include <future>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <set>
@@ -92,7 +93,9 @@ TEST_F(ExporterTest, RealScrapePassesPromtoolWithEveryFormatAndNoKeyLabels) {
     ShellRun check = sh("promtool check metrics < " + dir.path("scrape.txt"));
     EXPECT_EQ(check.status, 0) << check.out << "\n" << text;
 
-    const std::string inst = "instance=\"" + endpoint().display() + "\"";
+    // node: the server the locks live on, the instance itself on a plain server.
+    const std::string inst =
+        "instance=\"" + endpoint().display() + "\",node=\"" + endpoint().display() + "\"";
     for (const char* kind :
          {"shedlock", "laravel", "sidekiq-unique-jobs", "redlock-net", "pottery", "celery-once",
           "activejob-uniqueness", "redisson-rwlock", "redisson", "guide", "redisson-fair-queue"})
@@ -101,12 +104,13 @@ TEST_F(ExporterTest, RealScrapePassesPromtoolWithEveryFormatAndNoKeyLabels) {
     EXPECT_EQ(valueOf(text, "lockscope_locks{" + inst + ",kind=\"laravel\"}"), 2);
     // Laravel's WithoutOverlapping key was taken with seconds=0: SETNX, no TTL.
     EXPECT_EQ(valueOf(text, "lockscope_locks_without_ttl{" + inst + ",kind=\"laravel\"}"), 1);
-    EXPECT_EQ(valueOf(text, "lockscope_up{" + inst + "}"), 1);
+    EXPECT_EQ(valueOf(text, "lockscope_up{instance=\"" + endpoint().display() + "\"}"), 1);
     EXPECT_TRUE(has(text, "lockscope_findings{" + inst + ",kind=\"guide\",finding=\"no-ttl\"} 1"));
     EXPECT_TRUE(has(text, "lockscope_lock_age_seconds_bucket{"));
     EXPECT_TRUE(has(text, "lockscope_lock_ttl_remaining_seconds_count{"));
     EXPECT_TRUE(has(text, "lockscope_scan_duration_seconds{"));
-    EXPECT_TRUE(has(text, "lockscope_scrape_errors_total{" + inst + "} 0"));
+    EXPECT_TRUE(
+        has(text, "lockscope_scrape_errors_total{instance=\"" + endpoint().display() + "\"} 0"));
     EXPECT_FALSE(has(text, "key=\"")) << "no per-key label by default";
     // The sorted sets of sidekiq-unique-jobs are bookkeeping, not locks.
     EXPECT_FALSE(has(text, "kind=\"not-a-lock\""));
@@ -153,7 +157,8 @@ TEST_F(ExporterTest, HandoffsAndRenewalsAreCountedBetweenCensuses) {
     c.command({"PEXPIRE", "lock:{b}", "60000"});        // renewed
     exporter.censusOnce();
     std::string text = exporter.scrapeText();
-    const std::string inst = R"(instance=")" + endpoint().display() + R"(",kind="guide")";
+    const std::string inst = R"(instance=")" + endpoint().display() + R"(",node=")" +
+                             endpoint().display() + R"(",kind="guide")";
     EXPECT_EQ(valueOf(text, "lockscope_lock_handoffs_total{" + inst + "}"), 1) << text;
     EXPECT_EQ(valueOf(text, "lockscope_lock_renewals_total{" + inst + "}"), 1) << text;
 }
@@ -291,7 +296,8 @@ TEST_F(ExporterTest, AScrapeDuringAMillionKeyCensusAnswersFromTheLastOne) {
                    "'x') end",
                    "0", std::to_string(chunk)});
     ASSERT_EQ(c.command({"DBSIZE"}).integer(), 1000001);
-    const std::string series = "lockscope_locks{instance=\"" + endpoint().display() + "\",kind=\"";
+    const std::string series = "lockscope_locks{instance=\"" + endpoint().display() + "\",node=\"" +
+                               endpoint().display() + "\",kind=\"";
     auto census = std::async(std::launch::async, [&] { exporter.censusOnce(); });
     int answered = 0;
     while (census.wait_for(200ms) == std::future_status::timeout && answered < 10) {
@@ -352,7 +358,7 @@ TEST(LockCensus, HistogramBucketsAreCumulativeAndNotALockIsSkipped) {
     queue.kind = inspect::LockKind::NotALock;
     builder.add(queue, now, wall);
     auto& c = builder.result();
-    InstanceKind ik{"redis://a", "guide"};
+    InstanceKind ik{"redis://a", "redis://a", "guide"};
     EXPECT_EQ(c.locks[ik], 4u);
     EXPECT_EQ(c.withoutTtl[ik], 1u);
     EXPECT_EQ(c.ttl[ik].count, 3u);      // the lock without TTL has no TTL to observe

@@ -13,6 +13,19 @@ namespace formats_test {
 
 using lockscope::Connection;
 
+void writeSidekiqDigest(const Send& send, const std::string& digest, const std::string& jid) {
+    // sidekiq-unique-jobs lib/sidekiq_unique_jobs/lua/lock.lua: ZADD digests now digest;
+    // HSET locked jid now; PEXPIRE digest/locked/info pttl; queue.lua LPUSH queued jid;
+    // lock_info: SET info <json>.
+    send({"SET", digest, jid});
+    send({"ZADD", "uniquejobs:digests", "1764549331.12", digest});
+    send({"HSET", digest + ":LOCKED", jid, "1764549331.12"});
+    send({"SET", digest + ":INFO", R"({"worker":"SyncJob","queue":"default"})"});
+    send({"LPUSH", digest + ":QUEUED", "7c6b5a4f3e2d1c0b9a8f7e6d"});
+    for (const std::string& key : {digest, digest + ":LOCKED", digest + ":INFO"})
+        send({"PEXPIRE", key, "600000"});
+}
+
 void writeEveryFormat(Connection& c) {
     // ShedLock providers/redis/shedlock-provider-redis-spring/.../RedisLockProvider.java:
     // SET "job-lock:<env>:<name>" "ADDED:<iso>@<host>" NX PX lockAtMostFor.
@@ -30,16 +43,10 @@ void writeEveryFormat(Connection& c) {
                "aB3dE5gH7jK9mN1p", "EX", "3600", "NX"});
     c.command({"SETNX", "laravel_database_laravel-queue-overlap:App\\Jobs\\Import:tenant-9",
                "Zy8xW7vU6tS5rQ4p"});
-    // sidekiq-unique-jobs lib/sidekiq_unique_jobs/lua/lock.lua: ZADD digests now digest;
-    // HSET locked jid now; PEXPIRE digest/locked/info pttl; queue.lua LPUSH queued jid;
-    // lock_info: SET info <json>.
-    c.command({"SET", kDigest, kJid});
-    c.command({"ZADD", "uniquejobs:digests", "1764549331.12", kDigest});
-    c.command({"HSET", kDigest + ":LOCKED", kJid, "1764549331.12"});
-    c.command({"SET", kDigest + ":INFO", R"({"worker":"SyncJob","queue":"default"})"});
-    c.command({"LPUSH", kDigest + ":QUEUED", "7c6b5a4f3e2d1c0b9a8f7e6d"});
-    for (const std::string& key : {kDigest, kDigest + ":LOCKED", kDigest + ":INFO"})
-        c.command({"PEXPIRE", key, "600000"});
+    writeSidekiqDigest([&](const std::vector<std::string>& command) {
+        std::vector<std::string_view> argv(command.begin(), command.end());
+        c.command(argv);
+    });
     // RedLock.net RedLockFactory: key "redlock-{0}", SET key Guid NX PX expiry.
     c.command(
         {"SET", "redlock-orders/17", "3f2504e0-4f89-41d3-9a0c-0305e82c3301", "NX", "PX", "30000"});

@@ -6,8 +6,10 @@
 #include <set>
 #include <thread>
 
+#include "cli_process.h"
 #include "cli_runner.h"
 #include "inspect_helpers.h"
+#include "lockscope/proxy/loopback_proxy.h"
 
 using namespace lockscope;
 using namespace lockscope::testing;
@@ -33,6 +35,37 @@ TEST_F(CliTest, WatchJsonSaysARemovalWasAServerRestart) {
     EXPECT_EQ(removed[0]["key"], "lock:{held}");
     EXPECT_EQ(removed[0]["reason"], "server restarted") << run.out;
     EXPECT_TRUE(restartLine) << run.out;
+}
+
+TEST_F(CliTest, WatchJsonSaysAKeyWentWhileTheConnectionWasLost) {
+    // A lock deleted while the watch could not reach the server: the reconciling rescan
+    // removed it as "deleted", as if it had been seen going; no one saw how it went.
+    Connection c = connect();
+    c.command({"SET", "lock:{kept}", "0123456789abcdef0123456789abcdef", "PX", "600000"});
+    c.command({"SET", "lock:{gone}", "fedcba9876543210fedcba9876543210", "PX", "600000"});
+    LoopbackProxy proxy(endpoint());
+    CliProcess watch({"watch", "-u", proxy.endpoint().display(), "--interval", "100", "--json"},
+                     dir.path("watch-err"));
+    auto waitFor = [&](const std::string& event) -> nlohmann::json {
+        while (auto l = watch.line(10s)) {
+            auto j = nlohmann::json::parse(*l);
+            if (j["event"] == event) return j;
+        }
+        return {};
+    };
+    ASSERT_FALSE(waitFor("added").is_null()) << watch.errors();
+    proxy.setPartitioned(true);
+    ASSERT_FALSE(waitFor("disconnected").is_null()) << watch.errors();
+    c.command({"DEL", "lock:{gone}"});
+    proxy.setPartitioned(false);
+    ASSERT_FALSE(waitFor("reconnected").is_null()) << watch.errors();
+    auto removed = waitFor("removed");
+    ASSERT_FALSE(removed.is_null()) << watch.errors();
+    EXPECT_EQ(removed["key"], "lock:{gone}");
+    EXPECT_EQ(removed["reason"], "connection lost") << removed.dump();
+    watch.interrupt();
+    watch.rest();
+    EXPECT_EQ(watch.wait().first, 130);
 }
 
 TEST_F(CliTest, WatchLeavesOrdinaryKeysOutUnlessAskedFor) {

@@ -13,6 +13,7 @@
 #include "inspect_helpers.h"
 #include "lockscope/inspect/audit_log.h"
 #include "lockscope/inspect/safe_actions.h"
+#include "no_scripting_server.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;
@@ -24,17 +25,8 @@ using lockscope::testing::TempDir;
 
 namespace {
 
-class NoScriptingActions : public RedisTest {
+class NoScriptingActions : public lockscope::testing::NoScriptingServerTest {
   protected:
-    LocalRedisServerOptions serverOptions() const override {
-        return {.configLines = {"user cache on >pw ~* &* +@all -@scripting"}};
-    }
-    Connection asCacheUser() {
-        Endpoint e = endpoint();
-        e.user = "cache";
-        e.password = "pw";
-        return Connection::open(e);
-    }
     std::vector<nlohmann::json> auditResults() {
         std::vector<nlohmann::json> lines;
         std::ifstream in(auditPath);

@@ -8,6 +8,7 @@
 
 #include "lockscope/compare_and_act.h"
 #include "lockscope/errors.h"
+#include "no_scripting_server.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;
@@ -16,18 +17,7 @@ using lockscope::testing::RedisTest;
 
 namespace {
 
-class NoScriptingServer : public RedisTest {
-  protected:
-    LocalRedisServerOptions serverOptions() const override {
-        return {.configLines = {"user cache on >pw ~* &* +@all -@scripting"}};
-    }
-    Connection asCacheUser() {
-        Endpoint e = endpoint();
-        e.user = "cache";
-        e.password = "pw";
-        return Connection::open(e);
-    }
-};
+class NoScriptingServer : public lockscope::testing::NoScriptingServerTest {};
 
 }  // namespace
 

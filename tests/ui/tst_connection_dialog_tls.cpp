@@ -2,7 +2,8 @@
 // made for the run with lib's writeTlsCertificates): Test reports protocol, cipher, the
 // server certificate's subject and expiry; a CA that did not sign the server is refused with
 // the issuer named; verification off is loudly marked and reported as not verified; a
-// profile keeps the TLS paths and switches and never a key's contents. Saves a screenshot.
+// profile keeps the TLS paths and switches and never a key's contents; the window, given the
+// profile the dialog made, fills its lock table from the TLS-only server. Saves screenshots.
 #include <QApplication>
 #include <QCheckBox>
 #include <QFile>
@@ -16,9 +17,12 @@
 
 #include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/sandbox/tls_certificates.h"
+#include "models/lock_table_model.h"
 #include "session/profile_store.h"
 #include "ui_test_support.h"
 #include "widgets/connection_dialog.h"
+#include "widgets/lock_inspector_view.h"
+#include "widgets/main_window.h"
 #include "widgets/tls_settings_box.h"
 
 using namespace lockscope;
@@ -154,6 +158,45 @@ class ConnectionDialogTlsTest : public QObject {
         dialog.tlsBox()->setChecked(true);
         QVERIFY2(dialog.urlEdit()->text().startsWith(QStringLiteral("rediss://")),
                  qPrintable(dialog.urlEdit()->text()));
+    }
+
+    void theWindowFillsItsTableFromTheTlsServerTheDialogConnectsTo() {
+        // Locks written over TLS (the server has no plaintext port).
+        Endpoint e = server_->endpoint();
+        e.host = "localhost";
+        e.tls.enabled = true;
+        e.tls.caFile = certs_.caCert;
+        Connection c = Connection::open(e);
+        c.command({"SET", "lock:{invoice-7}", "9f1c2e4a6b8d0f1e3a5c7e9b1d3f5a7c", "PX", "600000"});
+        c.command({"SET", "lock:{nightly-report}", "1"});
+        c.command({"HSET", "lock:{payout}", "6a7e3c2e-52a4-4d5c-9a1b-0c8d2e1f3a4b:57", "1"});
+        c.command({"PEXPIRE", "lock:{payout}", "30000"});
+
+        ConnectionDialog dialog;
+        typeUrl(dialog, tlsUrl());
+        QTest::keyClicks(dialog.tlsBox()->caFileEdit(), QString::fromStdString(certs_.caCert));
+        ConnectionProfile profile = dialog.profile();
+        QVERIFY(profile.endpoint.tls.enabled);
+        QCOMPARE(QString::fromStdString(profile.endpoint.tls.caFile),
+                 QString::fromStdString(certs_.caCert));
+
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("lockscope.ini")), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.extra.append(profile);
+        MainWindow window(settings, options);
+        window.resize(1280, 720);
+        window.show();
+        LockTableModel* model = window.inspector()->model();
+        QTRY_COMPARE_WITH_TIMEOUT(model->rowCount(), 3, 15000);
+        for (int row = 0; row < model->rowCount(); ++row)
+            QVERIFY2(!model->index(row, LockTableModel::Remaining)
+                          .data()
+                          .toString()
+                          .contains(QStringLiteral("last seen")),
+                     "a row is stale: the TLS connection is not up");
+        QTest::qWait(500);
+        QVERIFY(testing::saveScreenshot(&window, "lock-table-tls"));
     }
 
     void cleanupTestCase() { server_.reset(); }

@@ -67,7 +67,8 @@ CensusBuilder::CensusBuilder(std::unordered_map<std::uint64_t, TrackedLock> prev
 void CensusBuilder::add(inspect::LockRecord& r, SteadyClock::time_point now,
                         std::chrono::system_clock::time_point wallNow) {
     if (r.kind == inspect::LockKind::NotALock) return;
-    const InstanceKind ik{r.instanceName(), inspect::toString(r.kind)};
+    const std::string& node = r.instanceName();
+    const InstanceKind ik{instance_.empty() ? node : instance_, node, inspect::toString(r.kind)};
     const std::uint64_t id = keyHash(r), holder = holderHash(r);
     TrackedLock t{holder, r.pttlMs, now, now};
     if (auto it = previous_.find(id); it != previous_.end()) {
@@ -95,13 +96,12 @@ void CensusBuilder::add(inspect::LockRecord& r, SteadyClock::time_point now,
     double age = ageSeconds(r, now, wallNow);
     result_.age[ik].observe(age, ageBuckets());
     if (r.hasTtl()) result_.ttl[ik].observe(r.pttlMs / 1000.0, ttlBuckets());
-    for (const auto& name : inspect::ruleNames(r.findings))
-        ++result_.findings[{ik.first, ik.second, name}];
+    for (const auto& name : inspect::ruleNames(r.findings)) ++result_.findings[{ik, name}];
     if (result_.keys.size() < maxKeySeries_)
         for (const auto& p : keyPatterns_)
             if (fnmatch(p.c_str(), r.key.c_str(), 0) == 0) {
-                result_.keys.push_back(
-                    {ik.first, r.key, ik.second, r.hasTtl() ? r.pttlMs / 1000.0 : -1, age});
+                result_.keys.push_back({ik.instance, ik.node, r.key, ik.kind,
+                                        r.hasTtl() ? r.pttlMs / 1000.0 : -1, age});
                 break;
             }
 }

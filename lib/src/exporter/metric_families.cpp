@@ -42,7 +42,7 @@ ClientMetric histogram(std::vector<ClientMetric::Label> labels, const Histogram&
 }
 
 std::vector<ClientMetric::Label> ik(const InstanceKind& k) {
-    return {{"instance", k.first}, {"kind", k.second}};
+    return {{"instance", k.instance}, {"node", k.node}, {"kind", k.kind}};
 }
 
 // Label values must be UTF-8 text: a binary key byte shows as '?'.
@@ -99,9 +99,11 @@ std::vector<MetricFamily> toMetricFamilies(const CensusResult& c, const Lifetime
         family("lockscope_findings", "Locks with a doctor finding (no-ttl, fixed-value, ...).",
                MetricType::Gauge);
     for (const auto& [k, v] : c.findings)
-        findings.metric.push_back(gauge(
-            {{"instance", std::get<0>(k)}, {"kind", std::get<1>(k)}, {"finding", std::get<2>(k)}},
-            double(v)));
+        findings.metric.push_back(gauge({{"instance", k.first.instance},
+                                         {"node", k.first.node},
+                                         {"kind", k.first.kind},
+                                         {"finding", k.second}},
+                                        double(v)));
     out.push_back(std::move(findings));
     MetricFamily scan =
         family("lockscope_scan_duration_seconds",
@@ -126,8 +128,10 @@ std::vector<MetricFamily> toMetricFamilies(const CensusResult& c, const Lifetime
         MetricFamily keyAge = family("lockscope_key_age_seconds",
                                      "How long an opted-in key has been held.", MetricType::Gauge);
         for (const auto& s : c.keys) {
-            std::vector<ClientMetric::Label> l{
-                {"instance", s.instance}, {"key", printable(s.key)}, {"kind", s.kind}};
+            std::vector<ClientMetric::Label> l{{"instance", s.instance},
+                                               {"node", s.node},
+                                               {"key", printable(s.key)},
+                                               {"kind", s.kind}};
             keyTtl.metric.push_back(gauge(l, s.ttlSeconds));
             keyAge.metric.push_back(gauge(l, s.ageSeconds));
         }

@@ -1,6 +1,9 @@
 #include "lockscope/inspect/library_release.h"
 
+#include <tuple>
+
 #include "inspect/formats/library_shapes.h"
+#include "inspect/formats/sidekiq_release.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/lock_families.h"
 #include "lockscope/text_format.h"
@@ -25,27 +28,6 @@ local woken = redis.call('PUBLISH', KEYS[2], ARGV[1])
 local first = redis.call('LINDEX', KEYS[3], 0)
 if first then woken = woken + redis.call('PUBLISH', KEYS[2] .. ':' .. first, ARGV[1]) end
 return {1, woken}
-)lua");
-    return script;
-}
-
-// KEYS: digest, QUEUED, PRIMED, LOCKED, INFO, digests, expiring_digests.
-// ARGV[1]: the digest; ARGV[2..]: the job ids seen in LOCKED.
-const Script& sidekiqScript() {
-    static const Script script(R"lua(
-if redis.call('EXISTS', KEYS[4]) == 0 then return {-1, 0} end
-if redis.call('TYPE', KEYS[4]).ok ~= 'hash' or redis.call('HLEN', KEYS[4]) ~= #ARGV - 1 then
-  return {0, 0}
-end
-for i = 2, #ARGV do
-  if redis.call('HEXISTS', KEYS[4], ARGV[i]) == 0 then return {0, 0} end
-end
-redis.call('DEL', KEYS[1], KEYS[2], KEYS[3], KEYS[4], KEYS[5])
-redis.call('ZREM', KEYS[6], ARGV[1])
-redis.call('ZREM', KEYS[7], ARGV[1])
-redis.call('LPUSH', KEYS[2], '1')
-redis.call('PEXPIRE', KEYS[2], 5000)
-return {1, 0}
 )lua");
     return script;
 }
@@ -98,8 +80,25 @@ std::string redissonChannel(std::string_view prefix, std::string_view name) {
     return std::string(prefix) + ":{" + std::string(name) + "}";
 }
 
-LibraryRelease::LibraryRelease(Connection& connection, AuditLog* audit)
-    : connection_(connection), audit_(audit) {}
+LibraryRelease::LibraryRelease(Connection& connection, AuditLog* audit, KeyRoute route)
+    : connection_(connection), audit_(audit), route_(std::move(route)) {}
+
+std::pair<std::int64_t, std::int64_t> LibraryRelease::evalOn(std::string_view routeKey,
+                                                             const Script& script,
+                                                             const std::vector<std::string>& keys,
+                                                             const std::vector<std::string>& args) {
+    std::vector<std::string_view> k(keys.begin(), keys.end()), a(args.begin(), args.end());
+    std::pair<std::int64_t, std::int64_t> answer{0, 0};
+    auto act = [&](Connection& c) {
+        Reply r = c.eval(script, k, a);
+        answer = {r[0].integer(), r[1].integer()};
+    };
+    if (route_)
+        route_(routeKey, act);
+    else
+        act(connection_);
+    return answer;
+}
 
 ActionResult LibraryRelease::finish(AuditEntry& entry, ActionResult result) {
     entry.result = toString(result.outcome);
@@ -124,10 +123,8 @@ ActionResult LibraryRelease::refuseUnsafe(AuditEntry& entry, std::string_view ke
     return {ActionOutcome::Done, {}};
 }
 
-ActionResult LibraryRelease::run(AuditEntry& entry, std::string_view key, const Script& script,
-                                 const std::vector<std::string>& keys,
-                                 const std::vector<std::string>& args, std::string_view how) {
-    std::vector<std::string_view> k(keys.begin(), keys.end()), a(args.begin(), args.end());
+ActionResult LibraryRelease::run(AuditEntry& entry, std::string_view key, const Send& send,
+                                 const Describe& describe) {
     std::int64_t status = 0, woken = 0;
     // Intent first, fsync'd: when it cannot be written, nothing is sent (as SafeActions).
     entry.id = AuditLog::newId();
@@ -141,9 +138,7 @@ ActionResult LibraryRelease::run(AuditEntry& entry, std::string_view key, const 
         entry.phase = "result";
     }
     try {
-        Reply r = connection_.eval(script, k, a);
-        status = r[0].integer();
-        woken = r[1].integer();
+        std::tie(status, woken) = send();
     } catch (const PermissionError& e) {
         return finish(entry, {ActionOutcome::Denied, std::string("denied: ") + e.what()});
     } catch (const ReadOnlyError& e) {
@@ -161,10 +156,7 @@ ActionResult LibraryRelease::run(AuditEntry& entry, std::string_view key, const 
         return finish(entry, {ActionOutcome::TokenChanged,
                               "the lock " + quoted(key, 80) +
                                   " changed hands since it was read, so nothing was changed"});
-    std::string message = "released " + quoted(key, 80) + " " + std::string(how);
-    if (script.sha1() != sidekiqScript().sha1())
-        message += " (" + plural(woken, "subscriber") + ")";
-    return finish(entry, {ActionOutcome::Done, message});
+    return finish(entry, {ActionOutcome::Done, describe(woken)});
 }
 
 ActionResult LibraryRelease::releaseRedisson(std::string_view key,
@@ -181,7 +173,12 @@ ActionResult LibraryRelease::releaseRedisson(std::string_view key,
                                   redissonChannel("redisson_lock_queue", key)};
     std::vector<std::string> args{readWrite ? "1" : "0"};
     for (const auto& f : fieldsSeen) args.push_back(f.field), args.push_back(f.value);
-    return run(entry, key, redissonScript(), keys, args, "and published the unlock on " + channel);
+    return run(
+        entry, key, [&] { return evalOn(key, redissonScript(), keys, args); },
+        [&](std::int64_t woken) {
+            return "released " + quoted(key, 80) + " and published the unlock on " + channel +
+                   " (" + plural(woken, "subscriber") + ")";
+        });
 }
 
 ActionResult LibraryRelease::releaseSidekiqDigest(std::string_view digest,
@@ -190,17 +187,34 @@ ActionResult LibraryRelease::releaseSidekiqDigest(std::string_view digest,
     AuditEntry entry = releaseEntry(connection_, d + ":LOCKED");
     for (const auto& j : jobsSeen) entry.fieldsSeen.push_back({j, ""});
     if (auto refused = refuseUnsafe(entry, digest, jobsSeen.empty()); !refused.ok()) return refused;
-    std::vector<std::string> keys{d,
-                                  d + ":QUEUED",
-                                  d + ":PRIMED",
-                                  d + ":LOCKED",
-                                  d + ":INFO",
-                                  "uniquejobs:digests",
-                                  "uniquejobs:expiring_digests"};
-    std::vector<std::string> args{d};
-    args.insert(args.end(), jobsSeen.begin(), jobsSeen.end());
-    return run(entry, d + ":LOCKED", sidekiqScript(), keys, args,
-               "with all its keys, and left the wake-up sentinel in " + d + ":QUEUED");
+    // Through a route the keys may live on a cluster: one call per hash slot.
+    const auto plan = formats::planSidekiqRelease(d, static_cast<bool>(route_));
+    std::string leftBehind;
+    auto send = [&]() -> std::pair<std::int64_t, std::int64_t> {
+        auto answer = evalOn(plan[0].keys[0], formats::sidekiqReleaseScript(), plan[0].keys,
+                             formats::sidekiqReleaseArgs(plan[0], d, jobsSeen));
+        if (answer.first != 1) return answer;
+        // Released: LOCKED is gone. The other slots' keys are tidied; one that cannot be
+        // reached now is named, not a reason to report the release as failed.
+        for (std::size_t i = 1; i < plan.size(); ++i) {
+            try {
+                evalOn(plan[i].keys[0], formats::sidekiqReleaseScript(), plan[i].keys,
+                       formats::sidekiqReleaseArgs(plan[i], d, jobsSeen));
+            } catch (const Error& e) {
+                for (const auto& key : plan[i].keys) leftBehind += " " + quoted(key, 80);
+                leftBehind += " (" + std::string(e.what()) + ")";
+            }
+        }
+        return answer;
+    };
+    return run(entry, d + ":LOCKED", send, [&](std::int64_t) {
+        std::string message = "released " + quoted(d + ":LOCKED", 80) +
+                              " with all its keys, and left the wake-up sentinel in " + d +
+                              ":QUEUED";
+        if (plan.size() > 1) message += " (" + std::to_string(plan.size()) + " hash slots)";
+        if (!leftBehind.empty()) message += "; could not remove" + leftBehind;
+        return message;
+    });
 }
 
 ActionResult LibraryRelease::releaseSpring(std::string_view key, std::string_view clientIdSeen,
@@ -210,8 +224,16 @@ ActionResult LibraryRelease::releaseSpring(std::string_view key, std::string_vie
     if (auto refused = refuseUnsafe(entry, key, clientIdSeen.empty()); !refused.ok())
         return refused;
     std::string channel = std::string(registryKey) + "-channel";
-    return run(entry, key, springScript(), {std::string(key)}, {std::string(clientIdSeen), channel},
-               "and published the unlock on " + channel);
+    return run(
+        entry, key,
+        [&] {
+            return evalOn(key, springScript(), {std::string(key)},
+                          {std::string(clientIdSeen), channel});
+        },
+        [&](std::int64_t woken) {
+            return "released " + quoted(key, 80) + " and published the unlock on " + channel +
+                   " (" + plural(woken, "subscriber") + ")";
+        });
 }
 
 ActionResult LibraryRelease::release(const LockRecord& seen) {

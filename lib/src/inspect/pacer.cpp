@@ -21,13 +21,16 @@ std::chrono::nanoseconds Pacer::restFor(std::chrono::nanoseconds busy) const {
         static_cast<std::int64_t>(busy.count() * (1.0 - share_) / share_));
 }
 
-bool Pacer::rest(std::chrono::nanoseconds busy, std::stop_token stop) const {
+bool Pacer::rest(std::chrono::nanoseconds busy, std::stop_token stop,
+                 std::chrono::steady_clock::time_point until) const {
     auto wait = restFor(busy);
     if (wait.count() <= 0) return !stop.stop_requested();
+    const auto now = std::chrono::steady_clock::now();
+    const auto end = until - now < wait ? until : now + wait;  // no overflow near max()
     std::mutex m;
     std::condition_variable_any cv;
     std::unique_lock lock(m);
-    cv.wait_for(lock, stop, wait, [] { return false; });
+    cv.wait_until(lock, stop, end, [] { return false; });
     return !stop.stop_requested();
 }
 

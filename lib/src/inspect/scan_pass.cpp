@@ -142,7 +142,10 @@ bool ScanPass::finishRound(Round round, const Scanner::BatchCallback& onBatch,
         if (onBatch) onBatch(batch);
     }
     if (stopping || stop.stop_requested()) return false;  // drain what is in flight
-    return overlap_ || pacer_.rest(SteadyClock::now() - round.sentAt, stop);
+    // The rest ends at the deadline, where the loop's check stops the scan.
+    const auto restUntil = options_.deadline.count() > 0 ? started_ + options_.deadline
+                                                         : SteadyClock::time_point::max();
+    return overlap_ || pacer_.rest(SteadyClock::now() - round.sentAt, stop, restUntil);
 }
 
 ScanSummary ScanPass::run(const Scanner::BatchCallback& onBatch, std::stop_token stop) {

@@ -1,6 +1,7 @@
 #include "models/lock_row_compare.h"
 
 #include "lockscope/inspect/lock_age.h"
+#include "lockscope/inspect/lock_families.h"
 
 #include <bit>
 #include <chrono>
@@ -80,8 +81,11 @@ int compareLockRecords(const LockRecord& a, const LockRecord& b, int column) {
             return a.instanceName().compare(b.instanceName());
         case LockTableModel::Key:
             return a.key.compare(b.key);
+        // A resource's lock before the keys that belong to it (a sidekiq digest's lists and
+        // info, Redisson's queue and fence token): ordered by resource, each shows as a group.
         case LockTableModel::Resource:
-            return a.resource().compare(b.resource());
+            if (int c = a.resource().compare(b.resource())) return c;
+            return threeWay(inspect::isLockCompanion(a), inspect::isLockCompanion(b));
         case LockTableModel::Kind:
             return std::strcmp(inspect::toString(a.kind), inspect::toString(b.kind));
         case LockTableModel::Holder:

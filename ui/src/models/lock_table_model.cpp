@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "lockscope/inspect/lock_age.h"
+#include "lockscope/inspect/lock_families.h"
 #include "models/finding_text.h"
 
 namespace lockscope::ui {
@@ -147,8 +148,13 @@ QVariant LockTableModel::display(const Row& row, int column) const {
         }
         case Key:
             return QString::fromUtf8(r.key.data(), qsizetype(r.key.size()));
-        case Resource:
-            return QString::fromUtf8(r.resource().data(), qsizetype(r.resource().size()));
+        case Resource: {
+            // A key that belongs to its resource's lock (a sidekiq digest's lists and info,
+            // Redisson's queue and fence token) is marked as part of it; sorted by resource,
+            // it shows right under its lock.
+            auto name = QString::fromUtf8(r.resource().data(), qsizetype(r.resource().size()));
+            return inspect::isLockCompanion(r) ? QStringLiteral("\u21b3 ") + name : name;
+        }
         case Kind:
             return QString::fromLatin1(inspect::toString(r.kind));
         case Holder:
@@ -189,6 +195,10 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
             if (index.column() == Findings) return findingTooltips(r.findings);
             if (index.column() == Age) return ageTooltip(r);
             if (index.column() == Instance) return QString::fromStdString(r.instanceName());
+            if (index.column() == Resource && inspect::isLockCompanion(r))
+                return tr("Part of the lock on %1: not a lock of its own, released with it. "
+                          "Sort by Resource to see each lock with its keys.")
+                    .arg(QString::fromUtf8(r.resource().data(), qsizetype(r.resource().size())));
             if (index.column() == SeenFor)
                 return tr(
                     "How long LockScope has seen this holder (since it connected or the "

@@ -55,7 +55,7 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
     // Rows appear as a long scan streams in, batch by batch, not all at the end.
     options_.onRescanBatch = [this](std::vector<inspect::LockRecord>& batch,
                                     const inspect::ScanProgress& progress) {
-        if (watch_) attachRedissonFences(batch, watch_->table());
+        if (watch_) completeFromTable(batch, watch_->table());
         if (!batch.empty())
             emit locksChanged(instance_,
                               QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
@@ -154,7 +154,7 @@ void ConnectionWorker::idle() {
             std::min(std::chrono::duration_cast<std::chrono::milliseconds>(nextStepAt_ - now),
                      std::chrono::milliseconds(100));
         inspect::WatchUpdate update = watch_->waitForEvents(slice);
-        attachRedissonFences(update.changed, watch_->table());
+        completeFromTable(update.changed, watch_->table());
         if (!update.changed.empty() || !update.removed.empty()) {
             QStringList removed;
             for (const auto& key : update.removed) removed << QString::fromStdString(key);
@@ -243,7 +243,7 @@ void ConnectionWorker::step() {
         const auto stepStarted = std::chrono::steady_clock::now();
         inspect::WatchUpdate update = watch_->step(scanStop);
         if (!update.connected) throw ConnectionLostError(update.error);
-        attachRedissonFences(update.changed, watch_->table());
+        completeFromTable(update.changed, watch_->table());
         QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
         QStringList removed;
         for (const auto& key : update.removed) removed << QString::fromStdString(key);

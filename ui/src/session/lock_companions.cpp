@@ -60,6 +60,64 @@ void attachRedissonFences(std::vector<inspect::LockRecord>& changed,
         changed.end());
 }
 
+namespace {
+
+constexpr std::size_t kSpringSiblingsRead = 256;
+
+bool maybeSpring(const inspect::LockRecord& r) {
+    return (r.kind == inspect::LockKind::Uuid || r.kind == inspect::LockKind::SpringIntegration) &&
+           r.key.find(':') != std::string::npos;
+}
+
+// The keys of the table in r's registry holding r's UUID, other than r: at most two (enough to
+// tell whether r made a pair), reading at most kSpringSiblingsRead keys of the registry.
+std::vector<const inspect::LockRecord*> springSiblings(const inspect::LockRecord& r,
+                                                       const inspect::LockTable& table) {
+    std::vector<const inspect::LockRecord*> found;
+    const std::string registry = inspect::springRegistryKey(r.key);
+    const std::string prefix = registry + ":";
+    const auto& records = table.records();
+    std::size_t read = 0;
+    for (auto it = records.lower_bound(prefix);
+         it != records.end() && it->first.starts_with(prefix) && read < kSpringSiblingsRead &&
+         found.size() < 2;
+         ++it, ++read) {
+        const inspect::LockRecord& other = it->second;
+        if (other.key != r.key && other.token == r.token && maybeSpring(other) &&
+            inspect::springRegistryKey(other.key) == registry)
+            found.push_back(&other);
+    }
+    return found;
+}
+
+}  // namespace
+
+void recogniseSpringLocks(std::vector<inspect::LockRecord>& changed,
+                          const inspect::LockTable& table) {
+    std::set<std::string> present;
+    for (const auto& r : changed) present.insert(r.key);
+    std::vector<inspect::LockRecord> pairedWith;
+    for (auto& r : changed) {
+        if (!maybeSpring(r)) continue;
+        auto siblings = springSiblings(r, table);
+        if (siblings.empty()) continue;
+        r.kind = inspect::LockKind::SpringIntegration;
+        // One sibling: r made the pair, and that sibling was shown alone (a UUID) until now.
+        if (siblings.size() == 1 && present.insert(siblings[0]->key).second) {
+            pairedWith.push_back(*siblings[0]);
+            pairedWith.back().kind = inspect::LockKind::SpringIntegration;
+        }
+    }
+    // Keys of one update that pair among themselves (a first scan's batch).
+    inspect::recogniseSpringRegistries(changed);
+    changed.insert(changed.end(), pairedWith.begin(), pairedWith.end());
+}
+
+void completeFromTable(std::vector<inspect::LockRecord>& changed, const inspect::LockTable& table) {
+    attachRedissonFences(changed, table);
+    recogniseSpringLocks(changed, table);
+}
+
 std::optional<inspect::LockRecord> sidekiqDigestLock(
     const inspect::LockRecord& seen, const std::vector<inspect::LockRecord>& sameResource) {
     if (seen.kind != inspect::LockKind::SidekiqUniqueJobs) return std::nullopt;

@@ -19,6 +19,18 @@ namespace lockscope::ui {
 void attachRedissonFences(std::vector<inspect::LockRecord>& changed,
                           const inspect::LockTable& table);
 
+// Spring Integration's RedisLockRegistry writes one client UUID into every lock of a registry
+// instance: lib's recogniseSpringRegistries tells them from other UUID locks by two keys of
+// one registry ("<registryKey>:<lockKey>") sharing the UUID. An update carries only the keys
+// that changed, so the other keys of the registry are looked up in the watch's table (keys
+// are sorted: one range per registry, at most kSpringSiblingsRead keys read). The sibling
+// that made the pair is appended when it is the only one, so its row is relabelled too.
+void recogniseSpringLocks(std::vector<inspect::LockRecord>& changed,
+                          const inspect::LockTable& table);
+
+// Both of the above, in the order the rows need them.
+void completeFromTable(std::vector<inspect::LockRecord>& changed, const inspect::LockTable& table);
+
 // A sidekiq-unique-jobs lock is one digest over several keys; lib releases it through the
 // digest's LOCKED hash (the jobs that hold it). Given any key of the digest and the records
 // of its resource (the digest), returns that hash on the same instance (lib's

@@ -12,6 +12,7 @@
 #include <string>
 #include <tuple>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "lockscope/inspect/lock_record.h"
@@ -32,18 +33,30 @@ struct Histogram {
 };
 
 struct KeySeries {  // one opted-in key
-    std::string instance, key, kind;
+    std::string instance, node, key, kind;
     double ttlSeconds = -1;  // -1: no TTL
     double ageSeconds = 0;
 };
 
-using InstanceKind = std::pair<std::string, std::string>;
+// The labels of a per-kind series: the instance the operator named (-u), the node the locks
+// live on (the same address on a plain server; each node's address on a cluster, so a shard's
+// stuck locks are told apart), and the kind.
+struct InstanceKind {
+    std::string instance, node, kind;
+    // Written out: clang-tidy 14 misreads a defaulted <=> (modernize-use-nullptr).
+    bool operator<(const InstanceKind& o) const {
+        return std::tie(instance, node, kind) < std::tie(o.instance, o.node, o.kind);
+    }
+    bool operator==(const InstanceKind& o) const {
+        return std::tie(instance, node, kind) == std::tie(o.instance, o.node, o.kind);
+    }
+};
 
 // What one complete census saw. Counters (handoffs, renewals, scrape errors) accumulate over
 // the exporter's life and live in the exporter, not here.
 struct CensusResult {
     std::map<InstanceKind, std::uint64_t> locks, withoutTtl;
-    std::map<std::tuple<std::string, std::string, std::string>, std::uint64_t> findings;
+    std::map<std::pair<InstanceKind, std::string>, std::uint64_t> findings;  // with the rule
     std::map<InstanceKind, Histogram> age, ttl;
     std::map<InstanceKind, std::uint64_t> handoffs, renewals;  // seen in this pass
     std::map<std::string, double> scanSeconds;                 // per instance
@@ -75,6 +88,9 @@ class CensusBuilder {
     // NotALock are not locks and are skipped.
     void add(inspect::LockRecord& record, SteadyClock::time_point now,
              std::chrono::system_clock::time_point wallNow);
+    // The instance (the -u URL) the next records belong to; without it a record's instance
+    // is its node.
+    void instanceStarted(std::string instance) { instance_ = std::move(instance); }
     void instanceDone(const std::string& instance, bool up, double scanSeconds);
 
     CensusResult& result() { return result_; }
@@ -86,6 +102,7 @@ class CensusBuilder {
     std::vector<std::string> keyPatterns_;
     Examine examine_;
     std::size_t maxKeySeries_;
+    std::string instance_;
     CensusResult result_;
 };
 

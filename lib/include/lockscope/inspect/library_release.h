@@ -9,7 +9,9 @@
 //   sidekiq-unique-jobs          delete the digest's keys together (digest, PRIMED, LOCKED,
 //                                INFO, its entries in uniquejobs:digests/expiring_digests) only
 //                                if LOCKED still holds exactly the jobs seen, then leave the
-//                                sentinel "1" in QUEUED (5 s) so a job blocked on it wakes
+//                                sentinel "1" in QUEUED (5 s) so a job blocked on it wakes. On a
+//                                cluster, one call per hash slot (never CROSSSLOT): LOCKED's
+//                                compares and comes first, QUEUED's wakes and comes last
 //   Spring RedisLockRegistry     compare-and-delete, then PUBLISH the key on
 //                                "<registryKey>-channel"
 //   every other kind             SafeActions::release (compare-and-delete on the value seen)
@@ -17,8 +19,11 @@
 // pubsub/LockPubSub.java; sidekiq-unique-jobs lib/sidekiq_unique_jobs/lua/unlock.lua;
 // spring-integration-redis RedisLockRegistry.RedisPubSubLock (UNLINK/DELETE_UNLOCK_SCRIPT).
 
+#include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "lockscope/connection.h"
@@ -37,8 +42,15 @@ std::string redissonChannel(std::string_view prefix, std::string_view name);
 
 class LibraryRelease {
   public:
+    // Runs act on the connection that serves key: on a cluster, its slot's node (e.g.
+    // ClusterRouter::onKey, which follows MOVED and ASK).
+    using KeyRoute =
+        std::function<void(std::string_view key, const std::function<void(Connection&)>& act)>;
+
     // The connection (and the audit log, which may be null) must outlive this object.
-    LibraryRelease(Connection& connection, AuditLog* audit);
+    // Without a route every key goes to the connection, which must then serve them all (a
+    // plain server); with one, keys of other slots go where it sends them.
+    LibraryRelease(Connection& connection, AuditLog* audit, KeyRoute route = {});
 
     // Dispatches on seen.kind. ActionResult::message says who was told ("woke 1 waiter").
     ActionResult release(const LockRecord& seen);
@@ -53,12 +65,20 @@ class LibraryRelease {
   private:
     ActionResult refuseUnsafe(AuditEntry& entry, std::string_view key, bool truncated);
     ActionResult finish(AuditEntry& entry, ActionResult result);
-    ActionResult run(AuditEntry& entry, std::string_view key, const Script& script,
-                     const std::vector<std::string>& keys, const std::vector<std::string>& args,
-                     std::string_view how);
+    // Sends the release between the audit's intent and result lines. send returns the
+    // script's {status, woken}: status 1 done, 0 holder changed, -1 no such lock; describe
+    // words a done release from the subscribers it woke.
+    using Send = std::function<std::pair<std::int64_t, std::int64_t>()>;
+    using Describe = std::function<std::string(std::int64_t woken)>;
+    ActionResult run(AuditEntry& entry, std::string_view key, const Send& send,
+                     const Describe& describe);
+    std::pair<std::int64_t, std::int64_t> evalOn(std::string_view routeKey, const Script& script,
+                                                 const std::vector<std::string>& keys,
+                                                 const std::vector<std::string>& args);
 
     Connection& connection_;
     AuditLog* audit_;
+    KeyRoute route_;
 };
 
 }  // namespace lockscope::inspect

@@ -40,6 +40,12 @@ struct RedissonClientLocks {
 // Most locks first; a lock held by several threads of one client counts once for it.
 std::vector<RedissonClientLocks> locksPerRedissonClient(const std::vector<LockRecord>& records);
 
+// A key that belongs to another key's lock rather than being a lock of its own: a sidekiq
+// digest's QUEUED, PRIMED, INFO and digest keys (its lock is the LOCKED hash), Redisson's
+// fair-lock queue and timeout keys and its fenced lock's token key. Each shares its lock's
+// resource(), so a view ordered by resource, lock first, shows it under its lock.
+bool isLockCompanion(const LockRecord& record);
+
 // Copies each redisson_lock_token:{name} counter onto its lock's record as the fence.
 void attachRedissonFences(std::vector<LockRecord>& records);
 

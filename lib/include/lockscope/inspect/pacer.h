@@ -18,8 +18,11 @@ class Pacer {
     bool active() const { return share_ < 1.0; }
     // The rest owed for a busy period: busy * (1 - share) / share.
     std::chrono::nanoseconds restFor(std::chrono::nanoseconds busy) const;
-    // Sleeps restFor(busy); returns early (false) when stop is requested.
-    bool rest(std::chrono::nanoseconds busy, std::stop_token stop = {}) const;
+    // Sleeps restFor(busy), but not past `until` (a scan's deadline, so a long rest cannot
+    // carry it past); returns early (false) when stop is requested.
+    bool rest(std::chrono::nanoseconds busy, std::stop_token stop = {},
+              std::chrono::steady_clock::time_point until =
+                  std::chrono::steady_clock::time_point::max()) const;
 
     // "20%", "20 %", "0.2" -> 0.2. Throws InvalidArgumentError for anything else, 0, or > 100%.
     static double parseShare(std::string_view text);

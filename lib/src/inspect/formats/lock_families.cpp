@@ -82,6 +82,19 @@ std::vector<RedissonClientLocks> locksPerRedissonClient(const std::vector<LockRe
     return out;
 }
 
+bool isLockCompanion(const LockRecord& r) {
+    switch (r.kind) {
+        case LockKind::SidekiqUniqueJobs:
+            return !(r.type == ValueType::Hash && r.key.ends_with(":LOCKED"));
+        case LockKind::RedissonFairQueue:
+        case LockKind::RedissonFairTimeout:
+        case LockKind::RedissonFenceToken:
+            return true;
+        default:
+            return false;
+    }
+}
+
 void attachRedissonFences(std::vector<LockRecord>& records) {
     // (instance, resource) -> token counter
     std::map<std::pair<std::string, std::string>, std::int64_t> tokens;
