@@ -21,7 +21,7 @@ nlohmann::json op(const char* type, int process, const char* f, std::int64_t tim
 }
 
 nlohmann::json exported(const std::string& story,
-                        std::vector<std::pair<std::string, std::int64_t>> changed = {}) {
+                        const std::vector<std::pair<std::string, std::int64_t>>& changed = {}) {
     ScenarioParams params = scenarioNamed(story).defaults();
     for (const auto& [name, value] : changed) params.set(name, value);
     Replay replay(story, params);

@@ -47,7 +47,7 @@ std::string ednString(std::string_view bytes) {
     std::string out = "\"";
     out.reserve(bytes.size() + 2);
     for (std::size_t i = 0; i < bytes.size();) {
-        const unsigned char c = static_cast<unsigned char>(bytes[i]);
+        const auto c = static_cast<unsigned char>(bytes[i]);
         if (c >= 0x80) {
             const std::size_t length = utf8Length(bytes, i);
             if (length == 0) {
