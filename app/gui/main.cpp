@@ -11,6 +11,7 @@
 #include "lockscope/endpoint.h"
 #include "lockscope/errors.h"
 #include "lockscope/version.h"
+#include "teaching/narration_text.h"
 #include "widgets/main_window.h"
 
 namespace {
@@ -92,6 +93,8 @@ int main(int argc, char** argv) {
     nameApplication();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
     QApplication::setDesktopFileName(QStringLiteral("lockscope"));
+    // The teaching narration in the user's language where a translation ships (German).
+    lockscope::ui::installTeachingTranslation(app, QLocale());
 
     GuiCommandLine line;
     line.parser.process(app);

@@ -58,6 +58,16 @@ sim::VirtualMs TimelineLanes::now() const {
     return replay_ ? replay_->currentTime() : 0;
 }
 
+void TimelineLanes::setCursorTime(std::optional<sim::VirtualMs> t) {
+    if (cursor_ == t) return;
+    cursor_ = t;
+    update();
+}
+
+sim::VirtualMs TimelineLanes::cursorTime() const {
+    return cursor_ ? std::max(*cursor_, now()) : now();
+}
+
 double TimelineLanes::mapTimeToX(sim::VirtualMs t) const {
     double width = std::max(1, this->width() - kHeaderWidth - kRightMargin);
     return kHeaderWidth + width * double(t) / double(std::max<sim::VirtualMs>(end_, 1));
