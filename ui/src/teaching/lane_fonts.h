@@ -4,6 +4,7 @@
 
 #include <QFont>
 #include <algorithm>
+#include <cmath>
 
 namespace lockscope::ui {
 
@@ -13,7 +14,9 @@ struct LaneFonts {
         static double factor = 1.0;
         return factor;
     }
-    static int px(int pixels) { return std::max(6, static_cast<int>(pixels * zoom() + 0.5)); }
+    static int px(int pixels) {
+        return std::max(6, static_cast<int>(std::lround(pixels * zoom())));
+    }
     static QFont sized(int pixels, bool bold) {
         QFont font;
         font.setPixelSize(px(pixels));

@@ -43,7 +43,7 @@ struct LiveBackends {
 class Simulator {
   public:
     // Nothing is simulated past this time, whatever the parameters say.
-    static constexpr VirtualMs kHorizon = 24 * 3600 * kSecond;
+    static constexpr VirtualMs kHorizon = 24 * kSecond * 3600;
 
     // When the next due thing would run, if anything is left.
     static std::optional<VirtualMs> nextTime(const World& world);

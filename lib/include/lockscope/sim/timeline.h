@@ -61,11 +61,11 @@ struct TimelineEvent {
     LaneId lane = 0;
     EventKind kind = EventKind::Note;
     std::string actor;
-    std::string command;      // Command only: the text as sent
-    std::string shown;        // Command only: as the guide writes it ("acquire(lock:x, …)")
-    std::string key;          // Command only: the key it is about
-    std::string lockOp;       // Command only: "acquire", "release", "extend", or empty
-    std::string reply;        // Command only: redis-cli style reply
+    std::string command;  // Command only: the text as sent
+    std::string shown;    // Command only: as the guide writes it ("acquire(lock:x, …)")
+    std::string key;      // Command only: the key it is about
+    std::string lockOp;   // Command only: "acquire", "release", "extend", or empty
+    std::string reply;    // Command only: redis-cli style reply
     // Command only: what it did to the key's value — read it (GET), changed it (a SET, SETNX,
     // DEL, INCR or script that took effect), or neither. The explorer's read-then-write rule.
     KeyAccess access = KeyAccess::None;
