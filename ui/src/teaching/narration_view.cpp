@@ -17,7 +17,7 @@ QString esc(const std::string& text) {
 }
 
 // The HTML's pixel sizes scaled by the teaching view's zoom.
-QString zoomed(QString html) {
+QString zoomed(const QString& html) {
     static const QRegularExpression size(QStringLiteral("font-size:(\\d+)px"));
     QString out;
     qsizetype last = 0;
