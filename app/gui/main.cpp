@@ -66,7 +66,10 @@ bool asksForHelpOrVersion(int argc, char** argv) {
 
 bool hasDisplay(int argc, char** argv) {
     for (const char* variable : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-        if (const char* value = std::getenv(variable); value && *value) return true;
+        // Read once, before QApplication starts any thread.
+        if (const char* value = std::getenv(variable);  // NOLINT(concurrency-mt-unsafe)
+            value && *value)
+            return true;
     for (int i = 1; i < argc; ++i)
         if (std::string_view(argv[i]) == "-platform") return true;
     return false;
