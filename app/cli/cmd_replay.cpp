@@ -209,7 +209,8 @@ Registration replay(
      "--pause A@12000+40000 and --crash A@9000 fork the story there (times in virtual ms). "
      "--history writes the lock operations as a Jepsen history (EDN for a .edn path, else "
      "JSON). --explore runs every schedule of one or two faults from a small menu and counts "
-     "the ones that break mutual exclusion, accept a stale write or repeat a side effect.",
+     "the ones that break mutual exclusion, accept a stale write, repeat a side effect or leave a "
+     "lock no one will release.",
      {{"--list", "", "list the scenarios and their parameters", "Replay"},
       {"--seed", "N", "the random seed (default 1)", "Replay"},
       {"--set", "NAME=VALUE", "set a scenario parameter, repeatable", "Replay"},

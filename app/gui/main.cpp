@@ -11,6 +11,7 @@
 #include "lockscope/endpoint.h"
 #include "lockscope/errors.h"
 #include "lockscope/version.h"
+#include "teaching/narration_text.h"
 #include "widgets/main_window.h"
 
 namespace {
@@ -65,7 +66,10 @@ bool asksForHelpOrVersion(int argc, char** argv) {
 
 bool hasDisplay(int argc, char** argv) {
     for (const char* variable : {"DISPLAY", "WAYLAND_DISPLAY", "QT_QPA_PLATFORM"})
-        if (const char* value = std::getenv(variable); value && *value) return true;
+        // Read once, before QApplication starts any thread.
+        if (const char* value = std::getenv(variable);  // NOLINT(concurrency-mt-unsafe)
+            value && *value)
+            return true;
     for (int i = 1; i < argc; ++i)
         if (std::string_view(argv[i]) == "-platform") return true;
     return false;
@@ -92,6 +96,8 @@ int main(int argc, char** argv) {
     nameApplication();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
     QApplication::setDesktopFileName(QStringLiteral("lockscope"));
+    // The teaching narration in the user's language where a translation ships (German).
+    lockscope::ui::installTeachingTranslation(app, QLocale());
 
     GuiCommandLine line;
     line.parser.process(app);

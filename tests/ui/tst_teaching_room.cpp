@@ -300,7 +300,7 @@ class TeachingRoomTest : public QObject {
         sim::ExploreResult result = panel.exploreFaults(60);
         QCOMPARE(result.schedules, 60);
         std::unique_ptr<QTableWidget> table(ReplayPanel::exploreTable(result));
-        QCOMPARE(table->rowCount(), 3);
+        QCOMPARE(table->rowCount(), 4);
         QCOMPARE(table->item(0, 0)->text(), QStringLiteral("mutual exclusion"));
         QVERIFY(table->item(0, 1)->text().endsWith(QStringLiteral("of 60")));
         const int stale = static_cast<int>(sim::Property::StaleWriteAccepted);

@@ -28,7 +28,7 @@ void CounterWorker::step(StepContext& context) {
             break;
         case Phase::Check: {
             CommandReply r = context.send(RedisCommand::get(config_.key));
-            context.narrate("The counter is read once everyone is done.");
+            context.narrate(Message{"sim.counter.read-at-end", {}});
             context.counterChecked(config_.expected, numberIn(r));
             context.stop();
             break;
@@ -40,9 +40,7 @@ void CounterWorker::add(StepContext& context) {
     switch (config_.mode) {
         case CounterMode::Incr:
             context.send(RedisCommand::incr(config_.key));
-            context.narrate(name() +
-                            " adds 1 with INCR: read, add and write happen in one "
-                            "command on the server. No lock needed.");
+            context.narrate(Message{"sim.counter.incr", {name()}});
             ++done_;
             next(context);
             return;
@@ -52,19 +50,19 @@ void CounterWorker::add(StepContext& context) {
                     .send(RedisCommand::set(config_.lockKey, token_, true, TtlUnit::Millis, 1000))
                     .isOk();
             if (!got) {
-                context.narrate(name() + " waits for the lock.");
+                context.narrate(Message{"sim.counter.waits", {name()}});
                 context.wakeAfter(config_.retry);
                 return;
             }
-            context.narrate(name() + " takes the lock before its update.");
+            context.narrate(Message{"sim.counter.takes-lock", {name()}});
             break;
         }
         case CounterMode::ReadThenWrite:
             break;
     }
     read_ = numberIn(context.send(RedisCommand::get(config_.key)));
-    context.narrate(name() + " reads the counter (" + std::to_string(read_) + ") and computes " +
-                    std::to_string(read_ + 1) + ".");
+    context.narrate(
+        Message{"sim.counter.reads", {name(), std::to_string(read_), std::to_string(read_ + 1)}});
     phase_ = Phase::Write;
     context.wakeAfter(config_.think);
 }
@@ -72,10 +70,10 @@ void CounterWorker::add(StepContext& context) {
 void CounterWorker::writeBack(StepContext& context) {
     context.send(
         RedisCommand::set(config_.key, std::to_string(read_ + 1), false, TtlUnit::None, 0));
-    context.narrate(name() + " writes back " + std::to_string(read_ + 1) + ".");
+    context.narrate(Message{"sim.counter.writes-back", {name(), std::to_string(read_ + 1)}});
     if (config_.mode == CounterMode::LockThenUpdate) {
         context.send(RedisCommand::release(config_.lockKey, token_));
-        context.narrate(name() + " releases the lock.");
+        context.narrate(Message{"sim.counter.releases", {name()}});
     }
     ++done_;
     phase_ = Phase::Add;

@@ -36,7 +36,7 @@ void ExpiryRaceClient::step(StepContext& context) {
         case Action::AcquirePrintFence:
         case Action::AcquirePrint: {
             std::int64_t got = acquire(context);
-            context.narrate(name() + ".acquire() runs the acquire script.");
+            context.narrate(Message{"sim.race.acquire", {name()}});
             if (now.action == Action::AcquirePrintFence)
                 line = pyBool(got > 0) + " " + (fence_ ? std::to_string(fence_) : "None");
             else
@@ -45,15 +45,15 @@ void ExpiryRaceClient::step(StepContext& context) {
         }
         case Action::ExtendReleasePrint: {
             bool extended = context.send(RedisCommand::extend(key_, token_, ttlMs_)).integer == 1;
-            context.narrate(name() + ".extend():");
+            context.narrate(Message{"sim.race.extend", {name()}});
             bool released = context.send(RedisCommand::release(key_, token_)).integer == 1;
-            context.narrate(name() + ".release():");
+            context.narrate(Message{"sim.race.release", {name()}});
             line = pyBool(extended) + " " + pyBool(released);
             break;
         }
         case Action::CheckHoldsPrint: {
             CommandReply r = context.send(RedisCommand::get(key_));
-            context.narrate("r.get(" + name() + ".key) == " + name() + ".token?");
+            context.narrate(Message{"sim.race.holds", {name()}});
             line = pyBool(r.kind == CommandReply::Kind::Bulk && r.bulk == token_);
             break;
         }

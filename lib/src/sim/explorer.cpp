@@ -4,6 +4,7 @@
 #include <set>
 #include <tuple>
 
+#include "explore_properties.h"
 #include "lockscope/errors.h"
 
 namespace lockscope::sim {
@@ -34,83 +35,6 @@ std::vector<Replay::Fork> faultMenu(const Replay& story) {
             for (VirtualMs d : kPauseMenu) menu.push_back({false, instance, at, d});
         }
     return menu;
-}
-
-// Two instances believed they held the lock at once: one's ownership or lapsed lease
-// (working on as if it held) overlaps another's ownership. Several servers: the simulator's
-// own count of overlapping holds.
-bool mutualExclusionBroken(const Replay& run) {
-    if (run.outcome().distributedStory) return run.outcome().overlappingHolds > 0;
-    const Recording& r = run.recording();
-    std::vector<const Interval*> beliefs;
-    for (const Interval& i : r.intervals) {
-        const Lane* lane = r.lane(i.lane);
-        if (!lane || lane->kind != LaneKind::Instance) continue;
-        if (i.kind == IntervalKind::Ownership || i.kind == IntervalKind::LeaseLapsed)
-            beliefs.push_back(&i);
-    }
-    for (const Interval* a : beliefs)
-        for (const Interval* b : beliefs)
-            if (a->lane != b->lane && a->kind == IntervalKind::Ownership &&
-                std::max(a->from, b->from) < std::min(a->to, b->to))
-                return true;
-    return false;
-}
-
-// When an actor was last granted the lock at or before t (-1: never).
-VirtualMs lastGrant(const Recording& r, const std::string& actor, VirtualMs t) {
-    VirtualMs latest = -1;
-    for (const Interval& i : r.intervals) {
-        const Lane* lane = r.lane(i.lane);
-        if (lane && lane->kind == LaneKind::Instance && lane->name == actor &&
-            i.kind == IntervalKind::Ownership && i.from <= t)
-            latest = std::max(latest, i.from);
-    }
-    return latest;
-}
-
-// A write the protected resource took although it overwrote a newer holder's write
-// (Kleppmann's stale write). The resource is the story's store when it has one (its report
-// file is scratch), else the shared output file, where a chunk into a file another run has
-// touched is the stale write. With fences the store refuses a lower fence than one it took.
-bool staleWriteAccepted(const Recording& r) {
-    const bool hasStore = std::any_of(r.lanes.begin(), r.lanes.end(), [](const Lane& l) {
-        return l.kind == LaneKind::FencedStore;
-    });
-    if (!hasStore) {
-        return std::any_of(r.events.begin(), r.events.end(), [](const TimelineEvent& e) {
-            return e.kind == EventKind::ChunkWritten &&
-                   e.detail.find("(interleaved)") != std::string::npos;
-        });
-    }
-    std::int64_t highestFence = 0;
-    std::string lastWriter;
-    for (const TimelineEvent& e : r.events) {
-        if (e.kind != EventKind::FencedWriteAccepted) continue;
-        if (e.detail.rfind("fence ", 0) == 0) {
-            const std::int64_t fence = std::stoll(e.detail.substr(6));
-            if (fence < highestFence) return true;
-            highestFence = std::max(highestFence, fence);
-        } else if (e.detail == "no fence" && !lastWriter.empty() && lastWriter != e.actor &&
-                   lastGrant(r, lastWriter, e.time) > lastGrant(r, e.actor, e.time)) {
-            return true;  // no fence: it overwrote the report of a later holder
-        }
-        lastWriter = e.actor;
-    }
-    return false;
-}
-
-bool breaks(const Replay& run, Property property) {
-    const OutcomeSummary& o = run.outcome();
-    switch (property) {
-        case Property::MutualExclusion:
-            return mutualExclusionBroken(run);
-        case Property::StaleWriteAccepted:
-            return staleWriteAccepted(run.recording());
-        case Property::DuplicateSideEffect:
-            return o.emailsSent > 1 || o.seatsSoldTwice > 0;
-    }
-    return false;
 }
 
 std::string describeFork(const Replay::Fork& f) {
@@ -157,6 +81,8 @@ const char* toString(Property property) {
             return "stale write accepted";
         case Property::DuplicateSideEffect:
             return "duplicate side effect";
+        case Property::StuckLock:
+            return "stuck lock";
     }
     return "?";
 }
@@ -212,7 +138,8 @@ std::string formatExplore(const ExploreResult& r) {
     std::string text = r.story + ": " + std::to_string(r.schedules) + " schedules, " +
                        count(Property::MutualExclusion) + " break mutual exclusion, " +
                        count(Property::StaleWriteAccepted) + " accept a stale write, " +
-                       count(Property::DuplicateSideEffect) + " have a duplicate side effect";
+                       count(Property::DuplicateSideEffect) + " have a duplicate side effect, " +
+                       count(Property::StuckLock) + " leave a lock no one will release";
     const PropertyResult* first = nullptr;
     for (const auto& p : r.properties)
         if (p.shortest && (!first || p.shortest->forks.size() < first->shortest->forks.size()))

@@ -39,9 +39,7 @@ void GetThenDelClient::acquire(StepContext& context) {
 void GetThenDelClient::check(StepContext& context) {
     if (config_.atomic) {
         const bool released = context.send(RedisCommand::release(config_.key, token_)).integer == 1;
-        context.narrate(name() +
-                        " releases with the guide's script: GET, compare and DEL run as "
-                        "one unit on the server, so nothing can happen in between.");
+        context.narrate(Message{"sim.gtd.atomic-release", {name()}});
         context.print(name() + ".release() -> " + (released ? "True" : "False"));
         phase_ = Phase::Done;
         context.stop();
@@ -49,18 +47,13 @@ void GetThenDelClient::check(StepContext& context) {
     }
     CommandReply seen = context.send(RedisCommand::get(config_.key));
     const bool mine = seen.kind == CommandReply::Kind::Bulk && seen.bulk == token_;
-    context.narrate(name() +
-                    " releases from the client: first GET, to see whether the lock is "
-                    "still its own.");
+    context.narrate(Message{"sim.gtd.get-first", {name()}});
     if (!mine) {
         context.print(name() + ".release() -> False");
         context.stop();
         return;
     }
-    context.note(name() + " sees its own token, so it will DEL. Its next command leaves " +
-                 formatDuration(config_.gap) +
-                 " later (a GC pause, a slow network): two commands, and the lock is not "
-                 "protected between them.");
+    context.note(Message{"sim.gtd.sees-own-token", {name(), formatDuration(config_.gap)}});
     phase_ = Phase::Delete;
     context.wakeAfter(config_.gap);
 }
@@ -77,7 +70,7 @@ void GetThenDelClient::remove(StepContext& context) {
                                     : other +
                                           "'s lock: the GET's answer was already out of "
                                           "date, and DEL removes whatever is there.");
-    context.narrate(name() + " sends DEL.");
+    context.narrate(Message{"sim.gtd.sends-del", {name()}});
     context.print(name() + ".release() -> " + (deleted ? "True" : "False"));
     phase_ = Phase::Done;
     context.stop();

@@ -3,6 +3,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "lockscope/edn_string.h"
 #include "lockscope/errors.h"
 
 namespace lockscope::sim {
@@ -19,11 +20,6 @@ bool replySucceeded(const std::string& reply) {
 
 bool isLockCommand(const TimelineEvent& e) {
     return e.kind == EventKind::Command && (e.lockOp == "acquire" || e.lockOp == "release");
-}
-
-// An EDN string literal: quotes and backslashes escaped, control characters as \uXXXX.
-std::string ednString(const std::string& text) {
-    return nlohmann::json(text).dump();  // JSON's string escaping is valid EDN
 }
 
 }  // namespace

@@ -4,6 +4,30 @@
 
 namespace lockscope::sim {
 
+namespace {
+
+// What a command that ran did to its key's value: the explorer's read-then-write rule reads it.
+KeyAccess keyAccess(const RedisCommand& c, const CommandReply& r) {
+    switch (c.op) {
+        case RedisOp::Get:
+            return KeyAccess::Read;
+        case RedisOp::Set:
+            return r.isOk() ? KeyAccess::Write : KeyAccess::None;
+        case RedisOp::Incr:
+            return r.kind == CommandReply::Kind::Integer ? KeyAccess::Write : KeyAccess::None;
+        case RedisOp::SetNx:
+        case RedisOp::Del:
+        case RedisOp::ReleaseScript:
+            return r.integer == 1 ? KeyAccess::Write : KeyAccess::None;
+        case RedisOp::AcquireScript:
+            return r.integer > 0 ? KeyAccess::Write : KeyAccess::None;
+        default:
+            return KeyAccess::None;  // a TTL change, PTTL, WAIT: the value stays
+    }
+}
+
+}  // namespace
+
 std::string describePttl(std::int64_t pttl) {
     if (pttl == -2) return "the key no longer exists (PTTL -2)";
     if (pttl == -1) return "no TTL (PTTL -1): nothing will ever remove it";
@@ -59,6 +83,14 @@ void StepContext::narrate(const std::string& text) {
     recording_.beats.back().narration = facts_.empty() ? text : text + " " + facts_;
 }
 
+void StepContext::narrate(const Message& message) {
+    if (recording_.beats.empty()) return;
+    Beat& b = recording_.beats.back();
+    b.narrationParts = {message};
+    if (!facts_.empty()) b.narrationParts.push_back(Message::literal(facts_));
+    b.narration = renderEnglish(b.narrationParts);
+}
+
 void StepContext::predict(std::string question, std::string answer) {
     if (recording_.beats.empty()) return;
     recording_.beats.back().predict = Prompt{std::move(question), std::move(answer)};
@@ -71,6 +103,12 @@ void StepContext::predictAt(int beat, std::string question, std::string answer) 
 
 void StepContext::note(const std::string& narration) {
     beat(emit(EventKind::Note, self_.lane(), narration), narration);
+}
+
+void StepContext::note(const Message& narration) {
+    const std::string english = renderEnglish(narration);
+    beat(emit(EventKind::Note, self_.lane(), english), english);
+    recording_.beats.back().narrationParts = {narration};
 }
 
 void StepContext::print(const std::string& line) {
@@ -98,7 +136,8 @@ CommandReply StepContext::execute(const RedisCommand& command) {
     return reply;
 }
 
-int StepContext::recordCommand(const RedisCommand& command, const std::string& reply) {
+int StepContext::recordCommand(const RedisCommand& command, const CommandReply& ran,
+                               const std::string& reply) {
     const RedisNode& node = world_.node(command.node);
     int e = emit(EventKind::Command, self_.lane(), {});
     // With several servers the transcript says which one, like redis-cli's prompt.
@@ -109,13 +148,15 @@ int StepContext::recordCommand(const RedisCommand& command, const std::string& r
     recording_.events[e].key = command.key;
     recording_.events[e].lockOp = command.lockOp();
     recording_.events[e].reply = reply;
+    recording_.events[e].access = keyAccess(command, ran);
+    recording_.events[e].ttlMs = command.ttlMs();
     if (const Script* s = command.script()) recording_.events[e].script = s->source();
     return e;
 }
 
 CommandReply StepContext::send(const RedisCommand& command) {
     CommandReply reply = execute(command);
-    int e = recordCommand(command, reply.summary());
+    int e = recordCommand(command, reply, reply.summary());
     if (reply.isNoScript() && command.script() && !command.sendSource) {
         // The client's EVALSHA → EVAL fallback, as register_script does it.
         facts_.clear();
@@ -137,7 +178,7 @@ CommandReply StepContext::send(const RedisCommand& command) {
 void StepContext::sendReplyTooLate(const RedisCommand& command, VirtualMs replyAfter,
                                    VirtualMs timeout) {
     CommandReply reply = execute(command);
-    int e = recordCommand(command, "(timeout)");
+    int e = recordCommand(command, reply, "(timeout)");
     recording_.events[e].detail =
         "ran it; reply " + reply.summary() + " after " + formatDuration(replyAfter);
     facts_.clear();

@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "lockscope/edn_string.h"
 #include "lockscope/errors.h"
 
 namespace lockscope::torture {
@@ -95,19 +96,6 @@ Op fromJsonObject(const Json& j) {
     op.phase = field<std::string>(value, "phase", "");
     op.detail = field<std::string>(value, "detail", "");
     return op;
-}
-
-std::string ednString(const std::string& s) {
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"' || c == '\\') out += '\\';
-        if (c == '\n') {
-            out += "\\n";
-            continue;
-        }
-        out += c;
-    }
-    return out + "\"";
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/torture/history_story.h"
 #include "teaching/elided_label.h"
+#include "teaching/narration_text.h"
 #include "teaching/replay_transport.h"
 #include "teaching/sim_text.h"
 #include "teaching/timeline_lanes.h"
@@ -128,7 +129,7 @@ void HistoryView::showBeat() {
                               .arg(virtualTimeText(b->time))
                               .arg(b->index + 1)
                               .arg(r.beats().size())
-                              .arg(qs(b->narration)));
+                              .arg(narrationText(*b)));
     else
         now_->setFullText(tr("Before the first beat"));
 }

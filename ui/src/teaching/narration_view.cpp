@@ -6,6 +6,7 @@
 
 #include "lane_colors.h"
 #include "lane_fonts.h"
+#include "narration_text.h"
 #include "sim_text.h"
 
 namespace lockscope::ui {
@@ -78,7 +79,7 @@ void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
         setToolTip(beat->command.empty() || beat->command == beat->shown
                        ? QString()
                        : tr("Sent as: %1").arg(qs(beat->command)));
-        html += QStringLiteral("<p>%1</p>").arg(esc(beat->narration));
+        html += QStringLiteral("<p>%1</p>").arg(narrationText(*beat).toHtmlEscaped());
         if (predict && beat->predict) {
             answer_ = true;
             html += QStringLiteral("<p style='color:%1'><b>✔ Answer:</b> %2</p>")

@@ -16,6 +16,7 @@
 #include "lane_colors.h"
 #include "live_run.h"
 #include "lockscope/sim/scenario_file.h"
+#include "narration_text.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
 #include "replay_pttl_plot.h"
@@ -85,6 +86,8 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
 
     player_.setInterval(1000);
     connect(&player_, &QTimer::timeout, this, &ReplayPanel::playTick);
+    glide_.setInterval(33);
+    connect(&glide_, &QTimer::timeout, this, &ReplayPanel::glideFrame);
     connect(transport_, &ReplayTransport::restartClicked, this, &ReplayPanel::restart);
     connect(transport_, &ReplayTransport::backClicked, this, &ReplayPanel::stepBack);
     connect(transport_, &ReplayTransport::forwardClicked, this, &ReplayPanel::stepForward);
@@ -217,7 +220,7 @@ void ReplayPanel::showBeat() {
                            end ? r.outcome() : r.outcomeSoFar());
     if (const sim::Beat* b = r.beat()) {
         QString what = b->command.empty()
-                           ? qs(b->narration).section(QLatin1Char('.'), 0, 0)
+                           ? narrationText(*b).section(QLatin1Char('.'), 0, 0)
                            : QStringLiteral("%1 → %2").arg(qs(b->shown), qs(b->reply));
         nowLine_->setFullText(tr("now %1 · beat %2/%3 · %4: %5")
                                   .arg(virtualTimeText(b->time))
@@ -266,6 +269,7 @@ void ReplayPanel::setPlaying(bool playing) {
         playTick();
     } else {
         player_.stop();
+        stopGlide();
     }
     transport_->setPlaying(isPlaying());
 }
@@ -279,6 +283,8 @@ void ReplayPanel::playTick() {
     // A question waits for the class: playback stops until Space or →.
     if (replay_->atEnd() || (predict_->isChecked() && replay_->pendingQuestion()))
         setPlaying(false);
+    else
+        startGlide();
 }
 
 void ReplayPanel::setSpeed(double beatsPerSecond) {

@@ -6,6 +6,7 @@
 // right-click forks (pause or crash an instance here); PNG and PDF export for slides.
 // Needs no Redis server: everything runs on the simulator.
 
+#include <QElapsedTimer>
 #include <QTimer>
 #include <QWidget>
 #include <memory>
@@ -25,6 +26,7 @@ class QToolButton;
 namespace lockscope::ui {
 
 class ElidedLabel;
+class ExportOptions;
 class LiveRun;
 class NarrationView;
 class OutcomeComparison;
@@ -69,6 +71,13 @@ class ReplayPanel : public QWidget {
     bool exportPdf(const QString& path, QSize size = kSlideSize);
     bool exportSlides(const QString& path, QSize size = kSlideSize);
     QString forkNote() const;
+    // Where the "now" cursor is drawn: the current beat's time, or between it and the next
+    // beat's while the story plays (replay_panel_glide.cpp).
+    sim::VirtualMs cursorTime() const;
+    // The size and scale the export menu's chooser holds, and an export at them.
+    ExportOptions* exportOptions() const { return exportOptions_; }
+    enum class ExportKind { Png, Pdf, Slides };
+    bool exportAsChosen(ExportKind kind, const QString& path);
 
     // Explore faults (sim::explore) on the story as it stands; the table the dialog shows;
     // opening a property's shortest counterexample as the story.
@@ -139,9 +148,11 @@ class ReplayPanel : public QWidget {
     void showBeat();        // the current beat changed
     void showReferences();  // the table's rows and reference columns for the story
     void playTick();
+    void startGlide();
+    void stopGlide();
+    void glideFrame();
     void showError(const QString& message);  // red, and lastError()
     void showInfo(const QString& message);
-    enum class ExportKind { Png, Pdf, Slides };
     void exportWithDialog(ExportKind kind);
     void paintSlide(QPainter& painter, const QSizeF& size);
     bool writePdf(const QString& path, const QSize& size, bool everyBeat);
@@ -159,12 +170,16 @@ class ReplayPanel : public QWidget {
     std::unique_ptr<sim::Replay> replay_;
     sim::OutcomeSummary brokenReference_, fixedReference_;
     QTimer player_;
+    QTimer glide_;  // 30 frames a second while playing
+    QElapsedTimer glideClock_;
+    sim::VirtualMs glideFrom_ = 0, glideTo_ = 0;
     QString lastError_;
 
     QComboBox* chooser_;
     QSpinBox* seed_;
     QCheckBox* predict_;
     QToolButton* export_;
+    ExportOptions* exportOptions_ = nullptr;
     QToolButton* file_;
     QToolButton* liveButton_;
     LiveRun* live_;

@@ -16,7 +16,9 @@
 #include <cmath>
 
 #include "elided_label.h"
+#include "export_options.h"
 #include "lane_colors.h"
+#include "narration_text.h"
 #include "outcome_comparison.h"
 #include "replay_panel.h"
 #include "replay_pttl_plot.h"
@@ -105,7 +107,7 @@ void ReplayPanel::paintSlide(QPainter& p, const QSizeF& size) {
         if (!b->command.empty())
             html += QStringLiteral("<p style='font-family:monospace'>&gt; %1<br>%2</p>")
                         .arg(qs(b->shown).toHtmlEscaped(), qs(b->reply).toHtmlEscaped());
-        html += QStringLiteral("<p>%1</p>").arg(qs(b->narration).toHtmlEscaped());
+        html += QStringLiteral("<p>%1</p>").arg(narrationText(*b).toHtmlEscaped());
     } else {
         html = qs(replay_->scenario().summary).toHtmlEscaped();
     }
@@ -216,10 +218,20 @@ void ReplayPanel::exportWithDialog(ExportKind kind) {
         folder + QLatin1Char('/') + base + (pdf ? QStringLiteral(".pdf") : QStringLiteral(".png")),
         pdf ? tr("PDF (*.pdf)") : tr("PNG image (*.png)"));
     if (path.isEmpty()) return;
-    bool ok = kind == ExportKind::Png   ? exportPng(path)
-              : kind == ExportKind::Pdf ? exportPdf(path)
-                                        : exportSlides(path);
-    if (ok) showInfo(tr("Exported to %1").arg(path));
+    if (exportAsChosen(kind, path)) showInfo(tr("Exported to %1").arg(path));
+}
+
+bool ReplayPanel::exportAsChosen(ExportKind kind, const QString& path) {
+    const QSize size = exportOptions_->size();
+    switch (kind) {
+        case ExportKind::Png:
+            return exportPng(path, size, exportOptions_->scale());
+        case ExportKind::Pdf:
+            return exportPdf(path, size);
+        case ExportKind::Slides:
+            return exportSlides(path, size);
+    }
+    return false;
 }
 
 }  // namespace lockscope::ui

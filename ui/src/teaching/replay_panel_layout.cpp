@@ -15,6 +15,7 @@
 #include <limits>
 
 #include "elided_label.h"
+#include "export_options.h"
 #include "lane_colors.h"
 #include "lane_fonts.h"
 #include "narration_view.h"
@@ -53,6 +54,7 @@ QWidget* ReplayPanel::buildTopRow() {
     predict_->setFocusPolicy(Qt::NoFocus);
     predict_->setToolTip(
         tr("Ask the class what happens next before the beats that have a question"));
+    exportOptions_ = new ExportOptions(this);
     export_ = new QToolButton;
     export_->setIcon(QIcon(QStringLiteral(":/icons/export.svg")));
     export_->setText(tr("Export timeline"));
@@ -60,12 +62,14 @@ QWidget* ReplayPanel::buildTopRow() {
     export_->setPopupMode(QToolButton::InstantPopup);
     export_->setFocusPolicy(Qt::NoFocus);
     auto* menu = new QMenu(export_);
-    menu->addAction(tr("This beat as a PNG slide (1600×900 at 2×)…"), this,
+    menu->addAction(tr("This beat as a PNG slide…"), this,
                     [this] { exportWithDialog(ExportKind::Png); });
     menu->addAction(tr("This beat as a PDF slide…"), this,
                     [this] { exportWithDialog(ExportKind::Pdf); });
     menu->addAction(tr("Export as slides: one PDF page per beat…"), this,
                     [this] { exportWithDialog(ExportKind::Slides); });
+    menu->addSeparator();
+    exportOptions_->addTo(menu);
     export_->setMenu(menu);
     file_ = new QToolButton;
     file_->setObjectName(QStringLiteral("replayFile"));

@@ -6,14 +6,19 @@
 
 #include "lane_colors.h"
 #include "lane_fonts.h"
+#include "pttl_legend.h"
 
 namespace lockscope::ui {
 
-ReplayPttlPlot::ReplayPttlPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(this)) {
+ReplayPttlPlot::ReplayPttlPlot(QWidget* parent)
+    : QWidget(parent), plot_(new QCustomPlot(this)), legend_(new PttlLegend(this)) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(plot_);
-    setMinimumHeight(80);
+    layout->setSpacing(0);
+    layout->addWidget(legend_);
+    layout->addWidget(plot_, 1);
+    legend_->setVisible(false);
+    setMinimumHeight(kMinimumPlotHeight);
     plot_->yAxis->setLabel(tr("PTTL (s)"));
     plot_->xAxis->setLabel(tr("virtual time (s)"));
     plot_->axisRect()->setAutoMargins(QCP::msTop | QCP::msBottom);
@@ -91,20 +96,60 @@ void ReplayPttlPlot::styleGraphs(int nodes) {
     while (plot_->graphCount() < nodes * 2) plot_->addGraph();
     while (plot_->graphCount() > nodes * 2) plot_->removeGraph(plot_->graphCount() - 1);
     const QPalette& pal = palette();
+    // Several nodes' lines cross: each has its own colour and its own dash, thick enough to
+    // tell apart on a 720p projector, and no fill to hide the others.
+    static constexpr Qt::PenStyle kDashes[] = {Qt::SolidLine, Qt::DashLine, Qt::DotLine,
+                                               Qt::DashDotLine, Qt::DashDotDotLine};
     for (int i = 0; i < nodes; ++i) {
         QColor line = LaneColors::actor(QString(QChar(char16_t(u'D' + i % 5))), pal);
         QPen pen(line);
-        pen.setWidthF(3);
+        pen.setWidthF(nodes == 1 ? 3 : 3.5);
+        pen.setStyle(nodes == 1 ? Qt::SolidLine : kDashes[i % 5]);
+        pen.setCapStyle(Qt::FlatCap);
         plot_->graph(2 * i)->setPen(pen);
         QColor fill = line;
-        fill.setAlpha(nodes == 1 ? 50 : 25);
-        plot_->graph(2 * i)->setBrush(fill);
+        fill.setAlpha(50);
+        plot_->graph(2 * i)->setBrush(nodes == 1 ? QBrush(fill) : QBrush(Qt::NoBrush));
         QPen noTtl(LaneColors::noTtl(pal));
         noTtl.setWidthF(4);
         noTtl.setStyle(Qt::DashLine);
         plot_->graph(2 * i + 1)->setPen(noTtl);
-        plot_->graph(2 * i + 1)->removeFromLegend();
+        plot_->graph(2 * i + 1)->setName(tr("no TTL (PTTL -1)"));
     }
+    plot_->legend->setVisible(false);  // the strip above the plot is the legend
+}
+
+void ReplayPttlPlot::placeLegend(int nodes, bool noTtlSeen) {
+    // Every node's line and, when one is drawn, the no-TTL line; one node alone needs none.
+    std::vector<PttlLegend::Entry> entries;
+    if (nodes > 1)
+        for (int i = 0; i < nodes; ++i)
+            entries.push_back({plot_->graph(2 * i)->name(), plot_->graph(2 * i)->pen()});
+    if (noTtlSeen) entries.push_back({plot_->graph(1)->name(), plot_->graph(1)->pen()});
+    // The strip adds its height: the curves keep the plot's own minimum.
+    setMinimumHeight(kMinimumPlotHeight + (entries.empty() ? 0 : legend_->sizeHint().height()));
+    legend_->setEntries(std::move(entries));
+}
+
+void ReplayPttlPlot::setCursorTime(std::optional<sim::VirtualMs> t) {
+    if (cursorTime_ == t) return;
+    cursorTime_ = t;
+    const bool started = replay_ && replay_->currentBeat() >= 0;
+    const sim::VirtualMs now = replay_ ? replay_->currentTime() : 0;
+    placeCursor(t ? std::max(*t, now) : now, started);
+    plot_->replot(QCustomPlot::rpQueuedReplot);
+}
+
+void ReplayPttlPlot::placeCursor(sim::VirtualMs now, bool started) {
+    double cx = started ? now / 1000.0 : 0.0;
+    cursor_->point1->setCoords(cx, 0);
+    cursor_->point2->setCoords(cx, 1);
+    cursorLabel_->position->setCoords(cx, 0.02);
+    cursorLabel_->setText(started ? QStringLiteral(" %1 s ").arg(now / 1000.0, 0, 'f', 3)
+                                  : tr(" start "));
+    // Keep the label inside the plot near the right edge.
+    bool right = cx > end_ / 1000.0 * 0.8;
+    cursorLabel_->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
 }
 
 void ReplayPttlPlot::redraw() {
@@ -115,10 +160,12 @@ void ReplayPttlPlot::redraw() {
     sim::VirtualMs now = replay_ ? replay_->currentTime() : 0;
     int nodes = 1;
     double maxY = 1;
+    bool noTtlSeen = false;
     if (replay_) {
         for (const sim::PttlSample& s : replay_->recording().pttl) {
             nodes = std::max(nodes, s.node + 1);
             maxY = std::max(maxY, s.pttl / 1000.0);
+            noTtlSeen = noTtlSeen || s.pttl == -1;
         }
     }
     styleGraphs(nodes);
@@ -163,18 +210,10 @@ void ReplayPttlPlot::redraw() {
         x_ += x;
         y_ += y;
     }
-    plot_->legend->setVisible(nodes > 1);
+    placeLegend(nodes, noTtlSeen);
     plot_->xAxis->setRange(0, end_ / 1000.0);
     plot_->yAxis->setRange(0, maxY * 1.2);
-    double cx = started ? now / 1000.0 : 0.0;
-    cursor_->point1->setCoords(cx, 0);
-    cursor_->point2->setCoords(cx, 1);
-    cursorLabel_->position->setCoords(cx, 0.02);
-    cursorLabel_->setText(started ? QStringLiteral(" %1 s ").arg(now / 1000.0, 0, 'f', 3)
-                                  : tr(" start "));
-    // Keep the label inside the plot near the right edge.
-    bool right = cx > end_ / 1000.0 * 0.8;
-    cursorLabel_->setPositionAlignment((right ? Qt::AlignRight : Qt::AlignLeft) | Qt::AlignTop);
+    placeCursor(cursorTime_ ? std::max(*cursorTime_, now) : now, started);
     plot_->replot(QCustomPlot::rpQueuedReplot);
     ++replots_;
 }

@@ -7,6 +7,7 @@
 #include <QTimer>
 #include <QVector>
 #include <QWidget>
+#include <optional>
 
 #include "lockscope/sim/replay.h"
 
@@ -15,6 +16,8 @@ class QCPItemStraightLine;
 class QCPItemText;
 
 namespace lockscope::ui {
+
+class PttlLegend;
 
 class ReplayPttlPlot : public QWidget {
     Q_OBJECT
@@ -28,8 +31,12 @@ class ReplayPttlPlot : public QWidget {
     void refresh();
     // Replots now (tests, exports).
     void redraw();
+    // The gliding cursor while the story plays (as TimelineLanes::setCursorTime); moves the
+    // cursor line only.
+    void setCursorTime(std::optional<sim::VirtualMs> t);
 
     QCustomPlot* plot() const { return plot_; }
+    PttlLegend* legend() const { return legend_; }
     int replotCount() const { return replots_; }
     // The curve drawn so far (seconds, seconds), for tests.
     QVector<double> xs() const { return x_; }
@@ -39,15 +46,20 @@ class ReplayPttlPlot : public QWidget {
     void changeEvent(QEvent* event) override;
 
   private:
+    static constexpr int kMinimumPlotHeight = 80;
     void applyPalette();
     void styleGraphs(int nodes);
+    void placeCursor(sim::VirtualMs now, bool started);
+    void placeLegend(int nodes, bool noTtlSeen);
 
     QCustomPlot* plot_;
+    PttlLegend* legend_;
     QCPItemStraightLine* cursor_;
     QCPItemText* cursorLabel_;
     QTimer coalesce_;
     const sim::Replay* replay_ = nullptr;
     sim::VirtualMs end_ = 1000;
+    std::optional<sim::VirtualMs> cursorTime_;
     QVector<double> x_, y_;
     int replots_ = 0;
 };

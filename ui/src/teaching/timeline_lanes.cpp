@@ -7,6 +7,8 @@
 #include <QMouseEvent>
 #include <QToolTip>
 #include <algorithm>
+#include <cmath>
+#include <ranges>
 
 #include "event_markers.h"
 #include "lane_fonts.h"
@@ -58,6 +60,16 @@ sim::VirtualMs TimelineLanes::now() const {
     return replay_ ? replay_->currentTime() : 0;
 }
 
+void TimelineLanes::setCursorTime(std::optional<sim::VirtualMs> t) {
+    if (cursor_ == t) return;
+    cursor_ = t;
+    update();
+}
+
+sim::VirtualMs TimelineLanes::cursorTime() const {
+    return cursor_ ? std::max(*cursor_, now()) : now();
+}
+
 double TimelineLanes::mapTimeToX(sim::VirtualMs t) const {
     double width = std::max(1, this->width() - kHeaderWidth - kRightMargin);
     return kHeaderWidth + width * double(t) / double(std::max<sim::VirtualMs>(end_, 1));
@@ -74,8 +86,8 @@ QRectF TimelineLanes::laneRect(int lane) const {
     double height =
         count ? std::max(double(kMinLaneHeight), double(this->height() - kAxisHeight - 4) / count)
               : double(kMinLaneHeight);
-    return QRectF(kHeaderWidth, kAxisHeight + lane * height,
-                  this->width() - kHeaderWidth - kRightMargin, height);
+    return {kHeaderWidth, kAxisHeight + lane * height,
+            double(this->width() - kHeaderWidth - kRightMargin), height};
 }
 
 QRectF TimelineLanes::barArea(int lane) const {
@@ -83,7 +95,7 @@ QRectF TimelineLanes::barArea(int lane) const {
     // Below the marker row, however short the lane (a 720p projector).
     double markerRow = QFontMetricsF(LaneFonts::marker()).height() + 6;
     double top = std::max(r.top() + r.height() * 0.52, r.top() + 4 + markerRow + 2);
-    return QRectF(r.left(), top, r.width(), r.bottom() - 5 - top);
+    return {r.left(), top, r.width(), r.bottom() - 5 - top};
 }
 
 int TimelineLanes::laneIndex(sim::LaneId id) const {
@@ -182,11 +194,11 @@ void TimelineLanes::layoutMarkers() {
             // At the right edge there is no room to nudge into: push the pills before it
             // left instead, so none hides another.
             double limit = left - 2;
-            for (auto it = markers_.rbegin(); it != markers_.rend(); ++it) {
-                if (it->dot || it->lane != lane || it->row != row) continue;
-                if (it->rect.right() <= limit) break;
-                it->rect.moveRight(std::max(limit, area.left() + 1 + it->rect.width()));
-                limit = it->rect.left() - 2;
+            for (Marker& earlier : std::views::reverse(markers_)) {
+                if (earlier.dot || earlier.lane != lane || earlier.row != row) continue;
+                if (earlier.rect.right() <= limit) break;
+                earlier.rect.moveRight(std::max(limit, area.left() + 1 + earlier.rect.width()));
+                limit = earlier.rect.left() - 2;
             }
         }
         Marker m;
@@ -218,23 +230,23 @@ QString TimelineLanes::markerText(int eventIndex) const {
 
 const sim::TimelineEvent* TimelineLanes::eventAt(const QPoint& pos) const {
     if (!replay_) return nullptr;
-    for (auto it = markers_.rbegin(); it != markers_.rend(); ++it)
-        if (it->rect.adjusted(-3, -3, 3, 3).contains(pos))
-            return &replay_->recording().events[it->events.back()];
+    for (const Marker& m : std::views::reverse(markers_))
+        if (m.rect.adjusted(-3, -3, 3, 3).contains(pos))
+            return &replay_->recording().events[m.events.back()];
     return nullptr;
 }
 
 QString TimelineLanes::toolTipAt(const QPoint& pos) const {
-    for (auto it = markers_.rbegin(); it != markers_.rend(); ++it) {
-        if (!it->rect.adjusted(-3, -3, 3, 3).contains(pos)) continue;
+    for (const Marker& m : std::views::reverse(markers_)) {
+        if (!m.rect.adjusted(-3, -3, 3, 3).contains(pos)) continue;
         const auto& events = replay_->recording().events;
-        const sim::TimelineEvent& last = events[it->events.back()];
+        const sim::TimelineEvent& last = events[m.events.back()];
         QString tip = eventToolTip(last, replay_->recording());
-        if (it->events.size() > 1)
+        if (m.events.size() > 1)
             tip = tr("<b>%1 ×%2</b>, %3 → %4; the last one:<br>")
-                      .arg(it->base)
-                      .arg(it->events.size())
-                      .arg(virtualTimeText(events[it->events.front()].time),
+                      .arg(m.base)
+                      .arg(m.events.size())
+                      .arg(virtualTimeText(events[m.events.front()].time),
                            virtualTimeText(last.time)) +
                   tip;
         return tip;
@@ -304,7 +316,7 @@ void TimelineLanes::contextMenuEvent(QContextMenuEvent* event) {
             this, tr("Pause %1").arg(name),
             tr("How long is %1 frozen (GC pause, suspended VM)? Seconds:").arg(name), 30.0, 0.001,
             3600.0, 3, &ok);
-        if (ok) emit pauseRequested(name, at, static_cast<sim::VirtualMs>(seconds * 1000.0 + 0.5));
+        if (ok) emit pauseRequested(name, at, std::llround(seconds * 1000.0));
     } else if (chosen == crash) {
         emit crashRequested(name, at);
     }

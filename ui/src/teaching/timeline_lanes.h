@@ -8,6 +8,7 @@
 // Right-click on an instance lane offers to pause or crash it there (a fork).
 
 #include <QWidget>
+#include <optional>
 #include <vector>
 
 #include "lockscope/sim/lane_state.h"
@@ -41,6 +42,11 @@ class TimelineLanes : public QWidget {
     int visibleMarkerCount() const { return static_cast<int>(markers_.size()); }
     // The label drawn on the marker of an event ("extend ×8"), empty for dots and hidden ones.
     QString markerText(int eventIndex) const;
+
+    // While the story plays, the cursor glides from one beat's time toward the next one's
+    // (the panel animates it); the lanes still show the story at the current beat.
+    void setCursorTime(std::optional<sim::VirtualMs> t);
+    sim::VirtualMs cursorTime() const;
 
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
@@ -87,7 +93,9 @@ class TimelineLanes : public QWidget {
 
     // Painting (timeline_lanes_paint.cpp).
     void paintAxis(QPainter& p) const;
-    void paintHeaders(QPainter& p) const;
+    void paintHeaders(QPainter& p) const;  // timeline_lane_headers.cpp
+    void paintHeader(QPainter& p, int index, const sim::Lane& lane, long keyLanes,
+                     const QString& status, const QColor& statusColor) const;
     void paintIntervals(QPainter& p) const;
     void paintBand(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
     void paintBandLabel(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
@@ -101,6 +109,7 @@ class TimelineLanes : public QWidget {
     sim::StoryPoint point_;
     std::vector<sim::LaneState> states_;  // one per lane, at point_
     std::vector<Marker> markers_;
+    std::optional<sim::VirtualMs> cursor_;  // the gliding cursor while playing
 };
 
 }  // namespace lockscope::ui

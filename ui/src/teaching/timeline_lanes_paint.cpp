@@ -52,7 +52,7 @@ void TimelineLanes::paintEvent(QPaintEvent*) {
         p.drawLine(QPointF(0, r.bottom()), QPointF(width(), r.bottom()));
     }
     // The future is not drawn; a tint says "not yet".
-    double nowX = replay_->currentBeat() < 0 ? kHeaderWidth : mapTimeToX(now());
+    double nowX = replay_->currentBeat() < 0 ? kHeaderWidth : mapTimeToX(cursorTime());
     p.fillRect(QRectF(nowX, kAxisHeight, width() - nowX, height() - kAxisHeight),
                withAlpha(pal.color(QPalette::Mid), LaneColors::isDark(pal) ? 40 : 28));
     paintAxis(p);
@@ -291,7 +291,7 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
 void TimelineLanes::paintCursor(QPainter& p, bool label) const {
     const QPalette& pal = palette();
     bool started = replay_->currentBeat() >= 0;
-    double x = started ? mapTimeToX(now()) : kHeaderWidth;
+    double x = started ? mapTimeToX(cursorTime()) : kHeaderWidth;
     QColor color = LaneColors::cursor(pal);
     if (!label) {
         p.setPen(QPen(color, 2.5));
@@ -300,7 +300,7 @@ void TimelineLanes::paintCursor(QPainter& p, bool label) const {
     }
     p.setFont(LaneFonts::cursor());
     QFontMetricsF fm(p.font());
-    QString text = started ? tr("now %1").arg(virtualTimeText(now())) : tr("start");
+    QString text = started ? tr("now %1").arg(virtualTimeText(cursorTime())) : tr("start");
     double w = fm.horizontalAdvance(text) + 14;
     double left = std::clamp(x - w / 2, double(kHeaderWidth) - w / 2, double(width()) - w - 2);
     QRectF box(left, 3, w, kAxisHeight - 8);

@@ -6,7 +6,9 @@
 // they held the lock at once), stale writes accepted (the protected resource took a write
 // that overwrote a newer holder's: a lower fence, an unfenced save over a later holder's, a
 // chunk into the shared file another run had touched), duplicate side effects
-// (a second email, a seat sold twice). The shortest counterexample of each property comes
+// (a second email, a seat sold twice), and a lock left stuck (a key with no TTL whose holder
+// is dead: nothing will ever release it, every later run is refused). The shortest
+// counterexample of each property comes
 // back as a scenario file, so it opens as a story.
 
 #include <cstdint>
@@ -19,9 +21,9 @@
 
 namespace lockscope::sim {
 
-enum class Property { MutualExclusion, StaleWriteAccepted, DuplicateSideEffect };
+enum class Property { MutualExclusion, StaleWriteAccepted, DuplicateSideEffect, StuckLock };
 inline constexpr Property kProperties[] = {Property::MutualExclusion, Property::StaleWriteAccepted,
-                                           Property::DuplicateSideEffect};
+                                           Property::DuplicateSideEffect, Property::StuckLock};
 const char* toString(Property property);  // "mutual exclusion", ...
 
 struct PropertyResult {

@@ -39,6 +39,9 @@ class StepContext {
     CommandReply send(const RedisCommand& command);
     // Puts text before the facts in the narration of this step's latest beat.
     void narrate(const std::string& text);
+    // The same by message id (message.h), so the window can translate it; the rules' facts
+    // follow as an English literal.
+    void narrate(const Message& message);
     // A question to ask on the beat before this step's latest beat, answered on it.
     void predict(std::string question, std::string answer);
     // The same for a beat of this step chosen by index (see nextBeatIndex()).
@@ -46,6 +49,7 @@ class StepContext {
     int nextBeatIndex() const { return static_cast<int>(recording_.beats.size()); }
     // A beat without a command (an operator reading the inspector, a decision).
     void note(const std::string& narration);
+    void note(const Message& narration);
     // A line the scenario's script prints (expiry-race's "True 1").
     void print(const std::string& line);
 
@@ -113,7 +117,8 @@ class StepContext {
   private:
     // Runs a command on the model (and the real server in live mode) and records it.
     CommandReply execute(const RedisCommand& command);
-    int recordCommand(const RedisCommand& command, const std::string& reply);
+    int recordCommand(const RedisCommand& command, const CommandReply& ran,
+                      const std::string& reply);
     int emit(EventKind kind, LaneId lane, std::string detail);
     int beat(int eventIndex, std::string narration);
     void updateOwnership(const RedisCommand& command, const CommandReply& reply);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lockscope/sim/message.h"
 #include "lockscope/sim/virtual_time.h"
 
 namespace lockscope::sim {
@@ -52,17 +53,23 @@ enum class EventKind {
 
 const char* toString(EventKind kind);
 
+enum class KeyAccess { None, Read, Write };
+
 struct TimelineEvent {
     int index = 0;
     VirtualMs time = 0;
     LaneId lane = 0;
     EventKind kind = EventKind::Note;
     std::string actor;
-    std::string command;      // Command only: the text as sent
-    std::string shown;        // Command only: as the guide writes it ("acquire(lock:x, …)")
-    std::string key;          // Command only: the key it is about
-    std::string lockOp;       // Command only: "acquire", "release", "extend", or empty
-    std::string reply;        // Command only: redis-cli style reply
+    std::string command;  // Command only: the text as sent
+    std::string shown;    // Command only: as the guide writes it ("acquire(lock:x, …)")
+    std::string key;      // Command only: the key it is about
+    std::string lockOp;   // Command only: "acquire", "release", "extend", or empty
+    std::string reply;    // Command only: redis-cli style reply
+    // Command only: what it did to the key's value — read it (GET), changed it (a SET, SETNX,
+    // DEL, INCR or script that took effect), or neither. The explorer's read-then-write rule.
+    KeyAccess access = KeyAccess::None;
+    std::int64_t ttlMs = -1;  // Command only: the TTL it sets, in ms (-1: none)
     std::string detail;       // one line for a tooltip
     std::string_view script;  // the Lua source of a script command (static storage)
     int beat = -1;            // the beat this event is narrated in, -1 if none
@@ -85,6 +92,9 @@ struct Beat {
     std::string shown;    // the command as the guide writes it (the raw one in `command`)
     std::string reply;
     std::string narration;
+    // The narration as translatable messages, when the story narrates by id (message.h);
+    // then `narration` is their English text. Empty: `narration` is English only.
+    std::vector<Message> narrationParts;
     std::optional<Prompt> predict;
     int eventIndex = 0;
     int step = 0;  // the simulator step that recorded it: the story "at this beat" is the

@@ -1,0 +1,79 @@
+#include "lockscope/sim/message.h"
+
+#include <algorithm>
+#include <iterator>
+#include <utility>
+
+namespace lockscope::sim {
+
+namespace {
+
+// The English templates. The ids are what a translation file names (ui/translations).
+constexpr std::pair<std::string_view, std::string_view> kCatalog[] = {
+    {"sim.gtd.atomic-release",
+     "%1 releases with the guide's script: GET, compare and DEL run as one unit on the server, "
+     "so nothing can happen in between."},
+    {"sim.gtd.get-first",
+     "%1 releases from the client: first GET, to see whether the lock is still its own."},
+    {"sim.gtd.sees-own-token",
+     "%1 sees its own token, so it will DEL. Its next command leaves %2 later (a GC pause, a "
+     "slow network): two commands, and the lock is not protected between them."},
+    {"sim.gtd.sends-del", "%1 sends DEL."},
+    {"sim.counter.incr",
+     "%1 adds 1 with INCR: read, add and write happen in one command on the server. No lock "
+     "needed."},
+    {"sim.counter.waits", "%1 waits for the lock."},
+    {"sim.counter.takes-lock", "%1 takes the lock before its update."},
+    {"sim.counter.reads", "%1 reads the counter (%2) and computes %3."},
+    {"sim.counter.writes-back", "%1 writes back %2."},
+    {"sim.counter.releases", "%1 releases the lock."},
+    {"sim.counter.read-at-end", "The counter is read once everyone is done."},
+    {"sim.race.acquire", "%1.acquire() runs the acquire script."},
+    {"sim.race.extend", "%1.extend():"},
+    {"sim.race.release", "%1.release():"},
+    {"sim.race.holds", "r.get(%1.key) == %1.token?"},
+};
+
+}  // namespace
+
+std::string_view englishTemplate(std::string_view id) {
+    auto it = std::find_if(std::begin(kCatalog), std::end(kCatalog),
+                           [&](const auto& entry) { return entry.first == id; });
+    return it == std::end(kCatalog) ? std::string_view() : it->second;
+}
+
+std::string fillTemplate(std::string_view text, const std::vector<std::string>& args) {
+    std::string out;
+    out.reserve(text.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char next = i + 1 < text.size() ? text[i + 1] : '\0';
+        if (text[i] == '%' && next == '%') {
+            out += '%';
+            ++i;
+        } else if (text[i] == '%' && next >= '1' && next <= '9' &&
+                   static_cast<std::size_t>(next - '1') < args.size()) {
+            out += args[static_cast<std::size_t>(next - '1')];
+            ++i;
+        } else {
+            out += text[i];
+        }
+    }
+    return out;
+}
+
+std::string renderEnglish(const Message& message) {
+    if (message.id.empty()) return message.args.empty() ? std::string() : message.args.front();
+    return fillTemplate(englishTemplate(message.id), message.args);
+}
+
+std::string renderEnglish(const std::vector<Message>& messages) {
+    std::string text;
+    for (const Message& m : messages) {
+        const std::string part = renderEnglish(m);
+        if (part.empty()) continue;
+        text += (text.empty() ? "" : " ") + part;
+    }
+    return text;
+}
+
+}  // namespace lockscope::sim

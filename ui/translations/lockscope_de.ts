@@ -1,0 +1,29 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<!-- A small German teaching translation: it proves the mechanism (lib/ gives message ids,
+     the window translates them with qtTrId). Ids and English sources: lib/src/sim/message.cpp. -->
+<TS version="2.1" language="de_DE">
+<context>
+    <name></name>
+    <message id="sim.gtd.get-first">
+        <source>%1 releases from the client: first GET, to see whether the lock is still its own.</source>
+        <translation>%1 gibt den Lock vom Client aus frei: zuerst GET, um zu sehen, ob der Lock noch der eigene ist.</translation>
+    </message>
+    <message id="sim.gtd.sends-del">
+        <source>%1 sends DEL.</source>
+        <translation>%1 sendet DEL.</translation>
+    </message>
+    <message id="sim.gtd.atomic-release">
+        <source>%1 releases with the guide&apos;s script: GET, compare and DEL run as one unit on the server, so nothing can happen in between.</source>
+        <translation>%1 gibt mit dem Skript des Leitfadens frei: GET, Vergleich und DEL laufen als eine Einheit auf dem Server, dazwischen kann nichts geschehen.</translation>
+    </message>
+    <message id="sim.counter.reads">
+        <source>%1 reads the counter (%2) and computes %3.</source>
+        <translation>%1 liest den Zähler (%2) und berechnet %3.</translation>
+    </message>
+    <message id="sim.counter.writes-back">
+        <source>%1 writes back %2.</source>
+        <translation>%1 schreibt %2 zurück.</translation>
+    </message>
+</context>
+</TS>
