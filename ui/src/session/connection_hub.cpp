@@ -1,5 +1,7 @@
 #include "session/connection_hub.h"
 
+#include "session/cluster_members.h"
+
 #include "lockscope/inspect/audit_log.h"
 
 namespace lockscope::ui {
@@ -18,7 +20,7 @@ ConnectionHub::~ConnectionHub() {
     closeAll();
 }
 
-void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions options) {
+void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchOptions& options) {
     // Reopening the same server (an edited connection) hands the old watch's history to the
     // new one, and its rows stay: "Seen for", renewals and handoffs are not reset.
     inspect::WatchMemory memory;
@@ -34,7 +36,7 @@ void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions
         }
     }
     Session s{profile, new QThread(this),
-              new ConnectionWorker(profile, audit_, std::move(options), std::move(memory))};
+              new ConnectionWorker(profile, audit_, options, std::move(memory)), options};
     s.thread->setObjectName(QStringLiteral("worker ") + profile.name);
     s.worker->moveToThread(s.thread);
     QString id = profile.id;
@@ -52,17 +54,49 @@ void ConnectionHub::open(const ConnectionProfile& profile, inspect::WatchOptions
     connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
     connect(s.worker, &ConnectionWorker::loadMeasured, this, &ConnectionHub::loadMeasured);
     connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);
+    connect(s.worker, &ConnectionWorker::clusterFound, this,
+            [this, id](const QString&, const QStringList& nodeLines, const QStringList& others) {
+                openClusterMembers(id, others);
+                emit clusterNodesFound(id, nodeLines);
+            });
     sessions_.insert(id, s);
     s.thread->start();
 }
 
-void ConnectionHub::reopen(const QString& profileId, inspect::WatchOptions options,
+// Each other primary of the cluster gets a worker of its own, named after the connection and
+// the node; it is closed with the connection, or when its node is no longer a primary (after
+// a failover the promoted replica gets one instead).
+void ConnectionHub::openClusterMembers(const QString& profileId,
+                                       const QStringList& otherPrimaries) {
+    auto it = sessions_.find(profileId);
+    if (it == sessions_.end()) return;
+    const ConnectionProfile parent = it->profile;
+    const inspect::WatchOptions options = it->options;
+    const QString prefix = profileId + QStringLiteral("#");
+    QStringList gone;
+    for (const auto& s : sessions_)
+        if (s.profile.clusterOf == profileId &&
+            !otherPrimaries.contains(s.profile.id.mid(prefix.size())))
+            gone << s.profile.id;
+    for (const auto& id : gone) close(id);
+    for (const QString& hostPort : otherPrimaries) {
+        if (sessions_.contains(prefix + hostPort)) continue;
+        ConnectionProfile member = parent;
+        member.id = prefix + hostPort;
+        member.name = parent.name + QStringLiteral(" · ") + hostPort;
+        member.endpoint = memberEndpoint(parent.endpoint, hostPort);
+        member.clusterOf = profileId;
+        open(member, options);
+    }
+}
+
+void ConnectionHub::reopen(const QString& profileId, const inspect::WatchOptions& options,
                            const QStringList& patterns) {
     auto it = sessions_.find(profileId);
     if (it == sessions_.end()) return;
     ConnectionProfile profile = it->profile;
     if (!patterns.isEmpty()) profile.patterns = patterns;
-    open(profile, std::move(options));
+    open(profile, options);
 }
 
 void ConnectionHub::close(const QString& profileId) {
@@ -72,6 +106,10 @@ void ConnectionHub::close(const QString& profileId) {
     sessions_.erase(it);
     stop(s);
     emit instanceClosed(QString::fromStdString(s.profile.endpoint.display()));
+    QStringList members;  // a cluster's other primaries go with it
+    for (const auto& m : sessions_)
+        if (m.profile.clusterOf == profileId) members << m.profile.id;
+    for (const auto& m : members) close(m);
 }
 
 inspect::WatchMemory ConnectionHub::stop(Session s) {
@@ -132,7 +170,7 @@ void ConnectionHub::setFocus(const QString& instance, std::vector<std::string> k
     for (const auto& s : sessions_)
         if (QString::fromStdString(s.profile.endpoint.display()) == instance) {
             s.worker->setFocus(std::move(keys));  // thread-safe; applied at its next step
-            return;                               // an instance is open once; the keys are moved
+            return;
         }
 }
 
