@@ -162,7 +162,12 @@ TEST_F(SentinelTest, ScanReplicasReadsAReplicaFromSentinelReplicas) {
         c.command({"SET", "lock:{job}", "tok-1", "PX", "120000"});
         c.command({"WAIT", "1", "2000"});
     }
+    // The Sentinels learn the replica from the primary's INFO, a moment after they start.
     auto replicas = discoverReplicas(group.target());
+    for (int i = 0; i < 100 && replicas.empty(); ++i) {
+        std::this_thread::sleep_for(100ms);
+        replicas = discoverReplicas(group.target());
+    }
     ASSERT_EQ(replicas.size(), 1u);
     EXPECT_EQ(replicas[0].port, group.server(1).port());
     CliRun list = cli("list --json --scan-replicas -u '" + group.url() + "'");

@@ -265,9 +265,10 @@ TEST_F(ExporterTest, BetweenCensusesTheLoopStaysWithinTheLoadBudget) {
     EXPECT_LT(serverShare, 0.15) << serverShare;
     std::printf("exporter watching 20k locks: server CPU %.1f%% between censuses\n",
                 serverShare * 100);
-    const std::string series = "lockscope_locks{instance=\"" + endpoint().display() + "\",kind=\"";
+    const std::string series = R"(lockscope_locks{instance=")" + endpoint().display() +
+                               R"(",node=")" + endpoint().display() + R"(",kind="unknown"})";
     const std::string text = exporter.scrapeText();
-    EXPECT_EQ(valueOf(text, series + "unknown\"}"), 20000) << text.substr(0, 3000);
+    EXPECT_EQ(valueOf(text, series), 20000) << text.substr(0, 3000);
     EXPECT_THROW(
         [&] {
             auto bad = optionsFor(endpoint());

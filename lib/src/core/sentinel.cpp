@@ -246,6 +246,7 @@ std::optional<Endpoint> onlineReplica(const SentinelTarget& t, ReplyView entry) 
 
 std::vector<Endpoint> discoverReplicas(const SentinelTarget& t, const ConnectionOptions& options) {
     std::string problems;
+    bool answered = false;
     for (const auto& s : t.sentinels) {
         const std::string where = s.host + ":" + std::to_string(s.port);
         try {
@@ -256,13 +257,17 @@ std::vector<Endpoint> discoverReplicas(const SentinelTarget& t, const Connection
             std::vector<Endpoint> online;
             for (std::size_t i = 0; i < list.size(); ++i)
                 if (auto e = onlineReplica(t, list[i])) online.push_back(std::move(*e));
-            return online;
+            // A Sentinel that started a moment ago may not have heard of the replicas yet
+            // (it learns them from the primary's INFO): another one may know them.
+            if (!online.empty()) return online;
+            answered = true;
         } catch (const ReplyError& e) {
             problems += (problems.empty() ? "" : "; ") + where + ": " + e.what();
         } catch (const IoError& e) {
             problems += (problems.empty() ? "" : "; ") + where + ": " + e.what();
         }
     }
+    if (answered) return {};
     throw ConnectionRefusedError("no Sentinel listed the replicas of \"" + t.service +
                                  "\": " + problems);
 }
