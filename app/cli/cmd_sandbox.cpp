@@ -32,6 +32,7 @@ void printLocks(Connection& c) {
     std::sort(records.begin(), records.end(),
               [](const auto& a, const auto& b) { return a.key < b.key; });
     std::vector<const inspect::LockRecord*> view;
+    view.reserve(records.size());
     for (const auto& r : records) view.push_back(&r);
     std::fputs(formatLockTable(view, false, inspect::SteadyClock::now()).c_str(), stdout);
 }

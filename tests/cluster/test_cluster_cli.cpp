@@ -234,7 +234,7 @@ TEST(ClusterCli, ReleaseOfASidekiqDigestReachesTheNodeOfEachOfItsKeys) {
         return cluster.connect(cluster.primaryFor(command.at(1))).command(argv);
     };
     formats_test::writeSidekiqDigest([&](const std::vector<std::string>& command) { on(command); });
-    CliRun r = cli({"release", d + ":LOCKED", "--fields", "{\"" + jid + "\":\"1764549331.12\"}",
+    CliRun r = cli({"release", d + ":LOCKED", "--fields", R"({")" + jid + R"(":"1764549331.12"})",
                     "-u", cluster.url(0)});
     EXPECT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("hash slots"), std::string::npos) << r.out;

@@ -32,7 +32,7 @@ class HugeHashServer : public RedisTest {
         for (int from = 0; from < kHugeFields; from += 1000) {
             std::vector<std::string> argv{"HSET", "lock:huge"};
             for (int i = from; i < from + 1000; ++i)
-                argv.push_back("field" + std::to_string(i)), argv.push_back("v");
+                argv.push_back("field" + std::to_string(i)), argv.emplace_back("v");
             admin.command(std::vector<std::string_view>(argv.begin(), argv.end()));
         }
         admin.command({"HSET", "lock:redisson", kHolder, "1"});

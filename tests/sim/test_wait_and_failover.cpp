@@ -62,7 +62,7 @@ WaitRun runWait(int numReplicas, VirtualMs timeout, bool write = true,
     World world;
     WaitRun run{};
     world.lockKey = "lock:r";
-    world.nodes.resize(static_cast<std::size_t>(replicas + 1));
+    world.nodes.resize(static_cast<std::size_t>(replicas) + 1);
     for (int n = 0; n <= replicas; ++n) {
         world.node(n).name = "r" + std::to_string(n + 1);
         world.node(n).keyLane = addLane(run.recording, LaneKind::RedisKey, world.node(n).name, "");

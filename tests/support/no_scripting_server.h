@@ -19,7 +19,7 @@ class NoScriptingServerTest : public RedisTest {
         e.password = "pw";
         return e;
     }
-    Connection asCacheUser(ConnectionOptions options = {}) const {
+    Connection asCacheUser(const ConnectionOptions& options = {}) const {
         return Connection::open(cacheUserEndpoint(), options);
     }
 };

@@ -3,9 +3,9 @@
 // check that every process the run started is gone afterwards.
 
 #include <gtest/gtest.h>
-#include <signal.h>
 
 #include <cerrno>
+#include <csignal>
 #include <filesystem>
 #include <fstream>
 #include <string>

@@ -61,10 +61,10 @@ ServerFacts probeServer(Connection& c) {
             facts.role = ServerRole::Replica;
         }
     } catch (const PermissionError&) {
-        facts.notes.push_back("ROLE denied: cannot tell whether the server has replicas");
+        facts.notes.emplace_back("ROLE denied: cannot tell whether the server has replicas");
     } catch (const ReplyError& e) {
         if (e.code() != ServerErrorCode::UnknownCommand) throw;
-        facts.notes.push_back(
+        facts.notes.emplace_back(
             "ROLE is renamed or unknown here: cannot tell whether the server has replicas");
     }
     try {

@@ -43,7 +43,7 @@ void buildScenario(const Scenario& scenario, const ScenarioParams& params, std::
 }
 
 LaneId addLane(Recording& recording, LaneKind kind, std::string name, std::string subtitle) {
-    LaneId id = static_cast<LaneId>(recording.lanes.size());
+    auto id = static_cast<LaneId>(recording.lanes.size());
     // Key lanes are added in node order (node 0's first), so the count so far is the node.
     int node = -1;
     if (kind == LaneKind::RedisKey)
@@ -61,7 +61,7 @@ void addActor(World& world, std::unique_ptr<Actor> actor, VirtualMs firstWake) {
 }
 
 std::string instanceName(int index) {
-    return std::string(1, static_cast<char>('A' + index));
+    return {static_cast<char>('A' + index)};
 }
 
 }  // namespace lockscope::sim

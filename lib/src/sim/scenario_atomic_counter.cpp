@@ -21,13 +21,15 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     config.expected = static_cast<std::int64_t>(workers) * config.adds;
     world.lockKey = config.lockKey;
     std::vector<LaneId> lanes;
+    lanes.reserve(static_cast<std::size_t>(workers));
     for (int i = 0; i < workers; ++i)
         lanes.push_back(addLane(recording, LaneKind::Instance, "w" + std::to_string(i + 1),
                                 "adds to " + config.key));
     world.node().keyLane = addLane(recording, LaneKind::RedisKey, config.lockKey, "Redis key");
     static const char* const how[] = {"GET, compute, SET: no lock", "the lock around GET and SET",
                                       "INCR: one atomic command"};
-    const VirtualMs last = (workers - 1) * 2 + config.adds * (config.gap + config.think) * workers;
+    const VirtualMs last =
+        VirtualMs{workers - 1} * 2 + config.adds * (config.gap + config.think) * workers;
     config.checkAt = last + 100;
     std::vector<Narrator::Line> lines = {
         {0, "The guide's common mistake \"Using locks where atomic commands suffice\": " +
@@ -43,7 +45,7 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
         addActor(world,
                  std::make_unique<CounterWorker>("w" + std::to_string(i + 1), lanes[i], mine,
                                                  world.rng.token()),
-                 i * 2);
+                 VirtualMs{i} * 2);
     }
 }
 

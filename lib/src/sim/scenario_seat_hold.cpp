@@ -47,6 +47,7 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     const auto rule = static_cast<BookingDatabase::Rule>(params.get("fix"));
     const bool fix = rule != BookingDatabase::Rule::TrustTheHold;
     std::vector<LaneId> lanes;
+    lanes.reserve(static_cast<std::size_t>(buyers));
     for (int i = 0; i < buyers; ++i)
         lanes.push_back(addLane(recording, LaneKind::Instance, "u" + std::to_string(i + 1),
                                 "buyer of seat " + seatName(i % seats)));

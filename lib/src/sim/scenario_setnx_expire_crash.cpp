@@ -72,7 +72,7 @@ Scenario setnxExpireCrashScenario() {
     s.params.insert(s.params.begin() + 2,
                     ParamSpec{"expire_delay_ms", "time between SETNX and EXPIRE", 2, 1, 60000});
     s.params.push_back({"operator_at_ms", "when the operator opens the inspector (0: never)", 90000,
-                        0, 24 * 3600 * 1000});
+                        0, std::int64_t{24} * 3600 * 1000});
     s.params.push_back({"rerun_after_ms", "from the release to \"run now\"", 4000, 0, 3600000});
     s.keys = {"lock:report"};
     s.build = build;

@@ -1,7 +1,6 @@
 #include "lockscope/sim/simulator.h"
 
 #include <algorithm>
-#include <ranges>
 #include <tuple>
 
 #include "clock_jump.h"
@@ -186,9 +185,9 @@ struct Announcer {
 };
 
 void pushSample(Recording& recording, PttlSample s) {
-    for (const PttlSample& last : std::views::reverse(recording.pttl)) {
-        if (last.node != s.node) continue;
-        if (last.time == s.time && last.pttl == s.pttl) return;  // nothing new
+    for (auto it = recording.pttl.rbegin(); it != recording.pttl.rend(); ++it) {
+        if (it->node != s.node) continue;
+        if (it->time == s.time && it->pttl == s.pttl) return;  // nothing new
         break;
     }
     recording.pttl.push_back(s);

@@ -1,7 +1,5 @@
 #include "lockscope/sim/world.h"
 
-#include <ranges>
-
 namespace lockscope::sim {
 
 std::string describeLoss(const Holding& h) {
@@ -30,20 +28,20 @@ const Holding* RedisNode::currentHolding() const {
 }
 
 InstanceRun* World::run(const std::string& name) {
-    for (auto& r : std::views::reverse(runs))
-        if (r.actor == name) return &r;
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it)
+        if (it->actor == name) return &*it;
     return nullptr;
 }
 
 const InstanceRun* World::run(const std::string& name) const {
-    for (auto& r : std::views::reverse(runs))
-        if (r.actor == name) return &r;
+    for (auto it = runs.rbegin(); it != runs.rend(); ++it)
+        if (it->actor == name) return &*it;
     return nullptr;
 }
 
 const Holding* RedisNode::lastHoldingOf(const std::string& name) const {
-    for (const Holding& h : std::views::reverse(holdings))
-        if (h.holder == name) return &h;
+    for (auto it = holdings.rbegin(); it != holdings.rend(); ++it)
+        if (it->holder == name) return &*it;
     return nullptr;
 }
 

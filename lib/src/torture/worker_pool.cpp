@@ -33,6 +33,7 @@ pid_t WorkerPool::start(const std::vector<std::string>& argv, const std::string&
     posix_spawnattr_setflags(&attributes, POSIX_SPAWN_SETPGROUP);
     posix_spawnattr_setpgroup(&attributes, 0);  // its own group: pause it with its children
     std::vector<char*> args;
+    args.reserve(argv.size() + 1);
     for (auto& arg : argv) args.push_back(const_cast<char*>(arg.c_str()));
     args.push_back(nullptr);
     pid_t pid = -1;

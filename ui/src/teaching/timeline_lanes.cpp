@@ -8,7 +8,6 @@
 #include <QToolTip>
 #include <algorithm>
 #include <cmath>
-#include <ranges>
 
 #include "event_markers.h"
 #include "lane_fonts.h"
@@ -194,7 +193,8 @@ void TimelineLanes::layoutMarkers() {
             // At the right edge there is no room to nudge into: push the pills before it
             // left instead, so none hides another.
             double limit = left - 2;
-            for (Marker& earlier : std::views::reverse(markers_)) {
+            for (auto it = markers_.rbegin(); it != markers_.rend(); ++it) {
+                Marker& earlier = *it;
                 if (earlier.dot || earlier.lane != lane || earlier.row != row) continue;
                 if (earlier.rect.right() <= limit) break;
                 earlier.rect.moveRight(std::max(limit, area.left() + 1 + earlier.rect.width()));
@@ -230,14 +230,15 @@ QString TimelineLanes::markerText(int eventIndex) const {
 
 const sim::TimelineEvent* TimelineLanes::eventAt(const QPoint& pos) const {
     if (!replay_) return nullptr;
-    for (const Marker& m : std::views::reverse(markers_))
-        if (m.rect.adjusted(-3, -3, 3, 3).contains(pos))
-            return &replay_->recording().events[m.events.back()];
+    for (auto it = markers_.rbegin(); it != markers_.rend(); ++it)
+        if (it->rect.adjusted(-3, -3, 3, 3).contains(pos))
+            return &replay_->recording().events[it->events.back()];
     return nullptr;
 }
 
 QString TimelineLanes::toolTipAt(const QPoint& pos) const {
-    for (const Marker& m : std::views::reverse(markers_)) {
+    for (auto it = markers_.rbegin(); it != markers_.rend(); ++it) {
+        const Marker& m = *it;
         if (!m.rect.adjusted(-3, -3, 3, 3).contains(pos)) continue;
         const auto& events = replay_->recording().events;
         const sim::TimelineEvent& last = events[m.events.back()];

@@ -33,7 +33,7 @@ std::string nameText(const X509_NAME* name) {
     X509_NAME_print_ex(bio.get(), name, 0, XN_FLAG_ONELINE & ~ASN1_STRFLGS_ESC_MSB);
     char* data = nullptr;
     long len = BIO_get_mem_data(bio.get(), &data);
-    return std::string(data, static_cast<std::size_t>(len));
+    return {data, static_cast<std::size_t>(len)};
 }
 
 std::string timeText(const ASN1_TIME* t) {
@@ -42,7 +42,7 @@ std::string timeText(const ASN1_TIME* t) {
     ASN1_TIME_print(bio.get(), t);  // "Jan  1 00:00:00 2025 GMT"
     char* data = nullptr;
     long len = BIO_get_mem_data(bio.get(), &data);
-    return std::string(data, static_cast<std::size_t>(len));
+    return {data, static_cast<std::size_t>(len)};
 }
 
 // The DNS names and IP addresses the certificate is for (its subjectAltName), or its CN.
