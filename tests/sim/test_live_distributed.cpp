@@ -27,7 +27,7 @@ struct LiveAndSimulated {
 };
 
 // realMsPerVirtualSecond 0: the scenario's default pace.
-LiveAndSimulated runBoth(const std::string& name, std::vector<std::string> sets = {},
+LiveAndSimulated runBoth(const std::string& name, const std::vector<std::string>& sets = {},
                          int realMsPerVirtualSecond = 0) {
     const Scenario& scenario = scenarioNamed(name);
     ScenarioParams params = scenario.defaults();

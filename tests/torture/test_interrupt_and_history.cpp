@@ -2,12 +2,12 @@
 // reads back the same from JSON, and its EDN form is what Jepsen tools read.
 
 #include <fcntl.h>
-#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <thread>
 
@@ -108,11 +108,11 @@ TEST(TortureHistory, EdnHasJepsenKeywords) {
 
 TEST(TortureHistory, BadInputIsRefusedWithAReason) {
     for (const char* bad :
-         {"", "not json", "{\"type\":\"ok\"}", "[1,2]",
-          "{\"type\":\"maybe\",\"f\":\"a\",\"process\":0,\"time\":1}",
-          "{\"type\":\"ok\",\"f\":\"a\",\"process\":\"zeus\",\"time\":1}",
-          "{\"type\":\"ok\",\"f\":\"a\",\"process\":-4,\"time\":1}",
-          "{\"type\":\"ok\",\"f\":\"a\",\"process\":0,\"time\":\"soon\"}", "\x01\x02\xff binary"}) {
+         {"", "not json", R"({"type":"ok"})", "[1,2]",
+          R"({"type":"maybe","f":"a","process":0,"time":1})",
+          R"({"type":"ok","f":"a","process":"zeus","time":1})",
+          R"({"type":"ok","f":"a","process":-4,"time":1})",
+          R"({"type":"ok","f":"a","process":0,"time":"soon"})", "\x01\x02\xff binary"}) {
         if (std::string(bad).empty()) {
             EXPECT_TRUE(historyFromJson(bad).empty());
             continue;

@@ -5,7 +5,7 @@
 namespace lockscope::sim {
 
 std::vector<ParamSpec> reportNightParams(FaultDefaults f, TriggerDefaults t) {
-    constexpr std::int64_t kDay = 24 * 3600 * 1000, kHour = 3600 * 1000;
+    constexpr std::int64_t kHour = std::int64_t{3600} * 1000, kDay = 24 * kHour;
     return {
         {"instances", "scheduler instances running the nightly job", 3, 1, 8},
         {"second_at_ms", "when B's scheduler fires (A's fires at 0)", t.secondAt, 0, kHour},

@@ -11,9 +11,9 @@
 namespace lockscope::ui {
 
 QColor LockTableDelegate::ttlColor(double fraction) {
-    if (fraction > 0.5) return QColor(0x43, 0xa0, 0x47);
-    if (fraction > 0.2) return QColor(0xf5, 0x9e, 0x0b);
-    return QColor(0xe5, 0x39, 0x35);
+    if (fraction > 0.5) return {0x43, 0xa0, 0x47};
+    if (fraction > 0.2) return {0xf5, 0x9e, 0x0b};
+    return {0xe5, 0x39, 0x35};
 }
 
 void LockTableDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,

@@ -56,15 +56,15 @@ QString shortToken(const QString& token) {
 QColor eventColor(HolderEvent event) {
     switch (event) {
         case HolderEvent::Expired:
-            return QColor(0xe5, 0x39, 0x35);
+            return {0xe5, 0x39, 0x35};
         case HolderEvent::Released:
-            return QColor(0x2e, 0x7d, 0x32);
+            return {0x2e, 0x7d, 0x32};
         case HolderEvent::Takeover:
-            return QColor(0x8e, 0x24, 0xaa);
+            return {0x8e, 0x24, 0xaa};
         case HolderEvent::Acquired:
             break;
     }
-    return QColor(0x3b, 0x6e, 0xa8);
+    return {0x3b, 0x6e, 0xa8};
 }
 
 QString eventLabel(const HolderChange& h) {
