@@ -3,6 +3,7 @@
 #include <charconv>
 
 #include "lockscope/errors.h"
+#include "move_append.h"
 
 namespace lockscope::inspect {
 namespace {
@@ -15,16 +16,6 @@ double cursorFraction(std::string_view cursor) {
     std::uint64_t r = 0;
     for (int i = 0; i < 64; ++i, c >>= 1) r = (r << 1) | (c & 1);
     return static_cast<double>(r) / 18446744073709551616.0;
-}
-
-template <class T>
-void append(std::vector<T>& to, std::vector<T>&& from) {
-    if (to.empty())
-        to = std::move(from);
-    else
-        to.insert(to.end(), std::make_move_iterator(from.begin()),
-                  std::make_move_iterator(from.end()));
-    from.clear();
 }
 
 }  // namespace
@@ -133,9 +124,9 @@ bool ScanPass::finishRound(Round round, const Scanner::BatchCallback& onBatch,
     ScanProgress& progress = summary_.progress;
     progress.vanished += out.vanished.size();
     progress.locks += out.records.size();
-    append(pendingMain_, std::move(out.retryMain));
-    append(pendingFollow_, std::move(out.followUps));
-    append(pendingFollow_, std::move(out.retryFollow));
+    moveAppend(pendingMain_, std::move(out.retryMain));
+    moveAppend(pendingFollow_, std::move(out.followUps));
+    moveAppend(pendingFollow_, std::move(out.retryFollow));
     updateElapsed();
     if (!out.records.empty() || round.scan) {
         ScanBatch batch{std::move(out.records), progress};

@@ -3,22 +3,10 @@
 #include "batch_annotator.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/pacer.h"
+#include "move_append.h"
 #include "scan_pass.h"
 
 namespace lockscope::inspect {
-namespace {
-
-template <class T>
-void append(std::vector<T>& to, std::vector<T>&& from) {
-    if (to.empty())
-        to = std::move(from);
-    else
-        to.insert(to.end(), std::make_move_iterator(from.begin()),
-                  std::make_move_iterator(from.end()));
-    from.clear();
-}
-
-}  // namespace
 
 Scanner::Scanner(Connection& connection, ScanOptions options)
     : connection_(connection),
@@ -49,7 +37,7 @@ void Scanner::dropPendingReplies() noexcept {
 
 std::vector<LockRecord> Scanner::collect(ScanSummary* summary, std::stop_token stop) {
     std::vector<LockRecord> all;
-    ScanSummary s = run([&](ScanBatch& b) { append(all, std::move(b.records)); }, stop);
+    ScanSummary s = run([&](ScanBatch& b) { moveAppend(all, std::move(b.records)); }, stop);
     if (summary) *summary = std::move(s);
     return all;
 }
@@ -91,11 +79,11 @@ std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
                 throw;
             }
         }
-        append(records, std::move(out.records));
-        if (vanished) append(*vanished, std::move(out.vanished));
-        append(main, std::move(out.retryMain));
-        append(follow, std::move(out.followUps));
-        append(follow, std::move(out.retryFollow));
+        moveAppend(records, std::move(out.records));
+        if (vanished) moveAppend(*vanished, std::move(out.vanished));
+        moveAppend(main, std::move(out.retryMain));
+        moveAppend(follow, std::move(out.followUps));
+        moveAppend(follow, std::move(out.retryFollow));
     }
     for (int pass = 0; pass < 4 && !(main.empty() && follow.empty()); ++pass) {
         std::vector<BatchAnnotator::Sent> stages;
@@ -121,11 +109,11 @@ std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
             dropPendingReplies();
             throw;
         }
-        append(records, std::move(out.records));
-        if (vanished) append(*vanished, std::move(out.vanished));
+        moveAppend(records, std::move(out.records));
+        if (vanished) moveAppend(*vanished, std::move(out.vanished));
         main = std::move(out.retryMain);
-        append(follow, std::move(out.followUps));
-        append(follow, std::move(out.retryFollow));
+        moveAppend(follow, std::move(out.followUps));
+        moveAppend(follow, std::move(out.retryFollow));
     }
     return records;
 }
