@@ -131,10 +131,13 @@ void RedisCluster::waitUntilHealthy(std::chrono::milliseconds timeout) {
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         if (!nodes_[i].server->running()) continue;
         Connection c = connect(i);
+        // cluster_state:ok comes before gossip has told a node every other node's slots
+        // (full coverage is not required here): wait until it has heard of all 16384.
         waitFor(timeout, "node " + std::to_string(i) + " to report cluster_state:ok", [&] {
             std::string info(c.command({"CLUSTER", "INFO"}).text());
             return infoField(info, "cluster_state") == "ok" &&
-                   infoField(info, "cluster_known_nodes") == std::to_string(nodes_.size());
+                   infoField(info, "cluster_known_nodes") == std::to_string(nodes_.size()) &&
+                   infoField(info, "cluster_slots_assigned") == std::to_string(kSlots);
         });
         if (nodes_[i].primaryIndex >= 0 && options_.replicas) {
             waitFor(timeout, "replica " + std::to_string(i) + " to sync", [&] {
