@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "bench_keyspace.h"
+#include "bench_tls.h"
 #include "lockscope/sandbox/local_redis_server.h"
-#include "lockscope/sandbox/tls_certificates.h"
 
 extern char** environ;
 
@@ -97,16 +97,8 @@ int main(int argc, char** argv) {
         (std::filesystem::path(__FILE__).parent_path() / "inspect_redis_py.py").string();
 
     // One server, a plaintext port and a TLS port, so both lists read the same keyspace.
-    const std::string certDir =
-        (std::filesystem::temp_directory_path() / ("lockscope-bench-" + std::to_string(getpid())))
-            .string();
-    std::filesystem::create_directories(certDir);
-    TlsCertificateSet certs = writeTlsCertificates(certDir);
-    const int tlsPort = findFreePort();
-    LocalRedisServer server(
-        {.configLines = {"tls-port " + std::to_string(tlsPort), "tls-cert-file " + certs.serverCert,
-                         "tls-key-file " + certs.serverKey, "tls-ca-cert-file " + certs.caCert,
-                         "tls-auth-clients no"}});
+    DualPortServer dual;
+    LocalRedisServer& server = dual.server();
     auto loadStart = Clock::now();
     loadLockKeyspace(server.port(), locks);
     std::fprintf(stderr, "loaded %ld locks in %.1f s\n", locks, seconds(Clock::now() - loadStart));
@@ -114,9 +106,9 @@ int main(int argc, char** argv) {
 
     auto [floorKeys, floorTime] = floorScan(server.port());
     const std::string plain = "redis://127.0.0.1:" + std::to_string(server.port());
-    const std::string tls = "rediss://127.0.0.1:" + std::to_string(tlsPort);
     ListRun list = bestOf(2, {"list", "-u", plain, "--json"});
-    ListRun overTls = bestOf(2, {"list", "-u", tls, "--cacert", certs.caCert, "--json"});
+    ListRun overTls =
+        bestOf(2, {"list", "-u", dual.tlsUrl(), "--cacert", benchCertificates().caCert, "--json"});
 
     double pyTime = -1;
     long pyCount = -1;
@@ -125,7 +117,6 @@ int main(int argc, char** argv) {
         if (std::fscanf(p, "%ld %lf", &pyCount, &pyTime) != 2) pyTime = -1;
         pclose(p);
     }
-    std::filesystem::remove_all(certDir);
 
     std::fprintf(stderr,
                  "floor keys %ld, list lines %ld (exit %d), TLS lines %ld (exit %d), "

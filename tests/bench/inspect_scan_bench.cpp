@@ -3,10 +3,12 @@
 //   (a) the floor: a names-only SCAN MATCH lock:* COUNT 1000 loop over raw hiredis,
 //   (b) LockScope's full annotation (Scanner, unpaced), with a PING probe client beside it,
 //   (c) the redis-py script a user would write (inspect_redis_py.py),
+//   (d) the annotation again over plaintext and then over TLS (the same server's TLS port),
 // then one line with the times, the probe's p99, the slow-log entries per phase
 // (slowlog-log-slower-than 2000 us; the bench's own helper connections, named bench-helper,
 // are not counted, and stderr names the slow commands), the peak RSS, and the memory per
-// tracked lock beyond its key and token.
+// tracked lock beyond its key and token; and a second line with the TLS annotation against
+// the plaintext one of (d).
 #include <hiredis/hiredis.h>
 #include <unistd.h>
 
@@ -29,6 +31,7 @@
 #include <vector>
 
 #include "bench_keyspace.h"
+#include "bench_tls.h"
 #include "lockscope/connection.h"
 #include "lockscope/inspect/scanner.h"
 #include "lockscope/sandbox/local_redis_server.h"
@@ -124,6 +127,18 @@ long long slowlogTake(int port, const char* phase) {
     return n;
 }
 
+// Seconds of one unpaced annotation through this endpoint; -1 when it did not see every lock.
+double timedAnnotation(const Endpoint& endpoint, long locks) {
+    Connection connection = Connection::open(endpoint, {.readOnly = true});
+    inspect::Scanner scanner(connection);
+    long seen = 0;
+    auto start = Clock::now();
+    scanner.run(
+        [&](inspect::ScanBatch& batch) { seen += static_cast<long>(batch.records.size()); });
+    const double elapsed = seconds(Clock::now() - start);
+    return seen == locks ? elapsed : -1;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -134,8 +149,9 @@ int main(int argc, char** argv) {
     std::string script =
         (std::filesystem::path(__FILE__).parent_path() / "inspect_redis_py.py").string();
 
-    LocalRedisServer server({.configLines = {"slowlog-log-slower-than 2000", "slowlog-max-len 1024",
-                                             "enable-debug-command local"}});
+    DualPortServer dual(
+        {"slowlog-log-slower-than 2000", "slowlog-max-len 1024", "enable-debug-command local"});
+    LocalRedisServer& server = dual.server();
     auto loadStart = Clock::now();
     loadLockKeyspace(server.port(), locks);
     std::fprintf(stderr, "loaded %ld locks among %lld keys in %.1f s\n", locks,
@@ -217,6 +233,9 @@ int main(int argc, char** argv) {
     }
 
     long long pySlow = slowlogTake(server.port(), "redis-py");
+    // (d) plaintext then TLS, back to back and without the probe, so both meet the same load.
+    const double plainAgain = timedAnnotation(dual.plain(), locks);
+    const double overTls = timedAnnotation(dual.tls(), locks);
     std::sort(probeMs.begin(), probeMs.end());
     double p99 =
         probeMs.empty() ? 0 : probeMs[std::min(probeMs.size() - 1, probeMs.size() * 99 / 100)];
@@ -248,6 +267,9 @@ int main(int argc, char** argv) {
         "beyond key and token\n",
         count.c_str(), annotateTime, floorTime, annotateTime / floorTime, pyTime,
         pyTime / annotateTime, p99, annotateSlow, floorSlow, pySlow, peakMb, beyond);
-    bool ok = annotated == locks && floorKeys == locks && pyCount == locks;
+    std::printf("tls: annotate %s locks %.1f s | %.2fx plaintext (%.1f s; goal <= 1.3x)\n",
+                count.c_str(), overTls, overTls / plainAgain, plainAgain);
+    bool ok = plainAgain > 0 && overTls > 0 && annotated == locks && floorKeys == locks &&
+              pyCount == locks;
     return ok ? 0 : 1;
 }

@@ -2,6 +2,8 @@
 // - floor: plain hiredis SET NX PX then DEL, each sent to all five before any reply is read.
 // - redlock: LockScope's Redlock (tryAcquire + release).
 // - single-instance: LockScope's RedisLock on one of the servers.
+// - redlock over TLS: the same Redlock on the same five servers' TLS ports (verified with the
+//   bench CA), printed as a ratio against the plaintext Redlock.
 // - node-redlock: npm redlock 5 + ioredis on the same five (tests/bench/redlock_node.mjs, the
 //   packages from tests/bench/package.json, installed with npm ci when missing), twice:
 //   awaiting all five answers, as LockScope's Redlock does (it reports every node's outcome
@@ -30,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_tls.h"
 #include "lockscope/redis_lock.h"
 #include "lockscope/redlock/redlock.h"
 #include "lockscope/sandbox/local_redis_server.h"
@@ -252,15 +255,19 @@ int main(int argc, char** argv) {
     const int blocks = argc > 2 ? std::atoi(argv[2]) : 15;
     if (perBlock <= 0 || blocks <= 0) die("usage: redlock_bench [cycles per block] [blocks]");
 
-    std::vector<std::unique_ptr<LocalRedisServer>> owned;
+    std::vector<std::unique_ptr<bench::DualPortServer>> owned;
     std::vector<LocalRedisServer*> servers;
-    for (int i = 0; i < kNodes; ++i)
-        servers.push_back(owned.emplace_back(std::make_unique<LocalRedisServer>()).get());
+    std::vector<Endpoint> endpoints, tlsEndpoints;
+    for (int i = 0; i < kNodes; ++i) {
+        auto& dual = *owned.emplace_back(std::make_unique<bench::DualPortServer>());
+        servers.push_back(&dual.server());
+        endpoints.push_back(dual.plain());
+        tlsEndpoints.push_back(dual.tls());
+    }
 
     Floor floor(servers);
-    std::vector<Endpoint> endpoints;
-    for (auto* s : servers) endpoints.push_back(s->endpoint());
     auto nodes = std::make_shared<RedlockNodeSet>(endpoints);
+    auto tlsNodes = std::make_shared<RedlockNodeSet>(tlsEndpoints);
     auto single = std::make_shared<Connection>(Connection::open(servers[0]->endpoint()));
 
     // A node that misses its 50 ms timeout on a loaded machine fails that round; Redlock then
@@ -268,14 +275,16 @@ int main(int argc, char** argv) {
     // counted and shown, not hidden and not fatal; a lock that keeps failing still ends the run.
     int redlockFailures = 0;
     std::string lastFailure;
-    auto redlockCycle = [&] {
-        Redlock lock(nodes, "bench:redlock", {.ttl = std::chrono::milliseconds(10'000)});
+    auto redlockOn = [&](const std::shared_ptr<RedlockNodeSet>& on) {
+        Redlock lock(on, "bench:redlock", {.ttl = std::chrono::milliseconds(10'000)});
         RedlockAttempt attempt = lock.tryAcquire();
         RedlockAttempt release = attempt.succeeded ? lock.release() : attempt;
         if (attempt.succeeded && release.succeeded) return;
         lastFailure = release.details();
         if (++redlockFailures > 100) die("redlock keeps failing: " + lastFailure);
     };
+    auto redlockCycle = [&] { redlockOn(nodes); };
+    auto redlockTlsCycle = [&] { redlockOn(tlsNodes); };
     auto singleCycle = [&] {
         RedisLock lock(single, "bench:single", {.ttl = std::chrono::milliseconds(10'000)});
         if (!lock.acquire()) die("single-instance: acquire refused");
@@ -284,13 +293,15 @@ int main(int argc, char** argv) {
     auto floorCycle = [&] { floor.cycle(); };
 
     NodeRedlock node(servers);  // warms itself up before "ready"
-    for (int i = 0; i < 300; ++i) floorCycle(), redlockCycle(), singleCycle();  // warm up
-    Series floorTimes, redlockTimes, singleTimes, nodeAll, nodeQuorum;
+    for (int i = 0; i < 300; ++i)
+        floorCycle(), redlockCycle(), redlockTlsCycle(), singleCycle();  // warm up
+    Series floorTimes, redlockTimes, redlockTlsTimes, singleTimes, nodeAll, nodeQuorum;
     // Each block starts with a different contender, so none always runs right after the same
     // one (a server still busy from the previous block, a cold cache).
-    const std::array<std::function<void()>, 5> contenders{
+    const std::array<std::function<void()>, 6> contenders{
         [&] { floorTimes.add(timeBlock(floorCycle, perBlock)); },
         [&] { redlockTimes.add(timeBlock(redlockCycle, perBlock)); },
+        [&] { redlockTlsTimes.add(timeBlock(redlockTlsCycle, perBlock)); },
         [&] { singleTimes.add(timeBlock(singleCycle, perBlock)); },
         [&] { nodeAll.add(node.block(perBlock, "all")); },
         [&] { nodeQuorum.add(node.block(perBlock, "quorum")); },
@@ -325,6 +336,9 @@ int main(int argc, char** argv) {
         "\n(%d interleaved blocks of %d cycles each on %d local redis-servers, medians; goals: "
         "redlock <= 1.2x floor, faster than node-redlock awaiting all five answers)\n",
         blocks, perBlock, kNodes);
+    std::printf("tls: redlock cycle %.0f us | %.2fx plaintext | spread %s\n",
+                redlockTlsTimes.median(), redlockTlsTimes.median() / redlockUs,
+                redlockTlsTimes.spread().c_str());
     if (redlockFailures > 0)
         std::printf("%d redlock cycles failed on a node during the run; the last: %s\n",
                     redlockFailures, lastFailure.c_str());
