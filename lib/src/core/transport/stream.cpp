@@ -93,7 +93,8 @@ IoResult Stream::write(const char* data, std::size_t size) {
 }
 
 bool Stream::hasBufferedInput() const {
-    return ssl_ && SSL_pending(ssl_) > 0;
+    // SSL_has_pending also sees read-ahead bytes not yet decrypted (SSL_pending does not).
+    return ssl_ && SSL_has_pending(ssl_) == 1;
 }
 
 void Stream::close() noexcept {

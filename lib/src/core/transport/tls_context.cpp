@@ -111,6 +111,9 @@ std::shared_ptr<SSL_CTX> makeContext(const TlsOptions& o) {
     // Non-blocking writes are retried with the same bytes, possibly from a moved buffer.
     SSL_CTX_set_mode(ctx.get(),
                      SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER | SSL_MODE_ENABLE_PARTIAL_WRITE);
+    // One recv per reply instead of one for each record's header and one for its body: a
+    // round trip over TLS on loopback cost 1.8x a plaintext one with two reads per record.
+    SSL_CTX_set_read_ahead(ctx.get(), 1);
     loadTrust(ctx.get(), o);
     loadClientCertificate(ctx.get(), o);
     return ctx;
