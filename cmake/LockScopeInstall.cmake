@@ -71,12 +71,13 @@ else()
 endif()
 if(LOCKSCOPE_BUILD_UI)
   install(TARGETS lockscope RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT runtime)
-  install(FILES ${PROJECT_SOURCE_DIR}/resources/lockscope.desktop
+  # The desktop file, the icon and the metainfo are named after the AppStream id.
+  set(app_id io.github.lockscope.lockscope)
+  install(FILES ${PROJECT_SOURCE_DIR}/resources/${app_id}.desktop
           DESTINATION ${CMAKE_INSTALL_DATADIR}/applications COMPONENT runtime)
-  install(FILES ${PROJECT_SOURCE_DIR}/resources/icons/lockscope.svg
+  install(FILES ${PROJECT_SOURCE_DIR}/resources/icons/lockscope.svg RENAME ${app_id}.svg
           DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps COMPONENT runtime)
-  install(FILES ${PROJECT_SOURCE_DIR}/resources/lockscope.metainfo.xml
-          RENAME org.lockscope.LockScope.metainfo.xml
+  install(FILES ${PROJECT_SOURCE_DIR}/resources/${app_id}.metainfo.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo COMPONENT runtime)
   install(FILES ${PROJECT_SOURCE_DIR}/resources/lockscope-mime.xml RENAME lockscope.xml
           DESTINATION ${CMAKE_INSTALL_DATADIR}/mime/packages COMPONENT runtime)

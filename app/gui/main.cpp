@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
     QApplication app(argc, argv);
     nameApplication();
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/lockscope.svg")));
-    QApplication::setDesktopFileName(QStringLiteral("lockscope"));
+    QApplication::setDesktopFileName(QStringLiteral("io.github.lockscope.lockscope"));
     // The teaching narration in the user's language where a translation ships (German).
     lockscope::ui::installTeachingTranslation(app, QLocale());
 

@@ -26,14 +26,16 @@ done
 grep -q libhiredis-dev <<<"$(dpkg-deb --field "$dev" Depends)" || fail "lockscope-dev Depends"
 
 root=$build/package-root
+# The AppStream id: it names the metainfo, the desktop file and the icon (resources/).
+app_id=io.github.lockscope.lockscope
 for deb in "$runtime" "$dev"; do dpkg -x "$deb" "$root"; done
 files=(usr/bin/lockscope-cli usr/share/man/man1/lockscope-cli.1.gz
        usr/include/lockscope/version.h usr/include/lockscope/redis_lock.h)
 [ "$gui" = 1 ] && files+=(usr/bin/lockscope usr/share/man/man1/lockscope.1.gz
-                          usr/share/applications/lockscope.desktop
-                          usr/share/metainfo/org.lockscope.LockScope.metainfo.xml
+                          usr/share/applications/$app_id.desktop
+                          usr/share/metainfo/$app_id.metainfo.xml
                           usr/share/mime/packages/lockscope.xml
-                          usr/share/icons/hicolor/scalable/apps/lockscope.svg)
+                          usr/share/icons/hicolor/scalable/apps/$app_id.svg)
 for f in "${files[@]}"; do
   [ -e "$root/$f" ] || fail "$f is not in the packages"
 done
@@ -52,9 +54,13 @@ out=$("$root/usr/bin/lockscope-cli" --version)
 if [ "$gui" = 1 ]; then
   out=$(QT_QPA_PLATFORM=offscreen "$root/usr/bin/lockscope" --version)
   [ "$out" = "LockScope $version" ] || fail "lockscope --version printed: $out"
-  appstreamcli validate --no-net "$root/usr/share/metainfo/org.lockscope.LockScope.metainfo.xml"
+  # --pedantic: the id is lower case, the launchable is the installed desktop file.
+  appstreamcli validate --no-net --pedantic "$root/usr/share/metainfo/$app_id.metainfo.xml"
+  grep -q "<launchable type=\"desktop-id\">$app_id.desktop</launchable>" \
+    "$root/usr/share/metainfo/$app_id.metainfo.xml" || fail "the metainfo launches another desktop file"
+  grep -qx "Icon=$app_id" "$root/usr/share/applications/$app_id.desktop" || fail "desktop Icon"
   if command -v desktop-file-validate >/dev/null; then
-    desktop-file-validate "$root/usr/share/applications/lockscope.desktop"
+    desktop-file-validate "$root/usr/share/applications/$app_id.desktop"
   fi
   if command -v xmllint >/dev/null; then xmllint --noout "$root/usr/share/mime/packages/lockscope.xml"; fi
 fi

@@ -1,5 +1,6 @@
 // Issue 18: a connection's load budget is editable in the connection dialog (the profile's
 // maxLoad, default 5% of a server core), as percent, and a bad value cannot be entered.
+#include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QtTest>
 
@@ -36,6 +37,31 @@ class ConnectionDialogBudgetTest : public QObject {
         dialog.show();
         QVERIFY(QTest::qWaitForWindowExposed(&dialog));
         QVERIFY(testing::saveScreenshot(&dialog, QStringLiteral("connection-dialog-budget")));
+    }
+
+    // A check box does not wrap: at 620 px (and at the dialog's least width) each one is as
+    // wide as its text needs, so none is cut ("Remember it…" was).
+    void noCheckBoxIsCutAtNarrowWidths() {
+        ConnectionDialog dialog;
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        for (int width : {620, dialog.minimumSizeHint().width()}) {
+            dialog.resize(width, dialog.sizeHint().height());
+            QCoreApplication::processEvents();
+            const auto boxes = dialog.findChildren<QCheckBox*>();
+            QVERIFY(!boxes.isEmpty());
+            for (const QCheckBox* box : boxes) {
+                if (!box->isVisibleTo(&dialog)) continue;
+                QVERIFY2(box->width() >= box->sizeHint().width(),
+                         qPrintable(QStringLiteral("%1 px wide at %2: %3")
+                                        .arg(box->width())
+                                        .arg(width)
+                                        .arg(box->text())));
+            }
+        }
+        dialog.resize(620, dialog.sizeHint().height());
+        QCoreApplication::processEvents();
+        QVERIFY(testing::saveScreenshot(&dialog, QStringLiteral("connection-dialog-620")));
     }
 };
 

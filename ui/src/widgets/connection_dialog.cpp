@@ -36,8 +36,12 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     user_->setPlaceholderText(tr("default"));
     password_ = new QLineEdit;
     password_->setEchoMode(QLineEdit::Password);
-    remember_ = new QCheckBox(
-        tr("Remember it (and a TLS key passphrase) in the system keychain, never in plain text"));
+    // A check box never wraps its text: kept short so that it fits the dialog at 560 px; the
+    // TLS key passphrase it also keeps is said in the tooltip.
+    remember_ = new QCheckBox(tr("&Remember in the system keychain, never in plain text"));
+    remember_->setToolTip(
+        tr("The password and a TLS key passphrase are kept in the system keychain, never in a "
+           "file"));
     readOnly_ = new QCheckBox(tr("Read-only: never send a write"));
     readOnly_->setToolTip(
         tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
