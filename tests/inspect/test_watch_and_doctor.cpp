@@ -354,63 +354,6 @@ TEST(ServerFactsInfo, RunIdIsReadFromTheInfoText) {
     EXPECT_EQ(runIdFromInfo(std::string("\0\xff\nrun_id\n", 10)), "");
 }
 
-// A server killed and started again empty on the same port: the watch of the new
-// connection, resumed from the old one's memory, reports every lock it knew as removed,
-// and says the server restarted (its run_id changed). Before, a new watch started empty,
-// so the view never heard that the old locks were gone.
-TEST_F(RedisTest, WatchResumedAfterARestartRemovesTheLocksThatAreGone) {
-    {
-        Connection c = connect();
-        c.command({"SET", "lock:{a}", "t1", "PX", "60000"});
-        c.command({"SET", "lock:{b}", "t2", "PX", "60000"});
-    }
-    WatchMemory memory;
-    {
-        Connection w = connect();
-        LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s});
-        ASSERT_EQ(watch.step().changed.size(), 2u);
-        EXPECT_FALSE(watch.server().runId.empty());
-        memory = watch.takeMemory();
-    }
-    EXPECT_EQ(memory.table.size(), 2u);
-    server().stop();
-    server().start();  // same port, no persistence: empty
-    {
-        Connection c = connect();
-        c.command({"SET", "lock:{b}", "new", "PX", "60000"});
-    }
-    Connection w = connect();
-    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s}, std::move(memory));
-    auto u = watch.step();
-    ASSERT_TRUE(u.connected);
-    EXPECT_TRUE(u.rescanned);
-    EXPECT_EQ(u.removed, (std::vector<std::string>{"lock:{a}"}));
-    ASSERT_EQ(u.changed.size(), 1u);
-    EXPECT_EQ(u.changed[0].token, "new");
-    EXPECT_NE(u.restartNote.find("server restarted"), std::string::npos) << u.restartNote;
-    EXPECT_EQ(watch.step().restartNote, "");  // said once
-}
-
-TEST_F(RedisTest, WatchResumedOnTheSameServerReportsNoRestart) {
-    {
-        Connection c = connect();
-        c.command({"SET", "lock:{a}", "t1", "PX", "60000"});
-    }
-    WatchMemory memory;
-    {
-        Connection w = connect();
-        LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s});
-        watch.step();
-        memory = watch.takeMemory();
-    }
-    Connection w = connect();
-    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 10s}, std::move(memory));
-    auto u = watch.step();
-    EXPECT_TRUE(u.removed.empty());
-    EXPECT_TRUE(u.changed.empty());  // the same lock, still counting down
-    EXPECT_EQ(u.restartNote, "");
-}
-
 // A healthy watchdog-renewed lock was shown with the same red as a lock without TTL. Renewal
 // past the TTL is information; only a holder renewing past the user's threshold is a warning,
 // and neither is a problem.

@@ -221,6 +221,39 @@ class LockTableModelTest : public QObject {
         QVERIFY(sortedByRemaining(proxy));
     }
 
+    // A server restarted empty: its rows go without a key list (no lookup per key), the other
+    // server's rows stay, and the instance is still known for the rows that come next.
+    void removeRowsOfOneInstanceKeepsTheOthers() {
+        Table table;
+        auto& [model, proxy] = table;
+        QAbstractItemModelTester tester(&proxy,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        proxy.sort(LockTableModel::Remaining);
+        const QString other = QStringLiteral("redis://127.0.0.1:2");
+        Records make(6);
+        QVector<inspect::LockRecord> elsewhere = make.range(0, 300);
+        auto otherName = std::make_shared<const std::string>(other.toStdString());
+        for (auto& r : elsewhere) r.instance = otherName;
+        model.apply(kInstance, make.range(0, 1000), true);
+        model.apply(other, elsewhere, true);
+        QSignalSpy resets(&proxy, &QAbstractItemModel::modelReset);
+        model.removeRowsOf(kInstance);
+        QCOMPARE(model.rowCount(), 300);
+        QCOMPARE(resets.count(), 0);
+        QCOMPARE(model.rowOf(kInstance, QStringLiteral("lock:{r10}")), -1);
+        QVERIFY(model.rowOf(other, QStringLiteral("lock:{r10}")) >= 0);
+        QCOMPARE(model.instanceCount(), 2);
+        QVERIFY(sortedByRemaining(proxy));
+        model.removeRowsOf(other);  // every row left: one reset
+        QCOMPARE(model.rowCount(), 0);
+        QCOMPARE(resets.count(), 1);
+        model.removeRowsOf(other);  // nothing to remove: no signal
+        QCOMPARE(resets.count(), 1);
+        model.apply(kInstance, make.range(0, 10), false);
+        QCOMPARE(model.rowCount(), 10);
+        QVERIFY(rowOfAgreesWithRows(model));
+    }
+
     void aResortDelayGathersMovesIntoOneLayoutChange() {
         LockTableModel model;
         freezeClock(model);

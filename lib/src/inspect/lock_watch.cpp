@@ -130,6 +130,12 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
                                      std::int64_t(summary.progress.keysSeen));
         scannedOnce_ = true;
         nonLockKeys_ = nonLocks;
+        if (found.empty() && table_.size() > 0) {
+            // Nothing left (a restart with no persistence): one flag, not a lookup a key.
+            update.removed = table_.keys();
+            table_ = LockTable{};
+            update.emptied = true;
+        }
         for (const auto& key : table_.keys())
             if (!found.count(key)) {
                 table_.remove(key);

@@ -114,6 +114,14 @@ void LockHistory::vanishedAmong(const QString& instance, const QStringList& keys
     for (const QString& rowKey : tracked) vanished(rowKey);
 }
 
+void LockHistory::vanishedAll(const QString& instance) {
+    const QString prefix = instance + QLatin1Char('\n');
+    QStringList tracked;
+    for (const auto& [rowKey, track] : tracks_)
+        if (rowKey.startsWith(prefix)) tracked << rowKey;
+    for (const QString& rowKey : tracked) vanished(rowKey);
+}
+
 const LockTrack* LockHistory::track(const QString& rowKey) const {
     auto it = tracks_.find(rowKey);
     return it == tracks_.end() ? nullptr : &it->second;

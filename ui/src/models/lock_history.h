@@ -61,6 +61,8 @@ class LockHistory {
     // vanished() for each of these keys of one instance that has a track: a restart removes
     // 100,000 keys at once, and only a few of them have one.
     void vanishedAmong(const QString& instance, const QStringList& keys);
+    // vanished() for every tracked key of one instance (its server restarted empty).
+    void vanishedAll(const QString& instance);
     // How close to 0 the countdown must be for a vanished key to count as expired: the poll
     // interval plus the time to notice.
     static constexpr double kExpirySlackMs = 1500;

@@ -68,6 +68,9 @@ class LockTableModel : public QAbstractTableModel {
     // for that instance, so rows of it that are missing have expired or been deleted.
     void apply(const QString& instance, const QVector<Record>& records, bool complete);
     void removeInstance(const QString& instance);
+    // Removes every row of the instance but keeps it known (its server restarted empty):
+    // one model reset when it had all the rows, no lookup per key.
+    void removeRowsOf(const QString& instance);
     // While an instance's connection is down its rows are stale: greyed, "last seen N s ago"
     // instead of a countdown. Cleared when the connection is back (a rescan then reconciles).
     void setInstanceStale(const QString& instance, bool stale);

@@ -204,6 +204,10 @@ void LockTableModel::removeInstance(const QString& instance) {
     removeIds(idsOfInstance(instance.toStdString()));
 }
 
+void LockTableModel::removeRowsOf(const QString& instance) {
+    removeIds(idsOfInstance(instance.toStdString()));
+}
+
 void LockTableModel::ownedBy(Record& record, const std::string& instance) {
     // The row's identity is its record's instance: records from a worker carry it already
     // (one string shared by a whole scan); others get one shared string per instance.

@@ -48,6 +48,7 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
                 emit instanceStateChanged(instance, state);
             });
     connect(s.worker, &ConnectionWorker::locksChanged, this, &ConnectionHub::locksChanged);
+    connect(s.worker, &ConnectionWorker::serverEmptied, this, &ConnectionHub::serverEmptied);
     connect(s.worker, &ConnectionWorker::scanStarted, this, &ConnectionHub::scanStarted);
     connect(s.worker, &ConnectionWorker::scanProgress, this, &ConnectionHub::scanProgress);
     connect(s.worker, &ConnectionWorker::scanFinished, this, &ConnectionHub::scanFinished);

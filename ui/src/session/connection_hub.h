@@ -51,6 +51,7 @@ class ConnectionHub : public QObject {
                       const QVector<lockscope::inspect::LockRecord>& changed,
                       const QStringList& removed, bool rescanned);
     void instanceClosed(const QString& instance);
+    void serverEmptied(const QString& instance);  // ConnectionWorker::serverEmptied
     void scanStarted(const QString& instance);
     void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
     void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);

@@ -246,7 +246,10 @@ void ConnectionWorker::step() {
         completeFromTable(update.changed, watch_->table());
         QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
         QStringList removed;
-        for (const auto& key : update.removed) removed << QString::fromStdString(key);
+        if (update.emptied)
+            emit serverEmptied(instance_);
+        else
+            for (const auto& key : update.removed) removed << QString::fromStdString(key);
         if (!update.restartNote.empty()) logNote(QString::fromStdString(update.restartNote));
         if (update.fullSpeedScan)
             logNote(

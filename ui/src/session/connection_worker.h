@@ -70,6 +70,9 @@ class ConnectionWorker : public QObject {
     void locksChanged(const QString& instance,
                       const QVector<lockscope::inspect::LockRecord>& changed,
                       const QStringList& removed, bool rescanned);
+    // A complete rescan found no lock (the server restarted empty): every row of the instance
+    // is gone. Sent instead of the removed keys, so a view resets without a lookup per key.
+    void serverEmptied(const QString& instance);
     void scanStarted(const QString& instance);
     void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
     void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);

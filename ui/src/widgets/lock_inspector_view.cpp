@@ -120,6 +120,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &LockInspectorView::onSelectionChanged);
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
+    connect(&hub_, &ConnectionHub::serverEmptied, this, &LockInspectorView::onServerEmptied);
     connect(&hub_, &ConnectionHub::instanceStateChanged, this,
             [this](const QString& instance, ConnectionState state) {
                 bool down =
@@ -225,6 +226,22 @@ void LockInspectorView::onLocksChanged(const QString& instance,
     else
         p.changed += changed;
     if (!coalesce_.isActive()) coalesce_.start(100);
+}
+
+void LockInspectorView::onServerEmptied(const QString& instance) {
+    // Every lock of the instance is gone (a restart with no persistence): updates still
+    // pending are about the old server, and the rows go in one model reset.
+    pending_.remove(instance);
+    history_.vanishedAll(instance);
+    const QString selected = selectedRowKey();
+    if (!selected.isEmpty() && selected.section('\n', 0, 0) == instance) {
+        QSignalBlocker block(table_->selectionModel());
+        table_->selectionModel()->clear();
+        detail_->markVanished(history_.track(selected));
+        followKey_ = selected;  // if the same key is taken again, show the new lock
+    }
+    model_->removeRowsOf(instance);
+    counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
 }
 
 void LockInspectorView::applyRemovalsNow(const QString& instance) {

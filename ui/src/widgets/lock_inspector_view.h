@@ -61,6 +61,7 @@ class LockInspectorView : public QWidget {
     void releaseFreedMemoryWhenApplied();
     void releaseFreedMemory();
     void applyRemovalsNow(const QString& instance);
+    void onServerEmptied(const QString& instance);
     void reserveForScan(double fraction, quint64 keysSeen);
     void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
                      const QStringList& removed);

@@ -68,6 +68,9 @@ struct WatchUpdate {
     std::vector<LockRecord> changed;   // new keys and keys whose holder, TTL or fence changed
     std::vector<std::string> removed;  // keys that are gone
     bool rescanned = false;
+    // A complete rescan found no lock at all (a server restarted empty, FLUSHALL): every key
+    // known before is gone. removed still lists them; a view may drop them all at once.
+    bool emptied = false;
     bool connected = true;
     std::string error;           // why the server could not be read (when !connected)
     std::string restartNote;     // set when the server restarted since the last connection
