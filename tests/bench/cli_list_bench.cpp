@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "bench_keyspace.h"
+#include "bench_script.h"
 #include "bench_tls.h"
 #include "lockscope/sandbox/local_redis_server.h"
 
@@ -93,8 +94,7 @@ int main(int argc, char** argv) {
     if (const char* env = std::getenv("LOCKSCOPE_BENCH_LOCKS")) locks = std::atol(env);
     if (argc > 1) locks = std::atol(argv[1]);
     if (locks < 1000) locks = 1000;
-    const std::string script =
-        (std::filesystem::path(__FILE__).parent_path() / "inspect_redis_py.py").string();
+    const std::string script = lockscope::bench::benchScript("inspect_redis_py.py").string();
 
     // One server, a plaintext port and a TLS port, so both lists read the same keyspace.
     DualPortServer dual;

@@ -31,6 +31,7 @@
 #include <vector>
 
 #include "bench_keyspace.h"
+#include "bench_script.h"
 #include "bench_tls.h"
 #include "lockscope/connection.h"
 #include "lockscope/inspect/scanner.h"
@@ -146,8 +147,7 @@ int main(int argc, char** argv) {
     if (const char* env = std::getenv("LOCKSCOPE_BENCH_LOCKS")) locks = std::atol(env);
     if (argc > 1) locks = std::atol(argv[1]);
     if (locks < 1000) locks = 1000;
-    std::string script =
-        (std::filesystem::path(__FILE__).parent_path() / "inspect_redis_py.py").string();
+    std::string script = lockscope::bench::benchScript("inspect_redis_py.py").string();
 
     DualPortServer dual(
         {"slowlog-log-slower-than 2000", "slowlog-max-len 1024", "enable-debug-command local"});

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_script.h"
 #include "bench_tls.h"
 #include "lockscope/redis_lock.h"
 
@@ -54,10 +55,8 @@ double lockRound(RedisLock& lock, int cycles) {
 }
 
 double redisPyRound(int port, int cycles) {
-    std::string dir =
-        std::getenv("LOCKSCOPE_BENCH_DIR") ? std::getenv("LOCKSCOPE_BENCH_DIR") : "tests/bench";
-    std::string cmd = "/usr/bin/python3 " + dir + "/lock_redis_py.py " + std::to_string(port) +
-                      " " + std::to_string(cycles);
+    std::string cmd = "/usr/bin/python3 " + bench::benchScript("lock_redis_py.py").string() + " " +
+                      std::to_string(port) + " " + std::to_string(cycles);
     FILE* p = popen(cmd.c_str(), "r");
     double us = -1;
     if (p && std::fscanf(p, "%lf", &us) != 1) us = -1;

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "bench_script.h"
 #include "bench_tls.h"
 #include "lockscope/redis_lock.h"
 #include "lockscope/redlock/redlock.h"
@@ -161,9 +162,9 @@ class NodeRedlock {
     // Installs the npm packages if needed and starts node; on failure, reason() says why.
     explicit NodeRedlock(const std::vector<LocalRedisServer*>& servers) {
         namespace fs = std::filesystem;
-        fs::path dir = fs::path(__FILE__).parent_path();
+        fs::path dir = lockscope::bench::benchScript("");
         if (!fs::exists(dir / "redlock_node.mjs")) {
-            reason_ = "redlock_node.mjs not found next to " + std::string(__FILE__);
+            reason_ = "redlock_node.mjs not found in " + dir.string();
             return;
         }
         int status = 0;
