@@ -259,12 +259,33 @@ void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
     if (fraction < kMinFraction) return;
     qsizetype rowsSoFar = model_->rowCount();
     for (const PendingUpdate& p : std::as_const(pending_)) rowsSoFar += p.changed.size();
-    const double projectedRows = std::min(double(keysSeen), double(rowsSoFar) / fraction * 1.1);
+    // Both projected to the whole scan: capping by the keys scanned so far instead made the
+    // projection grow with the scan, and each step rehashed every row on this thread (a
+    // 250 ms stall at a million rows).
+    const double projectedKeys = double(keysSeen) / fraction;
+    const double projectedRows = std::min(projectedKeys, double(rowsSoFar) / fraction * 1.1);
     const int projected = int(std::min(kMaxRows, projectedRows));
     // With headroom: each reserve rehashes every row, and the projection creeps up.
-    if (projected <= reserved_) return;
-    reserved_ = int(std::min(kMaxRows, double(projected) * 1.25));
-    model_->reserve(reserved_);  // not the history: only locks with one have a track
+    if (projected > reserved_) {
+        reserved_ = int(std::min(kMaxRows, double(projected) * 1.25));
+        model_->reserve(reserved_);
+    }
+    reserveHistory();
+}
+
+void LockInspectorView::reserveHistory() {
+    // Only a lock with a history has a track, but every lock that appears while watched has
+    // one: a rescan that finds a million new locks makes a million tracks, and growing their
+    // table by doubling rehashed it on this thread (a 225 ms stall at 700,000). Sized like the
+    // table, by the share of rows that have a track so far.
+    const int rows = model_->rowCount();
+    if (rows == 0) return;
+    const double trackedShare = std::min(1.0, double(history_.trackCount()) / rows);
+    const auto projected = std::size_t(double(reserved_) * trackedShare);
+    if (projected <= reservedTracks_) return;
+    // Headroom so that a share creeping up does not rehash at every step; at most the rows.
+    reservedTracks_ = std::min(std::size_t(reserved_), std::size_t(double(projected) * 1.25));
+    history_.reserve(reservedTracks_);
 }
 
 void LockInspectorView::applyPending() {

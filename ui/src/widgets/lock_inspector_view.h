@@ -63,6 +63,7 @@ class LockInspectorView : public QWidget {
     void applyRemovalsNow(const QString& instance);
     void onServerEmptied(const QString& instance);
     void reserveForScan(double fraction, quint64 keysSeen);
+    void reserveHistory();
     void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
                      const QStringList& removed);
     void onSelectionChanged();
@@ -94,8 +95,9 @@ class LockInspectorView : public QWidget {
     };
     QHash<QString, PendingUpdate> pending_;
     QTimer coalesce_;
-    int reserved_ = 0;              // rows the tables were last sized for
-    bool trimWhenApplied_ = false;  // a scan finished: return freed memory once it is applied
+    int reserved_ = 0;                // rows the tables were last sized for
+    std::size_t reservedTracks_ = 0;  // lock histories the history was last sized for
+    bool trimWhenApplied_ = false;    // a scan finished: return freed memory once it is applied
     QElapsedTimer lastTrim_;
     bool pointerOverTable_ = false;
     QString followKey_;  // row key of a selected lock that vanished: followed if it returns
