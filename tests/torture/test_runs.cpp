@@ -39,8 +39,19 @@ TEST_P(TortureRun, VerdictGoesTheWayTheDesignAllows) {
     TortureOptions options = shortRun(c.client, c.fault);
     options.pidFile = tempPidFile();
     TortureResult result = runTorture(options);
+    // A design that allows two holders does not show it in every 2.5 s run: whether a fault
+    // lands inside a hold depends on the scheduler (guide x restart showed none once in a
+    // loaded full-suite run). Up to two more seeds, each a real run; every run's report is
+    // kept in the trace.
+    std::string reports = textReport(options, result);
+    for (std::uint64_t seed = 8;
+         c.expect == Expect::Overlaps && result.verdict.overlaps == 0 && seed <= 9; ++seed) {
+        options.seed = seed;  // the pid file gathers every run's processes, all checked below
+        result = runTorture(options);
+        reports += "\n" + textReport(options, result);
+    }
     const Verdict& v = result.verdict;
-    SCOPED_TRACE(textReport(options, result));
+    SCOPED_TRACE(reports);
 
     EXPECT_GT(v.acquisitions, 0);
     EXPECT_GT(v.faultsInjected.count(c.fault), 0u) << "the fault was never injected";
