@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QHelpEvent>
 #include <QImage>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -446,6 +447,32 @@ class ReplayPanelTest : public QObject {
         QVERIFY(rowLabels(table).contains(QStringLiteral("Emails sent")));
         QCOMPARE(column(*panel, ReplayPanel::kFixedColumn),
                  headline(sim::Replay("fixed-report").outcome()));
+    }
+
+    void theVerdictAtTheEndFollowsTheRunNotTheStorysText() {
+        // atomic-counter's lock is PX 1000: a worker that thinks 1.5 s between GET and SET
+        // loses it, and the verdict at the end says updates were lost, wherever it is shown.
+        auto panel = openPanel(QStringLiteral("atomic-counter"));
+        QVERIFY(panel->setParam(QStringLiteral("mode"), 1));
+        QVERIFY(panel->setParam(QStringLiteral("think_ms"), 1500));
+        auto* summary = panel->findChild<QLabel*>(QStringLiteral("replaySummary"));
+        QVERIFY(summary);
+        panel->restart();
+        QVERIFY(!summary->text().contains(QStringLiteral("This run:")));
+        toEnd(*panel);
+        QVERIFY(panel->replay().outcome().lostUpdates > 0);
+        QVERIFY2(summary->text().contains(QStringLiteral("went wrong")),
+                 qPrintable(summary->text()));
+        QVERIFY(!summary->text().contains(QStringLiteral("correct")));
+        const QString narration = panel->narration()->toPlainText();
+        QVERIFY2(narration.contains(QStringLiteral("Verdict:")) &&
+                     narration.contains(QStringLiteral("were lost")),
+                 qPrintable(narration));
+        // INCR with the same think time: nothing lost, and the verdict says so.
+        QVERIFY(panel->setParam(QStringLiteral("mode"), 2));
+        toEnd(*panel);
+        QVERIFY2(summary->text().contains(QStringLiteral("no update was lost")),
+                 qPrintable(summary->text()));
     }
 
     void everyScenarioPlaysToItsEnd() {

@@ -56,10 +56,10 @@ Scenario atomicCounterScenario() {
     s.name = "atomic-counter";
     s.title = "A lock where one INCR suffices: lost updates, a lock, and the atomic command";
     s.summary =
-        "Two workers add to one counter. mode=0 reads, computes and writes back with no lock: "
-        "updates get lost. mode=1 takes the guide's lock around the same read and write: "
-        "correct, at four commands an update. mode=2 uses INCR: correct in one command, no "
-        "lock.";
+        "Two workers add to one counter. mode=0 reads, computes and writes back with no lock; "
+        "mode=1 takes the guide's lock (PX 1000) around the same read and write, at four "
+        "commands an update; mode=2 uses INCR, one command and no lock. Try a think_ms longer "
+        "than the lock's TTL. The verdict after the run counts the updates that were lost.";
     s.params = {
         {"mode", "0: GET then SET; 1: a lock around GET and SET; 2: INCR", 0, 0, 2},
         {"workers", "workers adding to the counter", 2, 1, 8},

@@ -46,8 +46,9 @@ Scenario expiryRaceScenario() {
     s.name = "expiry-race";
     s.title = "The guide's \"Verify the behavior\": True 1 / False / True 2 / False False / True";
     s.summary =
-        "Two RedisLock clients with a 200 ms TTL. a acquires, b is refused, a sleeps past its "
-        "TTL, b acquires with fence 2, and a can neither extend nor release b's lock.";
+        "Two RedisLock clients with a 200 ms TTL. a acquires, b tries, a sleeps (sleep_ms) "
+        "while it believes it still holds the lock, then b tries again and a tries to extend "
+        "and release. The verdict after the run says whose lock each release removed.";
     s.params = {
         {"ttl_ms", "TTL of both locks", 200, 1, 60000},
         {"sleep_ms", "how long the script sleeps while a holds nothing but thinks it does", 300, 0,

@@ -86,10 +86,10 @@ Scenario failoverScenario() {
     s.summary =
         "A primary with two asynchronous replicas. client1's lock is acknowledged by the "
         "primary before any replica has it; the primary fails and a replica is promoted; "
-        "client2 takes the same lock. With wait=1 client1 runs WAIT 1 50 and gives the lock "
-        "back when no replica acknowledged: that narrows the window, but a failover that "
-        "promotes the replica that did not acknowledge (failover_at_ms=100 promote=3) still "
-        "lets two clients hold it.";
+        "client2 asks for the same lock. With wait=1 client1 runs WAIT 1 50 and gives the lock "
+        "back when no replica acknowledged; try it with a failover that promotes the replica "
+        "that did not acknowledge (failover_at_ms=100 promote=3). The verdict after the run "
+        "counts the times two clients held it.";
     s.params = {
         {"wait", "1: client1 runs WAIT 1 50 after acquiring and gives the lock back on 0", 0, 0, 1},
     };

@@ -48,9 +48,10 @@ Scenario fixedReportScenario() {
     s.name = "fixed-report";
     s.title = "The fixed nightly report: token, renewal, fenced save, email keyed by date";
     s.summary =
-        "The guide's fix on the same slow night. One instance is frozen past its TTL right "
-        "before its save: another instance takes over, and the fencing token and the date key "
-        "keep the result to one report and one email.";
+        "The guide's fix on the same slow night: a renewed lock, a fencing token checked at save "
+        "and a date key on the email. One instance is frozen past its TTL right before its "
+        "save, so another instance takes over; the verdict after the run says how many reports "
+        "and emails came out of it.";
     s.params = reportNightParams({1, 40500, 45000});
     s.params.insert(
         s.params.begin() + 1,

@@ -34,9 +34,9 @@ Scenario redlockClockJumpScenario() {
     s.name = "redlock-clock-jump";
     s.title = "Redlock and a clock jump: two clients each hold a majority";
     s.summary =
-        "client1 locks A, B and C (D and E unreachable). C's clock jumps forward and its key "
-        "expires early. client2 locks C, D and E (A and B unreachable). Each has three of "
-        "five, and both believe they hold the lock: Redlock's safety rests on clocks.";
+        "client1 locks A, B and C (D and E unreachable). C's clock jumps forward (jump_ms). "
+        "client2 then tries C, D and E (A and B unreachable). Redlock's safety rests on clocks; "
+        "the verdict after the run counts the times both believed they held the lock.";
     s.params.push_back({"jump_at_ms", "when C's clock jumps", 1000, 0, 3600000});
     s.params.push_back(
         {"jump_ms", "how far C's clock jumps forward (0 = no jump)", 9500, 0, 86400000});

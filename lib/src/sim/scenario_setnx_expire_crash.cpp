@@ -58,9 +58,9 @@ Scenario setnxExpireCrashScenario() {
     s.name = "setnx-expire-crash";
     s.title = "SETNX, then a crash before EXPIRE: a lock that never expires";
     s.summary =
-        "A takes the lock with SETNX and crashes before its EXPIRE. The lock has no TTL, so every "
-        "later run is refused until an operator finds it in the inspector (PTTL -1) and releases "
-        "it safely; then the job can run.";
+        "A takes the lock with SETNX and may crash (crash_at_ms) before its EXPIRE. A lock with "
+        "no TTL refuses every later run until an operator finds it in the inspector (PTTL -1) "
+        "and releases it safely. The verdict after the run says how the night ended.";
     s.params = reportNightParams({});
     for (auto& p : s.params) {
         if (p.name == "crash_instance") p.defaultValue = 1;

@@ -15,6 +15,7 @@
 #include "elided_label.h"
 #include "lane_colors.h"
 #include "live_run.h"
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/scenario_file.h"
 #include "narration_text.h"
 #include "narration_view.h"
@@ -133,8 +134,6 @@ bool ReplayPanel::loadScenario(const QString& name) {
         chooser_->setCurrentIndex(chooser_->findData(name));
     }
     const sim::Scenario& s = replay_->scenario();
-    summary_->setText(QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
-                          .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped()));
     params_->setScenario(s, replay_->params());
     showReferences();
     lanes_->setReplay(replay_.get());
@@ -230,7 +229,21 @@ void ReplayPanel::showBeat() {
     } else {
         nowLine_->setFullText(tr("before the first beat · %1 beats").arg(r.beats().size()));
     }
+    showSummary();
     emit beatChanged(r.currentBeat());
+}
+
+void ReplayPanel::showSummary() {
+    const sim::Replay& r = *replay_;
+    const sim::Scenario& s = r.scenario();
+    QString html = QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
+                       .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped());
+    // The description sets the story up; once it has run to its end, its counts say how it
+    // came out (a parameter or a fork can turn a safe story unsafe and back).
+    if (r.currentBeat() >= 0 && r.atEnd())
+        html += QStringLiteral("<p><b>%1</b> %2</p>")
+                    .arg(tr("This run:"), qs(sim::runVerdict(r.outcome())).toHtmlEscaped());
+    summary_->setText(html);
 }
 
 void ReplayPanel::stepForward() {
@@ -361,8 +374,6 @@ void ReplayPanel::adoptReplay(std::unique_ptr<sim::Replay> replay) {
         seed_->setValue(static_cast<int>(replay_->seed()));
     }
     const sim::Scenario& s = replay_->scenario();
-    summary_->setText(QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
-                          .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped()));
     params_->setScenario(s, replay_->params());
     showReferences();
     lanes_->setReplay(replay_.get());

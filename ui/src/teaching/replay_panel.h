@@ -146,6 +146,7 @@ class ReplayPanel : public QWidget {
     QWidget* buildTimeline();
     void showStory();       // the recording changed (load, parameter, fork)
     void showBeat();        // the current beat changed
+    void showSummary();     // the sidebar's description, and the verdict at the end
     void showReferences();  // the table's rows and reference columns for the story
     void playTick();
     void startGlide();

@@ -3,6 +3,7 @@
 #include <QToolButton>
 
 #include "live_run.h"
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/scenario.h"
 #include "outcome_comparison.h"
 #include "replay_panel.h"
@@ -48,6 +49,7 @@ void ReplayPanel::showLiveResult() {
                        .arg(r.beats)
                        .arg(r.realMs / 1000.0, 0, 'f', 1)
                        .arg(verdict);
+    text += QLatin1Char(' ') + qs(sim::runVerdict(r.outcome));
     // What was real and what was emulated stays beside the verdict.
     if (const sim::Scenario* s = sim::findScenario(r.scenario.toStdString());
         s && !s->liveNotes.empty())
