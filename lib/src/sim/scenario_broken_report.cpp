@@ -1,5 +1,6 @@
 // broken-report: the guide's worked scenario, broken version. Nothing here says what will
 // happen; the instances run the broken code and the rules count the damage.
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "plain_lock_report_job.h"
 #include "report_scenario_setup.h"
@@ -53,6 +54,7 @@ Scenario brokenReportScenario() {
     s.params.insert(s.params.begin() + 1,
                     ParamSpec{"lock_ttl_s", "EX of the lock, in seconds", 10, 1, 86400});
     s.keys = {"lock:report"};
+    s.measures = reportJobMeasures();
     s.build = build;
     return s;
 }

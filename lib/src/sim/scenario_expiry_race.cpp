@@ -1,6 +1,7 @@
 // expiry-race: the guide's "Verify the behavior" script as a timeline.
 #include "expiry_race_client.h"
 #include "lockscope/errors.h"
+#include "lockscope/sim/story_measures.h"
 #include "scenario_catalog.h"
 
 namespace lockscope::sim {
@@ -57,6 +58,9 @@ Scenario expiryRaceScenario() {
     };
     s.liveRealMsPerVirtualSecond = 1000;  // the script is short: run it in real time
     s.keys = {"lock:{report:daily}", "fence:{report:daily}"};
+    // The guide's client refuses to touch a lock it lost; without the sleep it never loses it.
+    s.measures = {measure::foreignDeletions()};
+    s.fixedBy = "sleep_ms=0";
     s.build = build;
     return s;
 }

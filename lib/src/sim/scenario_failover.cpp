@@ -2,6 +2,7 @@
 // not reached the replica that a failover promotes; a second client then takes the same
 // lock. WAIT 1 50 after acquiring narrows the window but does not close it.
 #include "failover_client.h"
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "replicated_setup.h"
 #include "scenario_catalog.h"
@@ -112,7 +113,7 @@ Scenario failoverScenario() {
         "REPLICAOF NO ONE and the other follows it. r1 stays up for the clients already "
         "connected to it, like a primary cut off from its replicas. With wait=1 the WAIT is a "
         "real WAIT, sent when the model's WAIT returns.";
-    s.comparison = distributedComparisonRows;
+    s.measures = {measure::overlappingHolds(), measure::waitsShort()};
     s.fixedBy = "wait=1";
     s.build = build;
     return s;

@@ -1,6 +1,7 @@
 // fixed-report: the guide's fix on the same slow night, with one instance frozen by a GC
 // pause just after its last chunk, before its fenced save.
 #include "fenced_report_job.h"
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "report_scenario_setup.h"
 #include "scenario_catalog.h"
@@ -60,6 +61,7 @@ Scenario fixedReportScenario() {
         s.params.begin() + 2,
         ParamSpec{"save_delay_ms", "from the last chunk to save_report", 1000, 0, 3600000});
     s.keys = {"lock:{report:daily}", "fence:{report:daily}"};
+    s.measures = reportJobMeasures();
     s.build = build;
     return s;
 }

@@ -3,6 +3,7 @@
 // another client acquires it, and your DEL removes theirs." atomic=1 releases with the
 // guide's Lua script instead.
 #include "get_then_del_client.h"
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "scenario_catalog.h"
 
@@ -64,6 +65,8 @@ Scenario getThenDelScenario() {
     };
     s.liveRealMsPerVirtualSecond = 1000;  // short: run it in real time
     s.keys = {kKey};
+    s.measures = {measure::foreignDeletions()};
+    s.fixedBy = "atomic=1";
     s.build = build;
     return s;
 }

@@ -1,6 +1,7 @@
 // redlock-clock-jump: Kleppmann's second example. client1 locks A, B and C (D and E are out
 // of reach); C's clock jumps forward and its key expires; client2 locks C, D and E (A and B
 // out of reach). Both now believe they hold the lock: the rules count it, nothing asserts it.
+#include "lockscope/sim/story_measures.h"
 #include "redlock_rules.h"
 #include "redlock_setup.h"
 #include "scenario_catalog.h"
@@ -47,6 +48,10 @@ Scenario redlockClockJumpScenario() {
         "from outside, so at the jump every key on C has its TTL shortened by the jump "
         "(PEXPIRE, or DEL when nothing is left), which is what the jumped clock does to its "
         "expiry.";
+    // A token cannot save this one (both clients got theirs in order): only whether both
+    // held it, the stale write, and fencing=2's refused holder.
+    s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
+                  measure::holderWritesRejected()};
     s.build = build;
     return s;
 }

@@ -2,6 +2,7 @@
 // pause outlasts its validity; the keys expire, client2 acquires, and client1 wakes and
 // writes as if it still held the lock. Without fencing the store takes the stale write;
 // with a token the store checks, it is rejected.
+#include "lockscope/sim/story_measures.h"
 #include "redlock_setup.h"
 #include "scenario_catalog.h"
 
@@ -54,6 +55,9 @@ Scenario redlockGcPauseScenario() {
         "Live: five private redis-servers A to E, one per node, which really expire the keys. "
         "client1's GC pause needs no server action: its actor does not run while paused, as a "
         "frozen process sends nothing.";
+    // Did both hold it, and which writes did the store take (and which did it reject)?
+    s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
+                  measure::staleWritesRejected(), measure::corruptedWrites()};
     s.build = build;
     return s;
 }

@@ -2,6 +2,7 @@
 // while buyers pay; the primary fails over in a busy sale; holds that had not reached the
 // replica are lost, and other buyers take the same seats. fix=1 makes the database the
 // authority: a unique constraint on (event_id, seat_id) refuses the second confirmation.
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "replicated_setup.h"
 #include "scenario_catalog.h"
@@ -126,7 +127,8 @@ Scenario seatHoldScenario() {
         "that holds the replication stream while the model has a hold in flight. The failover "
         "is real: r1's link is cut, dropping what it held, and r2 runs REPLICAOF NO ONE. The "
         "bookings table stays the model's: there is no PostgreSQL here.";
-    s.comparison = distributedComparisonRows;
+    s.measures = {measure::seatsSoldTwice(), measure::overlappingHolds(),
+                  measure::bookingsRefused()};
     s.fixedBy = "fix=1";
     s.build = build;
     return s;

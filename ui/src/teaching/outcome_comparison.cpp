@@ -9,7 +9,6 @@
 namespace lockscope::ui {
 
 OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
-    setRows(sim::comparisonRows());
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setFocusPolicy(Qt::NoFocus);
@@ -32,8 +31,14 @@ OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
 }
 
 void OutcomeComparison::setRows(const std::vector<sim::ComparisonRow>& rows) {
-    if (rows_ == &rows) return;
-    rows_ = &rows;
+    auto sameLabels = [&] {
+        if (rows.size() != rows_.size()) return false;
+        for (std::size_t r = 0; r < rows.size(); ++r)
+            if (rows[r].label != rows_[r].label) return false;
+        return true;
+    };
+    if (sameLabels() && rowCount() == static_cast<int>(rows.size())) return;
+    rows_ = rows;
     // The numbers of the other rows mean something else: no column survives.
     clearContents();
     setColumnCount(0);
@@ -47,7 +52,7 @@ void OutcomeComparison::setColumn(int column, const QString& header,
                                   const sim::OutcomeSummary& outcome) {
     if (column >= columnCount()) setColumnCount(column + 1);
     setHorizontalHeaderItem(column, new QTableWidgetItem(header));
-    const auto& rows = *rows_;
+    const auto& rows = rows_;
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         int v = rows[r].value(outcome);
         auto* item = new QTableWidgetItem(QString::number(v));
@@ -71,7 +76,7 @@ void OutcomeComparison::tint(int row, int column, int v) {
     if (!cell) return;
     const QPalette& pal = palette();
     QColor color;
-    switch (rows_->at(static_cast<std::size_t>(row)).sense) {
+    switch (rows_.at(static_cast<std::size_t>(row)).sense) {
         case sim::RowSense::ExactlyOne:
             color = v == 1 ? LaneColors::good(pal) : v > 1 ? LaneColors::bad(pal) : QColor();
             break;
@@ -80,6 +85,8 @@ void OutcomeComparison::tint(int row, int column, int v) {
             break;
         case sim::RowSense::Harm:
             color = v > 0 ? LaneColors::bad(pal) : LaneColors::good(pal);
+            break;
+        case sim::RowSense::Cost:  // a price, not a verdict: no tint
             break;
     }
     if (color.isValid()) {
@@ -90,17 +97,6 @@ void OutcomeComparison::tint(int row, int column, int v) {
         cell->setBackground(QBrush());
     }
     cell->setForeground(pal.color(QPalette::Text));
-}
-
-void OutcomeComparison::showRowsOf(const std::vector<sim::OutcomeSummary>& outcomes) {
-    std::vector<bool> counts(rows_->size(), false);
-    bool any = false;
-    for (std::size_t r = 0; r < rows_->size(); ++r)
-        for (const sim::OutcomeSummary& o : outcomes)
-            if ((*rows_)[r].value(o) > 0) counts[r] = any = true;
-    for (std::size_t r = 0; r < rows_->size(); ++r)
-        setRowHidden(static_cast<int>(r),
-                     any ? !counts[r] : (*rows_)[r].sense != sim::RowSense::Harm);
 }
 
 QStringList OutcomeComparison::visibleRowLabels() const {

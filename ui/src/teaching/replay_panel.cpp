@@ -149,20 +149,15 @@ void ReplayPanel::showReferences() {
     if (s.fixedBy.empty()) {  // the report stories: the guide's broken and fixed jobs
         comparison_->setColumn(kBrokenColumn, tr("broken-report\n(whole night)"), brokenReference_);
         comparison_->setColumn(kFixedColumn, tr("fixed-report\n(whole night)"), fixedReference_);
-        // The report jobs are each other's reference; another story has rows of its own.
-        const bool reportJob = s.name == "broken-report" || s.name == "fixed-report";
-        comparison_->showRowsOf(reportJob ? std::vector{brokenReference_, fixedReference_}
-                                          : std::vector{sim::Replay(s.name).outcome()});
         return;
     }
-    // A story with rows of its own is its own reference: as told, and with its fix.
+    // Any other story is its own reference: as told, and with its fix (or without its fault).
     sim::ScenarioParams fixed = s.defaults();
     fixed.assign(s.fixedBy);
     const sim::OutcomeSummary asTold = sim::Replay(s.name).outcome();
     const sim::OutcomeSummary withFix = sim::Replay(s.name, fixed).outcome();
     comparison_->setColumn(kBrokenColumn, tr("as told\n(whole story)"), asTold);
     comparison_->setColumn(kFixedColumn, tr("%1\n(whole story)").arg(qs(s.fixedBy)), withFix);
-    comparison_->showRowsOf({asTold, withFix});
 }
 
 void ReplayPanel::setSeed(int seed) {
@@ -242,7 +237,7 @@ void ReplayPanel::showSummary() {
     // came out (a parameter or a fork can turn a safe story unsafe and back).
     if (r.currentBeat() >= 0 && r.atEnd())
         html += QStringLiteral("<p><b>%1</b> %2</p>")
-                    .arg(tr("This run:"), qs(sim::runVerdict(r.outcome())).toHtmlEscaped());
+                    .arg(tr("Verdict:"), qs(sim::runVerdict(r.outcome())).toHtmlEscaped());
     summary_->setText(html);
 }
 
