@@ -2,6 +2,7 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <algorithm>
 
 #include "lane_colors.h"
 #include "sim_text.h"
@@ -21,9 +22,7 @@ OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
     verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     horizontalHeader()->setDefaultAlignment(Qt::AlignCenter | Qt::Alignment(Qt::TextWordWrap));
     setWordWrap(true);
-    // Three lines of header: "broken-report" / "(whole night)", and with four columns in a
-    // narrow pane "failover live" wraps to "failover" / "live" / "(3 servers)".
-    horizontalHeader()->setMinimumHeight(QFontMetrics(f).height() * 3 + 16);
+    fitHeaderLines();
     // A column never narrower than its longest header word: below that the header wraps
     // into single letters. A narrow pane scrolls sideways instead.
     horizontalHeader()->setMinimumSectionSize(
@@ -42,16 +41,27 @@ void OutcomeComparison::setRows(const std::vector<sim::ComparisonRow>& rows) {
     // The numbers of the other rows mean something else: no column survives.
     clearContents();
     setColumnCount(0);
+    fitHeaderLines();
     setRowCount(static_cast<int>(rows.size()));
     QStringList labels;
     for (const auto& row : rows) labels << qs(row.label);
     setVerticalHeaderLabels(labels);
 }
 
+// Two lines of header ("broken-report" / "(whole night)"); three once a live column may
+// wrap "failover live" to "failover" / "live" / "(3 servers)". A line more than needed is
+// a row fewer on a 720p projector.
+void OutcomeComparison::fitHeaderLines() {
+    const int lines = columnCount() > 3 ? 3 : 2;
+    horizontalHeader()->setMinimumHeight(QFontMetrics(horizontalHeader()->font()).height() * lines +
+                                         16);
+}
+
 void OutcomeComparison::setColumn(int column, const QString& header,
                                   const sim::OutcomeSummary& outcome) {
     if (column >= columnCount()) setColumnCount(column + 1);
     setHorizontalHeaderItem(column, new QTableWidgetItem(header));
+    fitHeaderLines();
     const auto& rows = rows_;
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         int v = rows[r].value(outcome);
@@ -104,6 +114,25 @@ QStringList OutcomeComparison::visibleRowLabels() const {
     for (int r = 0; r < rowCount(); ++r)
         if (!isRowHidden(r)) labels << verticalHeaderItem(r)->text();
     return labels;
+}
+
+QSize OutcomeComparison::neededSize() const {
+    const int frame = 2 * frameWidth();
+    const QFontMetrics header(horizontalHeader()->font());
+    int width = verticalHeader()->sizeHint().width() + frame;
+    for (int c = 0; c < columnCount(); ++c) {
+        const QTableWidgetItem* item = horizontalHeaderItem(c);
+        int widest = 0;
+        for (const QString& line : (item ? item->text() : QString()).split(QLatin1Char('\n')))
+            widest = std::max(widest, header.horizontalAdvance(line));
+        width += std::max(horizontalHeader()->minimumSectionSize(), widest + 14);
+    }
+    // Bold cells at the table's (zoomed) font, a little air above and below.
+    QFont bold = font();
+    bold.setBold(true);
+    const int row =
+        std::max(QFontMetrics(bold).height() + 4, verticalHeader()->minimumSectionSize());
+    return {width, horizontalHeader()->minimumHeight() + rowCount() * row + frame};
 }
 
 void OutcomeComparison::changeEvent(QEvent* event) {

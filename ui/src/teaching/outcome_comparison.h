@@ -25,12 +25,16 @@ class OutcomeComparison : public QTableWidget {
     // The number shown in a cell (tests).
     int value(int row, int column) const;
     QStringList visibleRowLabels() const;
+    // The size that shows every row and column without a scroll bar: the row labels, each
+    // column as wide as its header's longest line, and the rows at the font's height.
+    QSize neededSize() const;
 
   protected:
     void changeEvent(QEvent* event) override;
 
   private:
     void tint(int row, int column, int value);
+    void fitHeaderLines();
 
     // A copy: a recorded story's scenario (and so its measures) lives only as long as its
     // Replay.

@@ -58,7 +58,7 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     comparison_ = new OutcomeComparison;
     comparison_->setObjectName(QStringLiteral("replayComparison"));
 
-    auto* bottom = new QSplitter(Qt::Horizontal);
+    auto* bottom = bottom_ = new QSplitter(Qt::Horizontal);
     bottom->addWidget(narration_);
     bottom->addWidget(comparison_);
     bottom->setStretchFactor(0, 1);
@@ -198,6 +198,9 @@ void ReplayPanel::showStory() {
         QStringLiteral("%1 — %2").arg(qs(replay_->scenario().name), qs(replay_->scenario().title)));
     showForks();
     showBeat();
+    // The rows and columns of this story; after the lanes have the new replay, since the
+    // splitter's resize lays them out.
+    fitPresenterTable();
     emit storyChanged();
 }
 
@@ -464,6 +467,11 @@ void ReplayPanel::showEvent(QShowEvent* event) {
     // The keys step the story from the moment the tab appears.
     QWidget* focused = QApplication::focusWidget();
     if (!focused || !isAncestorOf(focused)) setFocus();
+}
+
+void ReplayPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitPresenterTable();
 }
 
 void ReplayPanel::changeEvent(QEvent* event) {

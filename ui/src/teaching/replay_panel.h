@@ -139,6 +139,7 @@ class ReplayPanel : public QWidget {
     void keyPressEvent(QKeyEvent* event) override;
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     QWidget* buildTopRow();
@@ -166,6 +167,9 @@ class ReplayPanel : public QWidget {
     void showLiveResult();
     void updateLegend();
     void setZoom(double factor);
+    // Presenter mode on a projector (1280×720): the table gets the room to show every row
+    // and column, the narration and the timeline share the rest.
+    void fitPresenterTable();
     void installZoomShortcuts();
 
     std::unique_ptr<sim::Replay> replay_;
@@ -198,6 +202,7 @@ class ReplayPanel : public QWidget {
     QLabel* status_;
     QLabel* forks_;
     QSplitter* vertical_;
+    QSplitter* bottom_;  // the narration beside the table
     QWidget* sidebar_ = nullptr;
     QToolButton* presenterButton_ = nullptr;
     bool presenter_ = false;
