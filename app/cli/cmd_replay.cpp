@@ -8,6 +8,7 @@
 #include "lockscope/sim/explorer.h"
 #include "lockscope/sim/jepsen_history.h"
 #include "lockscope/sim/live_replay.h"
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/scenario.h"
 #include "lockscope/sim/scenario_file.h"
 #include "lockscope/sim/transcript.h"
@@ -184,6 +185,7 @@ int runReplay(const Arguments& args) {
     }
     std::fputs(formatTranscript(run.recording).c_str(), stdout);
     std::printf("\noutcome:\n%s", formatOutcome(run.outcome).c_str());
+    std::printf("\nverdict: %s\n", runVerdict(run.outcome).c_str());
     if (auto path = args.value("--history")) writeHistory(*path, run.recording);
     if (!run.divergences.empty()) {
         std::printf("\nthe model and the server disagreed %zu time(s):\n", run.divergences.size());

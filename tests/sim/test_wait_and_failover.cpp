@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -209,11 +210,18 @@ TEST(MultiServerScenarios, RunLiveAndSayWhatTheirLiveModeEmulates) {
         const Scenario& scenario = scenarioNamed(name);
         EXPECT_TRUE(scenario.liveUnavailable.empty()) << name;
         EXPECT_FALSE(scenario.liveNotes.empty()) << name;
-        EXPECT_EQ(&comparisonRowsFor(scenario), &distributedComparisonRows()) << name;
+        // Their tables count clients holding at once, not report emails.
+        const auto& rows = comparisonRowsFor(scenario);
+        auto labelled = [&](const std::string& label) {
+            return std::any_of(rows.begin(), rows.end(),
+                               [&](const ComparisonRow& r) { return r.label == label; });
+        };
+        EXPECT_TRUE(labelled("Times two clients held it at once")) << name;
+        EXPECT_FALSE(labelled("Emails sent")) << name;
     }
     // The one fault no process can suffer from outside is called an emulation.
     EXPECT_NE(scenarioNamed("redlock-clock-jump").liveNotes.find("EMULATED"), std::string::npos);
-    EXPECT_EQ(&comparisonRowsFor(scenarioNamed("broken-report")), &comparisonRows());
+    EXPECT_EQ(comparisonRowsFor(scenarioNamed("broken-report")).front().label, "Emails sent");
 }
 
 TEST(MultiServerScenarios, AStoryLiveModeCannotRunIsRefusedWithItsReason) {

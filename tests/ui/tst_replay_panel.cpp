@@ -6,6 +6,7 @@
 #include <QFile>
 #include <QHelpEvent>
 #include <QImage>
+#include <QLabel>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSpinBox>
@@ -411,7 +412,7 @@ class ReplayPanelTest : public QObject {
         auto panel = openPanel(QStringLiteral("redlock-gc-pause"));
         const OutcomeComparison& table = *panel->comparison();
         QStringList expected;
-        for (const auto& row : sim::distributedComparisonRows())
+        for (const auto& row : sim::comparisonRowsFor(sim::scenarioNamed("redlock-gc-pause")))
             expected << QString::fromStdString(row.label);
         QCOMPARE(rowLabels(table), expected);
         QVERIFY(rowLabels(table).contains(QStringLiteral("Times two clients held it at once")));
@@ -446,6 +447,57 @@ class ReplayPanelTest : public QObject {
         QVERIFY(rowLabels(table).contains(QStringLiteral("Emails sent")));
         QCOMPARE(column(*panel, ReplayPanel::kFixedColumn),
                  headline(sim::Replay("fixed-report").outcome()));
+    }
+
+    void theAtomicCounterTableShowsItsOwnMeasuresAcrossModes() {
+        // Lost updates and what each mode pays for correctness, nothing about emails: the
+        // story as told (mode=0) against INCR (mode=2), and this run (here mode=1).
+        auto panel = openPanel(QStringLiteral("atomic-counter"));
+        const OutcomeComparison& table = *panel->comparison();
+        QCOMPARE(rowLabels(table), QStringList({QStringLiteral("Lost updates"),
+                                                QStringLiteral("Commands per update")}));
+        QCOMPARE(table.visibleRowLabels(), rowLabels(table));
+        QVERIFY(header(table, ReplayPanel::kFixedColumn).contains(QStringLiteral("mode=2")));
+        QVERIFY(table.value(0, ReplayPanel::kBrokenColumn) > 0);
+        QCOMPARE(table.value(1, ReplayPanel::kBrokenColumn), 2);
+        QCOMPARE(table.value(0, ReplayPanel::kFixedColumn), 0);
+        QCOMPARE(table.value(1, ReplayPanel::kFixedColumn), 1);
+        QVERIFY(panel->setParam(QStringLiteral("mode"), 1));
+        toEnd(*panel);
+        QCOMPARE(table.value(0, ReplayPanel::kCurrentColumn), 0);
+        QCOMPARE(table.value(1, ReplayPanel::kCurrentColumn), 4);
+        // A cost is not tinted as harm or protection.
+        QCOMPARE(table.item(1, ReplayPanel::kCurrentColumn)->background().style(), Qt::NoBrush);
+        shoot(*panel, QStringLiteral("teaching-atomic-counter-table"));
+        // Another story, other measures.
+        QVERIFY(panel->loadScenario(QStringLiteral("get-then-del")));
+        QCOMPARE(rowLabels(table), QStringList({QStringLiteral("Foreign deletions")}));
+    }
+
+    void theVerdictAtTheEndFollowsTheRunNotTheStorysText() {
+        // atomic-counter's lock is PX 1000: a worker that thinks 1.5 s between GET and SET
+        // loses it, and the verdict at the end says updates were lost, wherever it is shown.
+        auto panel = openPanel(QStringLiteral("atomic-counter"));
+        QVERIFY(panel->setParam(QStringLiteral("mode"), 1));
+        QVERIFY(panel->setParam(QStringLiteral("think_ms"), 1500));
+        auto* summary = panel->findChild<QLabel*>(QStringLiteral("replaySummary"));
+        QVERIFY(summary);
+        panel->restart();
+        QVERIFY(!summary->text().contains(QStringLiteral("Verdict:")));
+        toEnd(*panel);
+        QVERIFY(panel->replay().outcome().lostUpdates > 0);
+        QVERIFY2(summary->text().contains(QStringLiteral("went wrong")),
+                 qPrintable(summary->text()));
+        QVERIFY(!summary->text().contains(QStringLiteral("correct")));
+        const QString narration = panel->narration()->toPlainText();
+        QVERIFY2(narration.contains(QStringLiteral("Verdict:")) &&
+                     narration.contains(QStringLiteral("were lost")),
+                 qPrintable(narration));
+        // INCR with the same think time: nothing lost, and the verdict says so.
+        QVERIFY(panel->setParam(QStringLiteral("mode"), 2));
+        toEnd(*panel);
+        QVERIFY2(summary->text().contains(QStringLiteral("no update was lost")),
+                 qPrintable(summary->text()));
     }
 
     void everyScenarioPlaysToItsEnd() {

@@ -8,6 +8,7 @@
 #include <QHeaderView>
 #include <QImage>
 #include <QLabel>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSpinBox>
 #include <QSplitter>
@@ -308,6 +309,42 @@ class TeachingRoomTest : public QObject {
         QVERIFY(panel.openCounterexample(result, stale));
         QCOMPARE(panel.replay().forks(), result.properties[stale].shortest->forks);
         QVERIFY(!panel.openCounterexample(result, 7));
+    }
+
+    void thePresenterTableFitsA720pProjector() {
+        // Every row and column of each story's table in view at 1280×720 (no scroll bar),
+        // with the narration still a few lines tall and the lanes the larger part.
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresenterMode(true);
+        window.showNormal();  // offscreen "full screen" is 800×800: a projector's size instead
+        window.setFixedSize(1280, 720);
+        QCoreApplication::processEvents();
+        ReplayPanel* panel = window.teaching();
+        OutcomeComparison* table = panel->comparison();
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            panel->seek(static_cast<int>(panel->replay().beats().size()) - 1);
+            QCoreApplication::processEvents();
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-presenter-720p-end-%1").arg(name)));
+            QVERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(name + QStringLiteral(" scrolls sideways by ") +
+                                QString::number(table->horizontalScrollBar()->maximum())));
+            QVERIFY2(table->verticalScrollBar()->maximum() == 0,
+                     qPrintable(name + QStringLiteral(" scrolls down by ") +
+                                QString::number(table->verticalScrollBar()->maximum())));
+            const int line = QFontMetrics(panel->narration()->font()).lineSpacing();
+            QVERIFY2(panel->narration()->viewport()->height() >= 3 * line, qPrintable(name));
+            QVERIFY2(panel->timeline()->height() >= table->height(), qPrintable(name));
+        }
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        window.setPresenterMode(false);
     }
 
     void everyStoryInPresenterModeAt720p() {

@@ -41,10 +41,12 @@ void CounterWorker::add(StepContext& context) {
         case CounterMode::Incr:
             context.send(RedisCommand::incr(config_.key));
             context.narrate(Message{"sim.counter.incr", {name()}});
+            context.updateMade(1);
             ++done_;
             next(context);
             return;
         case CounterMode::LockThenUpdate: {
+            ++sent_;  // a refused SET NX is part of the price of this update
             const bool got =
                 context
                     .send(RedisCommand::set(config_.lockKey, token_, true, TtlUnit::Millis, 1000))
@@ -61,6 +63,7 @@ void CounterWorker::add(StepContext& context) {
             break;
     }
     read_ = numberIn(context.send(RedisCommand::get(config_.key)));
+    ++sent_;
     context.narrate(
         Message{"sim.counter.reads", {name(), std::to_string(read_), std::to_string(read_ + 1)}});
     phase_ = Phase::Write;
@@ -71,10 +74,14 @@ void CounterWorker::writeBack(StepContext& context) {
     context.send(
         RedisCommand::set(config_.key, std::to_string(read_ + 1), false, TtlUnit::None, 0));
     context.narrate(Message{"sim.counter.writes-back", {name(), std::to_string(read_ + 1)}});
+    ++sent_;
     if (config_.mode == CounterMode::LockThenUpdate) {
         context.send(RedisCommand::release(config_.lockKey, token_));
         context.narrate(Message{"sim.counter.releases", {name()}});
+        ++sent_;
     }
+    context.updateMade(sent_);
+    sent_ = 0;
     ++done_;
     phase_ = Phase::Add;
     next(context);

@@ -41,6 +41,7 @@ class CounterWorker final : public ClonableActor<CounterWorker> {
     Phase phase_ = Phase::Add;
     int done_ = 0;
     std::int64_t read_ = 0;
+    int sent_ = 0;  // commands of the update under way, for the commands-per-update measure
 };
 
 }  // namespace lockscope::sim

@@ -72,29 +72,4 @@ std::string formatOutcome(const OutcomeSummary& o) {
     return s;
 }
 
-const std::vector<ComparisonRow>& comparisonRows() {
-    static const std::vector<ComparisonRow> rows = {
-        {"Emails sent", [](const OutcomeSummary& o) { return o.emailsSent; }, RowSense::ExactlyOne},
-        {"Duplicate runs", [](const OutcomeSummary& o) { return o.duplicateRuns; }},
-        {"Foreign deletions", [](const OutcomeSummary& o) { return o.foreignDeletions; }},
-        {"Corrupted writes", [](const OutcomeSummary& o) { return o.corruptedWrites; }},
-        {"Stale writes rejected", [](const OutcomeSummary& o) { return o.staleWritesRejected; },
-         RowSense::Protection},
-    };
-    return rows;
-}
-
-const std::vector<ComparisonRow>& distributedComparisonRows() {
-    static const std::vector<ComparisonRow> rows = {
-        {"Times two clients held it at once",
-         [](const OutcomeSummary& o) { return o.overlappingHolds; }},
-        {"Stale writes accepted", [](const OutcomeSummary& o) { return o.staleWritesAccepted; }},
-        {"Stale writes rejected", [](const OutcomeSummary& o) { return o.staleWritesRejected; },
-         RowSense::Protection},
-        {"Corrupted writes", [](const OutcomeSummary& o) { return o.corruptedWrites; }},
-        {"Seats sold twice", [](const OutcomeSummary& o) { return o.seatsSoldTwice; }},
-    };
-    return rows;
-}
-
 }  // namespace lockscope::sim

@@ -21,7 +21,6 @@ std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At) {
 Scenario redlockScenario(VirtualMs work, VirtualMs client2At) {
     Scenario s;
     s.params = redlockParams(work, client2At);
-    s.comparison = distributedComparisonRows;
     s.fixedBy = "fencing=1";
     return s;
 }

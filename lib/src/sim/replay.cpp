@@ -4,6 +4,7 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/sim/simulator.h"
+#include "lockscope/sim/story_measures.h"
 #include "lockscope/sim/transcript.h"
 
 namespace lockscope::sim {
@@ -27,6 +28,9 @@ Replay::Replay(Recording recorded, std::string title, std::vector<OutcomeSummary
     own->name = "history";
     own->title = std::move(title);
     own->liveUnavailable = "a recorded history is not a story that can be run again";
+    // What a torture history's counts can say (torture/history_story.cpp).
+    own->measures = {measure::duplicateRuns(), measure::leaseLapses(),
+                     measure::staleWritesAccepted(), measure::staleWritesRejected()};
     ownScenario_ = own;
     scenario_ = own.get();
     recording_ = std::move(recorded);

@@ -1,6 +1,7 @@
 #include "report_scenario_setup.h"
 
 #include "lockscope/errors.h"
+#include "lockscope/sim/story_measures.h"
 
 namespace lockscope::sim {
 
@@ -23,6 +24,16 @@ std::vector<ParamSpec> reportNightParams(FaultDefaults f, TriggerDefaults t) {
         {"crash_instance", "instance to crash (1 = A, 0 = none)", 0, 0, 8},
         {"crash_at_ms", "when it crashes", 0, 0, kDay},
     };
+}
+
+std::vector<ComparisonRow> reportJobMeasures() {
+    return {measure::emailsSent(),
+            measure::duplicateRuns(),
+            measure::foreignDeletions(),
+            measure::corruptedWrites(),
+            measure::corruptedReportsEmailed(),
+            measure::staleWritesRejected(),
+            measure::emailsHeldBack()};
 }
 
 ReportNight setUpReportNight(World& world, Recording& recording, const ScenarioParams& params,

@@ -31,6 +31,10 @@ struct TriggerDefaults {
 // db_slow_until_ms, pause_instance, pause_at_ms, pause_ms, crash_instance, crash_at_ms.
 std::vector<ParamSpec> reportNightParams(FaultDefaults faults, TriggerDefaults triggers = {});
 
+// The broken and the fixed job are each other's reference: one set of measures for both
+// (emails, duplicate runs, foreign deletions, corrupted writes, and the fix's safeguards).
+std::vector<ComparisonRow> reportJobMeasures();
+
 // Reads the shared parameters, draws the trigger jitter, adds the instance lanes first and
 // the key, file and outbox lanes after them, and plans the faults.
 ReportNight setUpReportNight(World& world, Recording& recording, const ScenarioParams& params,

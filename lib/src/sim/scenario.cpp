@@ -17,7 +17,7 @@ const std::vector<Scenario>& scenarios() {
 }
 
 const std::vector<ComparisonRow>& comparisonRowsFor(const Scenario& scenario) {
-    return scenario.comparison ? scenario.comparison() : comparisonRows();
+    return scenario.measures;
 }
 
 const Scenario* findScenario(std::string_view name) {

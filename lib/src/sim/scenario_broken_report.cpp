@@ -1,5 +1,6 @@
 // broken-report: the guide's worked scenario, broken version. Nothing here says what will
 // happen; the instances run the broken code and the rules count the damage.
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "plain_lock_report_job.h"
 #include "report_scenario_setup.h"
@@ -44,14 +45,16 @@ Scenario brokenReportScenario() {
     s.title = "The broken nightly report: SET NX EX 10, a 40 s job, a plain DEL";
     s.summary =
         "Several scheduler instances run the guide's broken job on a night when the database is "
-        "slow. The lock expires under the first job, another instance starts the same job, a DEL "
-        "removes a lock it does not own, and finance gets more than one email.";
+        "slow: SET NX EX, a long job, then DEL. Watch what the lock's expiry does to a job still "
+        "working, what the DEL removes, and how many emails finance gets; the verdict after the "
+        "run counts them.";
     // B fires after A's lock expired and while A still works, C just after A's DEL removed
     // B's lock: the guide's chain, on a slow night.
     s.params = reportNightParams({}, {35000, 6000});
     s.params.insert(s.params.begin() + 1,
                     ParamSpec{"lock_ttl_s", "EX of the lock, in seconds", 10, 1, 86400});
     s.keys = {"lock:report"};
+    s.measures = reportJobMeasures();
     s.build = build;
     return s;
 }

@@ -1,6 +1,7 @@
 // expiry-race: the guide's "Verify the behavior" script as a timeline.
 #include "expiry_race_client.h"
 #include "lockscope/errors.h"
+#include "lockscope/sim/story_measures.h"
 #include "scenario_catalog.h"
 
 namespace lockscope::sim {
@@ -46,8 +47,9 @@ Scenario expiryRaceScenario() {
     s.name = "expiry-race";
     s.title = "The guide's \"Verify the behavior\": True 1 / False / True 2 / False False / True";
     s.summary =
-        "Two RedisLock clients with a 200 ms TTL. a acquires, b is refused, a sleeps past its "
-        "TTL, b acquires with fence 2, and a can neither extend nor release b's lock.";
+        "Two RedisLock clients with a 200 ms TTL. a acquires, b tries, a sleeps (sleep_ms) "
+        "while it believes it still holds the lock, then b tries again and a tries to extend "
+        "and release. The verdict after the run says whose lock each release removed.";
     s.params = {
         {"ttl_ms", "TTL of both locks", 200, 1, 60000},
         {"sleep_ms", "how long the script sleeps while a holds nothing but thinks it does", 300, 0,
@@ -56,6 +58,9 @@ Scenario expiryRaceScenario() {
     };
     s.liveRealMsPerVirtualSecond = 1000;  // the script is short: run it in real time
     s.keys = {"lock:{report:daily}", "fence:{report:daily}"};
+    // The guide's client refuses to touch a lock it lost; without the sleep it never loses it.
+    s.measures = {measure::foreignDeletions()};
+    s.fixedBy = "sleep_ms=0";
     s.build = build;
     return s;
 }

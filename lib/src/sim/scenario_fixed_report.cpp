@@ -1,6 +1,7 @@
 // fixed-report: the guide's fix on the same slow night, with one instance frozen by a GC
 // pause just after its last chunk, before its fenced save.
 #include "fenced_report_job.h"
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "report_scenario_setup.h"
 #include "scenario_catalog.h"
@@ -48,9 +49,10 @@ Scenario fixedReportScenario() {
     s.name = "fixed-report";
     s.title = "The fixed nightly report: token, renewal, fenced save, email keyed by date";
     s.summary =
-        "The guide's fix on the same slow night. One instance is frozen past its TTL right "
-        "before its save: another instance takes over, and the fencing token and the date key "
-        "keep the result to one report and one email.";
+        "The guide's fix on the same slow night: a renewed lock, a fencing token checked at save "
+        "and a date key on the email. One instance is frozen past its TTL right before its "
+        "save, so another instance takes over; the verdict after the run says how many reports "
+        "and emails came out of it.";
     s.params = reportNightParams({1, 40500, 45000});
     s.params.insert(
         s.params.begin() + 1,
@@ -59,6 +61,7 @@ Scenario fixedReportScenario() {
         s.params.begin() + 2,
         ParamSpec{"save_delay_ms", "from the last chunk to save_report", 1000, 0, 3600000});
     s.keys = {"lock:{report:daily}", "fence:{report:daily}"};
+    s.measures = reportJobMeasures();
     s.build = build;
     return s;
 }

@@ -3,6 +3,7 @@
 // another client acquires it, and your DEL removes theirs." atomic=1 releases with the
 // guide's Lua script instead.
 #include "get_then_del_client.h"
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "scenario_catalog.h"
 
@@ -50,9 +51,10 @@ Scenario getThenDelScenario() {
     s.name = "get-then-del";
     s.title = "Releasing with GET, then DEL: the check and the delete interleave";
     s.summary =
-        "a's GET sees its own token, its lock expires before its DEL arrives, b takes the lock, "
-        "and a's DEL removes b's lock, so c gets it too. atomic=1 releases with the guide's "
-        "compare-and-delete script: nothing can happen between the comparison and the delete.";
+        "a takes the lock and releases it with GET, then DEL gap_ms later; b and c try to take "
+        "the lock meanwhile. atomic=1 releases with the guide's compare-and-delete script "
+        "instead, one atomic unit. The verdict after the run says whether a's release removed "
+        "a lock it did not own.";
     s.params = {
         {"atomic", "1: release with the guide's Lua script instead of GET then DEL", 0, 0, 1},
         {"ttl_ms", "TTL of every lock (PX)", 200, 1, 60000},
@@ -63,6 +65,8 @@ Scenario getThenDelScenario() {
     };
     s.liveRealMsPerVirtualSecond = 1000;  // short: run it in real time
     s.keys = {kKey};
+    s.measures = {measure::foreignDeletions()};
+    s.fixedBy = "atomic=1";
     s.build = build;
     return s;
 }

@@ -1,6 +1,7 @@
 // redlock-clock-jump: Kleppmann's second example. client1 locks A, B and C (D and E are out
 // of reach); C's clock jumps forward and its key expires; client2 locks C, D and E (A and B
 // out of reach). Both now believe they hold the lock: the rules count it, nothing asserts it.
+#include "lockscope/sim/story_measures.h"
 #include "redlock_rules.h"
 #include "redlock_setup.h"
 #include "scenario_catalog.h"
@@ -34,9 +35,9 @@ Scenario redlockClockJumpScenario() {
     s.name = "redlock-clock-jump";
     s.title = "Redlock and a clock jump: two clients each hold a majority";
     s.summary =
-        "client1 locks A, B and C (D and E unreachable). C's clock jumps forward and its key "
-        "expires early. client2 locks C, D and E (A and B unreachable). Each has three of "
-        "five, and both believe they hold the lock: Redlock's safety rests on clocks.";
+        "client1 locks A, B and C (D and E unreachable). C's clock jumps forward (jump_ms). "
+        "client2 then tries C, D and E (A and B unreachable). Redlock's safety rests on clocks; "
+        "the verdict after the run counts the times both believed they held the lock.";
     s.params.push_back({"jump_at_ms", "when C's clock jumps", 1000, 0, 3600000});
     s.params.push_back(
         {"jump_ms", "how far C's clock jumps forward (0 = no jump)", 9500, 0, 86400000});
@@ -47,6 +48,10 @@ Scenario redlockClockJumpScenario() {
         "from outside, so at the jump every key on C has its TTL shortened by the jump "
         "(PEXPIRE, or DEL when nothing is left), which is what the jumped clock does to its "
         "expiry.";
+    // A token cannot save this one (both clients got theirs in order): only whether both
+    // held it, the stale write, and fencing=2's refused holder.
+    s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
+                  measure::holderWritesRejected()};
     s.build = build;
     return s;
 }

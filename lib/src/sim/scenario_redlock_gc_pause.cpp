@@ -2,6 +2,7 @@
 // pause outlasts its validity; the keys expire, client2 acquires, and client1 wakes and
 // writes as if it still held the lock. Without fencing the store takes the stale write;
 // with a token the store checks, it is rejected.
+#include "lockscope/sim/story_measures.h"
 #include "redlock_setup.h"
 #include "scenario_catalog.h"
 
@@ -39,10 +40,10 @@ Scenario redlockGcPauseScenario() {
     s.title = "Redlock and a GC pause: a majority of five does not stop a stale write";
     s.summary =
         "client1 gets the lock on a majority of five independent primaries, then a GC pause "
-        "outlasts its validity. The keys expire, client2 acquires and writes, and client1 "
-        "wakes and writes too. Without fencing the store takes the stale write. Redlock has no "
-        "fencing token: with fencing=1 one comes from a monotonic counter and the stale write "
-        "is rejected; fencing=2 shows the trap of deriving it from the row's version.";
+        "(pause_ms) may outlast its validity while client2 acquires and writes; client1 then "
+        "wakes and writes too. Redlock has no fencing token: fencing=1 takes one from a "
+        "monotonic counter, fencing=2 derives it from the row's version. The verdict after the "
+        "run says which writes the store took and which it rejected.";
     s.params.push_back({"pause_at_ms", "when client1's GC pause starts", 50, 0, 3600000});
     s.params.push_back(
         {"pause_ms", "how long client1 is frozen (0 = no pause)", 15000, 0, 3600000});
@@ -54,6 +55,9 @@ Scenario redlockGcPauseScenario() {
         "Live: five private redis-servers A to E, one per node, which really expire the keys. "
         "client1's GC pause needs no server action: its actor does not run while paused, as a "
         "frozen process sends nothing.";
+    // Did both hold it, and which writes did the store take (and which did it reject)?
+    s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
+                  measure::staleWritesRejected(), measure::corruptedWrites()};
     s.build = build;
     return s;
 }

@@ -2,6 +2,7 @@
 // while buyers pay; the primary fails over in a busy sale; holds that had not reached the
 // replica are lost, and other buyers take the same seats. fix=1 makes the database the
 // authority: a unique constraint on (event_id, seat_id) refuses the second confirmation.
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "replicated_setup.h"
 #include "scenario_catalog.h"
@@ -104,11 +105,10 @@ Scenario seatHoldScenario() {
         "The seat-hold interview exercise: a failover sells seats twice; the database fixes it";
     s.summary =
         "Buyers hold seats with SET seat:{event}:{seat} <userId> NX PX 600000 while paying. "
-        "The Redis primary fails over in a busy sale; holds that had not reached the replica "
-        "are lost and other buyers take the same seats, so both pay and the seat is sold "
-        "twice. With fix=1 PostgreSQL is the authority (a unique constraint on (event_id, "
-        "seat_id)), with fix=2 a conditional update (WHERE sold_to IS NULL): either way the "
-        "second confirmation fails cleanly.";
+        "The Redis primary fails over in a busy sale, and holds that had not reached the "
+        "replica may be lost. With fix=1 PostgreSQL is the authority (a unique constraint on "
+        "(event_id, seat_id)), with fix=2 a conditional update (WHERE sold_to IS NULL). The "
+        "verdict after the run counts the seats sold twice and the confirmations refused.";
     s.params = {
         {"fix",
          "1: the bookings table has UNIQUE (event_id, seat_id); 2: a conditional update that "
@@ -127,7 +127,8 @@ Scenario seatHoldScenario() {
         "that holds the replication stream while the model has a hold in flight. The failover "
         "is real: r1's link is cut, dropping what it held, and r2 runs REPLICAOF NO ONE. The "
         "bookings table stays the model's: there is no PostgreSQL here.";
-    s.comparison = distributedComparisonRows;
+    s.measures = {measure::seatsSoldTwice(), measure::overlappingHolds(),
+                  measure::bookingsRefused()};
     s.fixedBy = "fix=1";
     s.build = build;
     return s;

@@ -2,6 +2,7 @@
 // two leaves a lock with no TTL; the inspector flags it and a safe release clears it.
 #include "inspector_operator.h"
 #include "lockscope/errors.h"
+#include "lockscope/sim/story_measures.h"
 #include "narrator.h"
 #include "plain_lock_report_job.h"
 #include "report_scenario_setup.h"
@@ -58,9 +59,9 @@ Scenario setnxExpireCrashScenario() {
     s.name = "setnx-expire-crash";
     s.title = "SETNX, then a crash before EXPIRE: a lock that never expires";
     s.summary =
-        "A takes the lock with SETNX and crashes before its EXPIRE. The lock has no TTL, so every "
-        "later run is refused until an operator finds it in the inspector (PTTL -1) and releases "
-        "it safely; then the job can run.";
+        "A takes the lock with SETNX and may crash (crash_at_ms) before its EXPIRE. A lock with "
+        "no TTL refuses every later run until an operator finds it in the inspector (PTTL -1) "
+        "and releases it safely. The verdict after the run says how the night ended.";
     s.params = reportNightParams({});
     for (auto& p : s.params) {
         if (p.name == "crash_instance") p.defaultValue = 1;
@@ -75,6 +76,10 @@ Scenario setnxExpireCrashScenario() {
                         0, std::int64_t{24} * 3600 * 1000});
     s.params.push_back({"rerun_after_ms", "from the release to \"run now\"", 4000, 0, 3600000});
     s.keys = {"lock:report"};
+    // A lock with no TTL: the table counts the runs it turned away and whether the operator
+    // freed it; the same night with no crash is the reference.
+    s.measures = {measure::emailsSent(), measure::runsRefused(), measure::orphansReleased()};
+    s.fixedBy = "crash_instance=0";
     s.build = build;
     return s;
 }

@@ -170,3 +170,12 @@ void StepContext::counterChecked(std::int64_t expected, std::int64_t actual) {
 }
 
 }  // namespace lockscope::sim
+
+namespace lockscope::sim {
+
+void StepContext::updateMade(int commands) {
+    ++world_.outcome.updatesMade;
+    world_.outcome.updateCommands += commands;
+}
+
+}  // namespace lockscope::sim

@@ -6,6 +6,7 @@
 
 #include "lane_colors.h"
 #include "lane_fonts.h"
+#include "lockscope/sim/run_verdict.h"
 #include "narration_text.h"
 #include "sim_text.h"
 
@@ -80,6 +81,10 @@ void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
                        ? QString()
                        : tr("Sent as: %1").arg(qs(beat->command)));
         html += QStringLiteral("<p>%1</p>").arg(narrationText(*beat).toHtmlEscaped());
+        // The story's end: how this run came out, from its counts (the summary only sets it up).
+        if (replay.atEnd())
+            html += QStringLiteral("<p><b>%1</b> %2</p>")
+                        .arg(tr("Verdict:"), esc(sim::runVerdict(replay.outcome())));
         if (predict && beat->predict) {
             answer_ = true;
             html += QStringLiteral("<p style='color:%1'><b>✔ Answer:</b> %2</p>")

@@ -15,6 +15,7 @@
 #include "elided_label.h"
 #include "lane_colors.h"
 #include "live_run.h"
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/scenario_file.h"
 #include "narration_text.h"
 #include "narration_view.h"
@@ -57,7 +58,7 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     comparison_ = new OutcomeComparison;
     comparison_->setObjectName(QStringLiteral("replayComparison"));
 
-    auto* bottom = new QSplitter(Qt::Horizontal);
+    auto* bottom = bottom_ = new QSplitter(Qt::Horizontal);
     bottom->addWidget(narration_);
     bottom->addWidget(comparison_);
     bottom->setStretchFactor(0, 1);
@@ -133,8 +134,6 @@ bool ReplayPanel::loadScenario(const QString& name) {
         chooser_->setCurrentIndex(chooser_->findData(name));
     }
     const sim::Scenario& s = replay_->scenario();
-    summary_->setText(QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
-                          .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped()));
     params_->setScenario(s, replay_->params());
     showReferences();
     lanes_->setReplay(replay_.get());
@@ -150,20 +149,15 @@ void ReplayPanel::showReferences() {
     if (s.fixedBy.empty()) {  // the report stories: the guide's broken and fixed jobs
         comparison_->setColumn(kBrokenColumn, tr("broken-report\n(whole night)"), brokenReference_);
         comparison_->setColumn(kFixedColumn, tr("fixed-report\n(whole night)"), fixedReference_);
-        // The report jobs are each other's reference; another story has rows of its own.
-        const bool reportJob = s.name == "broken-report" || s.name == "fixed-report";
-        comparison_->showRowsOf(reportJob ? std::vector{brokenReference_, fixedReference_}
-                                          : std::vector{sim::Replay(s.name).outcome()});
         return;
     }
-    // A story with rows of its own is its own reference: as told, and with its fix.
+    // Any other story is its own reference: as told, and with its fix (or without its fault).
     sim::ScenarioParams fixed = s.defaults();
     fixed.assign(s.fixedBy);
     const sim::OutcomeSummary asTold = sim::Replay(s.name).outcome();
     const sim::OutcomeSummary withFix = sim::Replay(s.name, fixed).outcome();
     comparison_->setColumn(kBrokenColumn, tr("as told\n(whole story)"), asTold);
     comparison_->setColumn(kFixedColumn, tr("%1\n(whole story)").arg(qs(s.fixedBy)), withFix);
-    comparison_->showRowsOf({asTold, withFix});
 }
 
 void ReplayPanel::setSeed(int seed) {
@@ -204,6 +198,9 @@ void ReplayPanel::showStory() {
         QStringLiteral("%1 — %2").arg(qs(replay_->scenario().name), qs(replay_->scenario().title)));
     showForks();
     showBeat();
+    // The rows and columns of this story; after the lanes have the new replay, since the
+    // splitter's resize lays them out.
+    fitPresenterTable();
     emit storyChanged();
 }
 
@@ -230,7 +227,21 @@ void ReplayPanel::showBeat() {
     } else {
         nowLine_->setFullText(tr("before the first beat · %1 beats").arg(r.beats().size()));
     }
+    showSummary();
     emit beatChanged(r.currentBeat());
+}
+
+void ReplayPanel::showSummary() {
+    const sim::Replay& r = *replay_;
+    const sim::Scenario& s = r.scenario();
+    QString html = QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
+                       .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped());
+    // The description sets the story up; once it has run to its end, its counts say how it
+    // came out (a parameter or a fork can turn a safe story unsafe and back).
+    if (r.currentBeat() >= 0 && r.atEnd())
+        html += QStringLiteral("<p><b>%1</b> %2</p>")
+                    .arg(tr("Verdict:"), qs(sim::runVerdict(r.outcome())).toHtmlEscaped());
+    summary_->setText(html);
 }
 
 void ReplayPanel::stepForward() {
@@ -361,8 +372,6 @@ void ReplayPanel::adoptReplay(std::unique_ptr<sim::Replay> replay) {
         seed_->setValue(static_cast<int>(replay_->seed()));
     }
     const sim::Scenario& s = replay_->scenario();
-    summary_->setText(QStringLiteral("<p style='font-size:17px'><b>%1</b></p><p>%2</p>")
-                          .arg(qs(s.title).toHtmlEscaped(), qs(s.summary).toHtmlEscaped()));
     params_->setScenario(s, replay_->params());
     showReferences();
     lanes_->setReplay(replay_.get());
@@ -458,6 +467,11 @@ void ReplayPanel::showEvent(QShowEvent* event) {
     // The keys step the story from the moment the tab appears.
     QWidget* focused = QApplication::focusWidget();
     if (!focused || !isAncestorOf(focused)) setFocus();
+}
+
+void ReplayPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    fitPresenterTable();
 }
 
 void ReplayPanel::changeEvent(QEvent* event) {

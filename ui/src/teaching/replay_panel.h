@@ -139,6 +139,7 @@ class ReplayPanel : public QWidget {
     void keyPressEvent(QKeyEvent* event) override;
     void changeEvent(QEvent* event) override;
     void showEvent(QShowEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     QWidget* buildTopRow();
@@ -146,6 +147,7 @@ class ReplayPanel : public QWidget {
     QWidget* buildTimeline();
     void showStory();       // the recording changed (load, parameter, fork)
     void showBeat();        // the current beat changed
+    void showSummary();     // the sidebar's description, and the verdict at the end
     void showReferences();  // the table's rows and reference columns for the story
     void playTick();
     void startGlide();
@@ -165,6 +167,9 @@ class ReplayPanel : public QWidget {
     void showLiveResult();
     void updateLegend();
     void setZoom(double factor);
+    // Presenter mode on a projector (1280×720): the table gets the room to show every row
+    // and column, the narration and the timeline share the rest.
+    void fitPresenterTable();
     void installZoomShortcuts();
 
     std::unique_ptr<sim::Replay> replay_;
@@ -197,6 +202,7 @@ class ReplayPanel : public QWidget {
     QLabel* status_;
     QLabel* forks_;
     QSplitter* vertical_;
+    QSplitter* bottom_;  // the narration beside the table
     QWidget* sidebar_ = nullptr;
     QToolButton* presenterButton_ = nullptr;
     bool presenter_ = false;

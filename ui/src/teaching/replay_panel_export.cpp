@@ -18,6 +18,7 @@
 #include "elided_label.h"
 #include "export_options.h"
 #include "lane_colors.h"
+#include "lockscope/sim/run_verdict.h"
 #include "narration_text.h"
 #include "outcome_comparison.h"
 #include "replay_panel.h"
@@ -108,6 +109,10 @@ void ReplayPanel::paintSlide(QPainter& p, const QSizeF& size) {
             html += QStringLiteral("<p style='font-family:monospace'>&gt; %1<br>%2</p>")
                         .arg(qs(b->shown).toHtmlEscaped(), qs(b->reply).toHtmlEscaped());
         html += QStringLiteral("<p>%1</p>").arg(narrationText(*b).toHtmlEscaped());
+        if (replay_->atEnd())
+            html +=
+                QStringLiteral("<p><b>%1</b> %2</p>")
+                    .arg(tr("Verdict:"), qs(sim::runVerdict(replay_->outcome())).toHtmlEscaped());
     } else {
         html = qs(replay_->scenario().summary).toHtmlEscaped();
     }

@@ -170,6 +170,7 @@ QWidget* ReplayPanel::buildSidebar() {
     auto* side = new QWidget;
     auto* layout = new QVBoxLayout(side);
     summary_ = new QLabel;
+    summary_->setObjectName(QStringLiteral("replaySummary"));
     summary_->setWordWrap(true);
     summary_->setTextFormat(Qt::RichText);
     summary_->setAlignment(Qt::AlignTop | Qt::AlignLeft);

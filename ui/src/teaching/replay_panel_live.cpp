@@ -3,6 +3,7 @@
 #include <QToolButton>
 
 #include "live_run.h"
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/scenario.h"
 #include "outcome_comparison.h"
 #include "replay_panel.h"
@@ -40,6 +41,7 @@ void ReplayPanel::showLiveResult() {
                                ? tr("%1 live\n(%2 servers)").arg(r.scenario).arg(r.servers)
                                : tr("%1 live\n(redis-server)").arg(r.scenario),
                            r.outcome);
+    fitPresenterTable();
     QString verdict = r.matchesSimulation
                           ? tr("the real server told the same story as the simulation ✓")
                           : tr("the real server's story differs from the simulation ✗");
@@ -48,6 +50,7 @@ void ReplayPanel::showLiveResult() {
                        .arg(r.beats)
                        .arg(r.realMs / 1000.0, 0, 'f', 1)
                        .arg(verdict);
+    text += QLatin1Char(' ') + qs(sim::runVerdict(r.outcome));
     // What was real and what was emulated stays beside the verdict.
     if (const sim::Scenario* s = sim::findScenario(r.scenario.toStdString());
         s && !s->liveNotes.empty())

@@ -1,6 +1,6 @@
 #pragma once
 // What a scenario run led to, counted by the simulator's rules as events happen (never
-// written into a scenario). The first five fields are the broken-vs-fixed comparison.
+// written into a scenario). Each story's table shows the measures it declares.
 
 #include <string>
 #include <vector>
@@ -30,6 +30,8 @@ struct OutcomeSummary {
     std::vector<std::string> printed;  // what a scenario's script printed (expiry-race)
     bool scriptOnly = false;  // a script with no report job: formatOutcome shows its own lines
     int lostUpdates = -1;     // atomic-counter: adds made minus the counter's end value; -1: n/a
+    int updatesMade = 0;      // atomic-counter: adds finished (the write, or the INCR, sent)
+    int updateCommands = 0;   // the commands those adds took, refused lock attempts included
 
     // Several servers (Redlock, failover, seat-hold). Counted by the same rules.
     bool distributedStory = false;  // set by those scenarios: formatOutcome shows this block
@@ -53,18 +55,16 @@ struct OutcomeSummary {
 std::string formatOutcome(const OutcomeSummary& outcome);
 
 // How a table should read a row's number: most count harm (0 is good), some count the
-// protection working (more is good), and the report's email should go out exactly once.
-enum class RowSense { Harm, Protection, ExactlyOne };
+// protection working (more is good), the report's email should go out exactly once, and a
+// cost (commands per update) is neither good nor bad.
+enum class RowSense { Harm, Protection, ExactlyOne, Cost };
 
-// The headline fields side by side, for the broken-vs-fixed table.
+// One measure of a run, a row of a story's comparison table. Each story declares its own
+// (Scenario::measures, story_measures.h).
 struct ComparisonRow {
     std::string label;
     int (*value)(const OutcomeSummary&);
     RowSense sense = RowSense::Harm;
 };
-const std::vector<ComparisonRow>& comparisonRows();
-// The headline of the multi-server stories (clients holding at once, stale writes, seats
-// sold twice); Scenario::comparison names which set a scenario uses.
-const std::vector<ComparisonRow>& distributedComparisonRows();
 
 }  // namespace lockscope::sim

@@ -30,10 +30,12 @@ struct Scenario {
     // How a live run does the story's faults for real, and which it can only emulate (said
     // plainly, so no one takes an emulation for the real thing). Empty: nothing to say.
     std::string liveNotes;
-    // The headline rows of its broken-vs-fixed table: comparisonRows() when null.
-    const std::vector<ComparisonRow>& (*comparison)() = nullptr;
-    // The parameter assignment that makes the story come out safe ("fencing=1"): the table's
-    // "fixed" reference column for a story with its own rows. Empty: the guide's report jobs.
+    // The measures its comparison table shows: only what this story's rules can count
+    // (story_measures.h), so no row reads 0 because the story has nothing to say there.
+    std::vector<ComparisonRow> measures;
+    // The parameter assignment the table compares the story with: its fix ("fencing=1") or
+    // the same story without its fault ("sleep_ms=0"). Empty: the guide's report jobs, each
+    // the other's reference.
     std::string fixedBy;
     std::function<void(World&, Recording&, const ScenarioParams&)> build;
 
@@ -41,7 +43,7 @@ struct Scenario {
 };
 
 const std::vector<Scenario>& scenarios();
-// The scenario's headline rows (comparisonRows() or distributedComparisonRows()).
+// The scenario's comparison rows: its measures.
 const std::vector<ComparisonRow>& comparisonRowsFor(const Scenario& scenario);
 const Scenario* findScenario(std::string_view name);
 // Throws InvalidArgumentError naming the known scenarios.

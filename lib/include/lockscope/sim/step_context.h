@@ -97,6 +97,8 @@ class StepContext {
 
     // atomic-counter: the counter read at the end against the adds made.
     void counterChecked(std::int64_t expected, std::int64_t actual);
+    // atomic-counter: one add finished, after `commands` commands (its price).
+    void updateMade(int commands);
 
     // The report row as a plain resource: read its version (the fence a Redlock client can
     // derive from the resource itself), and a write with no fence check at all.

@@ -1,0 +1,137 @@
+#include "lockscope/sim/run_verdict.h"
+
+#include <vector>
+
+namespace lockscope::sim {
+
+namespace {
+
+using Phrases = std::vector<std::string>;
+
+std::string times(int n) {
+    return n == 1 ? "once" : std::to_string(n) + " times";
+}
+
+// "3 updates were lost", "1 update was lost".
+std::string counted(int n, const std::string& one, const std::string& many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
+std::string joined(const Phrases& phrases) {
+    std::string s;
+    for (std::size_t i = 0; i < phrases.size(); ++i) {
+        if (i > 0) s += i + 1 == phrases.size() ? " and " : ", ";
+        s += phrases[i];
+    }
+    return s;
+}
+
+// The report stories are the ones whose email should go out exactly once.
+bool reportStory(const OutcomeSummary& o) {
+    return !o.scriptOnly && !o.distributedStory;
+}
+
+// Results that are wrong at the end of the run: what a user of the system would notice.
+Phrases damage(const OutcomeSummary& o) {
+    Phrases p;
+    if (o.lostUpdates > 0)
+        p.push_back(counted(o.lostUpdates, "update was lost", "updates were lost"));
+    if (reportStory(o) && o.emailsSent > 1)
+        p.push_back("finance got " + std::to_string(o.emailsSent) + " emails instead of one");
+    if (reportStory(o) && o.emailsSent == 0) p.push_back("no report email went out");
+    if (o.corruptedReportsEmailed > 0)
+        p.push_back(counted(o.corruptedReportsEmailed, "corrupted report was emailed",
+                            "corrupted reports were emailed"));
+    if (o.corruptedWrites > 0)
+        p.push_back(counted(o.corruptedWrites, "write corrupted what another holder had written",
+                            "writes corrupted what another holder had written"));
+    if (o.staleWritesAccepted > 0)
+        p.push_back(counted(o.staleWritesAccepted, "stale write was accepted",
+                            "stale writes were accepted"));
+    if (o.seatsSoldTwice > 0)
+        p.push_back(counted(o.seatsSoldTwice, "seat was sold twice", "seats were sold twice"));
+    if (o.holderWritesRejected > 0)
+        p.push_back(counted(o.holderWritesRejected,
+                            "write was refused although its writer held the lock",
+                            "writes were refused although their writers held the lock"));
+    return p;
+}
+
+// The lock failed to keep holders apart: harmless only when something else caught it.
+Phrases breaches(const OutcomeSummary& o) {
+    Phrases p;
+    if (o.overlappingHolds > 0)
+        p.push_back("two clients held the lock at the same time " + times(o.overlappingHolds));
+    if (o.foreignDeletions > 0)
+        p.push_back("a client deleted a lock it did not own " + times(o.foreignDeletions));
+    if (o.duplicateRuns > 0)
+        p.push_back("the job started again while another run was alive or done " +
+                    times(o.duplicateRuns));
+    if (o.leaseLapses > 0)
+        p.push_back("a lock expired or was deleted under a working holder " + times(o.leaseLapses));
+    return p;
+}
+
+// Safeguards that did their work in this run.
+Phrases protections(const OutcomeSummary& o) {
+    Phrases p;
+    if (o.staleWritesRejected > 0)
+        p.push_back(counted(o.staleWritesRejected, "stale write was rejected by the fencing token",
+                            "stale writes were rejected by the fencing token"));
+    if (o.emailsSuppressed > 0)
+        p.push_back(counted(o.emailsSuppressed, "email was held back by the date key",
+                            "emails were held back by the date key"));
+    if (o.bookingsRefused > 0)
+        p.push_back(counted(o.bookingsRefused, "second confirmation was refused by the database",
+                            "second confirmations were refused by the database"));
+    if (o.runsAborted > 0)
+        p.push_back(counted(o.runsAborted, "run stopped when it lost its lock",
+                            "runs stopped when they lost their lock"));
+    return p;
+}
+
+// A story with nothing behind the lock (the guide's scripts, failover): the lock failing to
+// keep clients apart is the harm itself, not a cause of one.
+bool lockIsTheResult(const OutcomeSummary& o) {
+    const bool guardsSomething = o.lostUpdates >= 0 || reportStory(o) || o.corruptedWrites > 0 ||
+                                 o.staleWritesAccepted > 0 || o.staleWritesRejected > 0 ||
+                                 o.bookingsConfirmed > 0 || o.holderWritesRejected > 0;
+    return !guardsSomething;
+}
+
+// What "correct" means for this kind of story, said only when nothing above was counted.
+std::string whatHeld(const OutcomeSummary& o) {
+    if (o.lostUpdates >= 0) return "no update was lost";
+    if (o.distributedStory) return "no two clients held the lock at once and no result was wrong";
+    if (o.scriptOnly) return "no client deleted a lock it did not own";
+    return "one report email, no duplicate run and no corrupted write";
+}
+
+}  // namespace
+
+std::string runVerdict(const OutcomeSummary& o) {
+    Phrases harm = damage(o), broken = breaches(o);
+    const Phrases caught = protections(o);
+    if (lockIsTheResult(o)) {
+        harm.insert(harm.end(), broken.begin(), broken.end());
+        broken.clear();
+    }
+    std::string s;
+    if (!harm.empty()) {
+        s = "This run went wrong: " + joined(harm) + ".";
+        if (!broken.empty()) s += " The lock did not hold: " + joined(broken) + ".";
+        if (!caught.empty()) s += " Caught in time: " + joined(caught) + ".";
+        return s;
+    }
+    if (!broken.empty()) {
+        // Only what was counted: "nothing was damaged" is claimed when a safeguard caught it.
+        s = "The lock did not hold in this run: " + joined(broken) + ".";
+        if (!caught.empty()) s += " What it guarded stayed correct: " + joined(caught) + ".";
+        return s;
+    }
+    s = "This run came out correct: " + whatHeld(o) + ".";
+    if (!caught.empty()) s += " " + joined(caught) + ".";
+    return s;
+}
+
+}  // namespace lockscope::sim

@@ -1,0 +1,96 @@
+// The after-run verdict is computed from what the run counted, not from a story's fixed
+// text: a lock whose TTL runs out mid-update loses updates, and the verdict says so.
+
+#include <gtest/gtest.h>
+
+#include "lockscope/sim/run_verdict.h"
+#include "sim_test_support.h"
+
+using namespace lockscope::sim;
+using namespace lockscope::sim::testing;
+
+namespace {
+
+bool has(const std::string& text, const std::string& part) {
+    return text.find(part) != std::string::npos;
+}
+
+}  // namespace
+
+// The guide's lock around GET and SET is 1 s (PX 1000): a worker that thinks longer loses
+// it, the other worker takes it, and both write back what they read.
+TEST(RunVerdict, ALockThatExpiresMidUpdateLosesUpdatesAndTheVerdictSaysSo) {
+    RunResult run = simulate("atomic-counter", {"mode=1", "think_ms=1500"});
+    ASSERT_GT(run.outcome.lostUpdates, 0);
+    const std::string verdict = runVerdict(run.outcome);
+    EXPECT_TRUE(has(verdict, "went wrong")) << verdict;
+    EXPECT_TRUE(has(verdict, std::to_string(run.outcome.lostUpdates) + " update")) << verdict;
+    EXPECT_FALSE(has(verdict, "correct")) << verdict;
+    // The story's description no longer claims an outcome the run can contradict.
+    EXPECT_FALSE(has(scenarioNamed("atomic-counter").summary, "correct"));
+}
+
+TEST(RunVerdict, TheLockWithinItsTtlAndIncrLoseNothing) {
+    for (const char* mode : {"mode=1", "mode=2"}) {
+        RunResult run = simulate("atomic-counter", {mode});
+        ASSERT_EQ(run.outcome.lostUpdates, 0) << mode;
+        const std::string verdict = runVerdict(run.outcome);
+        EXPECT_TRUE(has(verdict, "came out correct: no update was lost")) << mode << verdict;
+    }
+    RunResult incr = simulate("atomic-counter", {"mode=2", "think_ms=5000"});
+    EXPECT_TRUE(has(runVerdict(incr.outcome), "no update was lost"));
+}
+
+TEST(RunVerdict, ReadThenWriteLosesUpdates) {
+    RunResult run = simulate("atomic-counter", {"mode=0"});
+    ASSERT_GT(run.outcome.lostUpdates, 0);
+    EXPECT_TRUE(has(runVerdict(run.outcome), "went wrong")) << runVerdict(run.outcome);
+}
+
+// get-then-del: the non-atomic release deletes b's lock; the script cannot.
+TEST(RunVerdict, GetThenDelFollowsItsForeignDeletions) {
+    RunResult racy = simulate("get-then-del");
+    ASSERT_GT(racy.outcome.foreignDeletions, 0);
+    const std::string racyVerdict = runVerdict(racy.outcome);
+    EXPECT_TRUE(has(racyVerdict, "went wrong: a client deleted a lock it did not own"))
+        << racyVerdict;
+    EXPECT_FALSE(has(racyVerdict, "correct")) << racyVerdict;
+
+    RunResult atomic = simulate("get-then-del", {"atomic=1"});
+    ASSERT_EQ(atomic.outcome.foreignDeletions, 0);
+    EXPECT_TRUE(has(runVerdict(atomic.outcome), "came out correct")) << runVerdict(atomic.outcome);
+    // Nothing interleaves with a lock that outlives a's work: the same verdict as atomic.
+    RunResult slow = simulate("get-then-del", {"ttl_ms=10000"});
+    EXPECT_EQ(slow.outcome.foreignDeletions, 0);
+    EXPECT_TRUE(has(runVerdict(slow.outcome), "came out correct")) << runVerdict(slow.outcome);
+}
+
+// redlock-gc-pause: without fencing the stale write lands; with a fencing token it is
+// rejected, and the verdict names the protection rather than calling the lock safe.
+TEST(RunVerdict, FencingTurnsTheGcPauseIntoACaughtStaleWrite) {
+    RunResult bare = simulate("redlock-gc-pause");
+    ASSERT_GT(bare.outcome.staleWritesAccepted, 0);
+    EXPECT_TRUE(has(runVerdict(bare.outcome), "stale write")) << runVerdict(bare.outcome);
+    EXPECT_TRUE(has(runVerdict(bare.outcome), "went wrong")) << runVerdict(bare.outcome);
+
+    RunResult fenced = simulate("redlock-gc-pause", {"fencing=1"});
+    ASSERT_EQ(fenced.outcome.staleWritesAccepted, 0);
+    ASSERT_GT(fenced.outcome.staleWritesRejected, 0);
+    const std::string verdict = runVerdict(fenced.outcome);
+    EXPECT_TRUE(has(verdict, "The lock did not hold")) << verdict;
+    EXPECT_TRUE(has(verdict, "rejected by the fencing token")) << verdict;
+}
+
+// Every story gets a verdict that matches its default run's counts.
+TEST(RunVerdict, EveryStoryHasOne) {
+    for (const auto& s : scenarios()) {
+        RunResult run = simulate(s.name);
+        const std::string verdict = runVerdict(run.outcome);
+        EXPECT_FALSE(verdict.empty()) << s.name;
+        const bool harmed = run.outcome.lostUpdates > 0 || run.outcome.staleWritesAccepted > 0 ||
+                            run.outcome.seatsSoldTwice > 0 || run.outcome.corruptedWrites > 0;
+        if (harmed) {
+            EXPECT_TRUE(has(verdict, "went wrong")) << s.name << ": " << verdict;
+        }
+    }
+}
