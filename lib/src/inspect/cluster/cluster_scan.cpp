@@ -130,7 +130,8 @@ void rereadMovedSlots(ClusterRouter& router, const ClusterScanOptions& options,
                       const std::map<int, std::vector<std::string>>& slotNodes,
                       std::map<std::string, LockRecord>& byKey, ClusterScanResult& result) {
     for (const auto& [slot, nodeIds] : slotNodes) {
-        std::erase_if(byKey, [slot](const auto& kv) { return kv.second.slot == slot; });
+        // Captured by copy: clang before 16 cannot capture a structured binding.
+        std::erase_if(byKey, [s = slot](const auto& kv) { return kv.second.slot == s; });
         for (const auto& id : nodeIds) {
             const ClusterNode* node = router.topology().byId(id);
             if (!node) continue;
