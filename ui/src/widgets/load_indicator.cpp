@@ -37,8 +37,10 @@ void LoadIndicator::forget(const QString& instance) {
 
 void LoadIndicator::redraw() {
     if (loads_.isEmpty()) {
-        setText(tr("LockScope load: not connected"));
-        setToolTip({});
+        // True with no connection and in a connection's first seconds alike: "not connected"
+        // showed beside a table a live connection had just filled.
+        setText(tr("LockScope load: not measured yet"));
+        setToolTip(tr("Measured from a connection's round trips once it has run a few seconds"));
         return;
     }
     double commands = 0;
