@@ -139,5 +139,11 @@ TEST_F(CliTest, ListJsonMemoryStaysBoundedOnABigKeyspace) {
     auto [code, rssKb] = cli.wait();
     EXPECT_EQ(code, 0);
     EXPECT_EQ(lines, 100000u);
+#ifdef __SANITIZE_ADDRESS__
+    // AddressSanitizer's shadow memory and quarantine of freed blocks raise the CLI's RSS to
+    // about 550 MB whatever it holds: the bound is checked by the normal build.
+    GTEST_SKIP() << "peak RSS under AddressSanitizer is not the program's: " << rssKb / 1024
+                 << " MB";
+#endif
     EXPECT_LT(rssKb, 32 * 1024) << "peak RSS " << rssKb / 1024 << " MB";
 }
