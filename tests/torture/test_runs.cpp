@@ -17,7 +17,15 @@ using testing::tempPidFile;
 
 // Measured: the run shows no overlap, against the table's expectation; the README says why
 // (Redlock keeps a majority when one or two of five nodes fail under a holder of all five).
-enum class Expect { Overlaps, NoStaleWriteAccepted, Measured };
+// Unsafe: two holders at once, or a stale write accepted. A restart without persistence
+// wipes the lock and the fence counter alike, so in a short run the guide's client shows its
+// unsafety as fences going back (stale writes accepted) more often than as an overlap (12
+// overlaps in 20 restarts in the README's long run; none in a loaded 2.5 s run).
+enum class Expect { Overlaps, Unsafe, NoStaleWriteAccepted, Measured };
+
+bool showsUnsafety(const Verdict& v) {
+    return v.overlaps > 0 || (v.staleWritesAccepted && *v.staleWritesAccepted > 0);
+}
 
 struct Case {
     const char* client;
@@ -44,8 +52,11 @@ TEST_P(TortureRun, VerdictGoesTheWayTheDesignAllows) {
     // loaded full-suite run). Up to two more seeds, each a real run; every run's report is
     // kept in the trace.
     std::string reports = textReport(options, result);
-    for (std::uint64_t seed = 8;
-         c.expect == Expect::Overlaps && result.verdict.overlaps == 0 && seed <= 9; ++seed) {
+    auto shown = [&](const Verdict& v) {
+        return c.expect == Expect::Overlaps ? v.overlaps > 0
+                                            : c.expect != Expect::Unsafe || showsUnsafety(v);
+    };
+    for (std::uint64_t seed = 8; !shown(result.verdict) && seed <= 9; ++seed) {
         options.seed = seed;  // the pid file gathers every run's processes, all checked below
         result = runTorture(options);
         reports += "\n" + textReport(options, result);
@@ -57,6 +68,8 @@ TEST_P(TortureRun, VerdictGoesTheWayTheDesignAllows) {
     EXPECT_GT(v.faultsInjected.count(c.fault), 0u) << "the fault was never injected";
     if (c.expect == Expect::Overlaps) {
         EXPECT_GT(v.overlaps, 0) << "this design allows two holders at once under " << c.fault;
+    } else if (c.expect == Expect::Unsafe) {
+        EXPECT_TRUE(showsUnsafety(v)) << "this design is unsafe under " << c.fault;
     } else if (c.expect == Expect::NoStaleWriteAccepted) {
         ASSERT_TRUE(v.staleWritesAccepted);
         EXPECT_EQ(*v.staleWritesAccepted, 0);
@@ -95,7 +108,7 @@ INSTANTIATE_TEST_SUITE_P(
         Case{"setnx-del", "pause", Expect::Overlaps},
         Case{"setnx-del", "restart", Expect::Overlaps},
         Case{"setnx-del", "failover", Expect::Overlaps}, Case{"guide", "pause", Expect::Overlaps},
-        Case{"guide", "restart", Expect::Overlaps}, Case{"guide", "failover", Expect::Overlaps},
+        Case{"guide", "restart", Expect::Unsafe}, Case{"guide", "failover", Expect::Overlaps},
         Case{"guide-fenced", "pause", Expect::NoStaleWriteAccepted},
         Case{"guide-fenced", "restart", Expect::NoStaleWriteAccepted},
         Case{"guide-fenced", "failover", Expect::NoStaleWriteAccepted},
