@@ -175,8 +175,10 @@ class NodeRedlock {
         }
         if (!fs::exists(dir / "node_modules" / "redlock") ||
             !fs::exists(dir / "node_modules" / "ioredis")) {
-            std::string out =
-                run("cd '" + dir.string() + "' && npm ci --no-audit --no-fund 2>&1", status);
+            std::string out = run("cd '" + dir.string() +
+                                      "' && timeout 120 npm ci --no-audit --no-fund "
+                                      "--fetch-timeout=20000 --fetch-retries=1 2>&1",
+                                  status);
             if (status != 0) {
                 reason_ = "npm ci failed in " + dir.string() + ": " + lastLine(out);
                 return;
