@@ -43,7 +43,8 @@ int main(int argc, char** argv) {
     // A live workload beside it: one lock renewed and one handed off every 100 ms.
     std::atomic<bool> stop{false};
     std::thread churn([&] {
-        Connection w = Connection::open(server.endpoint());
+        // DEBUG POPULATE blocks the server for seconds on a loaded machine: wait it out.
+        Connection w = Connection::open(server.endpoint(), {.commandTimeout = 60s});
         for (int i = 0; !stop; ++i) {
             w.command({"PEXPIRE", "lock:{job:" + std::to_string(i % locks) + "}", "600000"});
             w.command({"SET", "lock:{job:" + std::to_string((i * 7) % locks) + "}",

@@ -13,6 +13,7 @@
 #include <memory>
 #include <random>
 
+#include "lock_test_records.h"
 #include "lockscope/inspect/doctor.h"
 #include "models/audit_log_model.h"
 #include "models/lock_filter_proxy.h"
@@ -20,39 +21,10 @@
 
 using namespace lockscope;
 using namespace lockscope::ui;
+using lockscope::ui::testing::kInstance;
+using lockscope::ui::testing::Records;
 
 namespace {
-
-const QString kInstance = QStringLiteral("redis://127.0.0.1:1");
-
-class Records {
-  public:
-    explicit Records(unsigned seed) : random_(seed) {}
-
-    inspect::LockRecord make(int i) {
-        inspect::LockRecord r;
-        r.instance = instance_;
-        r.key = "lock:{r" + std::to_string(i) + "}";
-        r.resourceOffset = 6;
-        r.resourceLength = std::uint16_t(r.key.size() - 7);
-        r.token = "t" + std::to_string(i);
-        r.pttlMs = i % 9 == 0 ? -1 : std::int64_t(random_() % 600'000);
-        r.observedAt = r.firstSeen = r.lastChange = now_;
-        return r;
-    }
-    QVector<inspect::LockRecord> range(int from, int to) {
-        QVector<inspect::LockRecord> out;
-        for (int i = from; i < to; ++i) out.append(make(i));
-        return out;
-    }
-    std::mt19937& random() { return random_; }
-
-  private:
-    std::mt19937 random_;
-    std::shared_ptr<const std::string> instance_ =
-        std::make_shared<const std::string>(kInstance.toStdString());
-    std::chrono::steady_clock::time_point now_ = std::chrono::steady_clock::now();
-};
 
 // Rows in the proxy by remaining TTL, ascending, "no TTL" after every countdown.
 bool sortedByRemaining(const QAbstractItemModel& view) {

@@ -39,6 +39,7 @@ class LockRowOrder {
 
     std::vector<int> ids_;        // position -> id
     std::vector<int> positions_;  // id -> position, -1 for an id not in the order
+    std::vector<int> scratch_;    // resort()'s rows that stay, reused between calls
 };
 
 }  // namespace lockscope::ui

@@ -18,6 +18,7 @@
 #include <deque>
 #include <functional>
 #include <map>
+#include <span>
 #include <string>
 
 #include "lockscope/inspect/lock_record.h"
@@ -66,7 +67,10 @@ class LockTableModel : public QAbstractTableModel {
 
     // Adds or updates these records of one instance. complete: the batch is the whole set
     // for that instance, so rows of it that are missing have expired or been deleted.
-    void apply(const QString& instance, const QVector<Record>& records, bool complete);
+    void apply(const QString& instance, std::span<const Record> records, bool complete);
+    void apply(const QString& instance, const QVector<Record>& records, bool complete) {
+        apply(instance, std::span(records.constData(), std::size_t(records.size())), complete);
+    }
     void removeInstance(const QString& instance);
     // Removes every row of the instance but keeps it known (its server restarted empty):
     // one model reset when it had all the rows, no lookup per key.
@@ -139,8 +143,8 @@ class LockTableModel : public QAbstractTableModel {
     const Row& rowAt(int position) const { return slots_[std::size_t(order_.idAt(position))]; }
     void tick();
     int allocate(Row row);
-    void appendNewRows(const QString& instance, const QVector<Record>& records,
-                       std::vector<int>& moved);
+    void appendNewRows(const QString& instance, std::span<const Record> records,
+                       const std::vector<std::size_t>& added, std::vector<int>& moved);
     void keepSorted(const std::vector<int>& moved);
     void resortNow();
     void removeIds(const std::vector<int>& ids);

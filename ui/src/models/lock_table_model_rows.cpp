@@ -12,21 +12,26 @@
 
 namespace lockscope::ui {
 
-void LockTableModel::apply(const QString& instance, const QVector<Record>& records, bool complete) {
+void LockTableModel::apply(const QString& instance, std::span<const Record> records,
+                           bool complete) {
     instances_.insert(instance);
     const std::string instanceName = instance.toStdString();
     std::unordered_set<int> seen;
-    QVector<Record> added;
-    std::unordered_map<std::string_view, qsizetype> addedAt;  // a key twice is one new row
+    // New rows by their place in `records`, not copies: a rescan's slice is thousands of
+    // records, each with strings and fields, and copying them here was a third of the slice.
+    std::vector<std::size_t> added;
+    std::unordered_map<std::string_view, std::size_t> addedAt;  // a key twice is one new row
+    addedAt.reserve(records.size());
     std::vector<int> changed, moved;
     for (const Record& rec : records) {
         const int id = idOf(instanceName, rec.key);
         if (id < 0) {
-            auto at = addedAt.find(rec.key);
-            if (at != addedAt.end())
-                added[at->second] = rec;
+            const auto place = std::size_t(&rec - records.data());
+            auto [at, fresh] = addedAt.emplace(rec.key, added.size());
+            if (fresh)
+                added.push_back(place);
             else
-                addedAt.emplace(rec.key, added.size()), added.append(rec);
+                added[at->second] = place;  // the later record of the key wins
             continue;
         }
         if (complete) seen.insert(id);
@@ -51,20 +56,21 @@ void LockTableModel::apply(const QString& instance, const QVector<Record>& recor
         gone = idsOfInstance(instanceName);
         std::erase_if(gone, [&](int id) { return seen.count(id) > 0; });
     }
-    appendNewRows(instance, added, moved);
+    appendNewRows(instance, records, added, moved);
     keepSorted(moved);
     removeIds(gone);
 }
 
-void LockTableModel::appendNewRows(const QString& instance, const QVector<Record>& records,
-                                   std::vector<int>& moved) {
-    if (records.isEmpty()) return;
+void LockTableModel::appendNewRows(const QString& instance, std::span<const Record> records,
+                                   const std::vector<std::size_t>& added, std::vector<int>& moved) {
+    if (added.empty()) return;
     const int first = order_.size();
     std::vector<int> ids;
-    ids.reserve(std::size_t(records.size()));
+    ids.reserve(added.size());
     const std::string instanceName = instance.toStdString();
-    beginInsertRows({}, first, first + int(records.size()) - 1);
-    for (const Record& rec : records) {
+    beginInsertRows({}, first, first + int(added.size()) - 1);
+    for (std::size_t place : added) {
+        const Record& rec = records[place];
         int id = allocate(Row{rec, rec.pttlMs, {}});
         ownedBy(slots_[std::size_t(id)].record, instanceName);
         keys_[std::size_t(id)] = {numericSort_ ? numericSortKey(rec, sortColumn_) : 0, ++arrivals_};

@@ -113,7 +113,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     layout->addLayout(top);
     layout->addWidget(splitter_, 1);
 
-    connect(filter_, &QLineEdit::textChanged, proxy_, &LockFilterProxy::setFilterText);
+    connect(filter_, &QLineEdit::textChanged, this, &LockInspectorView::applyFilter);
     connect(cancel_, &QToolButton::clicked, &hub_, &ConnectionHub::cancelScans);
     connect(model_, &LockTableModel::countdownTick, table_->viewport(),
             qOverload<>(&QWidget::update));
@@ -141,7 +141,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     coalesce_.setInterval(100);
     connect(&coalesce_, &QTimer::timeout, this, &LockInspectorView::applyPending);
     connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString& instance) {
-        pending_.remove(instance);
+        pending_.drop(instance);
         model_->removeInstance(instance);
         table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
         showSelected();
@@ -208,30 +208,14 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 void LockInspectorView::onLocksChanged(const QString& instance,
                                        const QVector<inspect::LockRecord>& changed,
                                        const QStringList& removed, bool) {
-    PendingUpdate& p = pending_[instance];
-    if (!removed.isEmpty()) {
-        // A key removed after an update still pending is gone: drop the update (a set of
-        // 100,000 removed keys is built only when there is such an update).
-        if (!p.changed.isEmpty()) {
-            const QSet<QString> gone(removed.begin(), removed.end());
-            p.changed.removeIf([&](const inspect::LockRecord& r) {
-                return gone.contains(QString::fromStdString(r.key));
-            });
-        }
-        p.removed += removed;
-    }
-    // Implicit sharing: the first batch of an interval is taken over, not copied.
-    if (p.changed.isEmpty())
-        p.changed = changed;
-    else
-        p.changed += changed;
+    pending_.add(instance, changed, removed);
     if (!coalesce_.isActive()) coalesce_.start(100);
 }
 
 void LockInspectorView::onServerEmptied(const QString& instance) {
     // Every lock of the instance is gone (a restart with no persistence): updates still
     // pending are about the old server, and the rows go in one model reset.
-    pending_.remove(instance);
+    pending_.drop(instance);
     history_.vanishedAll(instance);
     const QString selected = selectedRowKey();
     if (!selected.isEmpty() && selected.section('\n', 0, 0) == instance) {
@@ -245,9 +229,8 @@ void LockInspectorView::onServerEmptied(const QString& instance) {
 }
 
 void LockInspectorView::applyRemovalsNow(const QString& instance) {
-    auto it = pending_.find(instance);
-    if (it == pending_.end() || it->removed.isEmpty()) return;
-    applyUpdate(instance, {}, std::exchange(it->removed, {}));
+    const QStringList removed = pending_.takeRemovals(instance);
+    if (!removed.isEmpty()) applyUpdate(instance, {}, removed);
 }
 
 void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
@@ -258,7 +241,7 @@ void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
     constexpr double kMaxRows = 4e6;
     if (fraction < kMinFraction) return;
     qsizetype rowsSoFar = model_->rowCount();
-    for (const PendingUpdate& p : std::as_const(pending_)) rowsSoFar += p.changed.size();
+    rowsSoFar += pending_.waitingRecords();
     // Both projected to the whole scan: capping by the keys scanned so far instead made the
     // projection grow with the scan, and each step rehashed every row on this thread (a
     // 250 ms stall at a million rows).
@@ -294,14 +277,8 @@ void LockInspectorView::applyPending() {
     // stall of the window short; the rest follows on the next turn of the loop.
     constexpr qsizetype kSlice = 2000;
     if (pending_.isEmpty()) return;
-    const QString instance = pending_.begin().key();
-    PendingUpdate& p = pending_.begin().value();
-    QVector<inspect::LockRecord> slice =
-        p.changed.size() <= kSlice ? std::exchange(p.changed, {}) : p.changed.first(kSlice);
-    if (!p.changed.isEmpty()) p.changed.remove(0, slice.size());
-    QStringList removed = std::exchange(p.removed, {});
-    if (p.changed.isEmpty()) pending_.erase(pending_.begin());
-    applyUpdate(instance, slice, removed);
+    const PendingLockUpdates::Slice slice = pending_.take(kSlice);
+    applyUpdate(slice.instance, slice.records, slice.removed);
     // Through a timer, not a posted call: posted calls run back to back before timers and
     // repaints get their turn, which would make the slices one long stall again.
     if (!pending_.isEmpty())
@@ -330,7 +307,7 @@ void LockInspectorView::releaseFreedMemory() {
 }
 
 void LockInspectorView::applyUpdate(const QString& instance,
-                                    const QVector<inspect::LockRecord>& changed,
+                                    std::span<const inspect::LockRecord> changed,
                                     const QStringList& removed) {
     for (const auto& r : changed)
         history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r.key)), r);
@@ -435,10 +412,18 @@ void LockInspectorView::showSelected() {
                            model_->recordsOfResource(record->resource()), instances);
 }
 
+void LockInspectorView::applyFilter(const QString& text) {
+    // The proxy resets on a new filter; the selected lock stays selected while it matches.
+    const QString selected = selectedRowKey();
+    proxy_->setFilterText(text);
+    if (!selected.isEmpty()) selectKey(selected.section('\n', 0, 0), selected.section('\n', 1));
+}
+
 void LockInspectorView::selectKey(const QString& instance, const QString& key) {
     int row = model_->rowOf(instance, key);
     if (row < 0) return;
     QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
+    if (!index.isValid()) return;  // filtered out
     table_->selectRow(index.row());
     table_->scrollTo(index);
 }

@@ -7,10 +7,12 @@
 #include <QTimer>
 #include <QWidget>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
 #include "models/lock_history.h"
+#include "widgets/pending_lock_updates.h"
 
 class QLabel;
 class QLineEdit;
@@ -62,9 +64,10 @@ class LockInspectorView : public QWidget {
     void releaseFreedMemory();
     void applyRemovalsNow(const QString& instance);
     void onServerEmptied(const QString& instance);
+    void applyFilter(const QString& text);
     void reserveForScan(double fraction, quint64 keysSeen);
     void reserveHistory();
-    void applyUpdate(const QString& instance, const QVector<inspect::LockRecord>& changed,
+    void applyUpdate(const QString& instance, std::span<const inspect::LockRecord> changed,
                      const QStringList& removed);
     void onSelectionChanged();
     // Tells each connection's watch the keys on screen and the selected one (its focus).
@@ -89,11 +92,7 @@ class LockInspectorView : public QWidget {
     int scansRunning_ = 0;
     // Updates wait here up to 100 ms and are applied together: a scan streaming thousands
     // of batches costs the sorting proxy a few insertions, not one per batch.
-    struct PendingUpdate {
-        QVector<inspect::LockRecord> changed;
-        QStringList removed;
-    };
-    QHash<QString, PendingUpdate> pending_;
+    PendingLockUpdates pending_;
     QTimer coalesce_;
     int reserved_ = 0;                // rows the tables were last sized for
     std::size_t reservedTracks_ = 0;  // lock histories the history was last sized for

@@ -1,0 +1,81 @@
+// The inspector's queue of reported but not yet shown lock updates: slices hand out every
+// record once, in the order reported, across batches; a key removed while its update waits
+// is never shown; removals travel with the next slice of their instance.
+
+#include <QTest>
+
+#include "lock_test_records.h"
+#include "widgets/pending_lock_updates.h"
+
+using namespace lockscope;
+using namespace lockscope::ui;
+using lockscope::ui::testing::kInstance;
+using lockscope::ui::testing::Records;
+
+namespace {
+
+QStringList keysOf(std::span<const inspect::LockRecord> records) {
+    QStringList keys;
+    for (const auto& r : records) keys << QString::fromStdString(r.key);
+    return keys;
+}
+
+QStringList drain(PendingLockUpdates& pending, qsizetype sliceSize,
+                  QStringList* removed = nullptr) {
+    QStringList keys;
+    while (!pending.isEmpty()) {
+        auto slice = pending.take(sliceSize);
+        if (slice.records.size() > std::size_t(sliceSize)) keys << QStringLiteral("OVERSIZED");
+        keys += keysOf(slice.records);
+        if (removed) *removed += slice.removed;
+    }
+    return keys;
+}
+
+}  // namespace
+
+class PendingLockUpdatesTest : public QObject {
+    Q_OBJECT
+  private slots:
+    void slicesHandOutEveryRecordOnceInOrderAcrossBatches() {
+        Records make(1);
+        PendingLockUpdates pending;
+        pending.add(kInstance, make.range(0, 7), {});
+        pending.add(kInstance, make.range(7, 20), {});
+        QCOMPARE(pending.waitingRecords(), 20);
+        QCOMPARE(drain(pending, 3), keysOf(make.range(0, 20)));
+        QCOMPARE(pending.waitingRecords(), 0);
+    }
+
+    void aKeyRemovedWhileItsUpdateWaitsIsNeverShown() {
+        Records make(2);
+        PendingLockUpdates pending;
+        pending.add(kInstance, make.range(0, 10), {});
+        auto first = pending.take(4);  // r0..r3 shown
+        QCOMPARE(first.records.size(), std::size_t(4));
+        pending.add(kInstance, make.range(10, 12),
+                    {QStringLiteral("lock:{r5}"), QStringLiteral("lock:{r1}")});
+        QStringList removed;
+        QStringList expected = keysOf(make.range(4, 12));
+        expected.removeAll(QStringLiteral("lock:{r5}"));
+        QCOMPARE(drain(pending, 100, &removed), expected);
+        QCOMPARE(removed, (QStringList{QStringLiteral("lock:{r5}"), QStringLiteral("lock:{r1}")}));
+    }
+
+    void removalsAloneAndDroppedInstances() {
+        Records make(3);
+        PendingLockUpdates pending;
+        pending.add(kInstance, {}, {QStringLiteral("lock:{gone}")});
+        QCOMPARE(pending.takeRemovals(kInstance), QStringList{QStringLiteral("lock:{gone}")});
+        QVERIFY(pending.isEmpty());
+        pending.add(kInstance, make.range(0, 5), {});
+        pending.add(QStringLiteral("redis://127.0.0.1:2"), make.range(5, 6), {});
+        pending.drop(kInstance);
+        QCOMPARE(pending.waitingRecords(), 1);
+        pending.add(kInstance, {}, {});  // nothing: no queue
+        QCOMPARE(drain(pending, 10), keysOf(make.range(5, 6)));
+    }
+};
+
+QTEST_GUILESS_MAIN(PendingLockUpdatesTest)
+#include "tst_pending_lock_updates.moc"
