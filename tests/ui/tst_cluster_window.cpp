@@ -66,6 +66,42 @@ class ClusterWindowTest : public QObject {
         QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window")));
     }
 
+    // Watching a quiet cluster does not ask it for its topology every second (it did): asked
+    // at the connect, then only for a reason (a redirect, a lost node) or every 30 s.
+    void aQuietClusterIsNotAskedForItsTopologyEverySecond() {
+        lockscope::testing::RedisCluster cluster;
+        const std::string key = "lock:{quiet}";
+        const std::size_t node = cluster.primaryFor(key);
+        cluster.connect(node).command({"SET", key, "worker-1", "PX", "120000"});
+        auto clusterCalls = [&] {  // CLUSTER SHARDS, SLOTS, NODES, MYID... on the primaries
+            long long calls = 0;
+            for (std::size_t i = 0; i < 3; ++i) {
+                std::string info(cluster.connect(i).command({"INFO", "commandstats"}).text());
+                for (auto at = info.find("cmdstat_cluster"); at != std::string::npos;
+                     at = info.find("cmdstat_cluster", at + 1))
+                    calls += std::stoll(info.substr(info.find("calls=", at) + 6));
+            }
+            return calls;
+        };
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.extra.append(
+            ConnectionProfile::create(QStringLiteral("quiet cluster"), cluster.endpoint(0)));
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(QString::fromStdString(cluster.url(node)),
+                                              QString::fromStdString(key)) >= 0,
+                                 15000);
+        const long long before = clusterCalls();
+        QTest::qWait(6000);
+        const long long grown = clusterCalls() - before;
+        QVERIFY2(grown <= 1,
+                 qPrintable(QStringLiteral("%1 CLUSTER commands in 6 s of watching").arg(grown)));
+    }
+
     // A primary dies: the cluster promotes its replica, the window notes the topology change in
     // the command log, lists the new primary under the connection and reads what it holds.
     void aFailoverIsAnEventAndThePromotedReplicaIsWatched() {

@@ -43,9 +43,15 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
     connect(s.thread, &QThread::started, s.worker, &ConnectionWorker::start);
     connect(s.thread, &QThread::finished, s.worker, &QObject::deleteLater);
     connect(s.worker, &ConnectionWorker::stateChanged, this,
-            [this, id](const QString& instance, ConnectionState state, const QString& message) {
+            [this, id, clusterOf = profile.clusterOf](
+                const QString& instance, ConnectionState state, const QString& message) {
                 emit stateChanged(id, state, message);
                 emit instanceStateChanged(instance, state);
+                // A cluster member lost its node: the connection that follows the cluster's
+                // topology asks again now, not at its 30 s safety net (a failover is coming).
+                if (state == ConnectionState::Reconnecting && !clusterOf.isEmpty())
+                    if (auto parent = sessions_.find(clusterOf); parent != sessions_.end())
+                        parent->worker->noteClusterNodeLost();
             });
     connect(s.worker, &ConnectionWorker::locksChanged, this, &ConnectionHub::locksChanged);
     connect(s.worker, &ConnectionWorker::serverEmptied, this, &ConnectionHub::serverEmptied);

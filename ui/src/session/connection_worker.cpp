@@ -203,7 +203,6 @@ void ConnectionWorker::askAboutCluster() {
         }
         logNote(members->topologyNote);
         clusterPrimaries_ = members->otherPrimaries;
-        nextClusterCheck_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
         emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
     } catch (const Error& e) {
         cluster_.reset();
@@ -213,10 +212,11 @@ void ConnectionWorker::askAboutCluster() {
 }
 
 void ConnectionWorker::followCluster() {
-    if (!cluster_ || std::chrono::steady_clock::now() < nextClusterCheck_) return;
-    nextClusterCheck_ = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+    if (!cluster_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (clusterNodeLost_.exchange(false)) cluster_->noteNodeLost(now);
     try {
-        cluster_->refresh();
+        if (!cluster_->followTopology(now)) return;
         const auto& events = cluster_->events();
         for (; clusterEventsSeen_ < events.size(); ++clusterEventsSeen_)
             logNote(tr("cluster topology changed: %1")
@@ -227,7 +227,7 @@ void ConnectionWorker::followCluster() {
             emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
         }
     } catch (const Error&) {
-        // No node answered this time: asked again in a second.
+        // No node answered this time: the router asks again in a second.
     }
 }
 
@@ -274,6 +274,8 @@ void ConnectionWorker::step() {
                                std::chrono::steady_clock::now() + options_.pollInterval / 4);
         scheduleNext(0);
     } catch (const Error& e) {
+        // A MOVED, CLUSTERDOWN or lost connection is a reason to ask the cluster again.
+        if (cluster_) cluster_->noteError(e, std::chrono::steady_clock::now());
         QString message = QString::fromStdString(e.what());
         if (isFatal(e)) {
             connection_.reset();
@@ -324,6 +326,7 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
         emit actionFinished(instance_, key, name, result.ok(), int(result.outcome),
                             QString::fromStdString(result.message));
     } catch (const Error& e) {
+        if (cluster_) cluster_->noteError(e, std::chrono::steady_clock::now());
         emit actionFinished(instance_, key, name, false, -1, QString::fromStdString(e.what()));
     }
     nextStepAt_ = {};  // show the result of the action at once

@@ -54,6 +54,10 @@ class ConnectionWorker : public QObject {
     // Thread-safe: the keys of this connection the view shows now and the selected one; the
     // watch reads them every interval and the rest within the load budget.
     void setFocus(std::vector<std::string> keys);
+    // Thread-safe: the worker of another primary of this connection's cluster lost its node.
+    // The topology is asked again at the next step, and every second for a while, so the
+    // failover that may follow is seen (this worker's own connection may be fine).
+    void noteClusterNodeLost() { clusterNodeLost_.store(true); }
 
   public slots:
     void start();               // connect and begin watching (on the worker thread)
@@ -118,11 +122,12 @@ class ConnectionWorker : public QObject {
     bool stopped_ = false;
     bool clusterAsked_ = false;
     // A connection to a cluster node: follows the topology (failovers, slot moves), asked
-    // again every few seconds.
+    // again only for a reason (an error of this worker or a lost node of another) or every
+    // 30 s (lib's TopologyRefreshPolicy).
     std::unique_ptr<inspect::ClusterRouter> cluster_;
     std::size_t clusterEventsSeen_ = 0;
     QStringList clusterPrimaries_;
-    std::chrono::steady_clock::time_point nextClusterCheck_{};
+    std::atomic<bool> clusterNodeLost_{false};  // set by the GUI thread (the hub)
     // The current scan's stop source. cancelScan() runs on the GUI thread while step()
     // replaces the source for each new scan on this one, so both go through the mutex: a
     // scan holds its own token, and a cancel reaches whichever scan is current.

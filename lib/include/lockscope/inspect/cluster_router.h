@@ -6,6 +6,8 @@
 // Whether the seed is part of a cluster is learned once, and only when needed: an action
 // goes to the seed first and asks for the topology only when the seed answers MOVED, so a
 // plain server never hears a CLUSTER command for it; a scan asks once (isCluster()).
+// A watcher follows the topology with followTopology(): asked again only for a reason (a
+// redirect, a lost node, CLUSTERDOWN) or every 30 s (topology_refresh_policy.h).
 // Not thread-safe: one thread owns a router (scans open their own connections).
 
 #include <functional>
@@ -17,8 +19,10 @@
 #include <vector>
 
 #include "lockscope/connection.h"
+#include "lockscope/errors.h"
 #include "lockscope/inspect/cluster_addressing.h"
 #include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/topology_refresh_policy.h"
 
 namespace lockscope::inspect {
 
@@ -45,6 +49,18 @@ class ClusterRouter {
 
     // Asks the cluster again (any reachable node, the seed first) and records what changed.
     void refresh();
+
+    // For a watcher, called at each of its steps: asks the cluster again when the policy says
+    // so (a reason seen, or 30 s since the last answer). True when it asked. Throws what
+    // refresh() throws; the next ask is then a second later.
+    bool followTopology(TopologyRefreshPolicy::Clock::time_point now);
+    // Reasons to ask again, seen by the router itself (onKey, refresh) or by its user: a
+    // connection of its own or another watcher's to a node was lost or refused.
+    void noteNodeLost(TopologyRefreshPolicy::Clock::time_point now);
+    // Sorts an error a command met: MOVED or ASK, CLUSTERDOWN and lost or refused connections
+    // are reasons to ask again; any other error is none.
+    void noteError(const Error& error, TopologyRefreshPolicy::Clock::time_point now);
+    const TopologyRefreshPolicy& refreshPolicy() const { return refreshPolicy_; }
 
     // The node's endpoint: the seed as given for the seed's own node (whatever it announces),
     // else the announced address through the address map.
@@ -73,6 +89,7 @@ class ClusterRouter {
     std::string seedNodeId_;      // CLUSTER MYID of the seed (empty when denied)
     std::map<std::string, std::unique_ptr<Connection>> connections_;  // by Endpoint::display()
     std::vector<std::string> notes_, events_;
+    TopologyRefreshPolicy refreshPolicy_;
 };
 
 }  // namespace lockscope::inspect

@@ -15,6 +15,7 @@ bool ClusterRouter::isCluster() {
         Connection& first = connectionTo(seed_);
         topology_ = discoverTopology(first, &notes_);
         topologyAsked_ = true;
+        refreshPolicy_.noteAsked(TopologyRefreshPolicy::Clock::now());
         if (topology_) learnSeedNodeId(first);
     }
     return topology_.has_value();
@@ -65,6 +66,7 @@ Connection& ClusterRouter::connectionForKey(std::string_view key) {
 }
 
 void ClusterRouter::refresh() {
+    const auto now = TopologyRefreshPolicy::Clock::now();
     std::vector<Endpoint> candidates{seed_};
     if (topology_)
         for (const auto& n : topology_->nodes) candidates.push_back(endpointOf(n));
@@ -79,15 +81,51 @@ void ClusterRouter::refresh() {
             topology_ = std::move(fresh);
             topologyAsked_ = true;
             if (first && e.display() == seed_.display()) learnSeedNodeId(c);
+            refreshPolicy_.noteAsked(now);
             return;
         } catch (const IoError& err) {
             connections_.erase(e.display());  // reopened on next use
             last.emplace(err.kind(), err.what());
+            // A node that does not answer may be failing over: watch closely for a while.
+            refreshPolicy_.noteNodeLost(now);
         }
     }
+    refreshPolicy_.noteAskFailed(now);
     if (last)
         throw ConnectionRefusedError("no node of the cluster answered: " +
                                      std::string(last->what()));
+}
+
+bool ClusterRouter::followTopology(TopologyRefreshPolicy::Clock::time_point now) {
+    if (!refreshPolicy_.dueForRefresh(now)) return false;
+    refresh();
+    return true;
+}
+
+void ClusterRouter::noteNodeLost(TopologyRefreshPolicy::Clock::time_point now) {
+    refreshPolicy_.noteNodeLost(now);
+}
+
+void ClusterRouter::noteError(const Error& error, TopologyRefreshPolicy::Clock::time_point now) {
+    if (dynamic_cast<const IoError*>(&error)) {
+        // Lost, refused, timed out: the node may be down, and its replica about to take over.
+        // A cancelled command says nothing about the node.
+        if (!dynamic_cast<const CancelledError*>(&error)) refreshPolicy_.noteNodeLost(now);
+        return;
+    }
+    const auto* reply = dynamic_cast<const ReplyError*>(&error);
+    if (!reply) return;
+    switch (reply->code()) {
+        case ServerErrorCode::Moved:
+        case ServerErrorCode::Ask:
+            refreshPolicy_.noteRedirect();
+            break;
+        case ServerErrorCode::ClusterDown:
+            refreshPolicy_.noteNodeLost(now);  // a failover in progress, or a shard lost
+            break;
+        default:
+            break;
+    }
 }
 
 void ClusterRouter::recordChanges(const ClusterTopology& before, const ClusterTopology& after) {
@@ -120,7 +158,12 @@ void ClusterRouter::onKey(std::string_view key, const std::function<void(Connect
         try {
             act(*c);
             return;
+        } catch (const IoError& e) {
+            noteError(e, TopologyRefreshPolicy::Clock::now());
+            throw;
         } catch (const ReplyError& e) {
+            if (e.code() == ServerErrorCode::ClusterDown)
+                noteError(e, TopologyRefreshPolicy::Clock::now());
             const bool moved = e.code() == ServerErrorCode::Moved;
             const bool ask = e.code() == ServerErrorCode::Ask;
             if ((!moved && !ask) || (moved && movedLeft == 0) || (ask && followedAsk)) throw;

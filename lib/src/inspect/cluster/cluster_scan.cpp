@@ -9,6 +9,7 @@
 
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/value_classifier.h"
+#include "scan_merge.h"
 #include "slot_motion.h"
 
 namespace lockscope::inspect {
@@ -95,6 +96,9 @@ void scanOneNode(ClusterRouter& router, const ClusterScanOptions& options, Share
         report.error = std::string(e.what()) + " (slots " + report.slotRanges + " not shown)";
         report.errorKind = e.kind();
     }
+    // Sorted here, on the node's own thread while the others may still scan, for the merge.
+    // No other thread touches this node's records until the threads are joined.
+    sortByKey(shared.records[index]);
     std::lock_guard lock(shared.mutex);
     if (*shared.onProgress) (*shared.onProgress)(shared.reports);
 }
@@ -128,10 +132,12 @@ std::vector<SlotMotion> settle(ClusterRouter& router, std::stop_token stop) {
 // one that took them (a key moves only that way, so none is missed), keeping the last read.
 void rereadMovedSlots(ClusterRouter& router, const ClusterScanOptions& options,
                       const std::map<int, std::vector<std::string>>& slotNodes,
-                      std::map<std::string, LockRecord>& byKey, ClusterScanResult& result) {
+                      std::vector<LockRecord>& sorted, ClusterScanResult& result) {
+    if (slotNodes.empty()) return;
+    SlotSet slots;
+    std::map<std::string, LockRecord> fresh;  // the moved slots' keys: few
     for (const auto& [slot, nodeIds] : slotNodes) {
-        // Captured by copy: clang before 16 cannot capture a structured binding.
-        std::erase_if(byKey, [s = slot](const auto& kv) { return kv.second.slot == s; });
+        slots.set(std::size_t(slot));
         for (const auto& id : nodeIds) {
             const ClusterNode* node = router.topology().byId(id);
             if (!node) continue;
@@ -142,7 +148,7 @@ void rereadMovedSlots(ClusterRouter& router, const ClusterScanOptions& options,
                 Scanner reader(c, options.scan);
                 for (auto& r : reader.readKeys(keys)) {
                     r.slot = static_cast<std::int16_t>(slot);
-                    byKey[r.key] = std::move(r);
+                    fresh.insert_or_assign(r.key, std::move(r));  // the last read wins
                 }
             } catch (const Error& e) {
                 result.events.push_back("slot " + std::to_string(slot) + " moved during the scan " +
@@ -152,16 +158,20 @@ void rereadMovedSlots(ClusterRouter& router, const ClusterScanOptions& options,
         }
         ++result.slotsReread;
     }
+    std::vector<LockRecord> freshSorted;
+    freshSorted.reserve(fresh.size());
+    for (auto& [key, r] : fresh) freshSorted.push_back(std::move(r));
+    replaceSlots(sorted, slots, std::move(freshSorted));
 }
 
 // A lock whose fence counter hashes to a slot of another node: its node could not read the
 // counter (MOVED), so it is read here from the node that serves it, one pipeline per node.
 void readFencesOnOtherNodes(ClusterRouter& router, const ScanOptions& options,
-                            std::map<std::string, LockRecord>& byKey, ClusterScanResult& result) {
+                            std::vector<LockRecord>& records, ClusterScanResult& result) {
     std::map<const ClusterNode*, std::vector<std::pair<LockRecord*, std::string>>> wanted;
-    for (auto& [key, r] : byKey) {
+    for (auto& r : records) {
         if (r.fence || r.type != ValueType::String) continue;
-        auto fenceKey = fenceKeyFor(key, options.layout);
+        auto fenceKey = fenceKeyFor(r.key, options.layout);
         if (!fenceKey) continue;
         const ClusterNode* lockNode = router.topology().ownerOfSlot(r.slot);
         const ClusterNode* fenceNode = router.topology().ownerOfSlot(keyHashSlot(*fenceKey));
@@ -259,13 +269,11 @@ ClusterScanResult scanCluster(ClusterRouter& router, const ClusterScanOptions& o
                                 "may be missing");
     }
 
-    std::map<std::string, LockRecord> byKey;
-    for (auto& records : shared.records)
-        for (auto& r : records) byKey.try_emplace(r.key, std::move(r));
-    if (!result.cancelled) rereadMovedSlots(router, options, slotNodes, byKey, result);
-    readFencesOnOtherNodes(router, options.scan, byKey, result);
-    result.records.reserve(byKey.size());
-    for (auto& [key, r] : byKey) result.records.push_back(std::move(r));
+    // Each node's records are sorted by key already: merged, a key seen on two nodes (its
+    // slot moved during the scan) is kept as the first node in slot order saw it.
+    result.records = mergeSortedByKey(shared.records);
+    if (!result.cancelled) rereadMovedSlots(router, options, slotNodes, result.records, result);
+    readFencesOnOtherNodes(router, options.scan, result.records, result);
     result.nodes = std::move(shared.reports);
     result.events.insert(result.events.begin(), router.events().begin(), router.events().end());
     return result;
