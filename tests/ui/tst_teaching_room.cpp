@@ -347,6 +347,51 @@ class TeachingRoomTest : public QObject {
         window.setPresenterMode(false);
     }
 
+    void laneNamesAreWholeInPresenterModeAt720p() {
+        // A student reads "reports.db" and "lock:{report:daily}", never "re…db": every lane
+        // header of every story shows its whole name at 1280×720 in presenter mode, or (a
+        // Redlock node's key lane) its node's name, a whole word, with the full name in the
+        // header's tooltip.
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresenterMode(true);
+        window.showNormal();  // offscreen "full screen" is 800×800: a projector's size instead
+        window.setFixedSize(1280, 720);
+        QCoreApplication::processEvents();
+        ReplayPanel* panel = window.teaching();
+        TimelineLanes* lanes = panel->lanes();
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            panel->seek(beatWithAQuestion(panel->replay()));
+            QCoreApplication::processEvents();
+            // Painting fills in what each header drew.
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-presenter-720p-lanes-%1").arg(name)));
+            const auto& all = panel->replay().recording().lanes;
+            for (int i = 0; i < static_cast<int>(all.size()); ++i) {
+                const QString full = QString::fromStdString(all[i].name);
+                const QString shown = lanes->headerName(i);
+                const QString where = name + QStringLiteral(": lane \"") + full +
+                                      QStringLiteral("\" shows \"") + shown + u'"';
+                QVERIFY2(!shown.isEmpty() && !shown.contains(QChar(0x2026)), qPrintable(where));
+                const bool whole = shown == full;
+                const bool nodeName = full.startsWith(shown + u' ') &&
+                                      lanes->headerToolTip(i).contains(full.toHtmlEscaped());
+                QVERIFY2(whole || nodeName, qPrintable(where));
+                // Inside the header column, not under the time area's markers.
+                QVERIFY2(lanes->headerNameRect(i).right() <= lanes->leftMargin(),
+                         qPrintable(where));
+            }
+        }
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        window.setPresenterMode(false);
+    }
+
     void everyStoryInPresenterModeAt720p() {
         auto s = settings();
         MainWindow window(*s);
