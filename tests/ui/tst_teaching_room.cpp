@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/scenario_file.h"
 #include "teaching/lane_fonts.h"
 #include "teaching/narration_view.h"
@@ -338,8 +339,9 @@ class TeachingRoomTest : public QObject {
             QVERIFY2(table->verticalScrollBar()->maximum() == 0,
                      qPrintable(name + QStringLiteral(" scrolls down by ") +
                                 QString::number(table->verticalScrollBar()->maximum())));
+            // The box, its scrolling text and the verdict pinned under it together.
             const int line = QFontMetrics(panel->narration()->font()).lineSpacing();
-            QVERIFY2(panel->narration()->viewport()->height() >= 3 * line, qPrintable(name));
+            QVERIFY2(panel->narration()->contentsRect().height() >= 3 * line, qPrintable(name));
             QVERIFY2(panel->timeline()->height() >= table->height(), qPrintable(name));
         }
         window.setMinimumSize(0, 0);
@@ -387,6 +389,74 @@ class TeachingRoomTest : public QObject {
                          qPrintable(where));
             }
         }
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        window.setPresenterMode(false);
+    }
+
+    void theVerdictAndThePromptStayInViewAt720p() {
+        // On a projector the class reads the verdict after the last beat and the question
+        // that stops playback: neither may sit below the fold of the narration box, for any
+        // story, however long its verdict, nor with the longest question of all.
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresenterMode(true);
+        window.showNormal();  // offscreen "full screen" is 800×800: a projector's size instead
+        window.setFixedSize(1280, 720);
+        QCoreApplication::processEvents();
+        ReplayPanel* panel = window.teaching();
+        NarrationView* narration = panel->narration();
+        // Wholly inside the window, as the box lays it out (its own checks: under the
+        // scrolling text, tall enough for every wrapped line).
+        auto onScreen = [&](QWidget* w) {
+            const QRect where(w->mapTo(&window, QPoint(0, 0)), w->size());
+            return w->isVisible() && window.rect().contains(where) && where.height() > 0;
+        };
+        QString longestStory;
+        int longestBeat = -1;
+        std::size_t longest = 0;
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            const auto& beats = panel->replay().beats();
+            for (std::size_t i = 0; i < beats.size(); ++i)
+                if (beats[i].predict && beats[i].predict->question.size() > longest) {
+                    longest = beats[i].predict->question.size();
+                    longestStory = name;
+                    longestBeat = static_cast<int>(i);
+                }
+            panel->seek(static_cast<int>(beats.size()) - 1);
+            QCoreApplication::processEvents();
+            QVERIFY(narration->showsVerdict());
+            QVERIFY2(narration->verdictInView(), qPrintable(name));
+            QVERIFY2(onScreen(narration->pinned()), qPrintable(name));
+            QVERIFY2(narration->pinned()->text().contains(
+                         QString::fromStdString(sim::runVerdict(panel->replay().outcome()))
+                             .toHtmlEscaped()),
+                     qPrintable(name));
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-presenter-720p-verdict-%1").arg(name)));
+        }
+        // The longest question of any story, asked before its beat.
+        QVERIFY(longestBeat > 0);
+        QVERIFY(panel->loadScenario(longestStory));
+        panel->seek(longestBeat - 1);
+        QCoreApplication::processEvents();
+        const QString question = QString::fromStdString(*panel->replay().pendingQuestion());
+        QCOMPARE(question.size(), static_cast<qsizetype>(longest));
+        QVERIFY(narration->showsQuestion());
+        QVERIFY(testing::saveScreenshot(
+            &window,
+            QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
+        QVERIFY2(narration->questionInView(), qPrintable(longestStory));
+        QVERIFY(onScreen(narration->pinned()));
+        QVERIFY(narration->pinned()->text().contains(question.toHtmlEscaped()));
+        QVERIFY(testing::saveScreenshot(
+            &window,
+            QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
         window.setMinimumSize(0, 0);
         window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
         window.setPresenterMode(false);
