@@ -463,6 +463,21 @@ class TeachingRoomTest : public QObject {
             QVERIFY(testing::saveScreenshot(
                 &window, QStringLiteral("teaching-presenter-720p-verdict-%1").arg(name)));
         }
+        // The longest verdict the counter can give (a lock whose TTL runs out mid-update)
+        // names its cause, and it is in view too.
+        QVERIFY(panel->loadScenario(QStringLiteral("atomic-counter")));
+        QVERIFY(panel->setParam(QStringLiteral("mode"), 1));
+        QVERIFY(panel->setParam(QStringLiteral("think_ms"), 1500));
+        panel->seek(static_cast<int>(panel->replay().beats().size()) - 1);
+        QCoreApplication::processEvents();
+        QVERIFY2(
+            narration->pinned()->text().contains(QStringLiteral("Why: the lock's TTL ran out")),
+            qPrintable(narration->pinned()->text()));
+        QVERIFY(narration->verdictInView());
+        QVERIFY(onScreen(narration->pinned()));
+        QVERIFY(testing::saveScreenshot(
+            &window,
+            QStringLiteral("teaching-presenter-720p-verdict-atomic-counter-expired-lock")));
         // The longest question of any story, asked before its beat.
         QVERIFY(longestBeat > 0);
         QVERIFY(panel->loadScenario(longestStory));
