@@ -5,6 +5,7 @@
 
 #include "lockscope/sim/live_replay.h"
 #include "lockscope/sim/replay.h"
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/transcript.h"
 
 using namespace lockscope::sim;
@@ -34,8 +35,9 @@ TEST(Determinism, ReplaySessionAndOneShotRunAgree) {
     for (const auto& scenario : scenarios()) {
         Replay replay(scenario.name, 7);
         RunResult run = runSimulated(scenario, scenario.defaults(), 7);
-        EXPECT_EQ(replay.transcript(),
-                  formatTranscript(run.recording) + "outcome:\n" + formatOutcome(run.outcome))
+        EXPECT_EQ(replay.transcript(), formatTranscript(run.recording) + "outcome:\n" +
+                                           formatOutcome(run.outcome) +
+                                           "verdict: " + runVerdict(run.outcome) + "\n")
             << scenario.name;
     }
 }

@@ -30,6 +30,64 @@ TEST(RunVerdict, ALockThatExpiresMidUpdateLosesUpdatesAndTheVerdictSaysSo) {
     EXPECT_FALSE(has(scenarioNamed("atomic-counter").summary, "correct"));
 }
 
+// The verdict names the cause the rules saw, with the run's own counts: the lock's TTL ran
+// out while its holder was between GET and SET, and a second worker took it meanwhile.
+TEST(RunVerdict, ALockThatExpiresMidUpdateIsNamedAsTheCause) {
+    RunResult run = simulate("atomic-counter", {"mode=1", "think_ms=1500"});
+    const OutcomeSummary& o = run.outcome;
+    ASSERT_GT(o.lostUpdates, 0);
+    EXPECT_GT(o.updatesAfterLockExpired, 0);
+    EXPECT_GT(o.overlapsAfterLeaseExpired, 0);
+    EXPECT_EQ(o.updatesWithoutLock, 0);
+    const std::string verdict = runVerdict(o);
+    EXPECT_TRUE(has(verdict, "Why: the lock's TTL ran out " +
+                                 std::to_string(o.updatesAfterLockExpired) +
+                                 " times while its holder was still inside its "
+                                 "read-modify-write"))
+        << verdict;
+    EXPECT_TRUE(has(verdict, "a second worker took the lock and both held it at once " +
+                                 std::to_string(o.overlapsAfterLeaseExpired) + " times"))
+        << verdict;
+    // The write-back beat itself says its writer's lock was already gone.
+    const int late = findBeat(run.recording, [](const Beat& b) {
+        return b.command.starts_with("SET views:{home}") && has(b.narration, "lock expired at") &&
+               has(b.narration, "holds it now");
+    });
+    EXPECT_GE(late, 0);
+}
+
+// Computed from the run, not fixed text: with no lock the cause is the missing lock; a think
+// time within the TTL loses nothing and names no cause.
+TEST(RunVerdict, TheCauseFollowsTheRun) {
+    RunResult bare = simulate("atomic-counter", {"mode=0"});
+    ASSERT_GT(bare.outcome.lostUpdates, 0);
+    EXPECT_EQ(bare.outcome.updatesAfterLockExpired, 0);
+    const std::string bareVerdict = runVerdict(bare.outcome);
+    EXPECT_TRUE(has(bareVerdict, "Why: " + std::to_string(bare.outcome.updatesWithoutLock) +
+                                     " updates read the counter and wrote it back with no lock"))
+        << bareVerdict;
+    EXPECT_FALSE(has(bareVerdict, "TTL")) << bareVerdict;
+
+    RunResult within = simulate("atomic-counter", {"mode=1", "think_ms=900"});
+    EXPECT_EQ(within.outcome.lostUpdates, 0);
+    EXPECT_EQ(within.outcome.updatesAfterLockExpired, 0);
+    EXPECT_EQ(within.outcome.overlappingHolds, 0);
+    EXPECT_FALSE(has(runVerdict(within.outcome), "Why:")) << runVerdict(within.outcome);
+}
+
+// The transcript (CLI, export, scenario files) ends with the verdict, cause included.
+TEST(RunVerdict, TheTranscriptEndsWithTheVerdict) {
+    ScenarioParams params = scenarioNamed("atomic-counter").defaults();
+    params.assign("mode=1");
+    params.assign("think_ms=1500");
+    const Replay replay("atomic-counter", params);
+    const std::string transcript = replay.transcript();
+    const std::string last = "verdict: " + runVerdict(replay.outcome()) + "\n";
+    ASSERT_GE(transcript.size(), last.size());
+    EXPECT_EQ(transcript.substr(transcript.size() - last.size()), last) << transcript;
+    EXPECT_TRUE(has(last, "Why: the lock's TTL ran out")) << last;
+}
+
 TEST(RunVerdict, TheLockWithinItsTtlAndIncrLoseNothing) {
     for (const char* mode : {"mode=1", "mode=2"}) {
         RunResult run = simulate("atomic-counter", {mode});

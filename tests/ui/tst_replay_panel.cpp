@@ -489,7 +489,7 @@ class ReplayPanelTest : public QObject {
         QVERIFY2(summary->text().contains(QStringLiteral("went wrong")),
                  qPrintable(summary->text()));
         QVERIFY(!summary->text().contains(QStringLiteral("correct")));
-        const QString narration = panel->narration()->toPlainText();
+        const QString narration = panel->narration()->plainText();
         QVERIFY2(narration.contains(QStringLiteral("Verdict:")) &&
                      narration.contains(QStringLiteral("were lost")),
                  qPrintable(narration));

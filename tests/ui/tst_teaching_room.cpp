@@ -19,6 +19,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/scenario_file.h"
 #include "teaching/lane_fonts.h"
 #include "teaching/narration_view.h"
@@ -100,6 +101,29 @@ class TeachingRoomTest : public QObject {
             QVERIFY2(header->sectionSize(c) >= word, qPrintable(QString::number(c)));
         window.tabs()->setCurrentIndex(0);
         QVERIFY(window.sidebar()->isVisible());
+    }
+
+    void theWindowNeverOutgrowsItsScreenWithAnyStory() {
+        // Nine lanes and the PTTL plot made the window 789 px tall on a 720p screen (seen in
+        // scripts/window-check-presenter under Xvfb): its bottom, the table and the verdict,
+        // below the screen's edge. Run under `xvfb-run -s "-screen 0 1280x720x24"` with
+        // QT_QPA_PLATFORM=xcb to check a projector's screen; offscreen's is 800×800.
+        auto s = settings();
+        MainWindow window(*s);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.tabs()->setCurrentWidget(window.teaching());
+        const int screen = window.screen()->availableGeometry().height();
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(window.teaching()->loadScenario(name));
+            QCoreApplication::processEvents();
+            QVERIFY2(window.minimumSizeHint().height() <= screen,
+                     qPrintable(name + QStringLiteral(": needs ") +
+                                QString::number(window.minimumSizeHint().height())));
+            QVERIFY2(window.height() <= screen,
+                     qPrintable(name + QStringLiteral(": ") + QString::number(window.height())));
+        }
     }
 
     void thePredictPromptIsInViewWhenPlaybackStops() {
@@ -338,10 +362,139 @@ class TeachingRoomTest : public QObject {
             QVERIFY2(table->verticalScrollBar()->maximum() == 0,
                      qPrintable(name + QStringLiteral(" scrolls down by ") +
                                 QString::number(table->verticalScrollBar()->maximum())));
+            // The box, its scrolling text and the verdict pinned under it together.
             const int line = QFontMetrics(panel->narration()->font()).lineSpacing();
-            QVERIFY2(panel->narration()->viewport()->height() >= 3 * line, qPrintable(name));
+            QVERIFY2(panel->narration()->contentsRect().height() >= 3 * line, qPrintable(name));
             QVERIFY2(panel->timeline()->height() >= table->height(), qPrintable(name));
         }
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        window.setPresenterMode(false);
+    }
+
+    void laneNamesAreWholeInPresenterModeAt720p() {
+        // A student reads "reports.db" and "lock:{report:daily}", never "re…db": every lane
+        // header of every story shows its whole name at 1280×720 in presenter mode, or (a
+        // Redlock node's key lane) its node's name, a whole word, with the full name in the
+        // header's tooltip.
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresenterMode(true);
+        window.showNormal();  // offscreen "full screen" is 800×800: a projector's size instead
+        window.setFixedSize(1280, 720);
+        QCoreApplication::processEvents();
+        ReplayPanel* panel = window.teaching();
+        TimelineLanes* lanes = panel->lanes();
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            panel->seek(beatWithAQuestion(panel->replay()));
+            QCoreApplication::processEvents();
+            // Painting fills in what each header drew.
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-presenter-720p-lanes-%1").arg(name)));
+            const auto& all = panel->replay().recording().lanes;
+            for (int i = 0; i < static_cast<int>(all.size()); ++i) {
+                const QString full = QString::fromStdString(all[i].name);
+                const QString shown = lanes->headerName(i);
+                const QString where = name + QStringLiteral(": lane \"") + full +
+                                      QStringLiteral("\" shows \"") + shown + u'"';
+                QVERIFY2(!shown.isEmpty() && !shown.contains(QChar(0x2026)), qPrintable(where));
+                const bool whole = shown == full;
+                const bool nodeName = full.startsWith(shown + u' ') &&
+                                      lanes->headerToolTip(i).contains(full.toHtmlEscaped());
+                QVERIFY2(whole || nodeName, qPrintable(where));
+                // Inside the header column, not under the time area's markers.
+                QVERIFY2(lanes->headerNameRect(i).right() <= lanes->leftMargin(),
+                         qPrintable(where));
+            }
+        }
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        window.setPresenterMode(false);
+    }
+
+    void theVerdictAndThePromptStayInViewAt720p() {
+        // On a projector the class reads the verdict after the last beat and the question
+        // that stops playback: neither may sit below the fold of the narration box, for any
+        // story, however long its verdict, nor with the longest question of all.
+        auto s = settings();
+        MainWindow window(*s);
+        window.resize(1280, 720);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        window.setPresenterMode(true);
+        window.showNormal();  // offscreen "full screen" is 800×800: a projector's size instead
+        window.setFixedSize(1280, 720);
+        QCoreApplication::processEvents();
+        ReplayPanel* panel = window.teaching();
+        NarrationView* narration = panel->narration();
+        // Wholly inside the window, as the box lays it out (its own checks: under the
+        // scrolling text, tall enough for every wrapped line).
+        auto onScreen = [&](QWidget* w) {
+            const QRect where(w->mapTo(&window, QPoint(0, 0)), w->size());
+            return w->isVisible() && window.rect().contains(where) && where.height() > 0;
+        };
+        QString longestStory;
+        int longestBeat = -1;
+        std::size_t longest = 0;
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            const auto& beats = panel->replay().beats();
+            for (std::size_t i = 0; i < beats.size(); ++i)
+                if (beats[i].predict && beats[i].predict->question.size() > longest) {
+                    longest = beats[i].predict->question.size();
+                    longestStory = name;
+                    longestBeat = static_cast<int>(i);
+                }
+            panel->seek(static_cast<int>(beats.size()) - 1);
+            QCoreApplication::processEvents();
+            QVERIFY(narration->showsVerdict());
+            QVERIFY2(narration->verdictInView(), qPrintable(name));
+            QVERIFY2(onScreen(narration->pinned()), qPrintable(name));
+            QVERIFY2(narration->pinned()->text().contains(
+                         QString::fromStdString(sim::runVerdict(panel->replay().outcome()))
+                             .toHtmlEscaped()),
+                     qPrintable(name));
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-presenter-720p-verdict-%1").arg(name)));
+        }
+        // The longest verdict the counter can give (a lock whose TTL runs out mid-update)
+        // names its cause, and it is in view too.
+        QVERIFY(panel->loadScenario(QStringLiteral("atomic-counter")));
+        QVERIFY(panel->setParam(QStringLiteral("mode"), 1));
+        QVERIFY(panel->setParam(QStringLiteral("think_ms"), 1500));
+        panel->seek(static_cast<int>(panel->replay().beats().size()) - 1);
+        QCoreApplication::processEvents();
+        QVERIFY2(
+            narration->pinned()->text().contains(QStringLiteral("Why: the lock's TTL ran out")),
+            qPrintable(narration->pinned()->text()));
+        QVERIFY(narration->verdictInView());
+        QVERIFY(onScreen(narration->pinned()));
+        QVERIFY(testing::saveScreenshot(
+            &window,
+            QStringLiteral("teaching-presenter-720p-verdict-atomic-counter-expired-lock")));
+        // The longest question of any story, asked before its beat.
+        QVERIFY(longestBeat > 0);
+        QVERIFY(panel->loadScenario(longestStory));
+        panel->seek(longestBeat - 1);
+        QCoreApplication::processEvents();
+        const QString question = QString::fromStdString(*panel->replay().pendingQuestion());
+        QCOMPARE(question.size(), static_cast<qsizetype>(longest));
+        QVERIFY(narration->showsQuestion());
+        QVERIFY(testing::saveScreenshot(
+            &window,
+            QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
+        QVERIFY2(narration->questionInView(), qPrintable(longestStory));
+        QVERIFY(onScreen(narration->pinned()));
+        QVERIFY(narration->pinned()->text().contains(question.toHtmlEscaped()));
+        QVERIFY(testing::saveScreenshot(
+            &window,
+            QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
         window.setMinimumSize(0, 0);
         window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
         window.setPresenterMode(false);

@@ -47,15 +47,18 @@ void CounterWorker::add(StepContext& context) {
             return;
         case CounterMode::LockThenUpdate: {
             ++sent_;  // a refused SET NX is part of the price of this update
-            const bool got =
-                context
-                    .send(RedisCommand::set(config_.lockKey, token_, true, TtlUnit::Millis, 1000))
-                    .isOk();
+            const bool got = context
+                                 .send(RedisCommand::set(config_.lockKey, token_, true,
+                                                         TtlUnit::Millis, config_.lockTtl))
+                                 .isOk();
             if (!got) {
                 context.narrate(Message{"sim.counter.waits", {name()}});
                 context.wakeAfter(config_.retry);
                 return;
             }
+            // The worker counts on the lock until its release; taking it while another
+            // still does is an overlapping hold, counted by its cause.
+            context.believeHeld(config_.lockKey, context.now() + config_.lockTtl, 0);
             context.narrate(Message{"sim.counter.takes-lock", {name()}});
             break;
         }
@@ -73,11 +76,13 @@ void CounterWorker::add(StepContext& context) {
 void CounterWorker::writeBack(StepContext& context) {
     context.send(
         RedisCommand::set(config_.key, std::to_string(read_ + 1), false, TtlUnit::None, 0));
+    context.counterWrittenBack();
     context.narrate(Message{"sim.counter.writes-back", {name(), std::to_string(read_ + 1)}});
     ++sent_;
     if (config_.mode == CounterMode::LockThenUpdate) {
         context.send(RedisCommand::release(config_.lockKey, token_));
         context.narrate(Message{"sim.counter.releases", {name()}});
+        context.stopBelieving(config_.lockKey);
         ++sent_;
     }
     context.updateMade(sent_);

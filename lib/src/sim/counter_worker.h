@@ -21,6 +21,7 @@ struct CounterConfig {
     VirtualMs think = 5;        // between reading the counter and writing it back
     VirtualMs gap = 10;         // between two adds
     VirtualMs retry = 3;        // after a refused lock
+    VirtualMs lockTtl = 1000;   // the guide's PX 1000 on the lock key
     VirtualMs checkAt = 0;      // when to read the result; 0: never
     std::int64_t expected = 0;  // adds of all workers together
 };

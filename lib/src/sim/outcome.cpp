@@ -37,6 +37,11 @@ std::string formatScript(const OutcomeSummary& o) {
     std::string s;
     if (o.lostUpdates >= 0) {
         line(s, "lost updates", o.lostUpdates);
+        // The lock's lines only where a lock was used and failed: mode=0 and INCR have none.
+        if (o.updatesAfterLockExpired > 0) {
+            line(s, "updates written back after their lock expired", o.updatesAfterLockExpired);
+            line(s, "times two clients held the lock at once", o.overlappingHolds);
+        }
         return s;
     }
     line(s, "foreign deletions", o.foreignDeletions);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lockscope/errors.h"
+#include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/simulator.h"
 #include "lockscope/sim/story_measures.h"
 #include "lockscope/sim/transcript.h"
@@ -147,7 +148,9 @@ KeyView Replay::keyView(int node) const {
 }
 
 std::string Replay::transcript() const {
-    return formatTranscript(recording_) + "outcome:\n" + formatOutcome(final_.outcome);
+    // The verdict last, as the CLI prints it: an exported transcript says how the run came out.
+    return formatTranscript(recording_) + "outcome:\n" + formatOutcome(final_.outcome) +
+           "verdict: " + runVerdict(final_.outcome) + "\n";
 }
 
 std::vector<std::string> Replay::instances() const {

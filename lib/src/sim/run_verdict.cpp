@@ -31,6 +31,27 @@ bool reportStory(const OutcomeSummary& o) {
     return !o.scriptOnly && !o.distributedStory;
 }
 
+// Why the counter lost updates, from what the rules saw at each write-back: a lock that
+// expired while its holder was still between GET and SET (and who took it meanwhile), or
+// no lock at all. Empty when nothing was lost or no write-back explains it.
+std::string lostUpdateCause(const OutcomeSummary& o) {
+    if (o.lostUpdates <= 0) return {};
+    if (o.updatesAfterLockExpired > 0) {
+        std::string s = "Why: the lock's TTL ran out " + times(o.updatesAfterLockExpired) +
+                        " while its holder was still inside its read-modify-write, between its "
+                        "GET and its SET";
+        if (o.overlapsAfterLeaseExpired > 0)
+            s += ", so a second worker took the lock and both held it at once " +
+                 times(o.overlapsAfterLeaseExpired) + ", writing back counts from the same read";
+        return s + ".";
+    }
+    if (o.updatesWithoutLock > 0)
+        return "Why: " + counted(o.updatesWithoutLock, "update", "updates") +
+               " read the counter and wrote it back with no lock and no atomic command between "
+               "the GET and the SET, so a worker overwrote a count another had just written.";
+    return {};
+}
+
 // Results that are wrong at the end of the run: what a user of the system would notice.
 Phrases damage(const OutcomeSummary& o) {
     Phrases p;
@@ -60,7 +81,8 @@ Phrases damage(const OutcomeSummary& o) {
 // The lock failed to keep holders apart: harmless only when something else caught it.
 Phrases breaches(const OutcomeSummary& o) {
     Phrases p;
-    if (o.overlappingHolds > 0)
+    // The counter's cause sentence already tells its overlaps.
+    if (o.overlappingHolds > 0 && lostUpdateCause(o).empty())
         p.push_back("two clients held the lock at the same time " + times(o.overlappingHolds));
     if (o.foreignDeletions > 0)
         p.push_back("a client deleted a lock it did not own " + times(o.foreignDeletions));
@@ -119,6 +141,7 @@ std::string runVerdict(const OutcomeSummary& o) {
     std::string s;
     if (!harm.empty()) {
         s = "This run went wrong: " + joined(harm) + ".";
+        if (const std::string why = lostUpdateCause(o); !why.empty()) s += " " + why;
         if (!broken.empty()) s += " The lock did not hold: " + joined(broken) + ".";
         if (!caught.empty()) s += " Caught in time: " + joined(caught) + ".";
         return s;

@@ -2,6 +2,8 @@
 // Each records its event and beat and counts the outcome by the rules.
 #include "lockscope/sim/step_context.h"
 
+#include <algorithm>
+
 namespace lockscope::sim {
 
 void StepContext::openFile() {
@@ -176,6 +178,29 @@ namespace lockscope::sim {
 void StepContext::updateMade(int commands) {
     ++world_.outcome.updatesMade;
     world_.outcome.updateCommands += commands;
+}
+
+void StepContext::counterWrittenBack() {
+    const std::string& me = self_.name();
+    const bool believesHeld =
+        std::any_of(world_.beliefs.begin(), world_.beliefs.end(), [&](const Belief& b) {
+            return b.current && b.actor == me && b.resource == world_.lockKey;
+        });
+    if (!believesHeld) {
+        ++world_.outcome.updatesWithoutLock;
+        return;
+    }
+    // The server's side: the worker's own key, gone by expiry while it thought.
+    const Holding* mine = world_.lastHoldingOf(me);
+    if (!mine || mine->current || mine->lostHow != "expired") return;
+    ++world_.outcome.updatesAfterLockExpired;
+    const Holding* now = world_.currentHolding();
+    const std::string text = me + "'s lock expired at " + formatVirtualTime(mine->lostAt) +
+                             ", before this write: " + me +
+                             " writes back a count it read under a lock it no longer holds" +
+                             (now ? " (" + now->holder + " holds it now)." : ".");
+    facts_ += (facts_.empty() ? "" : " ") + text;
+    recording_.beats.back().narration += " " + text;
 }
 
 }  // namespace lockscope::sim

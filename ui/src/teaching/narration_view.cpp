@@ -2,7 +2,8 @@
 
 #include <QRegularExpression>
 #include <QScrollBar>
-#include <QTimer>
+#include <QTextDocument>
+#include <algorithm>
 
 #include "lane_colors.h"
 #include "lane_fonts.h"
@@ -36,6 +37,18 @@ QString zoomed(const QString& html) {
 NarrationView::NarrationView(QWidget* parent) : QTextBrowser(parent) {
     setOpenLinks(false);
     setFocusPolicy(Qt::NoFocus);  // arrows and Space belong to the replay
+    // A child of the scroll area's frame, in the bottom viewport margin: it never scrolls.
+    pinned_ = new QLabel(this);
+    pinned_->setObjectName(QStringLiteral("narrationPinned"));
+    pinned_->setWordWrap(true);
+    pinned_->setTextFormat(Qt::RichText);
+    pinned_->setAutoFillBackground(true);
+    pinned_->setMargin(6);
+    pinned_->setBackgroundRole(QPalette::AlternateBase);
+    pinned_->hide();
+    // The strip is as wide as the text above it: a scroll bar appearing narrows both.
+    connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, &NarrationView::layoutPinned,
+            Qt::QueuedConnection);
     applyZoom();
     setMinimumHeight(72);
 }
@@ -44,6 +57,46 @@ void NarrationView::applyZoom() {
     QFont f = font();
     f.setPixelSize(LaneFonts::px(18));
     setFont(f);
+    pinned_->setFont(f);
+    layoutPinned();
+}
+
+void NarrationView::resizeEvent(QResizeEvent* event) {
+    QTextBrowser::resizeEvent(event);
+    layoutPinned();
+}
+
+void NarrationView::layoutPinned() {
+    if (pinned_->isHidden()) {
+        setViewportMargins(0, 0, 0, 0);
+        return;
+    }
+    // As tall as its wrapped text needs, leaving the beat's text a line at least; under the
+    // text only, beside the scroll bar (which spans the margin too).
+    const QRect inside = contentsRect();
+    const QRect text = viewport()->geometry();
+    const int line = QFontMetrics(font()).lineSpacing();
+    const int room = std::max(0, inside.height() - line);
+    // A long question (seat-hold's exercise) in a 720p box: smaller type, never cut off,
+    // down to a size still readable from the front rows.
+    QFont f = font();
+    const int smallest = LaneFonts::px(12);
+    pinned_->setFont(f);
+    while (pinned_->heightForWidth(text.width()) > room && f.pixelSize() > smallest) {
+        f.setPixelSize(f.pixelSize() - 1);
+        pinned_->setFont(f);
+    }
+    const int height = std::min(pinned_->heightForWidth(text.width()), room);
+    setViewportMargins(0, 0, 0, height);
+    pinned_->setGeometry(text.left(), inside.bottom() + 1 - height, text.width(), height);
+    pinned_->raise();
+}
+
+QString NarrationView::plainText() const {
+    if (pinned_->isHidden()) return toPlainText();
+    QTextDocument strip;
+    strip.setHtml(pinned_->text());
+    return toPlainText() + QLatin1Char('\n') + strip.toPlainText();
 }
 
 void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
@@ -81,46 +134,50 @@ void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
                        ? QString()
                        : tr("Sent as: %1").arg(qs(beat->command)));
         html += QStringLiteral("<p>%1</p>").arg(narrationText(*beat).toHtmlEscaped());
-        // The story's end: how this run came out, from its counts (the summary only sets it up).
-        if (replay.atEnd())
-            html += QStringLiteral("<p><b>%1</b> %2</p>")
-                        .arg(tr("Verdict:"), esc(sim::runVerdict(replay.outcome())));
         if (predict && beat->predict) {
             answer_ = true;
             html += QStringLiteral("<p style='color:%1'><b>✔ Answer:</b> %2</p>")
                         .arg(LaneColors::good(pal).name(), esc(beat->predict->answer));
         }
     }
+    setHtml(zoomed(html));
+    // The pinned strip: how the run came out at its end (from its counts: the summary only
+    // sets it up), and the question that stops playback.
+    QString strip;
+    verdict_ = beat && replay.atEnd();
+    if (verdict_)
+        strip += QStringLiteral("<p style='margin:0'><b>%1</b> %2</p>")
+                     .arg(tr("Verdict:"), esc(sim::runVerdict(replay.outcome())));
     if (predict) {
         if (auto question = replay.pendingQuestion()) {
             question_ = true;
-            html += QStringLiteral(
-                        "<hr><a name='predict'></a>"
-                        "<p style='font-size:20px; color:%1'><b>Predict:</b> %2</p>"
-                        "<p style='color:%3'>%4</p>")
-                        .arg(LaneColors::question(pal).name(), qs(*question).toHtmlEscaped(), dim,
-                             tr("Think, then press → to see what happens."));
+            strip += QStringLiteral(
+                         "<p style='margin:0; color:%1'><b>%2</b> %3</p>"
+                         "<p style='margin:0; color:%4'>%5</p>")
+                         .arg(LaneColors::question(pal).name(), tr("Predict:"),
+                              qs(*question).toHtmlEscaped(), dim,
+                              tr("Think, then press → to see what happens."));
         }
     }
-    setHtml(zoomed(html));
-    // A question stops playback: it must be in view, not below the fold of a short box.
-    if (question_) {
-        QTimer::singleShot(0, this, [this] {
-            if (!question_) return;
-            if (verticalScrollBar()->maximum() > 0) scrollToAnchor(QStringLiteral("predict"));
-        });
-    }
+    pinned_->setText(strip);
+    pinned_->setVisible(!strip.isEmpty());
+    layoutPinned();
+}
+
+bool NarrationView::pinnedInView() const {
+    if (pinned_->isHidden() || !isVisible()) return false;
+    // Inside the box, below the scrolling text, and tall enough for all its wrapped lines.
+    const QRect where = pinned_->geometry();
+    return contentsRect().contains(where) && where.top() >= viewport()->geometry().bottom() &&
+           where.height() >= pinned_->heightForWidth(where.width());
 }
 
 bool NarrationView::questionInView() const {
-    if (!question_) return false;
-    const QString text = toPlainText();
-    const qsizetype at = text.indexOf(QStringLiteral("Predict:"));
-    if (at < 0) return false;
-    QTextCursor cursor(document());
-    cursor.setPosition(static_cast<int>(at));
-    const QRect where = cursorRect(cursor);
-    return viewport()->rect().contains(where);
+    return question_ && pinnedInView();
+}
+
+bool NarrationView::verdictInView() const {
+    return verdict_ && pinnedInView();
 }
 
 }  // namespace lockscope::ui

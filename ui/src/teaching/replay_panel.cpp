@@ -107,6 +107,10 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     connect(lanes_, &TimelineLanes::timeClicked, this, &ReplayPanel::seekTime);
     connect(lanes_, &TimelineLanes::pauseRequested, this, &ReplayPanel::pauseInstanceAt);
     connect(lanes_, &TimelineLanes::crashRequested, this, &ReplayPanel::crashInstanceAt);
+    // The header column follows the lane names' font; the PTTL plot's time axis lines up.
+    connect(lanes_, &TimelineLanes::headerWidthChanged, this, [this] {
+        pttl_->setTimeAxis(lanes_->endTime(), lanes_->leftMargin(), lanes_->rightMargin());
+    });
     connect(live_, &LiveRun::finished, this, &ReplayPanel::showLiveResult);
     installZoomShortcuts();
 

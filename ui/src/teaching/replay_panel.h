@@ -170,6 +170,10 @@ class ReplayPanel : public QWidget {
     // Presenter mode on a projector (1280×720): the table gets the room to show every row
     // and column, the narration and the timeline share the rest.
     void fitPresenterTable();
+    // Whether the PTTL plot may show: not in presenter mode on a short panel, and never
+    // when its height would make the window taller than its screen (nine lanes on a 720p
+    // projector: the window would reach below the screen's edge, the table cut off).
+    bool roomForThePttlPlot() const;
     void installZoomShortcuts();
 
     std::unique_ptr<sim::Replay> replay_;

@@ -2,6 +2,8 @@
 // teaching view's zoom (Ctrl+= / Ctrl+- / Ctrl+0), which scales every lane, narration and
 // table font together.
 #include <QHeaderView>
+#include <QLayout>
+#include <QScreen>
 #include <QShortcut>
 #include <QSplitter>
 #include <QToolButton>
@@ -69,7 +71,16 @@ void ReplayPanel::fitPresenterTable() {
     // A projector's 720 lines cannot hold the lanes, a PTTL plot squeezed to a few pixels
     // and the whole table: there presenter mode drops the plot (the key lane still shows
     // whether the key lives), and the table gets its rows.
-    pttl_->setVisible(!presenter_ || height() >= kRoomForThePttlPlot);
+    const bool plot = roomForThePttlPlot();
+    pttl_->setVisible(plot);
+    // The window may have grown past its screen for the plot before it was hidden: give
+    // the height back, as the window's own rule does at start (never taller than the screen).
+    QWidget* top = window();
+    if (!plot && top != this && !top->isFullScreen() && top->screen() &&
+        top->height() > top->screen()->availableGeometry().height()) {
+        if (top->layout()) top->layout()->activate();  // its least height without the plot
+        top->resize(top->width(), top->screen()->availableGeometry().height());
+    }
     if (!presenter_) return;
     // The columns (this run included, once a beat is shown) at their header's width.
     const QSize need = comparison_->neededSize();
@@ -85,6 +96,24 @@ void ReplayPanel::fitPresenterTable() {
     // At most half the height: the lanes are the story.
     const int pane = std::min(std::max(down[1], need.height()), total / 2);
     vertical_->setSizes({total - pane, pane});
+}
+
+bool ReplayPanel::roomForThePttlPlot() const {
+    if (presenter_ && height() < kRoomForThePttlPlot) return false;
+    const QScreen* screen = this->screen();
+    if (!screen) return true;
+    // A story just loaded has changed the lanes' least height; the layouts above cache the
+    // old one until their next pass, and the decision must not wait for it (the window
+    // would grow past the screen first).
+    for (QWidget* w = pttl_; w; w = w->parentWidget()) {
+        w->updateGeometry();  // the size its parent's layout item remembers
+        if (QLayout* layout = w->layout()) layout->invalidate();
+    }
+    // The window's least height with the plot (its own least height and the layout's gap
+    // added when it is hidden now) must fit the screen the window is on.
+    const int plot =
+        pttl_->isVisibleTo(timeline_) ? 0 : pttl_->minimumHeight() + timeline_->layout()->spacing();
+    return window()->minimumSizeHint().height() + plot <= screen->availableGeometry().height();
 }
 
 void ReplayPanel::setPresenterMode(bool on) {

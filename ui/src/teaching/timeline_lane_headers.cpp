@@ -3,6 +3,7 @@
 // PTTL; emails and corrupted writes so far).
 #include <QPainter>
 #include <algorithm>
+#include <cmath>
 
 #include "lane_colors.h"
 #include "lane_fonts.h"
@@ -13,11 +14,7 @@ namespace lockscope::ui {
 
 namespace {
 
-// What a lane's header says under its name, and in which colour.
-struct HeaderStatus {
-    QString text;
-    QColor color;
-};
+using HeaderStatus = TimelineLanes::HeaderStatus;
 
 QString tr(const char* text) {
     return TimelineLanes::tr(text);
@@ -89,18 +86,59 @@ std::pair<QString, QString> headerNames(const sim::Lane& lane, long keyLanes) {
     return {name, subtitle};
 }
 
-// A short lane (eight of them on a 720p projector): the name and the state on one line, so
-// neither runs into the next lane.
-void drawOneLine(QPainter& p, const QRectF& box, const QFont& nameFont, const QString& nameText,
-                 const HeaderStatus& status) {
-    QFont oneLine = nameFont;
-    oneLine.setPixelSize(std::max(10, static_cast<int>(box.height() * 0.55)));
-    p.setFont(oneLine);
-    QFontMetricsF m(oneLine);
-    QString name = m.elidedText(nameText, Qt::ElideMiddle, box.width() * 0.45);
+// How a header is laid out at a lane height: instance names (single letters) big, resource
+// names (long) smaller; a short lane (eight of them on a 720p projector) puts the name and
+// the state on one line, its font sized to the lane.
+struct HeaderLayout {
+    QFont nameFont;
+    bool oneLine = false;
+    bool subtitleFits = false;
+};
+
+HeaderLayout headerLayout(const sim::Lane& lane, const std::pair<QString, QString>& names,
+                          double laneHeight) {
+    const bool instance = lane.kind == sim::LaneKind::Instance;
+    HeaderLayout layout;
+    layout.nameFont = instance ? LaneFonts::laneName() : LaneFonts::resourceName();
+    QFontMetricsF nameMetrics(layout.nameFont), smallMetrics(LaneFonts::subtitle());
+    layout.subtitleFits = laneHeight >= nameMetrics.height() + 2 * smallMetrics.height() + 8 &&
+                          !instance && !names.second.isEmpty();
+    const double block =
+        nameMetrics.height() + smallMetrics.height() * (layout.subtitleFits ? 2 : 1);
+    layout.oneLine = block > laneHeight - 2;
+    if (layout.oneLine)
+        layout.nameFont.setPixelSize(std::max(10, static_cast<int>(laneHeight * 0.55)));
+    return layout;
+}
+
+// Beside a name on one line, room for a short state ("holds the lock", "A · 9.8 s left");
+// a longer one is elided and read in the header's tooltip.
+double statusRoom() {
+    return QFontMetricsF(LaneFonts::subtitle())
+        .horizontalAdvance(QStringLiteral("running the job"));
+}
+
+// The header's insets: the name starts 12 px in, the time area 14 px after the header.
+constexpr int kHeaderInsets = 12 + 14;
+
+struct Drawn {
+    QString text;
+    QRectF rect;
+};
+
+// The name and the state on one line, so neither runs into the next lane. The name is whole
+// whenever the header column is as wide as neededHeaderWidth() asked for.
+Drawn drawOneLine(QPainter& p, const QRectF& box, const QFont& nameFont, const QString& nameText,
+                  const HeaderStatus& status) {
+    p.setFont(nameFont);
+    QFontMetricsF m(nameFont);
+    const double room = std::max(box.width() * 0.45, box.width() - statusRoom() - 8);
+    const QString name = m.horizontalAdvance(nameText) <= room
+                             ? nameText
+                             : m.elidedText(nameText, Qt::ElideMiddle, room);
     double nameWidth = m.horizontalAdvance(name) + 8;
-    p.drawText(QRectF(box.left(), box.top(), nameWidth, box.height()),
-               Qt::AlignLeft | Qt::AlignVCenter, name);
+    const QRectF nameRect(box.left(), box.top(), nameWidth, box.height());
+    p.drawText(nameRect, Qt::AlignLeft | Qt::AlignVCenter, name);
     QFont small = LaneFonts::subtitle();
     p.setFont(small);
     p.setPen(status.color);
@@ -108,20 +146,21 @@ void drawOneLine(QPainter& p, const QRectF& box, const QFont& nameFont, const QS
         QRectF(box.left() + nameWidth, box.top(), box.width() - nameWidth, box.height()),
         Qt::AlignLeft | Qt::AlignVCenter,
         QFontMetricsF(small).elidedText(status.text, Qt::ElideRight, box.width() - nameWidth));
+    return {name, nameRect};
 }
 
 // The name, the subtitle when it fits, and the state, stacked and centred in the lane.
-void drawStacked(QPainter& p, const QRectF& box, const QFont& nameFont,
-                 const std::pair<QString, QString>& names, bool subtitleFits,
-                 const HeaderStatus& status, const QColor& subtitleColor) {
+Drawn drawStacked(QPainter& p, const QRectF& box, const QFont& nameFont,
+                  const std::pair<QString, QString>& names, bool subtitleFits,
+                  const HeaderStatus& status, const QColor& subtitleColor) {
     QFont small = LaneFonts::subtitle();
     QFontMetricsF nameMetrics(nameFont), smallMetrics(small);
     double block = nameMetrics.height() + smallMetrics.height() * (subtitleFits ? 2 : 1);
     double y = box.top() + (box.height() - block) / 2;
     p.setFont(nameFont);
-    p.drawText(QRectF(box.left(), y, box.width(), nameMetrics.height()),
-               Qt::AlignLeft | Qt::AlignVCenter,
-               nameMetrics.elidedText(names.first, Qt::ElideMiddle, box.width()));
+    const QString name = nameMetrics.elidedText(names.first, Qt::ElideMiddle, box.width());
+    const QRectF nameRect(box.left(), y, box.width(), nameMetrics.height());
+    p.drawText(nameRect, Qt::AlignLeft | Qt::AlignVCenter, name);
     y += nameMetrics.height();
     p.setFont(small);
     if (subtitleFits) {
@@ -135,53 +174,100 @@ void drawStacked(QPainter& p, const QRectF& box, const QFont& nameFont,
     p.drawText(QRectF(box.left(), y, box.width(), smallMetrics.height()),
                Qt::AlignLeft | Qt::AlignVCenter,
                smallMetrics.elidedText(status.text, Qt::ElideRight, box.width()));
+    return {name, nameRect};
+}
+
+long countKeyLanes(const sim::Recording& r) {
+    return std::count_if(r.lanes.begin(), r.lanes.end(),
+                         [](const sim::Lane& l) { return l.kind == sim::LaneKind::RedisKey; });
 }
 
 }  // namespace
 
-void TimelineLanes::paintHeaders(QPainter& p) const {
-    const QPalette& pal = palette();
+int TimelineLanes::neededHeaderWidth() const {
+    if (!replay_) return kMinHeaderWidth;
     const sim::Recording& r = replay_->recording();
-    const bool started = replay_->currentBeat() >= 0;
-    const long keyLanes = std::count_if(r.lanes.begin(), r.lanes.end(), [](const sim::Lane& l) {
-        return l.kind == sim::LaneKind::RedisKey;
-    });
-    for (std::size_t i = 0; i < r.lanes.size(); ++i) {
-        const sim::Lane& lane = r.lanes[i];
-        const bool hasState = i < states_.size();
-        HeaderStatus status{QString(), pal.color(QPalette::Text)};
-        if (lane.kind == sim::LaneKind::Instance && hasState)
-            status = instanceStatus(lane, states_[i], keyLanes, pal);
-        else if (lane.kind == sim::LaneKind::RedisKey && hasState)
-            status = keyStatus(states_[i], started, pal);
-        else if (lane.kind != sim::LaneKind::Instance && lane.kind != sim::LaneKind::RedisKey)
-            status = resourceStatus(lane, replay_->outcomeSoFar(), pal);
-        paintHeader(p, int(i), lane, keyLanes, status.text, status.color);
+    const long keyLanes = countKeyLanes(r);
+    const double laneHeight = r.lanes.empty() ? kMinLaneHeight : laneRect(0).height();
+    double widest = 0;
+    for (const sim::Lane& lane : r.lanes) {
+        const auto names = headerNames(lane, keyLanes);
+        const HeaderLayout layout = headerLayout(lane, names, laneHeight);
+        double need = QFontMetricsF(layout.nameFont).horizontalAdvance(names.first);
+        if (layout.oneLine) need += 8 + statusRoom();
+        widest = std::max(widest, need);
     }
+    // Never more than two fifths of the view: the time area is the story. Past that (a
+    // narrow window, a big zoom) a name is elided and its tooltip has it whole.
+    const int most = std::max(kMinHeaderWidth, width() * 2 / 5);
+    return std::clamp(static_cast<int>(std::ceil(widest)) + kHeaderInsets + 2, kMinHeaderWidth,
+                      most);
 }
 
-void TimelineLanes::paintHeader(QPainter& p, int index, const sim::Lane& lane, long keyLanes,
-                                const QString& status, const QColor& statusColor) const {
+void TimelineLanes::fitHeaderWidth() {
+    const int needed = neededHeaderWidth();
+    if (needed == headerWidth_) return;
+    headerWidth_ = needed;
+    emit headerWidthChanged();
+}
+
+QString TimelineLanes::headerName(int lane) const {
+    return lane >= 0 && lane < static_cast<int>(drawnNames_.size()) ? drawnNames_[lane].text
+                                                                    : QString();
+}
+
+QRectF TimelineLanes::headerNameRect(int lane) const {
+    return lane >= 0 && lane < static_cast<int>(drawnNames_.size()) ? drawnNames_[lane].rect
+                                                                    : QRectF();
+}
+
+HeaderStatus TimelineLanes::headerStatus(int lane) const {
+    const QPalette& pal = palette();
+    const sim::Recording& r = replay_->recording();
+    const sim::Lane& info = r.lanes[lane];
+    const bool hasState = lane < static_cast<int>(states_.size());
+    if (info.kind == sim::LaneKind::Instance)
+        return hasState ? instanceStatus(info, states_[lane], countKeyLanes(r), pal)
+                        : HeaderStatus{QString(), pal.color(QPalette::Text)};
+    if (info.kind == sim::LaneKind::RedisKey)
+        return hasState ? keyStatus(states_[lane], replay_->currentBeat() >= 0, pal)
+                        : HeaderStatus{QString(), pal.color(QPalette::Text)};
+    return resourceStatus(info, replay_->outcomeSoFar(), pal);
+}
+
+void TimelineLanes::paintHeaders(QPainter& p) const {
+    const sim::Recording& r = replay_->recording();
+    drawnNames_.assign(r.lanes.size(), {});
+    for (std::size_t i = 0; i < r.lanes.size(); ++i) paintHeader(p, static_cast<int>(i));
+}
+
+void TimelineLanes::paintHeader(QPainter& p, int index) const {
+    const sim::Lane& lane = replay_->recording().lanes[index];
     QRectF box = laneRect(index);
     box.setLeft(12);
-    box.setRight(kHeaderWidth - 14);
-    const auto names = headerNames(lane, keyLanes);
-    const bool instance = lane.kind == sim::LaneKind::Instance;
-    // Instance names are single letters: big. Resource names are long: smaller.
-    const QFont nameFont = instance ? LaneFonts::laneName() : LaneFonts::resourceName();
-    QFontMetricsF nameMetrics(nameFont), smallMetrics(LaneFonts::subtitle());
-    const bool subtitleFits =
-        box.height() >= nameMetrics.height() + 2 * smallMetrics.height() + 8 && !instance &&
-        !names.second.isEmpty();
-    const double block = nameMetrics.height() + smallMetrics.height() * (subtitleFits ? 2 : 1);
+    box.setRight(headerWidth_ - 14);
+    const auto names = headerNames(lane, countKeyLanes(replay_->recording()));
+    const HeaderLayout layout = headerLayout(lane, names, box.height());
     const QPalette& pal = palette();
+    const bool instance = lane.kind == sim::LaneKind::Instance;
     p.setPen(instance ? LaneColors::actor(qs(lane.name), pal) : pal.color(QPalette::Text));
-    const HeaderStatus state{status, statusColor};
-    if (block > box.height() - 2)
-        drawOneLine(p, box, nameFont, names.first, state);
-    else
-        drawStacked(p, box, nameFont, names, subtitleFits, state,
-                    pal.color(QPalette::PlaceholderText));
+    const HeaderStatus state = headerStatus(index);
+    const Drawn drawn = layout.oneLine
+                            ? drawOneLine(p, box, layout.nameFont, names.first, state)
+                            : drawStacked(p, box, layout.nameFont, names, layout.subtitleFits,
+                                          state, pal.color(QPalette::PlaceholderText));
+    drawnNames_[index] = {drawn.text, drawn.rect};
+}
+
+QString TimelineLanes::headerToolTip(int lane) const {
+    if (!replay_ || lane < 0 || lane >= static_cast<int>(replay_->recording().lanes.size()))
+        return {};
+    const sim::Lane& info = replay_->recording().lanes[lane];
+    QString tip = QStringLiteral("<b>%1</b>").arg(qs(info.name).toHtmlEscaped());
+    if (!info.subtitle.empty()) tip += QStringLiteral(" — ") + qs(info.subtitle).toHtmlEscaped();
+    const QString state = headerStatus(lane).text;
+    if (!state.isEmpty()) tip += QStringLiteral("<br>") + state.toHtmlEscaped();
+    return tip;
 }
 
 }  // namespace lockscope::ui

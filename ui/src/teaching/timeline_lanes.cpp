@@ -50,6 +50,7 @@ void TimelineLanes::refresh() {
         for (const auto& e : r.events)
             if (e.beat > current) nextNarrated_ = std::min(nextNarrated_, e.index);
     }
+    fitHeaderWidth();
     layoutMarkers();
     updateGeometry();
     update();
@@ -70,13 +71,13 @@ sim::VirtualMs TimelineLanes::cursorTime() const {
 }
 
 double TimelineLanes::mapTimeToX(sim::VirtualMs t) const {
-    double width = std::max(1, this->width() - kHeaderWidth - kRightMargin);
-    return kHeaderWidth + width * double(t) / double(std::max<sim::VirtualMs>(end_, 1));
+    double width = std::max(1, this->width() - headerWidth_ - kRightMargin);
+    return headerWidth_ + width * double(t) / double(std::max<sim::VirtualMs>(end_, 1));
 }
 
 sim::VirtualMs TimelineLanes::mapXToTime(double x) const {
-    double width = std::max(1, this->width() - kHeaderWidth - kRightMargin);
-    double t = (x - kHeaderWidth) / width * double(end_);
+    double width = std::max(1, this->width() - headerWidth_ - kRightMargin);
+    double t = (x - headerWidth_) / width * double(end_);
     return std::clamp<sim::VirtualMs>(static_cast<sim::VirtualMs>(t), 0, end_);
 }
 
@@ -85,8 +86,8 @@ QRectF TimelineLanes::laneRect(int lane) const {
     double height =
         count ? std::max(double(kMinLaneHeight), double(this->height() - kAxisHeight - 4) / count)
               : double(kMinLaneHeight);
-    return {kHeaderWidth, kAxisHeight + lane * height,
-            double(this->width() - kHeaderWidth - kRightMargin), height};
+    return {double(headerWidth_), kAxisHeight + lane * height,
+            double(this->width() - headerWidth_ - kRightMargin), height};
 }
 
 QRectF TimelineLanes::barArea(int lane) const {
@@ -253,7 +254,8 @@ QString TimelineLanes::toolTipAt(const QPoint& pos) const {
         return tip;
     }
     int lane = laneAt(pos);
-    if (lane < 0 || pos.x() < kHeaderWidth) return {};
+    if (lane >= 0 && pos.x() < headerWidth_) return headerToolTip(lane);
+    if (lane < 0) return {};
     const sim::Recording& r = replay_->recording();
     const sim::Lane& info = r.lanes[lane];
     sim::VirtualMs t = mapXToTime(pos.x());
@@ -285,11 +287,12 @@ bool TimelineLanes::event(QEvent* event) {
 
 void TimelineLanes::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
+    fitHeaderWidth();  // a lane's height picks its name's font
     layoutMarkers();
 }
 
 void TimelineLanes::mousePressEvent(QMouseEvent* event) {
-    if (event->button() == Qt::LeftButton && replay_ && event->position().x() >= kHeaderWidth)
+    if (event->button() == Qt::LeftButton && replay_ && event->position().x() >= headerWidth_)
         emit timeClicked(mapXToTime(event->position().x()));
     QWidget::mousePressEvent(event);
 }
@@ -301,7 +304,7 @@ void TimelineLanes::contextMenuEvent(QContextMenuEvent* event) {
     if (info.kind != sim::LaneKind::Instance) return;
     // "Here" is where the click was, but never later than the story so far.
     sim::VirtualMs at =
-        event->pos().x() < kHeaderWidth ? now() : std::min(mapXToTime(event->pos().x()), now());
+        event->pos().x() < headerWidth_ ? now() : std::min(mapXToTime(event->pos().x()), now());
     QString name = qs(info.name);
     QMenu menu(this);
     QAction* pause =

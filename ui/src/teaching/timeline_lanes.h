@@ -28,8 +28,10 @@ class TimelineLanes : public QWidget {
     double mapTimeToX(sim::VirtualMs t) const;
     sim::VirtualMs mapXToTime(double x) const;
     sim::VirtualMs endTime() const { return end_; }
-    // The horizontal margins of the time area, so the PTTL plot below can line up.
-    int leftMargin() const { return kHeaderWidth; }
+    // The horizontal margins of the time area, so the PTTL plot below can line up. The left
+    // one is the header column: as wide as the widest lane name at the current font needs
+    // (a 720p projector must not show "re…db"), headerWidthChanged() says when it moves.
+    int leftMargin() const { return headerWidth_; }
     int rightMargin() const { return kRightMargin; }
 
     // Lane index under a point (-1: none), the event marker under it, and the tooltip.
@@ -42,6 +44,16 @@ class TimelineLanes : public QWidget {
     int visibleMarkerCount() const { return static_cast<int>(markers_.size()); }
     // The label drawn on the marker of an event ("extend ×8"), empty for dots and hidden ones.
     QString markerText(int eventIndex) const;
+    // What a lane's header says under its name ("holds the lock"), and in which colour.
+    struct HeaderStatus {
+        QString text;
+        QColor color;
+    };
+    // A lane header's name as last painted, and the box it was given (for tests), and the
+    // header's tooltip: the lane's full name, what it is and its state now.
+    QString headerName(int lane) const;
+    QRectF headerNameRect(int lane) const;
+    QString headerToolTip(int lane) const;
 
     // While the story plays, the cursor glides from one beat's time toward the next one's
     // (the panel animates it); the lanes still show the story at the current beat.
@@ -55,6 +67,7 @@ class TimelineLanes : public QWidget {
     void timeClicked(sim::VirtualMs t);
     void pauseRequested(const QString& instance, sim::VirtualMs at, sim::VirtualMs duration);
     void crashRequested(const QString& instance, sim::VirtualMs at);
+    void headerWidthChanged();
 
   protected:
     void paintEvent(QPaintEvent* event) override;
@@ -77,7 +90,7 @@ class TimelineLanes : public QWidget {
         int lane = 0;
     };
     static constexpr int kAxisHeight = 34;
-    static constexpr int kHeaderWidth = 220;
+    static constexpr int kMinHeaderWidth = 220;
     static constexpr int kRightMargin = 28;
     static constexpr int kMinLaneHeight = 36;  // a 720p projector fits eight lanes
 
@@ -90,12 +103,16 @@ class TimelineLanes : public QWidget {
     sim::StoryPoint point() const { return point_; }
     sim::VirtualMs visibleEnd(const sim::Interval& interval) const;
     void layoutMarkers();
+    // The header column's width for the lanes' names at the current lane height and zoom
+    // (timeline_lane_headers.cpp); fitHeaderWidth() applies it.
+    int neededHeaderWidth() const;
+    void fitHeaderWidth();
 
     // Painting (timeline_lanes_paint.cpp).
     void paintAxis(QPainter& p) const;
     void paintHeaders(QPainter& p) const;  // timeline_lane_headers.cpp
-    void paintHeader(QPainter& p, int index, const sim::Lane& lane, long keyLanes,
-                     const QString& status, const QColor& statusColor) const;
+    void paintHeader(QPainter& p, int index) const;
+    HeaderStatus headerStatus(int lane) const;  // what the lane is doing at the current beat
     void paintIntervals(QPainter& p) const;
     void paintBand(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
     void paintBandLabel(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
@@ -110,6 +127,12 @@ class TimelineLanes : public QWidget {
     std::vector<sim::LaneState> states_;  // one per lane, at point_
     std::vector<Marker> markers_;
     std::optional<sim::VirtualMs> cursor_;  // the gliding cursor while playing
+    int headerWidth_ = kMinHeaderWidth;
+    struct DrawnName {
+        QString text;
+        QRectF rect;
+    };
+    mutable std::vector<DrawnName> drawnNames_;  // by paintHeader, one per lane
 };
 
 }  // namespace lockscope::ui

@@ -40,19 +40,19 @@ void TimelineLanes::paintEvent(QPaintEvent*) {
     p.setRenderHint(QPainter::Antialiasing);
     const QPalette& pal = palette();
     p.fillRect(rect(), pal.color(QPalette::Base));
-    p.fillRect(QRect(0, 0, kHeaderWidth - 6, height()), pal.color(QPalette::Window));
+    p.fillRect(QRect(0, 0, headerWidth_ - 6, height()), pal.color(QPalette::Window));
     if (!replay_) return;
     int lanes = static_cast<int>(replay_->recording().lanes.size());
     for (int i = 0; i < lanes; ++i) {
         QRectF r = laneRect(i);
         if (i % 2)
-            p.fillRect(QRectF(kHeaderWidth - 6, r.top(), width(), r.height()),
+            p.fillRect(QRectF(headerWidth_ - 6, r.top(), width(), r.height()),
                        pal.color(QPalette::AlternateBase));
         p.setPen(withAlpha(pal.color(QPalette::Mid), 140));
         p.drawLine(QPointF(0, r.bottom()), QPointF(width(), r.bottom()));
     }
     // The future is not drawn; a tint says "not yet".
-    double nowX = replay_->currentBeat() < 0 ? kHeaderWidth : mapTimeToX(cursorTime());
+    double nowX = replay_->currentBeat() < 0 ? headerWidth_ : mapTimeToX(cursorTime());
     p.fillRect(QRectF(nowX, kAxisHeight, width() - nowX, height() - kAxisHeight),
                withAlpha(pal.color(QPalette::Mid), LaneColors::isDark(pal) ? 40 : 28));
     paintAxis(p);
@@ -66,7 +66,7 @@ void TimelineLanes::paintEvent(QPaintEvent*) {
 void TimelineLanes::paintAxis(QPainter& p) const {
     const QPalette& pal = palette();
     p.setFont(LaneFonts::axis());
-    double span = width() - kHeaderWidth - kRightMargin;
+    double span = width() - headerWidth_ - kRightMargin;
     sim::VirtualMs step = niceStep(end_, std::max(2, int(span / 110)));
     for (sim::VirtualMs t = 0; t <= end_; t += step) {
         double x = mapTimeToX(t);
@@ -78,9 +78,9 @@ void TimelineLanes::paintAxis(QPainter& p) const {
         p.drawText(label, Qt::AlignHCenter | Qt::AlignBottom, tickText(t, step));
     }
     p.setPen(pal.color(QPalette::Text));
-    p.drawLine(QPointF(kHeaderWidth, kAxisHeight), QPointF(width() - kRightMargin, kAxisHeight));
+    p.drawLine(QPointF(headerWidth_, kAxisHeight), QPointF(width() - kRightMargin, kAxisHeight));
     p.setPen(pal.color(QPalette::PlaceholderText));
-    p.drawText(QRectF(10, 2, kHeaderWidth - 20, kAxisHeight - 9), Qt::AlignLeft | Qt::AlignBottom,
+    p.drawText(QRectF(10, 2, headerWidth_ - 20, kAxisHeight - 9), Qt::AlignLeft | Qt::AlignBottom,
                tr("virtual time"));
 }
 
@@ -291,7 +291,7 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
 void TimelineLanes::paintCursor(QPainter& p, bool label) const {
     const QPalette& pal = palette();
     bool started = replay_->currentBeat() >= 0;
-    double x = started ? mapTimeToX(cursorTime()) : kHeaderWidth;
+    double x = started ? mapTimeToX(cursorTime()) : headerWidth_;
     QColor color = LaneColors::cursor(pal);
     if (!label) {
         p.setPen(QPen(color, 2.5));
@@ -302,7 +302,7 @@ void TimelineLanes::paintCursor(QPainter& p, bool label) const {
     QFontMetricsF fm(p.font());
     QString text = started ? tr("now %1").arg(virtualTimeText(cursorTime())) : tr("start");
     double w = fm.horizontalAdvance(text) + 14;
-    double left = std::clamp(x - w / 2, double(kHeaderWidth) - w / 2, double(width()) - w - 2);
+    double left = std::clamp(x - w / 2, double(headerWidth_) - w / 2, double(width()) - w - 2);
     QRectF box(left, 3, w, kAxisHeight - 8);
     p.setPen(Qt::NoPen);
     p.setBrush(color);

@@ -32,6 +32,12 @@ struct OutcomeSummary {
     int lostUpdates = -1;     // atomic-counter: adds made minus the counter's end value; -1: n/a
     int updatesMade = 0;      // atomic-counter: adds finished (the write, or the INCR, sent)
     int updateCommands = 0;   // the commands those adds took, refused lock attempts included
+    // atomic-counter: how each write-back of a GET-then-SET stood, judged by the rules at
+    // the SET. Without a lock at all; or under a lock whose key had already expired, its
+    // TTL spent while the writer was still between its GET and its SET (the cause the
+    // verdict names for updates lost under a lock).
+    int updatesWithoutLock = 0;
+    int updatesAfterLockExpired = 0;
 
     // Several servers (Redlock, failover, seat-hold). Counted by the same rules.
     bool distributedStory = false;  // set by those scenarios: formatOutcome shows this block

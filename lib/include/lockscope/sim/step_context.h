@@ -99,6 +99,10 @@ class StepContext {
     void counterChecked(std::int64_t expected, std::int64_t actual);
     // atomic-counter: one add finished, after `commands` commands (its price).
     void updateMade(int commands);
+    // atomic-counter: the worker's SET of the count it computed, just sent. The rules judge
+    // what kept other writers out of its GET-then-SET: no lock at all, or a lock whose key
+    // had already expired (counted, and said in the beat, with who holds it now).
+    void counterWrittenBack();
 
     // The report row as a plain resource: read its version (the fence a Redlock client can
     // derive from the resource itself), and a write with no fence check at all.
