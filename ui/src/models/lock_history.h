@@ -69,7 +69,6 @@ class LockHistory {
     void forget(const QString& rowKey) { tracks_.erase(rowKey); }
     const LockTrack* track(const QString& rowKey) const;
     void reserve(std::size_t locks) { tracks_.reserve(locks); }
-    std::size_t trackCount() const { return tracks_.size(); }
 
     // The wall-clock time of a steady-clock instant, for plotting.
     static double wallSeconds(std::chrono::steady_clock::time_point at);

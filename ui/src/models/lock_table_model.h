@@ -118,6 +118,12 @@ class LockTableModel : public QAbstractTableModel {
     void setResortDelay(std::chrono::milliseconds delay) {
         resortTimer_.setInterval(int(delay.count()));
     }
+    // While paced, rows whose sort key changed wait for the caller's resortNow(): a view
+    // applying a large backlog in slices re-sorts between slices, never in the same turn of
+    // the event loop as one (each is tens of milliseconds at a million rows).
+    void setResortPaced(bool paced);
+    bool resortWaiting() const { return !unsorted_.empty() && !orderHeld_ && sortColumn_ >= 0; }
+    void resortNow();
     // Repaint interval of the moving columns (countdown, held for, highlight).
     void setTickInterval(std::chrono::milliseconds interval) {
         ticker_.setInterval(int(interval.count()));
@@ -146,7 +152,6 @@ class LockTableModel : public QAbstractTableModel {
     void appendNewRows(const QString& instance, std::span<const Record> records,
                        const std::vector<std::size_t>& added, std::vector<int>& moved);
     void keepSorted(const std::vector<int>& moved);
-    void resortNow();
     void removeIds(const std::vector<int>& ids);
     void removeAll();
     bool vanishedIsConnected() const;
@@ -189,6 +194,7 @@ class LockTableModel : public QAbstractTableModel {
     QTimer resortTimer_;
     std::vector<int> unsorted_;  // ids whose sort key changed since the last re-sort
     bool orderHeld_ = false;
+    bool resortPaced_ = false;
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };
     std::function<std::chrono::system_clock::time_point()> wallNow_ = [] {
         return std::chrono::system_clock::now();

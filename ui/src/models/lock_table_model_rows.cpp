@@ -104,7 +104,7 @@ int LockTableModel::allocate(Row row) {
 void LockTableModel::keepSorted(const std::vector<int>& moved) {
     if (sortColumn_ < 0 || moved.empty()) return;
     unsorted_.insert(unsorted_.end(), moved.begin(), moved.end());
-    if (orderHeld_) return;  // placed when the hold ends
+    if (orderHeld_ || resortPaced_) return;  // placed when the hold ends, or by the pacer
     if (resortTimer_.interval() == 0)
         resortNow();
     else if (!resortTimer_.isActive())
@@ -115,6 +115,12 @@ void LockTableModel::setOrderHeld(bool held) {
     if (held == orderHeld_) return;
     orderHeld_ = held;
     if (!held && !unsorted_.empty()) resortNow();
+}
+
+void LockTableModel::setResortPaced(bool paced) {
+    if (paced == resortPaced_) return;
+    resortPaced_ = paced;
+    if (!paced && !unsorted_.empty() && !resortTimer_.isActive()) resortTimer_.start();
 }
 
 void LockTableModel::resortNow() {

@@ -47,9 +47,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
       model_(new LockTableModel(this)),
       proxy_(new LockFilterProxy(this)) {
     proxy_->setSourceModel(model_);
-    // Renewed and handed-off locks find their new place within 100 ms, in one re-sort for
-    // all of them rather than one per batch (each costs a million-row view ~40 ms).
-    model_->setResortDelay(std::chrono::milliseconds(100));
+    // Renewed, handed-off and new locks find their place in a re-sort that applyPending()
+    // runs in a turn of its own, at most every 100 ms while a backlog streams in.
+    model_->setResortPaced(true);
     filter_ = new QLineEdit;
     filter_->setPlaceholderText(
         tr("Filter by key, resource, kind, holder token or finding (Ctrl+F)"));
@@ -257,31 +257,38 @@ void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
 }
 
 void LockInspectorView::reserveHistory() {
-    // Only a lock with a history has a track, but every lock that appears while watched has
-    // one: a rescan that finds a million new locks makes a million tracks, and growing their
-    // table by doubling rehashed it on this thread (a 225 ms stall at 700,000). Sized like the
-    // table, by the share of rows that have a track so far.
-    const int rows = model_->rowCount();
-    if (rows == 0) return;
-    const double trackedShare = std::min(1.0, double(history_.trackCount()) / rows);
-    const auto projected = std::size_t(double(reserved_) * trackedShare);
-    if (projected <= reservedTracks_) return;
-    // Headroom so that a share creeping up does not rehash at every step; at most the rows.
-    reservedTracks_ = std::min(std::size_t(reserved_), std::size_t(double(projected) * 1.25));
+    // Every lock that appears while watched gets a history track: a rescan that finds a
+    // million new locks makes a million tracks. Sized with the table, early in the scan while
+    // it holds few tracks: sizing it by the share of rows tracked so far let that share creep
+    // up, and each step rehashed 700,000 to 1,000,000 tracks on this thread (about 100 ms).
+    // The cost of too large a table is its bucket array, 8 bytes a lock.
+    if (std::size_t(reserved_) <= reservedTracks_) return;
+    reservedTracks_ = std::size_t(reserved_);
     history_.reserve(reservedTracks_);
 }
 
 void LockInspectorView::applyPending() {
     // A rescan of a large keyspace delivers tens of thousands of records per interval.
     // Applying them a slice at a time, yielding to the event loop in between, keeps every
-    // stall of the window short; the rest follows on the next turn of the loop.
+    // stall of the window short; the rest follows on the next turn of the loop. A turn does
+    // one piece of work: a slice, or the re-sort of the rows slices moved, never both (each
+    // is tens of milliseconds at a million rows); while a backlog lasts, the re-sort comes
+    // every 100 ms, so rows stream in already in order.
     constexpr qsizetype kSlice = 2000;
-    if (pending_.isEmpty()) return;
-    const PendingLockUpdates::Slice slice = pending_.take(kSlice);
-    applyUpdate(slice.instance, slice.records, slice.removed);
+    constexpr qint64 kResortEveryMs = 100;
+    const bool resortDue =
+        model_->resortWaiting() &&
+        (pending_.isEmpty() || !sinceResort_.isValid() || sinceResort_.elapsed() >= kResortEveryMs);
+    if (resortDue) {
+        model_->resortNow();
+        sinceResort_.start();
+    } else if (!pending_.isEmpty()) {
+        const PendingLockUpdates::Slice slice = pending_.take(kSlice);
+        applyUpdate(slice.instance, slice.records, slice.removed);
+    }
     // Through a timer, not a posted call: posted calls run back to back before timers and
     // repaints get their turn, which would make the slices one long stall again.
-    if (!pending_.isEmpty())
+    if (!pending_.isEmpty() || model_->resortWaiting())
         coalesce_.start(1);
     else if (std::exchange(trimWhenApplied_, false))
         releaseFreedMemory();

@@ -93,6 +93,7 @@ class LockInspectorView : public QWidget {
     // Updates wait here up to 100 ms and are applied together: a scan streaming thousands
     // of batches costs the sorting proxy a few insertions, not one per batch.
     PendingLockUpdates pending_;
+    QElapsedTimer sinceResort_;  // the last re-sort applyPending() ran
     QTimer coalesce_;
     int reserved_ = 0;                // rows the tables were last sized for
     std::size_t reservedTracks_ = 0;  // lock histories the history was last sized for
