@@ -1,15 +1,20 @@
 // The window on a real Redis Cluster (tests/support/cluster_fixture): the cluster is one
 // connection whose nodes (role, slot ranges, state) are listed under it in the sidebar, and
 // the table holds every primary's locks, each with the node that holds it.
+#include <QFile>
 #include <QListWidget>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "cluster_fixture.h"
 #include "lockscope/connection.h"
+#include "lockscope/inspect/audit_log.h"
+#include "lockscope/inspect/hash_slot.h"
 #include "models/command_log_model.h"
 #include "models/lock_table_model.h"
+#include "session/connection_hub.h"
 #include "ui_test_support.h"
 #include "widgets/connection_sidebar.h"
 #include "widgets/lock_inspector_view.h"
@@ -64,6 +69,78 @@ class ClusterWindowTest : public QObject {
                  qPrintable(sidebarText()));
         QCOMPARE(sidebarText().count(QStringLiteral("orders cluster")), 1);
         QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window")));
+    }
+
+    // The operator releases locks whose slots moved after their rows appeared: one moved off
+    // another primary (that worker's connection answers MOVED), one moved off the
+    // connection's own node (its router's topology is stale: MOVED), one whose slot is half
+    // way to another node (the key already there: ASK). Each release reaches the node that
+    // holds the key now, the key is gone there, and the audit log says the release was done.
+    // Before, the release was sent to the row's node only and failed on MOVED or ASK.
+    void aReleaseReachesTheKeysSlotOwnerAfterTheSlotMoved() {
+        lockscope::testing::RedisCluster cluster;
+        struct Move {
+            std::string key;
+            std::size_t from, to;
+            bool finished;  // false: the slot stays migrating (ASK)
+        };
+        std::vector<Move> moves{{"", 1, 2, true}, {"", 0, 1, true}, {"", 0, 2, false}};
+        for (int i = 0, next = 0; next < int(moves.size()); ++i) {
+            std::string key = "lock:{moving-" + std::to_string(i) + "}";
+            if (cluster.primaryFor(key) == moves[std::size_t(next)].from)
+                moves[std::size_t(next++)].key = key;
+        }
+        for (const auto& m : moves)
+            cluster.connect(m.from).command({"SET", m.key, "holder-" + m.key, "PX", "120000"});
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.auditLogPath = config.filePath("audit.jsonl");
+        options.extra.append(
+            ConnectionProfile::create(QStringLiteral("moving cluster"), cluster.endpoint(0)));
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        std::vector<inspect::LockRecord> seen;
+        for (const auto& m : moves) {
+            const QString node = QString::fromStdString(cluster.url(m.from));
+            const QString key = QString::fromStdString(m.key);
+            QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(node, key) >= 0, 15000);
+            seen.push_back(*model->recordAt(model->rowOf(node, key)));
+        }
+
+        for (const auto& m : moves) {
+            const int slot = int(inspect::keyHashSlot(m.key));
+            if (m.finished) {
+                cluster.moveSlot(slot, m.to);
+            } else {
+                cluster.beginSlotMove(slot, m.from, m.to);
+                cluster.migrateKeys(slot, m.from, m.to);
+            }
+        }
+        QSignalSpy finished(w.hub(), &ConnectionHub::actionFinished);
+        for (std::size_t i = 0; i < moves.size(); ++i)
+            w.hub()->act(QString::fromStdString(cluster.url(moves[i].from)), LockAction::Release,
+                         seen[i]);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), int(moves.size()), 10000);
+        for (const auto& args : finished)
+            QVERIFY2(args.at(3).toBool(), qPrintable(args.at(1).toString() + QStringLiteral(": ") +
+                                                     args.at(5).toString()));
+
+        QFile audit(config.filePath("audit.jsonl"));
+        QVERIFY(audit.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = audit.readAll().split('\n');
+        for (const auto& m : moves) {
+            Connection owner = cluster.connect(m.to);
+            if (!m.finished) owner.command({"ASKING"});  // the importing node, mid-move
+            QCOMPARE(owner.command({"EXISTS", m.key}).integer(), 0);
+            const bool done = std::any_of(lines.begin(), lines.end(), [&](const QByteArray& l) {
+                return l.contains(QByteArray::fromStdString("\"" + m.key + "\"")) &&
+                       l.contains(R"("result":"done")");
+            });
+            QVERIFY2(done, qPrintable(QString::fromStdString(m.key) + QStringLiteral(" not done")));
+        }
     }
 
     // Watching a quiet cluster does not ask it for its topology every second (it did): asked
