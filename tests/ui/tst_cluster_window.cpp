@@ -2,9 +2,12 @@
 // connection whose nodes (role, slot ranges, state) are listed under it in the sidebar, and
 // the table holds every primary's locks, each with the node that holds it.
 #include <QFile>
+#include <QHeaderView>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -141,6 +144,81 @@ class ClusterWindowTest : public QObject {
             });
             QVERIFY2(done, qPrintable(QString::fromStdString(m.key) + QStringLiteral(" not done")));
         }
+    }
+
+    // Each lock's row says what its node is in the cluster (the Node column: role and slot
+    // ranges), and the one scan progress bar adds up the primaries' scans, which run at once:
+    // it shows the whole cluster's fraction and its tooltip each node's (before, the last
+    // primary to report overwrote the bar).
+    void theNodeColumnAndEachPrimarysScanProgress() {
+        lockscope::testing::RedisCluster cluster;
+        std::vector<std::string> keys(3);  // one lock on each primary
+        for (int i = 0; keys[0].empty() || keys[1].empty() || keys[2].empty(); ++i) {
+            std::string key = "lock:{node-" + std::to_string(i) + "}";
+            keys[cluster.primaryFor(key)] = key;
+        }
+        for (std::size_t n = 0; n < 3; ++n)
+            cluster.connect(n).command(
+                {"SET", keys[n], "worker-" + std::to_string(n), "PX", "120000"});
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.extra.append(
+            ConnectionProfile::create(QStringLiteral("nodes cluster"), cluster.endpoint(0)));
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        const QStringList expected{QStringLiteral("primary · 0-5460"),
+                                   QStringLiteral("primary · 5461-10921"),
+                                   QStringLiteral("primary · 10922-16383")};
+        QStringList urls;
+        for (std::size_t n = 0; n < 3; ++n) {
+            urls << QString::fromStdString(cluster.url(n));
+            const QString key = QString::fromStdString(keys[n]);
+            QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(urls[int(n)], key) >= 0, 15000);
+            QTRY_COMPARE_WITH_TIMEOUT(
+                model->index(model->rowOf(urls[int(n)], key), LockTableModel::Node)
+                    .data()
+                    .toString(),
+                expected[int(n)], 5000);
+        }
+        // Shown beside Instance, on screen at 1280x720 without scrolling.
+        QTableView* table = w.inspector()->table();
+        QVERIFY(!table->isColumnHidden(LockTableModel::Node));
+        QCOMPARE(table->horizontalHeader()->visualIndex(LockTableModel::Node),
+                 table->horizontalHeader()->visualIndex(LockTableModel::Instance) + 1);
+        QVERIFY(table->columnViewportPosition(LockTableModel::Node) +
+                    table->columnWidth(LockTableModel::Node) <=
+                table->viewport()->width());
+        QCOMPARE(model->headerData(LockTableModel::Node, Qt::Horizontal).toString(),
+                 QStringLiteral("Node"));
+
+        // Three scans at once, reported as the workers report them: one done, one half way,
+        // one starting. The bar shows half of the cluster, the tooltip each node.
+        QProgressBar* bar = w.inspector()->progress();
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), 15000);  // the first scans are over
+        ConnectionHub* hub = w.hub();
+        for (const QString& url : urls) emit hub->scanStarted(url);
+        emit hub->scanProgress(urls[0], 1.0, 3000);
+        emit hub->scanProgress(urls[1], 0.5, 1500);
+        emit hub->scanProgress(urls[2], 0.0, 0);
+        QVERIFY(bar->isVisible());
+        QCOMPARE(bar->value(), 500);
+        QCOMPARE(bar->text(), QStringLiteral("4500 keys scanned"));
+        const QStringList lines = bar->toolTip().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines.contains(QStringLiteral("nodes cluster: 100% · 3000 keys")),
+                 qPrintable(bar->toolTip()));
+        QVERIFY2(lines.contains(QStringLiteral("nodes cluster · %1: 50% · 1500 keys")
+                                    .arg(urls[1].section(QStringLiteral("//"), 1))),
+                 qPrintable(bar->toolTip()));
+        QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window-nodes")));
+        emit hub->scanFinished(urls[0], false, {});
+        QCOMPARE(bar->value(), 500);  // a finished node still counts as scanned
+        emit hub->scanFinished(urls[1], false, {});
+        emit hub->scanFinished(urls[2], false, {});
+        QVERIFY(!bar->isVisible());
     }
 
     // Watching a quiet cluster does not ask it for its topology every second (it did): asked
