@@ -84,18 +84,30 @@ inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval,
     return u;
 }
 
+// On a cluster: the node that serves the shard as the router knows it. The router is shared
+// by the cluster's primaries and asks the cluster again only when its policy says so (a lost
+// node, a redirect, CLUSTERDOWN, or 30 s: topology_refresh_policy.h), not every second for
+// each primary. nodeLost: this primary's poll failed, its replica may be about to take over.
+Endpoint shardPrimaryFollowed(const WatchTarget& target, bool nodeLost) {
+    const auto now = inspect::SteadyClock::now();
+    if (nodeLost) target.cluster->noteNodeLost(now);
+    target.cluster->followTopology(now);
+    const inspect::ClusterNode* owner = target.cluster->topology().ownerOfSlot(target.firstSlot);
+    return owner ? target.cluster->endpointOf(*owner) : target.endpoint;
+}
+
 // Behind Sentinel: asks which server is the primary (each second, and at once after a failed
 // poll or a +switch-master: a demoted primary still answers reads, so a poll alone would not
-// notice); on a cluster, asks the cluster which node serves the shard now. A new primary
-// takes the place of the old one under the same watch, which keeps its history, and the
-// failover is reported as an event.
+// notice); on a cluster, looks up which node serves the shard now (shardPrimaryFollowed). A
+// new primary takes the place of the old one under the same watch, which keeps its history,
+// and the failover is reported as an event.
 void followFailover(WatchedServer& s, const InspectorFlags& flags, bool askNow) {
     auto now = inspect::SteadyClock::now();
     if ((!flags.sentinel && !s.target.cluster) || (!askNow && now < s.nextSentinelCheck)) return;
     s.nextSentinelCheck = now + 1s;
     Endpoint primary;
     try {
-        primary = s.target.cluster ? shardPrimaryNow(s.target)
+        primary = s.target.cluster ? shardPrimaryFollowed(s.target, askNow)
                                    : discoverPrimary(*flags.sentinel, {.connectTimeout = 500ms,
                                                                        .commandTimeout = 500ms});
     } catch (const Error&) {

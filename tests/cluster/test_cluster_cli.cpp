@@ -124,6 +124,30 @@ TEST(ClusterCli, WatchCoversEveryPrimaryAndFollowsAFailover) {
     EXPECT_NE(w.out.find(after), std::string::npos) << w.out;  // read from the new primary
 }
 
+// watch on a quiet cluster does not ask it for its topology every second per primary (it
+// did: CLUSTER SHARDS on each poll round, for each primary): asked at the start, then only for
+// a reason (a failed poll, a redirect) or every 30 s, as the window does.
+TEST(ClusterCli, WatchAsksAQuietClusterForItsTopologyOnlyForAReason) {
+    RedisCluster cluster;
+    std::vector<std::string> keys;
+    for (std::size_t node = 0; node < 3; ++node) keys.push_back(testing::keyOnNode(cluster, node));
+    testing::writeLocks(cluster, keys);
+    for (std::size_t node = 0; node < 3; ++node)
+        cluster.connect(node).command({"CONFIG", "RESETSTAT"});
+    CliRun w = cli({"watch", "--json", "--interval", "200", "--for", "6", "-u", cluster.url(0)});
+    ASSERT_EQ(w.code, 0) << w.err;
+    for (const auto& k : keys) EXPECT_NE(w.out.find(k), std::string::npos) << k << "\n" << w.out;
+    long long calls = 0;  // CLUSTER SHARDS, SLOTS, NODES, MYID... on the primaries
+    for (std::size_t node = 0; node < 3; ++node) {
+        std::string info(cluster.connect(node).command({"INFO", "commandstats"}).text());
+        for (auto at = info.find("cmdstat_cluster"); at != std::string::npos;
+             at = info.find("cmdstat_cluster", at + 1))
+            calls += std::stoll(info.substr(info.find("calls=", at) + 6));
+    }
+    std::printf("CLUSTER commands in a 6 s watch of 3 primaries: %lld\n", calls);
+    EXPECT_LE(calls, 4) << "CLUSTER commands in a 6 s watch";
+}
+
 // doctor --observe on one node of a cluster watches every primary: each node's locks are judged.
 TEST(ClusterCli, DoctorObserveCoversEveryPrimary) {
     RedisCluster cluster;

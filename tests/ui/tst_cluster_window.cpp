@@ -1,15 +1,23 @@
 // The window on a real Redis Cluster (tests/support/cluster_fixture): the cluster is one
 // connection whose nodes (role, slot ranges, state) are listed under it in the sidebar, and
 // the table holds every primary's locks, each with the node that holds it.
+#include <QFile>
+#include <QHeaderView>
 #include <QListWidget>
+#include <QProgressBar>
 #include <QSettings>
+#include <QSignalSpy>
+#include <QTableView>
 #include <QTemporaryDir>
 #include <QTest>
 
 #include "cluster_fixture.h"
 #include "lockscope/connection.h"
+#include "lockscope/inspect/audit_log.h"
+#include "lockscope/inspect/hash_slot.h"
 #include "models/command_log_model.h"
 #include "models/lock_table_model.h"
+#include "session/connection_hub.h"
 #include "ui_test_support.h"
 #include "widgets/connection_sidebar.h"
 #include "widgets/lock_inspector_view.h"
@@ -64,6 +72,153 @@ class ClusterWindowTest : public QObject {
                  qPrintable(sidebarText()));
         QCOMPARE(sidebarText().count(QStringLiteral("orders cluster")), 1);
         QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window")));
+    }
+
+    // The operator releases locks whose slots moved after their rows appeared: one moved off
+    // another primary (that worker's connection answers MOVED), one moved off the
+    // connection's own node (its router's topology is stale: MOVED), one whose slot is half
+    // way to another node (the key already there: ASK). Each release reaches the node that
+    // holds the key now, the key is gone there, and the audit log says the release was done.
+    // Before, the release was sent to the row's node only and failed on MOVED or ASK.
+    void aReleaseReachesTheKeysSlotOwnerAfterTheSlotMoved() {
+        lockscope::testing::RedisCluster cluster;
+        struct Move {
+            std::string key;
+            std::size_t from, to;
+            bool finished;  // false: the slot stays migrating (ASK)
+        };
+        std::vector<Move> moves{{"", 1, 2, true}, {"", 0, 1, true}, {"", 0, 2, false}};
+        for (int i = 0, next = 0; next < int(moves.size()); ++i) {
+            std::string key = "lock:{moving-" + std::to_string(i) + "}";
+            if (cluster.primaryFor(key) == moves[std::size_t(next)].from)
+                moves[std::size_t(next++)].key = key;
+        }
+        for (const auto& m : moves)
+            cluster.connect(m.from).command({"SET", m.key, "holder-" + m.key, "PX", "120000"});
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.auditLogPath = config.filePath("audit.jsonl");
+        options.extra.append(
+            ConnectionProfile::create(QStringLiteral("moving cluster"), cluster.endpoint(0)));
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        std::vector<inspect::LockRecord> seen;
+        for (const auto& m : moves) {
+            const QString node = QString::fromStdString(cluster.url(m.from));
+            const QString key = QString::fromStdString(m.key);
+            QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(node, key) >= 0, 15000);
+            seen.push_back(*model->recordAt(model->rowOf(node, key)));
+        }
+
+        for (const auto& m : moves) {
+            const int slot = int(inspect::keyHashSlot(m.key));
+            if (m.finished) {
+                cluster.moveSlot(slot, m.to);
+            } else {
+                cluster.beginSlotMove(slot, m.from, m.to);
+                cluster.migrateKeys(slot, m.from, m.to);
+            }
+        }
+        QSignalSpy finished(w.hub(), &ConnectionHub::actionFinished);
+        for (std::size_t i = 0; i < moves.size(); ++i)
+            w.hub()->act(QString::fromStdString(cluster.url(moves[i].from)), LockAction::Release,
+                         seen[i]);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), int(moves.size()), 10000);
+        for (const auto& args : finished)
+            QVERIFY2(args.at(3).toBool(), qPrintable(args.at(1).toString() + QStringLiteral(": ") +
+                                                     args.at(5).toString()));
+
+        QFile audit(config.filePath("audit.jsonl"));
+        QVERIFY(audit.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = audit.readAll().split('\n');
+        for (const auto& m : moves) {
+            Connection owner = cluster.connect(m.to);
+            if (!m.finished) owner.command({"ASKING"});  // the importing node, mid-move
+            QCOMPARE(owner.command({"EXISTS", m.key}).integer(), 0);
+            const bool done = std::any_of(lines.begin(), lines.end(), [&](const QByteArray& l) {
+                return l.contains(QByteArray::fromStdString("\"" + m.key + "\"")) &&
+                       l.contains(R"("result":"done")");
+            });
+            QVERIFY2(done, qPrintable(QString::fromStdString(m.key) + QStringLiteral(" not done")));
+        }
+    }
+
+    // Each lock's row says what its node is in the cluster (the Node column: role and slot
+    // ranges), and the one scan progress bar adds up the primaries' scans, which run at once:
+    // it shows the whole cluster's fraction and its tooltip each node's (before, the last
+    // primary to report overwrote the bar).
+    void theNodeColumnAndEachPrimarysScanProgress() {
+        lockscope::testing::RedisCluster cluster;
+        std::vector<std::string> keys(3);  // one lock on each primary
+        for (int i = 0; keys[0].empty() || keys[1].empty() || keys[2].empty(); ++i) {
+            std::string key = "lock:{node-" + std::to_string(i) + "}";
+            keys[cluster.primaryFor(key)] = key;
+        }
+        for (std::size_t n = 0; n < 3; ++n)
+            cluster.connect(n).command(
+                {"SET", keys[n], "worker-" + std::to_string(n), "PX", "120000"});
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.extra.append(
+            ConnectionProfile::create(QStringLiteral("nodes cluster"), cluster.endpoint(0)));
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        const QStringList expected{QStringLiteral("primary · 0-5460"),
+                                   QStringLiteral("primary · 5461-10921"),
+                                   QStringLiteral("primary · 10922-16383")};
+        QStringList urls;
+        for (std::size_t n = 0; n < 3; ++n) {
+            urls << QString::fromStdString(cluster.url(n));
+            const QString key = QString::fromStdString(keys[n]);
+            QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(urls[int(n)], key) >= 0, 15000);
+            QTRY_COMPARE_WITH_TIMEOUT(
+                model->index(model->rowOf(urls[int(n)], key), LockTableModel::Node)
+                    .data()
+                    .toString(),
+                expected[int(n)], 5000);
+        }
+        // Shown beside Instance, on screen at 1280x720 without scrolling.
+        QTableView* table = w.inspector()->table();
+        QVERIFY(!table->isColumnHidden(LockTableModel::Node));
+        QCOMPARE(table->horizontalHeader()->visualIndex(LockTableModel::Node),
+                 table->horizontalHeader()->visualIndex(LockTableModel::Instance) + 1);
+        QVERIFY(table->columnViewportPosition(LockTableModel::Node) +
+                    table->columnWidth(LockTableModel::Node) <=
+                table->viewport()->width());
+        QCOMPARE(model->headerData(LockTableModel::Node, Qt::Horizontal).toString(),
+                 QStringLiteral("Node"));
+
+        // Three scans at once, reported as the workers report them: one done, one half way,
+        // one starting. The bar shows half of the cluster, the tooltip each node.
+        QProgressBar* bar = w.inspector()->progress();
+        QTRY_VERIFY_WITH_TIMEOUT(!bar->isVisible(), 15000);  // the first scans are over
+        ConnectionHub* hub = w.hub();
+        for (const QString& url : urls) emit hub->scanStarted(url);
+        emit hub->scanProgress(urls[0], 1.0, 3000);
+        emit hub->scanProgress(urls[1], 0.5, 1500);
+        emit hub->scanProgress(urls[2], 0.0, 0);
+        QVERIFY(bar->isVisible());
+        QCOMPARE(bar->value(), 500);
+        QCOMPARE(bar->text(), QStringLiteral("4500 keys scanned"));
+        const QStringList lines = bar->toolTip().split(QLatin1Char('\n'));
+        QCOMPARE(lines.size(), 3);
+        QVERIFY2(lines.contains(QStringLiteral("nodes cluster: 100% · 3000 keys")),
+                 qPrintable(bar->toolTip()));
+        QVERIFY2(lines.contains(QStringLiteral("nodes cluster · %1: 50% · 1500 keys")
+                                    .arg(urls[1].section(QStringLiteral("//"), 1))),
+                 qPrintable(bar->toolTip()));
+        QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window-nodes")));
+        emit hub->scanFinished(urls[0], false, {});
+        QCOMPARE(bar->value(), 500);  // a finished node still counts as scanned
+        emit hub->scanFinished(urls[1], false, {});
+        emit hub->scanFinished(urls[2], false, {});
+        QVERIFY(!bar->isVisible());
     }
 
     // Watching a quiet cluster does not ask it for its topology every second (it did): asked

@@ -78,6 +78,7 @@ int compareLockRecords(const LockRecord& a, const LockRecord& b, int column) {
         return threeWay(numericSortKey(a, column), numericSortKey(b, column));
     switch (column) {
         case LockTableModel::Instance:
+        case LockTableModel::Node:  // one node per instance: grouped alike
             return a.instanceName().compare(b.instanceName());
         case LockTableModel::Key:
             return a.key.compare(b.key);

@@ -104,7 +104,7 @@ QVariant LockTableModel::headerData(int section, Qt::Orientation orientation, in
         QT_TR_NOOP("Instance"), QT_TR_NOOP("Key"),      QT_TR_NOOP("Resource"),
         QT_TR_NOOP("Kind"),     QT_TR_NOOP("Holder"),   QT_TR_NOOP("Remaining TTL"),
         QT_TR_NOOP("Fence"),    QT_TR_NOOP("Seen for"), QT_TR_NOOP("Age"),
-        QT_TR_NOOP("Renewals"), QT_TR_NOOP("Findings")};
+        QT_TR_NOOP("Renewals"), QT_TR_NOOP("Findings"), QT_TR_NOOP("Node")};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
@@ -119,6 +119,13 @@ void LockTableModel::setInstanceStale(const QString& instance, bool stale) {
     // Every row of the instance changes look; rows of other instances are untouched, but
     // one dataChanged over the table is cheaper than finding the instance's ranges.
     if (order_.size() > 0) emit dataChanged(index(0, 0), index(order_.size() - 1, ColumnCount - 1));
+}
+
+void LockTableModel::setNodeDescription(const QString& instance, const QString& description) {
+    QString& known = nodeDescriptions_[instance.toStdString()];
+    if (known == description) return;
+    known = description;
+    if (order_.size() > 0) emit dataChanged(index(0, Node), index(order_.size() - 1, Node));
 }
 
 void LockTableModel::setInstanceName(const QString& instance, const QString& name) {
@@ -171,6 +178,10 @@ QVariant LockTableModel::display(const Row& row, int column) const {
             return int(r.renewals);
         case Findings:
             return findingLabels(r.findings).join(QStringLiteral("  "));
+        case Node: {
+            auto described = nodeDescriptions_.find(r.instanceName());
+            return described != nodeDescriptions_.end() ? described->second : QString();
+        }
     }
     return {};
 }

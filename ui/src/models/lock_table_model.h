@@ -42,6 +42,9 @@ class LockTableModel : public QAbstractTableModel {
         Age,      // the lock's age from the best evidence (lock_age.h), saying which
         Renewals,
         Findings,
+        // A cluster node's role and slots ("primary · 0-5460"); last, so header layouts saved
+        // before it existed still fit the columns before it.
+        Node,
         ColumnCount
     };
     enum Role {
@@ -81,6 +84,9 @@ class LockTableModel : public QAbstractTableModel {
     bool isStale(const Record& record) const;
     // The Instance column shows the connection's name; the URL is its tooltip.
     void setInstanceName(const QString& instance, const QString& name);
+    // The Node column: what the instance is in its cluster ("primary · 0-5460").
+    void setNodeDescription(const QString& instance, const QString& description);
+    bool hasNodeDescriptions() const { return !nodeDescriptions_.empty(); }
     void removeKey(const QString& instance, const QString& key);
     void removeKeys(const QString& instance, const QStringList& keys);
     // Makes room for this many rows now, while growing is cheap, rather than at each
@@ -188,7 +194,8 @@ class LockTableModel : public QAbstractTableModel {
     // Instances whose connection is down, with when it went down. std::string keys: rows
     // carry their instance as one, and data() must not convert it for every painted cell.
     std::map<std::string, Clock::time_point, std::less<>> staleSince_;
-    std::map<std::string, QString, std::less<>> instanceNames_;  // URL -> connection name
+    std::map<std::string, QString, std::less<>> instanceNames_;     // URL -> connection name
+    std::map<std::string, QString, std::less<>> nodeDescriptions_;  // URL -> role and slots
     std::map<std::string, std::shared_ptr<const std::string>> instanceStrings_;
     QTimer ticker_;
     QTimer resortTimer_;

@@ -213,6 +213,7 @@ void LockTableModel::removeKeys(const QString& instance, const QStringList& keys
 void LockTableModel::removeInstance(const QString& instance) {
     instances_.remove(instance);
     staleSince_.erase(instance.toStdString());
+    nodeDescriptions_.erase(instance.toStdString());  // a closed node is no longer watched
     removeIds(idsOfInstance(instance.toStdString()));
 }
 

@@ -50,6 +50,28 @@ std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& rou
     return m;
 }
 
+std::map<QString, QString> nodeRolesByInstance(const Endpoint& seed, const QStringList& nodeLines) {
+    const QString separator = QStringLiteral(" · ");
+    const QString seedHostPort =
+        QString::fromStdString(seed.host + ":" + std::to_string(seed.port));
+    std::map<QString, QString> roles;
+    for (const QString& line : nodeLines) {
+        const QStringList parts = line.split(separator);
+        if (parts.size() < 2) continue;
+        const QString& hostPort = parts[0];
+        QString role = parts[1];
+        if (role == QLatin1String("primary") && parts.size() >= 3)
+            role += separator + QString(parts[2]).remove(QStringLiteral("slots "));
+        // The seed's node reports under the seed as given (its db too); the others as members.
+        const QString instance =
+            hostPort == seedHostPort
+                ? QString::fromStdString(seed.display())
+                : QString::fromStdString(memberEndpoint(seed, hostPort).display());
+        roles[instance] = role;
+    }
+    return roles;
+}
+
 Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort) {
     Endpoint e = seed;
     const auto colon = hostPort.lastIndexOf(QLatin1Char(':'));

@@ -6,6 +6,7 @@
 
 #include <QString>
 #include <QStringList>
+#include <map>
 #include <optional>
 
 #include "lockscope/endpoint.h"
@@ -23,6 +24,11 @@ struct ClusterMembers {
 // endpoint (its primary is watched by the connection itself). Throws the router's errors.
 std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& router,
                                                      const Endpoint& self);
+
+// For the lock table's Node column: each node's role and slots ("primary · 0-5460"), by the
+// instance name its worker reports under (Endpoint::display()), read from nodeLines as
+// describeClusterMembers wrote them. seed: the connection's own endpoint.
+std::map<QString, QString> nodeRolesByInstance(const Endpoint& seed, const QStringList& nodeLines);
 
 // The endpoint of a cluster member: the connection's own (TLS, user, password), at host:port.
 Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort);

@@ -30,6 +30,11 @@ class ConnectionHub : public QObject {
         return sessions_.contains(profileId) ? sessions_[profileId].profile.name : profileId;
     }
 
+    // An open session's profile (a cluster member's too), null when not open.
+    const ConnectionProfile* profile(const QString& profileId) const {
+        auto it = sessions_.find(profileId);
+        return it != sessions_.end() ? &it->profile : nullptr;
+    }
     // The profile whose worker reports under this instance name (Endpoint::display()).
     const ConnectionProfile* profileForInstance(const QString& instance) const;
     void act(const QString& instance, LockAction action, const inspect::LockRecord& seen,

@@ -3,6 +3,7 @@
 #include <QDateTime>
 #include <QMutexLocker>
 #include <algorithm>
+#include <functional>
 #include <utility>
 
 #include "lockscope/errors.h"
@@ -178,16 +179,20 @@ void ConnectionWorker::setState(ConnectionState state, const QString& message) {
 void ConnectionWorker::connectNow() {
     connection_ = std::make_unique<Connection>(
         Connection::open(profile_.endpoint, {.readOnly = profile_.readOnly}));
-    connection_->setObserver([this](const CommandEvent& e) {
+    observe(*connection_);
+    watch_ =
+        std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
+    watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
+    askAboutCluster();
+}
+
+void ConnectionWorker::observe(Connection& connection) {
+    connection.setObserver([this](const CommandEvent& e) {
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
         QMutexLocker lock(&logMutex_);
         if (pendingLog_.size() >= std::size_t(kMaxLogEntriesPerFlush)) pendingLog_.pop_front();
         pendingLog_.push_back({e, now});
     });
-    watch_ =
-        std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
-    watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
-    askAboutCluster();
 }
 
 void ConnectionWorker::askAboutCluster() {
@@ -217,10 +222,7 @@ void ConnectionWorker::followCluster() {
     if (clusterNodeLost_.exchange(false)) cluster_->noteNodeLost(now);
     try {
         if (!cluster_->followTopology(now)) return;
-        const auto& events = cluster_->events();
-        for (; clusterEventsSeen_ < events.size(); ++clusterEventsSeen_)
-            logNote(tr("cluster topology changed: %1")
-                        .arg(QString::fromStdString(events[clusterEventsSeen_])));
+        logClusterEvents();
         auto members = describeClusterMembers(*cluster_, profile_.endpoint);
         if (members && members->otherPrimaries != clusterPrimaries_) {
             clusterPrimaries_ = members->otherPrimaries;
@@ -229,6 +231,14 @@ void ConnectionWorker::followCluster() {
     } catch (const Error&) {
         // No node answered this time: the router asks again in a second.
     }
+}
+
+void ConnectionWorker::logClusterEvents() {
+    if (!cluster_) return;
+    const auto& events = cluster_->events();
+    for (; clusterEventsSeen_ < events.size(); ++clusterEventsSeen_)
+        logNote(tr("cluster topology changed: %1")
+                    .arg(QString::fromStdString(events[clusterEventsSeen_])));
 }
 
 void ConnectionWorker::step() {
@@ -293,6 +303,47 @@ void ConnectionWorker::step() {
     }
 }
 
+inspect::ClusterRouter* ConnectionWorker::actionRouter() {
+    if (cluster_) return cluster_.get();
+    if (profile_.clusterOf.isEmpty()) return nullptr;  // a plain server
+    // Seeded at this worker's own node: the topology is asked only when a key answers MOVED.
+    if (!memberRouter_)
+        memberRouter_ = std::make_unique<inspect::ClusterRouter>(
+            profile_.endpoint, ConnectionOptions{.readOnly = profile_.readOnly});
+    return memberRouter_.get();
+}
+
+inspect::ActionResult ConnectionWorker::runAction(Connection& on, inspect::ClusterRouter* router,
+                                                  LockAction action,
+                                                  const inspect::LockRecord& seen, qint64 ttlMs,
+                                                  bool confirmed) {
+    inspect::SafeActions actions(on, audit_.get());
+    const std::string& k = seen.key;  // the exact bytes: a key need not be valid UTF-8
+    switch (action) {
+        case LockAction::Release: {
+            if (!inspect::hasLibraryRelease(seen.kind))
+                return actions.release(k, inspect::Holder::of(seen));
+            // Redisson, sidekiq and Spring locks are released the way their library expects,
+            // so its waiters wake (and a digest goes with all its keys, each to its own node).
+            inspect::LibraryRelease::KeyRoute route;
+            if (router)
+                route = [this, router](std::string_view key,
+                                       const std::function<void(Connection&)>& act) {
+                    router->onKey(key, [&](Connection& c) {
+                        observe(c);
+                        act(c);
+                    });
+                };
+            return inspect::LibraryRelease(on, audit_.get(), route).release(seen);
+        }
+        case LockAction::AddTtl:
+            return actions.expire(k, inspect::Holder::of(seen), std::chrono::milliseconds(ttlMs));
+        case LockAction::ForceDelete:
+            return actions.forceDelete(k, confirmed);
+    }
+    return {};
+}
+
 void ConnectionWorker::act(LockAction action, const QString& key, const inspect::LockRecord& seen,
                            qint64 ttlMs, bool confirmed) {
     static const char* names[] = {"release", "expire", "force-delete"};
@@ -304,29 +355,33 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
         return;
     }
     try {
-        inspect::SafeActions actions(*connection_, audit_.get());
-        const std::string& k = seen.key;  // the exact bytes: a key need not be valid UTF-8
         inspect::ActionResult result;
-        switch (action) {
-            case LockAction::Release:
-                // Redisson, sidekiq and Spring locks are released the way their library
-                // expects, so its waiters wake (and a digest goes with all its keys).
-                result = inspect::hasLibraryRelease(seen.kind)
-                             ? inspect::LibraryRelease(*connection_, audit_.get()).release(seen)
-                             : actions.release(k, inspect::Holder::of(seen));
-                break;
-            case LockAction::AddTtl:
-                result =
-                    actions.expire(k, inspect::Holder::of(seen), std::chrono::milliseconds(ttlMs));
-                break;
-            case LockAction::ForceDelete:
-                result = actions.forceDelete(k, confirmed);
-                break;
+        if (inspect::ClusterRouter* router = actionRouter()) {
+            // On a cluster the action goes to the key's slot owner now, not to the node the
+            // row was read from: the slot may have moved since. The router follows one MOVED
+            // (asks for the topology, sends again to the new owner) and one ASK (ASKING on
+            // the importing node). Those replies mean the node ran nothing; a lost reply is
+            // the outcome Unknown, returned, never sent again.
+            router->onKey(
+                seen.key,
+                [&](Connection& c) {
+                    observe(c);
+                    result = runAction(c, router, action, seen, ttlMs, confirmed);
+                },
+                [&](Connection& c) {
+                    observe(c);
+                    if (!c.isReadOnly()) inspect::preloadActionScripts(c);
+                });
+            logClusterEvents();
+        } else {
+            result = runAction(*connection_, nullptr, action, seen, ttlMs, confirmed);
         }
         emit actionFinished(instance_, key, name, result.ok(), int(result.outcome),
                             QString::fromStdString(result.message));
     } catch (const Error& e) {
         if (cluster_) cluster_->noteError(e, std::chrono::steady_clock::now());
+        // A member's router whose node connection failed is made again at the next action.
+        if (dynamic_cast<const IoError*>(&e)) memberRouter_.reset();
         emit actionFinished(instance_, key, name, false, -1, QString::fromStdString(e.what()));
     }
     nextStepAt_ = {};  // show the result of the action at once

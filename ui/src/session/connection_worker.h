@@ -105,6 +105,15 @@ class ConnectionWorker : public QObject {
     void logNote(const QString& note);
     void askAboutCluster();
     void followCluster();  // a topology change: noted in the command log, members updated
+    void logClusterEvents();
+    // The command log hears the commands sent on this connection (the watch's or an action's).
+    void observe(Connection& connection);
+    // The router an action goes through on a cluster (null on a plain server): the
+    // connection's own (cluster_), or for another primary's worker one seeded at its node.
+    inspect::ClusterRouter* actionRouter();
+    inspect::ActionResult runAction(Connection& on, inspect::ClusterRouter* router,
+                                    LockAction action, const inspect::LockRecord& seen,
+                                    qint64 ttlMs, bool confirmed);
 
     ConnectionProfile profile_;
     QString instance_;
@@ -127,6 +136,9 @@ class ConnectionWorker : public QObject {
     std::unique_ptr<inspect::ClusterRouter> cluster_;
     std::size_t clusterEventsSeen_ = 0;
     QStringList clusterPrimaries_;
+    // Another primary's worker: routes its actions to the key's slot owner (a slot moved by an
+    // operator or a failover since the row was read). Made at the first action.
+    std::unique_ptr<inspect::ClusterRouter> memberRouter_;
     std::atomic<bool> clusterNodeLost_{false};  // set by the GUI thread (the hub)
     // The current scan's stop source. cancelScan() runs on the GUI thread while step()
     // replaces the source for each new scan on this one, so both go through the mutex: a

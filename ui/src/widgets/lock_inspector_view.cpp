@@ -21,6 +21,7 @@
 #include "models/finding_text.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
+#include "session/cluster_members.h"
 #include "session/connection_hub.h"
 #include "session/lock_companions.h"
 #include "widgets/lock_detail_pane.h"
@@ -56,6 +57,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     filter_->setClearButtonEnabled(true);
     progress_ = new QProgressBar;
     progress_->setRange(0, 0);
+    progress_->setMinimumWidth(140);  // "123456 keys scanned" fits beside a long filter
     progress_->setMaximumWidth(160);
     progress_->setFormat(tr("scanning…"));
     progress_->hide();
@@ -86,8 +88,11 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->setTextElideMode(Qt::ElideMiddle);
     // Wide enough for "12 min 30 s", "last seen 2 min ago" and "redis-plus-plus" (Kind),
     // narrow enough that Findings (stretched, last) keeps 160 px on screen at 1280 px.
-    const int widths[] = {140, 135, 80, 130, 115, 130, 45, 70, 80, 70, 150};
+    const int widths[] = {140, 135, 80, 130, 115, 130, 45, 70, 80, 70, 150, 150};
     for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
+    // Node is shown beside Instance; it stays the last column of the model, so saved header
+    // layouts still fit (it is hidden but on a cluster, so the others keep their places).
+    table_->horizontalHeader()->moveSection(LockTableModel::Node, LockTableModel::Instance + 1);
 
     // Rows hold still while the pointer is over the table and for a second after a press.
     table_->viewport()->installEventFilter(this);
@@ -143,25 +148,40 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString& instance) {
         pending_.drop(instance);
         model_->removeInstance(instance);
-        table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
+        updateInstanceColumns();
         showSelected();
     });
-    connect(&hub_, &ConnectionHub::scanStarted, this, [this] {
+    connect(&hub_, &ConnectionHub::clusterNodesFound, this,
+            [this](const QString& profileId, const QStringList& nodeLines) {
+                const ConnectionProfile* p = hub_.profile(profileId);
+                if (!p) return;
+                for (const auto& [instance, role] : nodeRolesByInstance(p->endpoint, nodeLines))
+                    model_->setNodeDescription(instance, role);
+                updateInstanceColumns();
+            });
+    connect(&hub_, &ConnectionHub::scanStarted, this, [this](const QString& instance) {
         ++scansRunning_;
+        scans_.started(instance);
         progress_->setRange(0, 0);  // busy until the first batch says how far it got
         progress_->show();
         cancel_->show();
     });
+    // Each instance's scan reports its own fraction (a cluster's primaries scan at once): the
+    // bar shows them together, its tooltip each one.
     connect(&hub_, &ConnectionHub::scanProgress, this,
-            [this](const QString&, double fraction, quint64 keysSeen) {
-                reserveForScan(fraction, keysSeen);
-                progress_->setRange(0, 1000);
-                progress_->setValue(int(fraction * 1000));
-                progress_->setFormat(tr("%1 keys scanned").arg(keysSeen));
+            [this](const QString& instance, double fraction, quint64 keysSeen) {
+                scans_.progressed(instance, fraction, keysSeen);
+                reserveForScan(scans_.fraction(), scans_.keysSeen());
+                showScanProgress();
             });
     connect(&hub_, &ConnectionHub::scanFinished, this,
             [this](const QString& instance, bool cancelled, const QStringList& notes) {
                 scansRunning_ = std::max(0, scansRunning_ - 1);
+                scans_.finished(instance);
+                if (scansRunning_ == 0)
+                    scans_.clear();
+                else
+                    showScanProgress();
                 if (!cancelled) releaseFreedMemoryWhenApplied();
                 if (!cancelled && model_->rowCount() == 0) {
                     counts_->setText(tr("No locks: try Discover (Ctrl+D)"));
@@ -331,8 +351,7 @@ void LockInspectorView::applyUpdate(const QString& instance,
     }
     model_->removeKeys(instance, removed);
     model_->apply(instance, changed, false);
-    // With one server the instance column repeats itself; the detail pane still names it.
-    table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
+    updateInstanceColumns();
     counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
     if (!followKey_.isEmpty() && followKey_.section('\n', 0, 0) == instance) {
         const QString key = followKey_.section('\n', 1);
@@ -417,6 +436,23 @@ void LockInspectorView::showSelected() {
     detail_->setGroupTitle(tr("Redlock group"));
     detail_->group()->show(std::string(record->resource()),
                            model_->recordsOfResource(record->resource()), instances);
+}
+
+void LockInspectorView::updateInstanceColumns() {
+    // With one server the instance column repeats itself; the detail pane still names it.
+    table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
+    table_->setColumnHidden(LockTableModel::Node,
+                            model_->instanceCount() < 2 || !model_->hasNodeDescriptions());
+}
+
+void LockInspectorView::showScanProgress() {
+    progress_->setRange(0, 1000);
+    progress_->setValue(int(scans_.fraction() * 1000));
+    progress_->setFormat(tr("%1 keys scanned").arg(scans_.keysSeen()));
+    progress_->setToolTip(scans_.tooltip([this](const QString& instance) {
+        const ConnectionProfile* p = hub_.profileForInstance(instance);
+        return p ? p->name : instance;
+    }));
 }
 
 void LockInspectorView::applyFilter(const QString& text) {

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "models/lock_history.h"
+#include "widgets/lock_inspector_view_progress.h"
 #include "widgets/pending_lock_updates.h"
 
 class QLabel;
@@ -73,6 +74,9 @@ class LockInspectorView : public QWidget {
     // Tells each connection's watch the keys on screen and the selected one (its focus).
     void sendFocus();
     void updateOrderHold();
+    // Instance and Node columns: shown with two connections or more (Node: on a cluster).
+    void updateInstanceColumns();
+    void showScanProgress();
     void showSelected();
     bool selectedIsReadOnly() const;
     QString selectedRowKey() const;
@@ -90,6 +94,7 @@ class LockInspectorView : public QWidget {
     LockDetailPane* detail_;
     QSplitter* splitter_;
     int scansRunning_ = 0;
+    ScanProgressTally scans_;  // each instance's scan (a cluster's primaries scan at once)
     // Updates wait here up to 100 ms and are applied together: a scan streaming thousands
     // of batches costs the sorting proxy a few insertions, not one per batch.
     PendingLockUpdates pending_;

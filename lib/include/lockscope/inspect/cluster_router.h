@@ -78,6 +78,7 @@ class ClusterRouter {
 
   private:
     Connection& connectionToAddress(const std::string& host, int port);
+    void dropConnection(const Connection* connection);
     void recordChanges(const ClusterTopology& before, const ClusterTopology& after);
     void learnSeedNodeId(Connection& seed);
 

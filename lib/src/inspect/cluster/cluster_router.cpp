@@ -47,6 +47,11 @@ Connection& ClusterRouter::connectionTo(const Endpoint& endpoint) {
     return *slot;
 }
 
+void ClusterRouter::dropConnection(const Connection* connection) {
+    std::erase_if(connections_,
+                  [&](const auto& entry) { return entry.second.get() == connection; });
+}
+
 Connection& ClusterRouter::connectionToAddress(const std::string& host, int port) {
     return connectionTo(nodeEndpoint(seed_, host, port, addressing_));
 }
@@ -160,6 +165,7 @@ void ClusterRouter::onKey(std::string_view key, const std::function<void(Connect
             return;
         } catch (const IoError& e) {
             noteError(e, TopologyRefreshPolicy::Clock::now());
+            dropConnection(c);  // a long-lived router (the window's) opens it again next time
             throw;
         } catch (const ReplyError& e) {
             if (e.code() == ServerErrorCode::ClusterDown)
