@@ -202,6 +202,10 @@ class InspectorWindowTest : public QObject {
         QCOMPARE(selectedKey(), QStringLiteral("lock:{cache:rebuild}"));
         QTest::keyClicks(view->filter(), QStringLiteral("rebuild"));
         QCOMPARE(view->proxy()->rowCount(), 1);
+        // The count says how many of the locks the filter shows.
+        auto* counts = view->findChild<QLabel*>(QStringLiteral("lockCounts"));
+        QVERIFY(counts);
+        QVERIFY2(counts->text().startsWith(QStringLiteral("1 of ")), qPrintable(counts->text()));
         QCOMPARE(selectedKey(), QStringLiteral("lock:{cache:rebuild}"));
         view->filter()->clear();
         QVERIFY(view->proxy()->rowCount() >= 3);

@@ -66,6 +66,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     cancel_->setToolTip(tr("Cancel the scan"));
     cancel_->hide();
     counts_ = new QLabel;
+    counts_->setObjectName(QStringLiteral("lockCounts"));
     legend_ = new QLabel(legendHtml());
     legend_->setToolTip(
         tr("Finding badges are coloured by severity: a problem to act on, a "
@@ -245,7 +246,7 @@ void LockInspectorView::onServerEmptied(const QString& instance) {
         followKey_ = selected;  // if the same key is taken again, show the new lock
     }
     model_->removeRowsOf(instance);
-    counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
+    showCounts();
 }
 
 void LockInspectorView::applyRemovalsNow(const QString& instance) {
@@ -352,7 +353,7 @@ void LockInspectorView::applyUpdate(const QString& instance,
     model_->removeKeys(instance, removed);
     model_->apply(instance, changed, false);
     updateInstanceColumns();
-    counts_->setText(tr("%n lock(s)", nullptr, model_->rowCount()));
+    showCounts();
     if (!followKey_.isEmpty() && followKey_.section('\n', 0, 0) == instance) {
         const QString key = followKey_.section('\n', 1);
         if (std::any_of(changed.begin(), changed.end(),
@@ -460,6 +461,16 @@ void LockInspectorView::applyFilter(const QString& text) {
     const QString selected = selectedRowKey();
     proxy_->setFilterText(text);
     if (!selected.isEmpty()) selectKey(selected.section('\n', 0, 0), selected.section('\n', 1));
+    showCounts();
+}
+
+void LockInspectorView::showCounts() {
+    // With a filter, how many of the locks it shows: "2 locks" above one row read as a bug.
+    const int all = model_->rowCount();
+    if (filter_->text().trimmed().isEmpty())
+        counts_->setText(tr("%n lock(s)", nullptr, all));
+    else
+        counts_->setText(tr("%1 of %n lock(s)", nullptr, all).arg(proxy_->rowCount()));
 }
 
 void LockInspectorView::selectKey(const QString& instance, const QString& key) {

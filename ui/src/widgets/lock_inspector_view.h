@@ -66,6 +66,7 @@ class LockInspectorView : public QWidget {
     void applyRemovalsNow(const QString& instance);
     void onServerEmptied(const QString& instance);
     void applyFilter(const QString& text);
+    void showCounts();
     void reserveForScan(double fraction, quint64 keysSeen);
     void reserveHistory();
     void applyUpdate(const QString& instance, std::span<const inspect::LockRecord> changed,
