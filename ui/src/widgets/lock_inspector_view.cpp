@@ -273,8 +273,9 @@ void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
     if (projected > reserved_) {
         reserved_ = int(std::min(kMaxRows, double(projected) * 1.25));
         model_->reserve(reserved_);
+        // In a turn of its own: each of the two rehashes is tens of milliseconds mid-scan.
+        QTimer::singleShot(0, this, &LockInspectorView::reserveHistory);
     }
-    reserveHistory();
 }
 
 void LockInspectorView::reserveHistory() {
