@@ -33,13 +33,6 @@ std::vector<WatchTarget> primariesToWatch(const InspectorFlags& flags) {
     return out;
 }
 
-Endpoint shardPrimaryNow(const WatchTarget& target) {
-    if (!target.cluster) return target.endpoint;
-    target.cluster->refresh();
-    const inspect::ClusterNode* owner = target.cluster->topology().ownerOfSlot(target.firstSlot);
-    return owner ? target.cluster->endpointOf(*owner) : target.endpoint;
-}
-
 Endpoint endpointToScan(const InspectorFlags& flags, const Endpoint& endpoint,
                         std::vector<std::string>& notes) {
     if (!flags.sentinel || !flags.scanReplicas) return endpoint;

@@ -26,10 +26,6 @@ struct WatchTarget {
 // endpoint that cannot be asked stays as given: connecting to it reports the error.
 std::vector<WatchTarget> primariesToWatch(const InspectorFlags& flags);
 
-// The endpoint that serves the target's shard now (asks the cluster again): after a
-// failover, the promoted replica. Throws the router's errors when no node answers.
-Endpoint shardPrimaryNow(const WatchTarget& target);
-
 // With --scan-replicas behind Sentinel: an online replica of the service (SENTINEL replicas),
 // saying so in notes; otherwise (or when none is online) the endpoint itself.
 Endpoint endpointToScan(const InspectorFlags& flags, const Endpoint& endpoint,
