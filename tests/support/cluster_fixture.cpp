@@ -1,5 +1,7 @@
 #include "cluster_fixture.h"
 
+#include <algorithm>
+#include <sstream>
 #include <stdexcept>
 #include <thread>
 
@@ -127,6 +129,26 @@ void RedisCluster::attachReplicas() {
     }
 }
 
+std::size_t RedisCluster::runningReplicas() const {
+    return std::size_t(std::count_if(nodes_.begin(), nodes_.end(), [](const ClusterNodeProcess& n) {
+        return n.primaryIndex >= 0 && n.server->running();
+    }));
+}
+
+std::size_t RedisCluster::replicaLines(const std::string& clusterNodes) {
+    // CLUSTER NODES: "<id> <ip:port@bus> <flags> <primary id> ..."; flags say "slave".
+    std::size_t replicas = 0;
+    std::istringstream lines(clusterNodes);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream fields(line);
+        std::string id, address, flags;
+        if (fields >> id >> address >> flags && flags.find("slave") != std::string::npos &&
+            flags.find("fail") == std::string::npos)
+            ++replicas;
+    }
+    return replicas;
+}
+
 void RedisCluster::waitUntilHealthy(std::chrono::milliseconds timeout) {
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         if (!nodes_[i].server->running()) continue;
@@ -139,6 +161,13 @@ void RedisCluster::waitUntilHealthy(std::chrono::milliseconds timeout) {
                    infoField(info, "cluster_known_nodes") == std::to_string(nodes_.size()) &&
                    infoField(info, "cluster_slots_assigned") == std::to_string(kSlots);
         });
+        // Nor has it heard yet which nodes replicate which (a replica's CLUSTER NODES listed a
+        // primary with no replica in a loaded clean-clone run): wait for every replica line.
+        if (options_.replicas)
+            waitFor(timeout, "node " + std::to_string(i) + " to list every replica", [&] {
+                return replicaLines(std::string(c.command({"CLUSTER", "NODES"}).text())) ==
+                       runningReplicas();
+            });
         if (nodes_[i].primaryIndex >= 0 && options_.replicas) {
             waitFor(timeout, "replica " + std::to_string(i) + " to sync", [&] {
                 std::string info(c.command({"INFO", "replication"}).text());

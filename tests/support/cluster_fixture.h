@@ -68,6 +68,9 @@ class RedisCluster {
     void startNode(std::size_t index);
     void assignSlotsAndMeet();
     void attachReplicas();
+    std::size_t runningReplicas() const;
+    // How many live replicas a CLUSTER NODES listing names.
+    static std::size_t replicaLines(const std::string& clusterNodes);
 
     ClusterFixtureOptions options_;
     std::vector<ClusterNodeProcess> nodes_;
