@@ -62,6 +62,7 @@ DiscoverDialog::DiscoverDialog(ConnectionProfile profile, QWidget* parent)
     connect(cancel_, &QPushButton::clicked, this, [this] { stop_.request_stop(); });
     connect(&watcher_, &QFutureWatcher<DiscoverOutcome>::finished, this, [this] {
         showOutcome(watcher_.result());
+        running_ = false;
         emit scanDone();
     });
     auto* tick = new QTimer(this);
@@ -78,6 +79,7 @@ DiscoverDialog::~DiscoverDialog() {
 
 void DiscoverDialog::start() {
     if (running()) return;
+    running_ = true;
     table_->setRowCount(0);
     progress_->show();
     cancel_->show();

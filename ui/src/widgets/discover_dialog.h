@@ -31,7 +31,9 @@ class DiscoverDialog : public QDialog {
     ~DiscoverDialog() override;
 
     void start();
-    bool running() const { return watcher_.isRunning(); }
+    // Until the outcome is shown: the scan's future finishes a turn of the event loop
+    // before its outcome reaches the table (a loaded CI run read an empty table between).
+    bool running() const { return running_; }
     QTableWidget* table() const { return table_; }
     QLabel* summary() const { return summary_; }
     // The Add button of a proposal row.
@@ -46,6 +48,7 @@ class DiscoverDialog : public QDialog {
 
     ConnectionProfile profile_;
     QFutureWatcher<DiscoverOutcome> watcher_;
+    bool running_ = false;
     std::stop_source stop_;
     std::shared_ptr<std::atomic<quint64>> keysSeen_;
     QLabel* summary_;
