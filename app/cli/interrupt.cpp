@@ -1,12 +1,17 @@
 #include "interrupt.h"
 
+#include <atomic>
 #include <chrono>
 #include <csignal>
 
 namespace lockscope::cli {
 namespace {
 
-volatile std::sig_atomic_t g_interrupted = 0;
+// Written by the signal handler, read by the poller thread: a lock-free atomic is both
+// async-signal-safe and ordered between threads (a volatile sig_atomic_t is only the first;
+// ThreadSanitizer reported the race).
+std::atomic<int> g_interrupted{0};
+static_assert(std::atomic<int>::is_always_lock_free);
 
 void onSigint(int) {
     g_interrupted = 1;
