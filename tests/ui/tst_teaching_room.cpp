@@ -18,6 +18,7 @@
 #include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <memory>
 
 #include "lockscope/sim/run_verdict.h"
 #include "lockscope/sim/scenario_file.h"
@@ -59,6 +60,32 @@ int beatWithAQuestion(const sim::Replay& replay) {
         if (beats[i].predict) return static_cast<int>(i) - 1;
     return static_cast<int>(beats.size()) / 2;
 }
+
+// The window in presenter mode at a projector's 1280×720. Offscreen "full screen" is the
+// offscreen screen's size (800×800): a projector's size instead, with everything else
+// presenter mode does (the xvfb run checks the real full screen). Back to normal on the way
+// out, whether the test passed or not.
+struct ProjectorWindow {
+    std::unique_ptr<QSettings> settings;
+    MainWindow window;
+    bool exposed = false;
+
+    explicit ProjectorWindow(std::unique_ptr<QSettings> s)
+        : settings(std::move(s)), window(*settings) {
+        window.resize(1280, 720);
+        window.show();
+        exposed = QTest::qWaitForWindowExposed(&window);
+        window.setPresenterMode(true);
+        window.showNormal();
+        window.setFixedSize(1280, 720);
+        QCoreApplication::processEvents();
+    }
+    ~ProjectorWindow() {
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+        window.setPresenterMode(false);
+    }
+};
 
 }  // namespace
 
@@ -338,15 +365,9 @@ class TeachingRoomTest : public QObject {
     void thePresenterTableFitsA720pProjector() {
         // Every row and column of each story's table in view at 1280×720 (no scroll bar),
         // with the narration still a few lines tall and the lanes the larger part.
-        auto s = settings();
-        MainWindow window(*s);
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setPresenterMode(true);
-        window.showNormal();  // offscreen "full screen" is 800×800: a projector's size instead
-        window.setFixedSize(1280, 720);
-        QCoreApplication::processEvents();
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         OutcomeComparison* table = panel->comparison();
         for (const sim::Scenario& story : sim::scenarios()) {
@@ -367,9 +388,6 @@ class TeachingRoomTest : public QObject {
             QVERIFY2(panel->narration()->contentsRect().height() >= 3 * line, qPrintable(name));
             QVERIFY2(panel->timeline()->height() >= table->height(), qPrintable(name));
         }
-        window.setMinimumSize(0, 0);
-        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
-        window.setPresenterMode(false);
     }
 
     void laneNamesAreWholeInPresenterModeAt720p() {
@@ -377,15 +395,9 @@ class TeachingRoomTest : public QObject {
         // header of every story shows its whole name at 1280×720 in presenter mode, or (a
         // Redlock node's key lane) its node's name, a whole word, with the full name in the
         // header's tooltip.
-        auto s = settings();
-        MainWindow window(*s);
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setPresenterMode(true);
-        window.showNormal();  // offscreen "full screen" is 800×800: a projector's size instead
-        window.setFixedSize(1280, 720);
-        QCoreApplication::processEvents();
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         TimelineLanes* lanes = panel->lanes();
         for (const sim::Scenario& story : sim::scenarios()) {
@@ -412,24 +424,15 @@ class TeachingRoomTest : public QObject {
                          qPrintable(where));
             }
         }
-        window.setMinimumSize(0, 0);
-        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
-        window.setPresenterMode(false);
     }
 
     void theVerdictAndThePromptStayInViewAt720p() {
         // On a projector the class reads the verdict after the last beat and the question
         // that stops playback: neither may sit below the fold of the narration box, for any
         // story, however long its verdict, nor with the longest question of all.
-        auto s = settings();
-        MainWindow window(*s);
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setPresenterMode(true);
-        window.showNormal();  // offscreen "full screen" is 800×800: a projector's size instead
-        window.setFixedSize(1280, 720);
-        QCoreApplication::processEvents();
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         NarrationView* narration = panel->narration();
         // Wholly inside the window, as the box lays it out (its own checks: under the
@@ -495,24 +498,12 @@ class TeachingRoomTest : public QObject {
         QVERIFY(testing::saveScreenshot(
             &window,
             QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
-        window.setMinimumSize(0, 0);
-        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
-        window.setPresenterMode(false);
     }
 
     void everyStoryInPresenterModeAt720p() {
-        auto s = settings();
-        MainWindow window(*s);
-        window.resize(1280, 720);
-        window.show();
-        QVERIFY(QTest::qWaitForWindowExposed(&window));
-        window.setPresenterMode(true);
-        // Offscreen "full screen" is the offscreen screen's size (800×800): a projector's
-        // 1280×720 instead, with everything else presenter mode does (the xvfb run checks
-        // the real full screen).
-        window.showNormal();
-        window.setFixedSize(1280, 720);
-        QCoreApplication::processEvents();
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         for (bool dark : {false, true}) {
             window.setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
@@ -528,9 +519,6 @@ class TeachingRoomTest : public QObject {
                         .arg(name, dark ? QStringLiteral("dark") : QStringLiteral("light"))));
             }
         }
-        window.setMinimumSize(0, 0);
-        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
-        window.setPresenterMode(false);
     }
 };
 
