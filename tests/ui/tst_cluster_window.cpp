@@ -26,6 +26,33 @@
 using namespace lockscope;
 using namespace lockscope::ui;
 
+namespace {
+
+// The window watching a cluster through one node, at 1280x720, with its own settings and
+// audit log in a temporary directory.
+struct ClusterWindow {
+    QTemporaryDir config;
+    QSettings settings{config.filePath("lockscope.ini"), QSettings::IniFormat};
+    MainWindow window;
+
+    ClusterWindow(const QString& name, const Endpoint& seed)
+        : window(settings, options(name, seed)) {
+        window.resize(1280, 720);
+        window.show();
+    }
+    QString auditLog() const { return config.filePath("audit.jsonl"); }
+
+  private:
+    MainWindowOptions options(const QString& name, const Endpoint& seed) const {
+        MainWindowOptions o;
+        o.auditLogPath = auditLog();
+        o.extra.append(ConnectionProfile::create(name, seed));
+        return o;
+    }
+};
+
+}  // namespace
+
 class ClusterWindowTest : public QObject {
     Q_OBJECT
 
@@ -43,14 +70,8 @@ class ClusterWindowTest : public QObject {
                                            std::to_string(60000 + i * 1000)});
             locks.emplace_back(key, node);
         }
-        QTemporaryDir config;
-        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
-        MainWindowOptions options;
-        options.extra.append(
-            ConnectionProfile::create(QStringLiteral("orders cluster"), cluster.endpoint(0)));
-        MainWindow w(settings, options);
-        w.resize(1280, 720);
-        w.show();
+        ClusterWindow window(QStringLiteral("orders cluster"), cluster.endpoint(0));
+        MainWindow& w = window.window;
         LockTableModel* model = w.inspector()->model();
         for (const auto& [key, node] : locks)
             QTRY_VERIFY2_WITH_TIMEOUT(
@@ -95,15 +116,8 @@ class ClusterWindowTest : public QObject {
         }
         for (const auto& m : moves)
             cluster.connect(m.from).command({"SET", m.key, "holder-" + m.key, "PX", "120000"});
-        QTemporaryDir config;
-        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
-        MainWindowOptions options;
-        options.auditLogPath = config.filePath("audit.jsonl");
-        options.extra.append(
-            ConnectionProfile::create(QStringLiteral("moving cluster"), cluster.endpoint(0)));
-        MainWindow w(settings, options);
-        w.resize(1280, 720);
-        w.show();
+        ClusterWindow window(QStringLiteral("moving cluster"), cluster.endpoint(0));
+        MainWindow& w = window.window;
         LockTableModel* model = w.inspector()->model();
         std::vector<inspect::LockRecord> seen;
         for (const auto& m : moves) {
@@ -131,7 +145,7 @@ class ClusterWindowTest : public QObject {
             QVERIFY2(args.at(3).toBool(), qPrintable(args.at(1).toString() + QStringLiteral(": ") +
                                                      args.at(5).toString()));
 
-        QFile audit(config.filePath("audit.jsonl"));
+        QFile audit(window.auditLog());
         QVERIFY(audit.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = audit.readAll().split('\n');
         for (const auto& m : moves) {
@@ -160,14 +174,8 @@ class ClusterWindowTest : public QObject {
         for (std::size_t n = 0; n < 3; ++n)
             cluster.connect(n).command(
                 {"SET", keys[n], "worker-" + std::to_string(n), "PX", "120000"});
-        QTemporaryDir config;
-        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
-        MainWindowOptions options;
-        options.extra.append(
-            ConnectionProfile::create(QStringLiteral("nodes cluster"), cluster.endpoint(0)));
-        MainWindow w(settings, options);
-        w.resize(1280, 720);
-        w.show();
+        ClusterWindow window(QStringLiteral("nodes cluster"), cluster.endpoint(0));
+        MainWindow& w = window.window;
         LockTableModel* model = w.inspector()->model();
         const QStringList expected{QStringLiteral("primary · 0-5460"),
                                    QStringLiteral("primary · 5461-10921"),
@@ -238,14 +246,8 @@ class ClusterWindowTest : public QObject {
             }
             return calls;
         };
-        QTemporaryDir config;
-        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
-        MainWindowOptions options;
-        options.extra.append(
-            ConnectionProfile::create(QStringLiteral("quiet cluster"), cluster.endpoint(0)));
-        MainWindow w(settings, options);
-        w.resize(1280, 720);
-        w.show();
+        ClusterWindow window(QStringLiteral("quiet cluster"), cluster.endpoint(0));
+        MainWindow& w = window.window;
         LockTableModel* model = w.inspector()->model();
         QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(QString::fromStdString(cluster.url(node)),
                                               QString::fromStdString(key)) >= 0,
@@ -270,14 +272,8 @@ class ClusterWindowTest : public QObject {
         Connection primary = cluster.connect(1);
         primary.command({"SET", before, "worker-1", "PX", "120000"});
         primary.command({"WAIT", "1", "2000"});
-        QTemporaryDir config;
-        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
-        MainWindowOptions options;
-        options.extra.append(
-            ConnectionProfile::create(QStringLiteral("invoices cluster"), cluster.endpoint(0)));
-        MainWindow w(settings, options);
-        w.resize(1280, 720);
-        w.show();
+        ClusterWindow window(QStringLiteral("invoices cluster"), cluster.endpoint(0));
+        MainWindow& w = window.window;
         LockTableModel* model = w.inspector()->model();
         const QString node1 = QString::fromStdString(cluster.url(1));
         const QString node4 = QString::fromStdString(cluster.url(4));
