@@ -37,17 +37,29 @@ class LockFormatsLookTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() >= 20, 15000);
         QStringList kinds;
         QString shedTip;
+        QString shedHolder;
+        QString redissonHolder;
         for (int row = 0; row < model->rowCount(); ++row) {
-            kinds << model->index(row, LockTableModel::Kind).data().toString();
-            if (model->index(row, LockTableModel::Key).data().toString().startsWith("job-lock:"))
-                shedTip =
-                    model->index(row, LockTableModel::Holder).data(Qt::ToolTipRole).toString();
+            const QString kind = model->index(row, LockTableModel::Kind).data().toString();
+            kinds << kind;
+            const QModelIndex holder = model->index(row, LockTableModel::Holder);
+            if (model->index(row, LockTableModel::Key).data().toString().startsWith("job-lock:")) {
+                shedTip = holder.data(Qt::ToolTipRole).toString();
+                shedHolder = holder.data().toString();
+            }
+            if (kind == QStringLiteral("redisson")) redissonHolder = holder.data().toString();
         }
         for (const char* kind :
              {"shedlock", "laravel", "sidekiq-unique-jobs", "redlock-net", "pottery", "celery-once",
               "activejob-uniqueness", "redisson-rwlock", "redisson-rwlock-timeout", "redisson"})
             QVERIFY2(kinds.contains(QString::fromLatin1(kind)), kind);
         QVERIFY2(shedTip.contains(QStringLiteral("on build-7")), qPrintable(shedTip));
+        // The table itself says who holds a lock where the format tells: ShedLock's host and
+        // Redisson's client and thread, not the raw value (which stays in the tooltip).
+        QVERIFY2(shedHolder.contains(QStringLiteral("on build-7")) &&
+                     !shedHolder.startsWith(QStringLiteral("ADDED:")),
+                 qPrintable(shedHolder));
+        QVERIFY2(redissonHolder.contains(QStringLiteral("thread ")), qPrintable(redissonHolder));
         w.inspector()->selectKey(QString::fromStdString(server.endpoint().display()),
                                  QStringLiteral("stock"));
         QTest::qWait(1500);

@@ -14,6 +14,8 @@
 #include "session/sandbox_session.h"
 #include "ui_test_support.h"
 #include "widgets/connection_sidebar.h"
+#include "widgets/eliding_status_bar.h"
+#include "widgets/load_indicator.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
 
@@ -57,6 +59,35 @@ class WindowLookTest : public QObject {
         start->click();  // the embedded default: a private redis-server with demo locks
         QTRY_VERIFY_WITH_TIMEOUT(w.sandbox()->isRunning(), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowCount() >= 4, 10000);
+    }
+
+    void aLongStatusMessageEndsBeforeTheLoadIndicatorAt1280() {
+        // At 1280 px the keyspace note ran under the load indicator and was cut mid-word
+        // ("…never switches them o"): it must end in "…" before it, whole in the tooltip.
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindow w(settings);
+        w.resize(1280, 720);
+        w.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&w));
+        auto* bar = qobject_cast<ElidingStatusBar*>(w.statusBar());
+        QVERIFY(bar);
+        auto* load = bar->findChild<LoadIndicator*>();
+        QVERIFY(load);
+        QTRY_VERIFY(load->isVisible() && load->x() > 0);
+        const QString note = QStringLiteral(
+            "rediss://cache-prod-eu-west-1.example.internal:6380: keyspace notifications are off "
+            "on this server (notify-keyspace-events \"\"): changes are seen by polling every "
+            "500 ms; LockScope never switches them on");
+        bar->showMessage(note);
+        const QString shown = bar->shownMessage();
+        QVERIFY2(shown.endsWith(QChar(0x2026)), qPrintable(shown));
+        QVERIFY2(bar->fontMetrics().horizontalAdvance(shown) <= load->x() - 8,
+                 qPrintable(QStringLiteral("%1 px of text, the indicator at %2")
+                                .arg(bar->fontMetrics().horizontalAdvance(shown))
+                                .arg(load->x())));
+        QCOMPARE(bar->toolTip(), note);
+        QVERIFY(testing::saveScreenshot(&w, "status-bar-1280"));
     }
 
     void darkPaletteAtTwiceThePixelRatio() {

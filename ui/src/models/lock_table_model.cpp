@@ -164,8 +164,13 @@ QVariant LockTableModel::display(const Row& row, int column) const {
         }
         case Kind:
             return QString::fromLatin1(inspect::toString(r.kind));
-        case Holder:
-            return elideMiddle(holderText(r), 36);
+        case Holder: {
+            // Who holds it, as its library's format tells (time, host, client, thread, jobs);
+            // the raw value stays in the tooltip and the detail pane.
+            auto facts = inspect::decodeHolder(r);
+            if (facts.empty()) return elideMiddle(holderText(r), 36);
+            return QString::fromStdString(inspect::describeHolder(facts));
+        }
         case Remaining:
             return formatDuration(r.remainingAt(now_()));
         case Fence:
@@ -224,7 +229,8 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
         case StaleRole:
             return isStale(r);
         case Qt::FontRole:
-            if (index.column() == Holder || index.column() == Key)
+            if (index.column() == Key ||
+                (index.column() == Holder && inspect::decodeHolder(r).empty()))
                 return QFontDatabase::systemFont(QFontDatabase::FixedFont);
             return {};
         case Qt::TextAlignmentRole:

@@ -16,6 +16,15 @@ QColor LockTableDelegate::ttlColor(double fraction) {
     return {0xe5, 0x39, 0x35};
 }
 
+void LockTableDelegate::initStyleOption(QStyleOptionViewItem* option,
+                                        const QModelIndex& index) const {
+    QStyledItemDelegate::initStyleOption(option, index);
+    // A kind starts with its library ("activejob-uniq…", "redisson-rwlock-t…"): keep that
+    // start when the column is narrow; keys keep the view's middle elision.
+    if (index.column() == LockTableModel::Kind || index.column() == LockTableModel::Holder)
+        option->textElideMode = Qt::ElideRight;
+}
+
 void LockTableDelegate::paint(QPainter* painter, const QStyleOptionViewItem& option,
                               const QModelIndex& index) const {
     double highlight = index.data(LockTableModel::HighlightRole).toDouble();

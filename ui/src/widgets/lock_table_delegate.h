@@ -20,6 +20,9 @@ class LockTableDelegate : public QStyledItemDelegate {
     // Green above half the TTL, amber down to a fifth, red below: shared with the plot.
     static QColor ttlColor(double fraction);
 
+  protected:
+    void initStyleOption(QStyleOptionViewItem* option, const QModelIndex& index) const override;
+
   private:
     void paintTtl(QPainter* painter, const QStyleOptionViewItem& option,
                   const QModelIndex& index) const;

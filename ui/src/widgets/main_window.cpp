@@ -40,6 +40,7 @@
 #include "widgets/connection_dialog.h"
 #include "widgets/connection_sidebar.h"
 #include "widgets/discover_dialog.h"
+#include "widgets/eliding_status_bar.h"
 #include "widgets/load_indicator.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
@@ -150,6 +151,7 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     connect(hub_, &ConnectionHub::clusterNodesFound, sidebar_, &ConnectionSidebar::setClusterNodes);
     connect(hub_, &ConnectionHub::commandsLogged, commandLog_, &CommandLogModel::append);
     connect(hub_, &ConnectionHub::actionFinished, this, &MainWindow::appendAuditTail);
+    setStatusBar(new ElidingStatusBar(this));
     connect(inspector_, &LockInspectorView::statusMessage, statusBar(), &QStatusBar::showMessage);
     loadIndicator_ = new LoadIndicator(*hub_);
     statusBar()->addPermanentWidget(loadIndicator_);
