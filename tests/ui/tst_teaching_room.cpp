@@ -87,6 +87,34 @@ struct ProjectorWindow {
     }
 };
 
+// The normal window (sidebar, no presenter zoom) on a 1280×720 screen: offscreen's screen
+// is 800×800, so the window is held at the projector's size, as a window manager holds a
+// maximized window at its screen's size.
+struct Normal720pWindow {
+    std::unique_ptr<QSettings> settings;
+    MainWindow window;
+    bool exposed = false;
+
+    explicit Normal720pWindow(std::unique_ptr<QSettings> s)
+        : settings(std::move(s)), window(*settings) {
+        window.setFixedSize(1280, 720);
+        window.show();
+        exposed = QTest::qWaitForWindowExposed(&window);
+        window.tabs()->setCurrentWidget(window.teaching());
+        QCoreApplication::processEvents();
+    }
+    ~Normal720pWindow() {
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    }
+};
+
+// Wholly inside the window's visible area and laid out tall enough to be read.
+bool onScreen(QWidget* w, QWidget* window) {
+    const QRect where(w->mapTo(window, QPoint(0, 0)), w->size());
+    return w->isVisible() && window->rect().contains(where) && where.height() > 0;
+}
+
 }  // namespace
 
 class TeachingRoomTest : public QObject {
@@ -435,12 +463,8 @@ class TeachingRoomTest : public QObject {
         MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         NarrationView* narration = panel->narration();
-        // Wholly inside the window, as the box lays it out (its own checks: under the
-        // scrolling text, tall enough for every wrapped line).
-        auto onScreen = [&](QWidget* w) {
-            const QRect where(w->mapTo(&window, QPoint(0, 0)), w->size());
-            return w->isVisible() && window.rect().contains(where) && where.height() > 0;
-        };
+        // Wholly inside the window (onScreen), as the box lays it out (its own checks:
+        // under the scrolling text, tall enough for every wrapped line).
         QString longestStory;
         int longestBeat = -1;
         std::size_t longest = 0;
@@ -458,7 +482,7 @@ class TeachingRoomTest : public QObject {
             QCoreApplication::processEvents();
             QVERIFY(narration->showsVerdict());
             QVERIFY2(narration->verdictInView(), qPrintable(name));
-            QVERIFY2(onScreen(narration->pinned()), qPrintable(name));
+            QVERIFY2(onScreen(narration->pinned(), &window), qPrintable(name));
             QVERIFY2(narration->pinned()->text().contains(
                          QString::fromStdString(sim::runVerdict(panel->replay().outcome()))
                              .toHtmlEscaped()),
@@ -477,7 +501,7 @@ class TeachingRoomTest : public QObject {
             narration->pinned()->text().contains(QStringLiteral("Why: the lock's TTL ran out")),
             qPrintable(narration->pinned()->text()));
         QVERIFY(narration->verdictInView());
-        QVERIFY(onScreen(narration->pinned()));
+        QVERIFY(onScreen(narration->pinned(), &window));
         QVERIFY(testing::saveScreenshot(
             &window,
             QStringLiteral("teaching-presenter-720p-verdict-atomic-counter-expired-lock")));
@@ -493,11 +517,55 @@ class TeachingRoomTest : public QObject {
             &window,
             QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
         QVERIFY2(narration->questionInView(), qPrintable(longestStory));
-        QVERIFY(onScreen(narration->pinned()));
+        QVERIFY(onScreen(narration->pinned(), &window));
         QVERIFY(narration->pinned()->text().contains(question.toHtmlEscaped()));
         QVERIFY(testing::saveScreenshot(
             &window,
             QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
+    }
+
+    void theVerdictAndThePromptStayInViewAt720pWithoutPresenterMode() {
+        // Issue 14: in the normal window (sidebar, no presenter zoom) at 1280×720 the nine
+        // lanes of the Redlock stories pushed the narration box's bottom, and the predict
+        // question pinned there, below the window's edge. Every story, its question and its
+        // verdict, must be in view.
+        Normal720pWindow normal(settings());
+        QVERIFY(normal.exposed);
+        MainWindow& window = normal.window;
+        ReplayPanel* panel = window.teaching();
+        NarrationView* narration = panel->narration();
+        QVERIFY(!window.presenterMode());
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            panel->seek(beatWithAQuestion(panel->replay()));
+            QCoreApplication::processEvents();
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-normal-720p-predict-%1").arg(name)));
+            // Every lane whole and in view: the box does not win its room by squeezing or
+            // hiding the lanes.
+            QVERIFY2(panel->lanes()->height() >= panel->lanes()->minimumSizeHint().height(),
+                     qPrintable(name));
+            QVERIFY2(onScreen(panel->lanes(), &window), qPrintable(name));
+            // A story that asks nothing (atomic-counter) has its verdict only.
+            if (panel->replay().pendingQuestion()) {
+                QVERIFY2(narration->showsQuestion(), qPrintable(name));
+                QVERIFY2(narration->questionInView(), qPrintable(name));
+                QVERIFY2(
+                    onScreen(narration->pinned(), &window),
+                    qPrintable(
+                        name + QStringLiteral(": the question at y ") +
+                        QString::number(narration->pinned()->mapTo(&window, QPoint(0, 0)).y()) +
+                        QStringLiteral(", ") + QString::number(narration->pinned()->height()) +
+                        QStringLiteral(" px tall")));
+            }
+            panel->seek(static_cast<int>(panel->replay().beats().size()) - 1);
+            QCoreApplication::processEvents();
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-normal-720p-verdict-%1").arg(name)));
+            QVERIFY2(narration->verdictInView(), qPrintable(name));
+            QVERIFY2(onScreen(narration->pinned(), &window), qPrintable(name));
+        }
     }
 
     void everyStoryInPresenterModeAt720p() {

@@ -188,7 +188,7 @@ int TimelineLanes::neededHeaderWidth() const {
     if (!replay_) return kMinHeaderWidth;
     const sim::Recording& r = replay_->recording();
     const long keyLanes = countKeyLanes(r);
-    const double laneHeight = r.lanes.empty() ? kMinLaneHeight : laneRect(0).height();
+    const double laneHeight = r.lanes.empty() ? minLaneHeight() : laneRect(0).height();
     double widest = 0;
     for (const sim::Lane& lane : r.lanes) {
         const auto names = headerNames(lane, keyLanes);

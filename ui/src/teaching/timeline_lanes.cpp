@@ -84,8 +84,8 @@ sim::VirtualMs TimelineLanes::mapXToTime(double x) const {
 QRectF TimelineLanes::laneRect(int lane) const {
     int count = replay_ ? static_cast<int>(replay_->recording().lanes.size()) : 0;
     double height =
-        count ? std::max(double(kMinLaneHeight), double(this->height() - kAxisHeight - 4) / count)
-              : double(kMinLaneHeight);
+        count ? std::max(double(minLaneHeight()), double(this->height() - kAxisHeight - 4) / count)
+              : double(minLaneHeight());
     return {double(headerWidth_), kAxisHeight + lane * height,
             double(this->width() - headerWidth_ - kRightMargin), height};
 }
@@ -333,7 +333,7 @@ QSize TimelineLanes::sizeHint() const {
 
 QSize TimelineLanes::minimumSizeHint() const {
     int lanes = replay_ ? static_cast<int>(replay_->recording().lanes.size()) : 5;
-    return {640, kAxisHeight + lanes * kMinLaneHeight + 4};
+    return {640, kAxisHeight + lanes * minLaneHeight() + 4};
 }
 
 }  // namespace lockscope::ui

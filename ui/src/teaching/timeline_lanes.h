@@ -11,6 +11,7 @@
 #include <optional>
 #include <vector>
 
+#include "lane_fonts.h"
 #include "lockscope/sim/lane_state.h"
 #include "lockscope/sim/replay.h"
 
@@ -92,7 +93,10 @@ class TimelineLanes : public QWidget {
     static constexpr int kAxisHeight = 34;
     static constexpr int kMinHeaderWidth = 220;
     static constexpr int kRightMargin = 28;
-    static constexpr int kMinLaneHeight = 36;  // a 720p projector fits eight lanes
+    // The least lane height, with the fonts: 36 px in presenter mode (a 720p projector fits
+    // eight lanes), 29 px at zoom 1, where a normal 720p window, under its menu, tool bar
+    // and tabs, must still fit the Redlock stories' nine lanes above the narration.
+    static int minLaneHeight() { return LaneFonts::px(29); }
 
     QRectF laneRect(int lane) const;  // the time area of a lane
     QRectF barArea(int lane) const;   // where ownership and job bars go
