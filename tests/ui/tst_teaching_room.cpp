@@ -454,6 +454,49 @@ class TeachingRoomTest : public QObject {
         }
     }
 
+    void laneStatesAreWholeInPresenterModeAt720p() {
+        // Issue 14: at 1280×720 in presenter mode "holds the lock on 5 of 5", "A · fence 1 ·
+        // 29.9 s left" and "stale writes rejected: 1" ended in "…", readable only in the
+        // tooltip. At every beat of every story, each lane's state fits the box the painter
+        // gives it, at its font.
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        MainWindow& window = projector.window;
+        ReplayPanel* panel = window.teaching();
+        TimelineLanes* lanes = panel->lanes();
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            const int beats = static_cast<int>(panel->replay().beats().size());
+            for (int beat = -1; beat < beats; ++beat) {
+                panel->seek(beat);
+                QCoreApplication::processEvents();
+                lanes->repaint();  // paints now: what each header drew is recorded
+                for (int i = 0; i < static_cast<int>(panel->replay().recording().lanes.size());
+                     ++i) {
+                    const TimelineLanes::DrawnState state = lanes->headerState(i);
+                    if (state.text.isEmpty()) continue;
+                    const QFontMetricsF metrics(state.font);
+                    const QString where =
+                        QStringLiteral("%1 beat %2 lane %3: \"%4\" needs %5 px, has %6")
+                            .arg(name)
+                            .arg(beat)
+                            .arg(i)
+                            .arg(state.text)
+                            .arg(metrics.horizontalAdvance(state.text))
+                            .arg(state.rect.width());
+                    QVERIFY2(metrics.horizontalAdvance(state.text) <= state.rect.width(),
+                             qPrintable(where));
+                    // Still the lane font's size or near it: not shrunk out of reading.
+                    QVERIFY2(state.font.pixelSize() >= LaneFonts::subtitle().pixelSize() - 2,
+                             qPrintable(where));
+                }
+            }
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-presenter-720p-states-%1").arg(name)));
+        }
+    }
+
     void theVerdictAndThePromptStayInViewAt720p() {
         // On a projector the class reads the verdict after the last beat and the question
         // that stops playback: neither may sit below the fold of the narration box, for any

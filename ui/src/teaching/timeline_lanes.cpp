@@ -32,9 +32,11 @@ void TimelineLanes::refresh() {
     nextNarrated_ = 0;
     point_ = {};
     states_.clear();
+    storyStates_.clear();
     if (replay_) {
         point_ = sim::storyPointOfBeat(replay_->recording(), replay_->currentBeat());
         states_ = sim::laneStatesAt(replay_->recording(), point_);
+        storyStates_ = storyStates();
         const sim::Recording& r = replay_->recording();
         sim::VirtualMs last = 0;
         for (const auto& e : r.events) last = std::max(last, e.time);

@@ -7,6 +7,7 @@
 // beat. Nothing after the current beat is drawn: the story unfolds step by step.
 // Right-click on an instance lane offers to pause or crash it there (a fork).
 
+#include <QStringList>
 #include <QWidget>
 #include <optional>
 #include <vector>
@@ -55,6 +56,14 @@ class TimelineLanes : public QWidget {
     QString headerName(int lane) const;
     QRectF headerNameRect(int lane) const;
     QString headerToolTip(int lane) const;
+    // A lane header's state as last painted: its whole text, and the box and font the painter
+    // gave it (for tests: a state wider than its box would be drawn elided).
+    struct DrawnState {
+        QString text;
+        QRectF rect;
+        QFont font;
+    };
+    DrawnState headerState(int lane) const;
 
     // While the story plays, the cursor glides from one beat's time toward the next one's
     // (the panel animates it); the lanes still show the story at the current beat.
@@ -111,6 +120,9 @@ class TimelineLanes : public QWidget {
     // (timeline_lane_headers.cpp); fitHeaderWidth() applies it.
     int neededHeaderWidth() const;
     void fitHeaderWidth();
+    // Every state text each lane's header shows at some beat of the story (the header
+    // column is sized for the widest); refresh() keeps storyStates_.
+    std::vector<QStringList> storyStates() const;
 
     // Painting (timeline_lanes_paint.cpp).
     void paintAxis(QPainter& p) const;
@@ -128,7 +140,8 @@ class TimelineLanes : public QWidget {
     sim::VirtualMs end_ = 1000;
     int nextNarrated_ = 0;  // the first event narrated after the current beat
     sim::StoryPoint point_;
-    std::vector<sim::LaneState> states_;  // one per lane, at point_
+    std::vector<sim::LaneState> states_;    // one per lane, at point_
+    std::vector<QStringList> storyStates_;  // one per lane, over the whole story
     std::vector<Marker> markers_;
     std::optional<sim::VirtualMs> cursor_;  // the gliding cursor while playing
     int headerWidth_ = kMinHeaderWidth;
@@ -136,7 +149,8 @@ class TimelineLanes : public QWidget {
         QString text;
         QRectF rect;
     };
-    mutable std::vector<DrawnName> drawnNames_;  // by paintHeader, one per lane
+    mutable std::vector<DrawnName> drawnNames_;    // by paintHeader, one per lane
+    mutable std::vector<DrawnState> drawnStates_;  // likewise
 };
 
 }  // namespace lockscope::ui
