@@ -115,6 +115,34 @@ bool onScreen(QWidget* w, QWidget* window) {
     return w->isVisible() && window->rect().contains(where) && where.height() > 0;
 }
 
+// Every bar label the lanes drew at the current beat fits its box (width and height, at its
+// font) and its box lies in the room it was given (its bar, or the free row beside it).
+// The labels drawn are counted into `drawn`.
+void checkBarLabels(TimelineLanes* lanes, const QString& where, int& drawn) {
+    lanes->repaint();  // paints now: what each bar drew is recorded
+    const auto& labels = lanes->drawnLabels();
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const TimelineLanes::DrawnLabel& label = labels[i];
+        ++drawn;
+        // Not over another label (a Redlock client's five bars, one over the other).
+        for (std::size_t j = 0; j < i; ++j)
+            QVERIFY2(!labels[j].rect.intersects(label.rect),
+                     qPrintable(where + QStringLiteral(": \"") + label.text +
+                                QStringLiteral("\" over \"") + labels[j].text + u'"'));
+        const QFontMetricsF metrics(label.font);
+        const QString what = where + QStringLiteral(": \"") + label.text +
+                             QStringLiteral("\" needs %1×%2 px, has %3×%4")
+                                 .arg(metrics.horizontalAdvance(label.text))
+                                 .arg(metrics.height())
+                                 .arg(label.rect.width())
+                                 .arg(label.rect.height());
+        QVERIFY2(metrics.horizontalAdvance(label.text) <= label.rect.width() + 0.5,
+                 qPrintable(what));
+        QVERIFY2(metrics.height() <= label.rect.height() + 0.5, qPrintable(what));
+        QVERIFY2(label.space.adjusted(-0.5, -0.5, 0.5, 0.5).contains(label.rect), qPrintable(what));
+    }
+}
+
 }  // namespace
 
 class TeachingRoomTest : public QObject {
@@ -609,6 +637,52 @@ class TeachingRoomTest : public QObject {
             QVERIFY2(narration->verdictInView(), qPrintable(name));
             QVERIFY2(onScreen(narration->pinned(), &window), qPrintable(name));
         }
+    }
+
+    void barLabelsAreDrawnOnlyWhereTheyFit() {
+        // Issue 14: on short lanes (nine of them at 720p) a bar's label was set in a 9-px
+        // font on a bar two pixels tall: half of each letter hidden. A label is drawn whole
+        // inside its bar, or beside it in the free row, or not at all (its tooltip has it),
+        // at every beat of every story, on a projector and on a large window.
+        int drawnOnProjector = 0;
+        {
+            ProjectorWindow projector(settings());
+            QVERIFY(projector.exposed);
+            ReplayPanel* panel = projector.window.teaching();
+            for (const sim::Scenario& story : sim::scenarios()) {
+                const QString name = QString::fromStdString(story.name);
+                QVERIFY(panel->loadScenario(name));
+                const int beats = static_cast<int>(panel->replay().beats().size());
+                for (int beat = 0; beat < beats; ++beat) {
+                    panel->seek(beat);
+                    checkBarLabels(panel->lanes(),
+                                   QStringLiteral("720p %1 beat %2").arg(name).arg(beat),
+                                   drawnOnProjector);
+                    if (QTest::currentTestFailed()) return;
+                }
+            }
+        }
+        int drawnLarge = 0;
+        ReplayPanel panel;
+        panel.resize(1600, 1000);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel.loadScenario(name));
+            const int beats = static_cast<int>(panel.replay().beats().size());
+            for (int beat = 0; beat < beats; ++beat) {
+                panel.seek(beat);
+                checkBarLabels(panel.lanes(),
+                               QStringLiteral("1600x1000 %1 beat %2").arg(name).arg(beat),
+                               drawnLarge);
+                if (QTest::currentTestFailed()) return;
+            }
+            QVERIFY(testing::saveScreenshot(&panel,
+                                            QStringLiteral("teaching-bar-labels-%1").arg(name)));
+        }
+        // Where the bars are tall enough, their labels are still there.
+        QVERIFY2(drawnLarge > 0, qPrintable(QString::number(drawnLarge)));
     }
 
     void everyStoryInPresenterModeAt720p() {

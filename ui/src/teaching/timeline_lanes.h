@@ -64,6 +64,16 @@ class TimelineLanes : public QWidget {
         QFont font;
     };
     DrawnState headerState(int lane) const;
+    // The labels last painted on or beside the bars: the text, its box, the room it was
+    // given (its bar, or the free row beside it) and its font (for tests: a label is
+    // drawn only where it fits; else the bar's tooltip has it).
+    struct DrawnLabel {
+        QString text;
+        QRectF rect;
+        QRectF space;
+        QFont font;
+    };
+    const std::vector<DrawnLabel>& drawnLabels() const { return drawnLabels_; }
 
     // While the story plays, the cursor glides from one beat's time toward the next one's
     // (the panel animates it); the lanes still show the story at the current beat.
@@ -133,6 +143,12 @@ class TimelineLanes : public QWidget {
     void paintBand(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
     void paintBandLabel(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
     void paintBar(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
+    // A bar's label: inside it when it fits whole, else beside it in the free room of its
+    // row, else not at all (the tooltip has it).
+    void paintBarLabel(QPainter& p, const sim::Interval& interval, const QRectF& bar,
+                       const QColor& onBar, const QColor& beside) const;
+    // Where the room right of a bar ends: the next bar in its lane, or the time area's end.
+    double freeRightOf(const sim::Interval& interval, const QRectF& bar) const;
     void paintMarkers(QPainter& p) const;
     void paintCursor(QPainter& p, bool label) const;
 
@@ -151,6 +167,7 @@ class TimelineLanes : public QWidget {
     };
     mutable std::vector<DrawnName> drawnNames_;    // by paintHeader, one per lane
     mutable std::vector<DrawnState> drawnStates_;  // likewise
+    mutable std::vector<DrawnLabel> drawnLabels_;  // by paintIntervals
 };
 
 }  // namespace lockscope::ui
