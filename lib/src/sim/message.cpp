@@ -32,6 +32,27 @@ constexpr std::pair<std::string_view, std::string_view> kCatalog[] = {
     {"sim.race.extend", "%1.extend():"},
     {"sim.race.release", "%1.release():"},
     {"sim.race.holds", "r.get(%1.key) == %1.token?"},
+    {"sim.failover.asks", "%1 asks the primary %2 for the lock."},
+    {"sim.failover.takes-then-waits",
+     "%1 takes the lock on the primary %2, then asks WAIT %3 %4 whether a replica has it."},
+    {"sim.failover.takes-async",
+     "%1 takes the lock on the primary %2; the reply comes before any replica has the key "
+     "(replication is asynchronous)."},
+    {"sim.failover.relies", "%1 now relies on the lock: a replica acknowledged it."},
+    {"sim.failover.done-releases", "%1 is done and releases the lock on %2, the primary."},
+    {"sim.failover.done-releases-moved",
+     "%1 is done and releases the lock on %2, the primary now (it took the lock on %3)."},
+    {"sim.failover.short-releases",
+     "WAIT came back short, so %1 treats the lock as not acquired and gives it back on %2, "
+     "the primary."},
+    {"sim.failover.short-releases-moved",
+     "WAIT came back short, so %1 treats the lock as not acquired and gives it back on %2, "
+     "the primary now (it took the lock on %3)."},
+    {"sim.seat.drops-hold", "%1 drops the hold on %2."},
+    {"sim.seat.taken",
+     "%1 wants seat %2 and asks %3 for a hold: the seat is taken, so %1 looks elsewhere."},
+    {"sim.seat.holds", "%1 holds seat %2 on %3 for %4 and starts paying."},
+    {"sim.seat.confirms", "%1 has paid and confirms the booking in PostgreSQL."},
 };
 
 }  // namespace
