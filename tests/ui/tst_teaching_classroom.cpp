@@ -85,8 +85,8 @@ class TeachingClassroomTest : public QObject {
                  QStringLiteral("w1 liest den Zähler (4) und berechnet 5."));
         QCOMPARE(messageText({"sim.counter.waits", {"w2"}}),
                  QStringLiteral("w2 waits for the lock."));
-        // The failover and seat-hold stories speak German too (their narration left lib/ as
-        // message ids as well).
+        // The failover, seat-hold and Redlock stories speak German too (their narration left
+        // lib/ as message ids as well).
         struct Story {
             const char* name;
             const char* id;
@@ -96,6 +96,9 @@ class TeachingClassroomTest : public QObject {
             {"failover", "sim.failover.takes-async",
              QStringLiteral("nimmt den Lock auf dem Primary")},
             {"seat-hold", "sim.seat.holds", QStringLiteral("und beginnt zu bezahlen.")},
+            {"redlock-gc-pause", "sim.redlock.writes", QStringLiteral("schreibt seinen Bericht.")},
+            {"redlock-clock-jump", "sim.redlock.writes",
+             QStringLiteral("schreibt seinen Bericht.")},
         };
         for (const Story& story : stories) {
             QVERIFY(panel.loadScenario(QString::fromLatin1(story.name)));

@@ -33,5 +33,9 @@
         <source>%1 holds seat %2 on %3 for %4 and starts paying.</source>
         <translation>%1 hält Platz %2 auf %3 für %4 und beginnt zu bezahlen.</translation>
     </message>
+    <message id="sim.redlock.writes">
+        <source>%1 writes its report.</source>
+        <translation>%1 schreibt seinen Bericht.</translation>
+    </message>
 </context>
 </TS>

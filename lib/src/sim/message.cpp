@@ -53,6 +53,24 @@ constexpr std::pair<std::string_view, std::string_view> kCatalog[] = {
      "%1 wants seat %2 and asks %3 for a hold: the seat is taken, so %1 looks elsewhere."},
     {"sim.seat.holds", "%1 holds seat %2 on %3 for %4 and starts paying."},
     {"sim.seat.confirms", "%1 has paid and confirms the booking in PostgreSQL."},
+    {"sim.redlock.write-delayed",
+     "%1 sends its report write to the store. The network delays the packet %2 (a slow link, "
+     "a retransmission): %1 checked its lock before sending, not when the write lands."},
+    {"sim.redlock.starts",
+     "%1 starts Redlock at %2: the same SET NX PX goes to all %3 nodes at once, each with a "
+     "%4 timeout."},
+    {"sim.redlock.counter-token",
+     "Redlock gives no fencing token: each node would count its own INCR, and no majority "
+     "agrees on one number. %1 takes one from a monotonic counter instead (here the store's "
+     "sequence; a consensus service such as ZooKeeper or etcd does the same): token %2. Every "
+     "later holder gets a higher one, so the store can reject a lower token that arrives "
+     "after a higher one."},
+    {"sim.redlock.version-trap",
+     "The trap: %1 derives its token from the report row's version, read now, and will write "
+     "version + 1 = %2 under WHERE fence < ?. Another holder that reads the same version gets "
+     "the same number, so whoever writes first wins, stale or not. That is not a fencing "
+     "token: it is not handed out in the order the lock changed hands."},
+    {"sim.redlock.writes", "%1 writes its report."},
 };
 
 }  // namespace
