@@ -85,8 +85,8 @@ class TeachingClassroomTest : public QObject {
                  QStringLiteral("w1 liest den Zähler (4) und berechnet 5."));
         QCOMPARE(messageText({"sim.counter.waits", {"w2"}}),
                  QStringLiteral("w2 waits for the lock."));
-        // The failover, seat-hold and Redlock stories speak German too (their narration left
-        // lib/ as message ids as well).
+        // The failover, seat-hold, Redlock and setnx-expire-crash stories speak German too (their
+        // narration left lib/ as message ids as well).
         struct Story {
             const char* name;
             const char* id;
@@ -99,6 +99,8 @@ class TeachingClassroomTest : public QObject {
             {"redlock-gc-pause", "sim.redlock.writes", QStringLiteral("schreibt seinen Bericht.")},
             {"redlock-clock-jump", "sim.redlock.writes",
              QStringLiteral("schreibt seinen Bericht.")},
+            {"setnx-expire-crash", "sim.operator.opens",
+             QStringLiteral("Der Operator öffnet den Inspektor von LockScope")},
         };
         for (const Story& story : stories) {
             QVERIFY(panel.loadScenario(QString::fromLatin1(story.name)));

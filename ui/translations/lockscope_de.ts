@@ -37,5 +37,9 @@
         <source>%1 writes its report.</source>
         <translation>%1 schreibt seinen Bericht.</translation>
     </message>
+    <message id="sim.operator.opens">
+        <source>The operator opens LockScope&apos;s inspector, which reads the lock:</source>
+        <translation>Der Operator öffnet den Inspektor von LockScope, der den Lock liest:</translation>
+    </message>
 </context>
 </TS>

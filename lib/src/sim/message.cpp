@@ -71,6 +71,30 @@ constexpr std::pair<std::string_view, std::string_view> kCatalog[] = {
      "the same number, so whoever writes first wins, stale or not. That is not a fencing "
      "token: it is not handed out in the order the lock changed hands."},
     {"sim.redlock.writes", "%1 writes its report."},
+    {"sim.operator.opens", "The operator opens LockScope's inspector, which reads the lock:"},
+    {"sim.operator.key-gone", "PTTL -2: the key is gone, there is no lock to release."},
+    {"sim.operator.has-ttl", "The lock has a TTL; the inspector leaves it alone."},
+    {"sim.operator.no-ttl", "PTTL -1."},
+    {"sim.operator.does-not-delete", "%1 is running the job now: the operator does not delete."},
+    {"sim.operator.releases",
+     "The operator clicks Release: the inspector deletes the key only if it still holds "
+     "\"%1\". Comparing with \"%1\" proves nothing about ownership (every instance writes it: "
+     "a lock another instance took a moment ago would match too). What makes this delete "
+     "safe is what the operator checked: no TTL, and no instance running the job."},
+    {"sim.operator.release-changed",
+     "The operator clicks Release: the inspector deletes the key only if it still holds "
+     "\"%1\"; it changed, so nothing was deleted. Comparing with \"%1\" proves nothing about "
+     "ownership (every instance writes it: a lock another instance took a moment ago would "
+     "match too). What makes this delete safe is what the operator checked: no TTL, and no "
+     "instance running the job."},
+    {"sim.operator.already-ran",
+     "The schedulers' status says the report already ran tonight (%1): the operator does not "
+     "press \"run now\"."},
+    {"sim.operator.running-on",
+     "The schedulers' status says the report is running on %1: the operator does not press "
+     "\"run now\"."},
+    {"sim.operator.will-run-now",
+     "The report has not run tonight: the operator will press \"run now\" on %1 at %2."},
 };
 
 }  // namespace
