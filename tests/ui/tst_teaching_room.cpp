@@ -87,6 +87,62 @@ struct ProjectorWindow {
     }
 };
 
+// The normal window (sidebar, no presenter zoom) on a 1280×720 screen: offscreen's screen
+// is 800×800, so the window is held at the projector's size, as a window manager holds a
+// maximized window at its screen's size.
+struct Normal720pWindow {
+    std::unique_ptr<QSettings> settings;
+    MainWindow window;
+    bool exposed = false;
+
+    explicit Normal720pWindow(std::unique_ptr<QSettings> s)
+        : settings(std::move(s)), window(*settings) {
+        window.setFixedSize(1280, 720);
+        window.show();
+        exposed = QTest::qWaitForWindowExposed(&window);
+        window.tabs()->setCurrentWidget(window.teaching());
+        QCoreApplication::processEvents();
+    }
+    ~Normal720pWindow() {
+        window.setMinimumSize(0, 0);
+        window.setMaximumSize(QWIDGETSIZE_MAX, QWIDGETSIZE_MAX);
+    }
+};
+
+// Wholly inside the window's visible area and laid out tall enough to be read.
+bool onScreen(QWidget* w, QWidget* window) {
+    const QRect where(w->mapTo(window, QPoint(0, 0)), w->size());
+    return w->isVisible() && window->rect().contains(where) && where.height() > 0;
+}
+
+// Every bar label the lanes drew at the current beat fits its box (width and height, at its
+// font) and its box lies in the room it was given (its bar, or the free row beside it).
+// The labels drawn are counted into `drawn`.
+void checkBarLabels(TimelineLanes* lanes, const QString& where, int& drawn) {
+    lanes->repaint();  // paints now: what each bar drew is recorded
+    const auto& labels = lanes->drawnLabels();
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        const TimelineLanes::DrawnLabel& label = labels[i];
+        ++drawn;
+        // Not over another label (a Redlock client's five bars, one over the other).
+        for (std::size_t j = 0; j < i; ++j)
+            QVERIFY2(!labels[j].rect.intersects(label.rect),
+                     qPrintable(where + QStringLiteral(": \"") + label.text +
+                                QStringLiteral("\" over \"") + labels[j].text + u'"'));
+        const QFontMetricsF metrics(label.font);
+        const QString what = where + QStringLiteral(": \"") + label.text +
+                             QStringLiteral("\" needs %1×%2 px, has %3×%4")
+                                 .arg(metrics.horizontalAdvance(label.text))
+                                 .arg(metrics.height())
+                                 .arg(label.rect.width())
+                                 .arg(label.rect.height());
+        QVERIFY2(metrics.horizontalAdvance(label.text) <= label.rect.width() + 0.5,
+                 qPrintable(what));
+        QVERIFY2(metrics.height() <= label.rect.height() + 0.5, qPrintable(what));
+        QVERIFY2(label.space.adjusted(-0.5, -0.5, 0.5, 0.5).contains(label.rect), qPrintable(what));
+    }
+}
+
 }  // namespace
 
 class TeachingRoomTest : public QObject {
@@ -426,6 +482,49 @@ class TeachingRoomTest : public QObject {
         }
     }
 
+    void laneStatesAreWholeInPresenterModeAt720p() {
+        // Issue 14: at 1280×720 in presenter mode "holds the lock on 5 of 5", "A · fence 1 ·
+        // 29.9 s left" and "stale writes rejected: 1" ended in "…", readable only in the
+        // tooltip. At every beat of every story, each lane's state fits the box the painter
+        // gives it, at its font.
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        MainWindow& window = projector.window;
+        ReplayPanel* panel = window.teaching();
+        TimelineLanes* lanes = panel->lanes();
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            const int beats = static_cast<int>(panel->replay().beats().size());
+            for (int beat = -1; beat < beats; ++beat) {
+                panel->seek(beat);
+                QCoreApplication::processEvents();
+                lanes->repaint();  // paints now: what each header drew is recorded
+                for (int i = 0; i < static_cast<int>(panel->replay().recording().lanes.size());
+                     ++i) {
+                    const TimelineLanes::DrawnState state = lanes->headerState(i);
+                    if (state.text.isEmpty()) continue;
+                    const QFontMetricsF metrics(state.font);
+                    const QString where =
+                        QStringLiteral("%1 beat %2 lane %3: \"%4\" needs %5 px, has %6")
+                            .arg(name)
+                            .arg(beat)
+                            .arg(i)
+                            .arg(state.text)
+                            .arg(metrics.horizontalAdvance(state.text))
+                            .arg(state.rect.width());
+                    QVERIFY2(metrics.horizontalAdvance(state.text) <= state.rect.width(),
+                             qPrintable(where));
+                    // Still the lane font's size or near it: not shrunk out of reading.
+                    QVERIFY2(state.font.pixelSize() >= LaneFonts::subtitle().pixelSize() - 2,
+                             qPrintable(where));
+                }
+            }
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-presenter-720p-states-%1").arg(name)));
+        }
+    }
+
     void theVerdictAndThePromptStayInViewAt720p() {
         // On a projector the class reads the verdict after the last beat and the question
         // that stops playback: neither may sit below the fold of the narration box, for any
@@ -435,12 +534,8 @@ class TeachingRoomTest : public QObject {
         MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         NarrationView* narration = panel->narration();
-        // Wholly inside the window, as the box lays it out (its own checks: under the
-        // scrolling text, tall enough for every wrapped line).
-        auto onScreen = [&](QWidget* w) {
-            const QRect where(w->mapTo(&window, QPoint(0, 0)), w->size());
-            return w->isVisible() && window.rect().contains(where) && where.height() > 0;
-        };
+        // Wholly inside the window (onScreen), as the box lays it out (its own checks:
+        // under the scrolling text, tall enough for every wrapped line).
         QString longestStory;
         int longestBeat = -1;
         std::size_t longest = 0;
@@ -458,7 +553,7 @@ class TeachingRoomTest : public QObject {
             QCoreApplication::processEvents();
             QVERIFY(narration->showsVerdict());
             QVERIFY2(narration->verdictInView(), qPrintable(name));
-            QVERIFY2(onScreen(narration->pinned()), qPrintable(name));
+            QVERIFY2(onScreen(narration->pinned(), &window), qPrintable(name));
             QVERIFY2(narration->pinned()->text().contains(
                          QString::fromStdString(sim::runVerdict(panel->replay().outcome()))
                              .toHtmlEscaped()),
@@ -477,7 +572,7 @@ class TeachingRoomTest : public QObject {
             narration->pinned()->text().contains(QStringLiteral("Why: the lock's TTL ran out")),
             qPrintable(narration->pinned()->text()));
         QVERIFY(narration->verdictInView());
-        QVERIFY(onScreen(narration->pinned()));
+        QVERIFY(onScreen(narration->pinned(), &window));
         QVERIFY(testing::saveScreenshot(
             &window,
             QStringLiteral("teaching-presenter-720p-verdict-atomic-counter-expired-lock")));
@@ -493,11 +588,101 @@ class TeachingRoomTest : public QObject {
             &window,
             QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
         QVERIFY2(narration->questionInView(), qPrintable(longestStory));
-        QVERIFY(onScreen(narration->pinned()));
+        QVERIFY(onScreen(narration->pinned(), &window));
         QVERIFY(narration->pinned()->text().contains(question.toHtmlEscaped()));
         QVERIFY(testing::saveScreenshot(
             &window,
             QStringLiteral("teaching-presenter-720p-longest-prompt-%1").arg(longestStory)));
+    }
+
+    void theVerdictAndThePromptStayInViewAt720pWithoutPresenterMode() {
+        // Issue 14: in the normal window (sidebar, no presenter zoom) at 1280×720 the nine
+        // lanes of the Redlock stories pushed the narration box's bottom, and the predict
+        // question pinned there, below the window's edge. Every story, its question and its
+        // verdict, must be in view.
+        Normal720pWindow normal(settings());
+        QVERIFY(normal.exposed);
+        MainWindow& window = normal.window;
+        ReplayPanel* panel = window.teaching();
+        NarrationView* narration = panel->narration();
+        QVERIFY(!window.presenterMode());
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            panel->seek(beatWithAQuestion(panel->replay()));
+            QCoreApplication::processEvents();
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-normal-720p-predict-%1").arg(name)));
+            // Every lane whole and in view: the box does not win its room by squeezing or
+            // hiding the lanes.
+            QVERIFY2(panel->lanes()->height() >= panel->lanes()->minimumSizeHint().height(),
+                     qPrintable(name));
+            QVERIFY2(onScreen(panel->lanes(), &window), qPrintable(name));
+            // A story that asks nothing (atomic-counter) has its verdict only.
+            if (panel->replay().pendingQuestion()) {
+                QVERIFY2(narration->showsQuestion(), qPrintable(name));
+                QVERIFY2(narration->questionInView(), qPrintable(name));
+                QVERIFY2(
+                    onScreen(narration->pinned(), &window),
+                    qPrintable(
+                        name + QStringLiteral(": the question at y ") +
+                        QString::number(narration->pinned()->mapTo(&window, QPoint(0, 0)).y()) +
+                        QStringLiteral(", ") + QString::number(narration->pinned()->height()) +
+                        QStringLiteral(" px tall")));
+            }
+            panel->seek(static_cast<int>(panel->replay().beats().size()) - 1);
+            QCoreApplication::processEvents();
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-normal-720p-verdict-%1").arg(name)));
+            QVERIFY2(narration->verdictInView(), qPrintable(name));
+            QVERIFY2(onScreen(narration->pinned(), &window), qPrintable(name));
+        }
+    }
+
+    void barLabelsAreDrawnOnlyWhereTheyFit() {
+        // Issue 14: on short lanes (nine of them at 720p) a bar's label was set in a 9-px
+        // font on a bar two pixels tall: half of each letter hidden. A label is drawn whole
+        // inside its bar, or beside it in the free row, or not at all (its tooltip has it),
+        // at every beat of every story, on a projector and on a large window.
+        int drawnOnProjector = 0;
+        {
+            ProjectorWindow projector(settings());
+            QVERIFY(projector.exposed);
+            ReplayPanel* panel = projector.window.teaching();
+            for (const sim::Scenario& story : sim::scenarios()) {
+                const QString name = QString::fromStdString(story.name);
+                QVERIFY(panel->loadScenario(name));
+                const int beats = static_cast<int>(panel->replay().beats().size());
+                for (int beat = 0; beat < beats; ++beat) {
+                    panel->seek(beat);
+                    checkBarLabels(panel->lanes(),
+                                   QStringLiteral("720p %1 beat %2").arg(name).arg(beat),
+                                   drawnOnProjector);
+                    if (QTest::currentTestFailed()) return;
+                }
+            }
+        }
+        int drawnLarge = 0;
+        ReplayPanel panel;
+        panel.resize(1600, 1000);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel.loadScenario(name));
+            const int beats = static_cast<int>(panel.replay().beats().size());
+            for (int beat = 0; beat < beats; ++beat) {
+                panel.seek(beat);
+                checkBarLabels(panel.lanes(),
+                               QStringLiteral("1600x1000 %1 beat %2").arg(name).arg(beat),
+                               drawnLarge);
+                if (QTest::currentTestFailed()) return;
+            }
+            QVERIFY(testing::saveScreenshot(&panel,
+                                            QStringLiteral("teaching-bar-labels-%1").arg(name)));
+        }
+        // Where the bars are tall enough, their labels are still there.
+        QVERIFY2(drawnLarge > 0, qPrintable(QString::number(drawnLarge)));
     }
 
     void everyStoryInPresenterModeAt720p() {

@@ -25,5 +25,21 @@
         <source>%1 writes back %2.</source>
         <translation>%1 schreibt %2 zurück.</translation>
     </message>
+    <message id="sim.failover.takes-async">
+        <source>%1 takes the lock on the primary %2; the reply comes before any replica has the key (replication is asynchronous).</source>
+        <translation>%1 nimmt den Lock auf dem Primary %2; die Antwort kommt, bevor ein Replica den Schlüssel hat (die Replikation ist asynchron).</translation>
+    </message>
+    <message id="sim.seat.holds">
+        <source>%1 holds seat %2 on %3 for %4 and starts paying.</source>
+        <translation>%1 hält Platz %2 auf %3 für %4 und beginnt zu bezahlen.</translation>
+    </message>
+    <message id="sim.redlock.writes">
+        <source>%1 writes its report.</source>
+        <translation>%1 schreibt seinen Bericht.</translation>
+    </message>
+    <message id="sim.operator.opens">
+        <source>The operator opens LockScope&apos;s inspector, which reads the lock:</source>
+        <translation>Der Operator öffnet den Inspektor von LockScope, der den Lock liest:</translation>
+    </message>
 </context>
 </TS>

@@ -15,7 +15,7 @@ void FailoverClient::step(StepContext& context) {
             waited(context);
             break;
         case Phase::Release:
-            release(context, name() + " is done and releases the lock");
+            release(context, false);
             break;
     }
 }
@@ -35,23 +35,21 @@ void FailoverClient::acquire(StepContext& context) {
                         r.isOk() ? "Yes: " + overlap->explanation
                                  : "No: " + primary + " has " + overlap->holder + "'s key.");
     if (!r.isOk()) {
-        context.narrate(name() + " asks the primary " + primary + " for the lock.");
+        context.narrate(Message{"sim.failover.asks", {name(), primary}});
         context.lockAttemptRefused();
         context.stop();
         return;
     }
     leaseEnds_ = context.now() + config_.ttlMs;
     if (config_.wait) {
-        context.narrate(name() + " takes the lock on the primary " + primary + ", then asks WAIT " +
-                        std::to_string(config_.numReplicas) + " " +
-                        std::to_string(config_.waitTimeout) + " whether a replica has it.");
+        context.narrate(Message{"sim.failover.takes-then-waits",
+                                {name(), primary, std::to_string(config_.numReplicas),
+                                 std::to_string(config_.waitTimeout)}});
         phase_ = Phase::Waited;
         context.waitForReplicas(node_, config_.numReplicas, config_.waitTimeout);
         return;
     }
-    context.narrate(name() + " takes the lock on the primary " + primary +
-                    "; the reply comes before any replica has the key (replication is "
-                    "asynchronous).");
+    context.narrate(Message{"sim.failover.takes-async", {name(), primary}});
     context.believeHeld(config_.key, leaseEnds_, node_);
     phase_ = Phase::Release;
     context.wakeAfter(config_.work);
@@ -60,26 +58,29 @@ void FailoverClient::acquire(StepContext& context) {
 void FailoverClient::waited(StepContext& context) {
     if (context.waitReply() < config_.numReplicas) {
         // The hold may not survive a failover: give it back rather than rely on it.
-        release(context, "WAIT came back short, so " + name() +
-                             " treats the lock as not acquired and gives it back");
+        release(context, true);
         return;
     }
-    context.note(name() + " now relies on the lock: a replica acknowledged it.");
+    context.note(Message{"sim.failover.relies", {name()}});
     context.believeHeld(config_.key, leaseEnds_, node_);
     phase_ = Phase::Release;
     context.wakeAfter(config_.work);
 }
 
-void FailoverClient::release(StepContext& context, const std::string& why) {
+void FailoverClient::release(StepContext& context, bool waitCameBackShort) {
     // Clients follow the primary (Sentinel tells them where it is now): the release goes
     // there, not to the node the lock was taken on, which a failover has demoted.
     RedisCommand release = RedisCommand::release(config_.key, token_);
     release.node = context.world().primary;
     context.send(release);
-    context.narrate(why + " on " + context.world().node(release.node).name + ", the primary" +
-                    (release.node == node_
-                         ? "."
-                         : " now (it took the lock on " + context.world().node(node_).name + ")."));
+    // Whole sentences, one id each, so a translation need not glue pieces together.
+    const bool moved = release.node != node_;
+    const char* id =
+        waitCameBackShort
+            ? (moved ? "sim.failover.short-releases-moved" : "sim.failover.short-releases")
+            : (moved ? "sim.failover.done-releases-moved" : "sim.failover.done-releases");
+    context.narrate(Message{
+        id, {name(), context.world().node(release.node).name, context.world().node(node_).name}});
     context.stopBelieving(config_.key);
     context.stop();
 }

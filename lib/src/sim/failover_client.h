@@ -29,7 +29,9 @@ class FailoverClient final : public ClonableActor<FailoverClient> {
     enum class Phase { Acquire, Waited, Release };
     void acquire(StepContext& context);
     void waited(StepContext& context);
-    void release(StepContext& context, const std::string& why);
+    // Gives the lock back on the primary of now: done with the work, or (WAIT came back
+    // short) not relying on a hold a failover may lose.
+    void release(StepContext& context, bool waitCameBackShort);
 
     FailoverClientConfig config_;
     std::string token_;

@@ -43,10 +43,10 @@ void InspectorOperator::step(StepContext& context) {
 
 void InspectorOperator::inspect(StepContext& context) {
     CommandReply value = context.send(RedisCommand::get(key_));
-    context.narrate("The operator opens LockScope's inspector, which reads the lock:");
+    context.narrate(Message{"sim.operator.opens", {}});
     CommandReply ttl = context.send(RedisCommand::pttl(key_));
     if (value.kind != CommandReply::Kind::Bulk) {
-        context.narrate("PTTL -2: the key is gone, there is no lock to release.");
+        context.narrate(Message{"sim.operator.key-gone", {}});
         runNowIfNeeded(context);
         return;
     }
@@ -59,11 +59,11 @@ void InspectorOperator::inspect(StepContext& context) {
                             "so nothing will expire it."
                           : "A positive TTL: the lock will expire by itself.");
     if (!noTtl) {
-        context.narrate("The lock has a TTL; the inspector leaves it alone.");
+        context.narrate(Message{"sim.operator.has-ttl", {}});
         context.stop();
         return;
     }
-    context.narrate("PTTL -1.");
+    context.narrate(Message{"sim.operator.no-ttl", {}});
     if (!orphan_) {
         context.note("The inspector shows " + key_ +
                      " with no TTL, but the schedulers' status "
@@ -89,19 +89,13 @@ void InspectorOperator::inspect(StepContext& context) {
 void InspectorOperator::release(StepContext& context) {
     const JobState job = jobState(context.world());
     if (!job.running.empty()) {  // checked again: the decision is only as good as its facts
-        context.note(job.running + " is running the job now: the operator does not delete.");
+        context.note(Message{"sim.operator.does-not-delete", {job.running}});
         context.stop();
         return;
     }
     CommandReply r = context.send(RedisCommand::release(key_, seen_));
-    context.narrate(
-        "The operator clicks Release: the inspector deletes the key only if it still holds \"" +
-        seen_ + "\"" + (r.integer == 1 ? "." : "; it changed, so nothing was deleted.") +
-        " Comparing with \"" + seen_ +
-        "\" proves nothing about ownership (every instance "
-        "writes it: a lock another instance took a moment ago would match too). What makes "
-        "this delete safe is what the operator checked: no TTL, and no instance running the "
-        "job.");
+    context.narrate(Message{
+        r.integer == 1 ? "sim.operator.releases" : "sim.operator.release-changed", {seen_}});
     runNowIfNeeded(context);
 }
 
@@ -109,18 +103,15 @@ void InspectorOperator::runNowIfNeeded(StepContext& context) {
     context.stop();
     const JobState job = jobState(context.world());
     if (!job.completed.empty() || !job.running.empty()) {
-        context.note("The schedulers' status says the report " +
-                     (job.running.empty() ? "already ran tonight (" + job.completed + ")"
-                                          : "is running on " + job.running) +
-                     ": the operator does not press \"run now\".");
+        context.note(job.running.empty() ? Message{"sim.operator.already-ran", {job.completed}}
+                                         : Message{"sim.operator.running-on", {job.running}});
         return;
     }
     auto* instance = dynamic_cast<PlainLockReportJob*>(context.world().actor(rerunOn_));
     if (!instance || instance->crashed) return;
     const VirtualMs at = context.now() + rerunAfter_;
     instance->runNow(context.world(), at);
-    context.note("The report has not run tonight: the operator will press \"run now\" on " +
-                 rerunOn_ + " at " + formatVirtualTime(at) + ".");
+    context.note(Message{"sim.operator.will-run-now", {rerunOn_, formatVirtualTime(at)}});
 }
 
 }  // namespace lockscope::sim

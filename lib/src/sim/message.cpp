@@ -32,6 +32,69 @@ constexpr std::pair<std::string_view, std::string_view> kCatalog[] = {
     {"sim.race.extend", "%1.extend():"},
     {"sim.race.release", "%1.release():"},
     {"sim.race.holds", "r.get(%1.key) == %1.token?"},
+    {"sim.failover.asks", "%1 asks the primary %2 for the lock."},
+    {"sim.failover.takes-then-waits",
+     "%1 takes the lock on the primary %2, then asks WAIT %3 %4 whether a replica has it."},
+    {"sim.failover.takes-async",
+     "%1 takes the lock on the primary %2; the reply comes before any replica has the key "
+     "(replication is asynchronous)."},
+    {"sim.failover.relies", "%1 now relies on the lock: a replica acknowledged it."},
+    {"sim.failover.done-releases", "%1 is done and releases the lock on %2, the primary."},
+    {"sim.failover.done-releases-moved",
+     "%1 is done and releases the lock on %2, the primary now (it took the lock on %3)."},
+    {"sim.failover.short-releases",
+     "WAIT came back short, so %1 treats the lock as not acquired and gives it back on %2, "
+     "the primary."},
+    {"sim.failover.short-releases-moved",
+     "WAIT came back short, so %1 treats the lock as not acquired and gives it back on %2, "
+     "the primary now (it took the lock on %3)."},
+    {"sim.seat.drops-hold", "%1 drops the hold on %2."},
+    {"sim.seat.taken",
+     "%1 wants seat %2 and asks %3 for a hold: the seat is taken, so %1 looks elsewhere."},
+    {"sim.seat.holds", "%1 holds seat %2 on %3 for %4 and starts paying."},
+    {"sim.seat.confirms", "%1 has paid and confirms the booking in PostgreSQL."},
+    {"sim.redlock.write-delayed",
+     "%1 sends its report write to the store. The network delays the packet %2 (a slow link, "
+     "a retransmission): %1 checked its lock before sending, not when the write lands."},
+    {"sim.redlock.starts",
+     "%1 starts Redlock at %2: the same SET NX PX goes to all %3 nodes at once, each with a "
+     "%4 timeout."},
+    {"sim.redlock.counter-token",
+     "Redlock gives no fencing token: each node would count its own INCR, and no majority "
+     "agrees on one number. %1 takes one from a monotonic counter instead (here the store's "
+     "sequence; a consensus service such as ZooKeeper or etcd does the same): token %2. Every "
+     "later holder gets a higher one, so the store can reject a lower token that arrives "
+     "after a higher one."},
+    {"sim.redlock.version-trap",
+     "The trap: %1 derives its token from the report row's version, read now, and will write "
+     "version + 1 = %2 under WHERE fence < ?. Another holder that reads the same version gets "
+     "the same number, so whoever writes first wins, stale or not. That is not a fencing "
+     "token: it is not handed out in the order the lock changed hands."},
+    {"sim.redlock.writes", "%1 writes its report."},
+    {"sim.operator.opens", "The operator opens LockScope's inspector, which reads the lock:"},
+    {"sim.operator.key-gone", "PTTL -2: the key is gone, there is no lock to release."},
+    {"sim.operator.has-ttl", "The lock has a TTL; the inspector leaves it alone."},
+    {"sim.operator.no-ttl", "PTTL -1."},
+    {"sim.operator.does-not-delete", "%1 is running the job now: the operator does not delete."},
+    {"sim.operator.releases",
+     "The operator clicks Release: the inspector deletes the key only if it still holds "
+     "\"%1\". Comparing with \"%1\" proves nothing about ownership (every instance writes it: "
+     "a lock another instance took a moment ago would match too). What makes this delete "
+     "safe is what the operator checked: no TTL, and no instance running the job."},
+    {"sim.operator.release-changed",
+     "The operator clicks Release: the inspector deletes the key only if it still holds "
+     "\"%1\"; it changed, so nothing was deleted. Comparing with \"%1\" proves nothing about "
+     "ownership (every instance writes it: a lock another instance took a moment ago would "
+     "match too). What makes this delete safe is what the operator checked: no TTL, and no "
+     "instance running the job."},
+    {"sim.operator.already-ran",
+     "The schedulers' status says the report already ran tonight (%1): the operator does not "
+     "press \"run now\"."},
+    {"sim.operator.running-on",
+     "The schedulers' status says the report is running on %1: the operator does not press "
+     "\"run now\"."},
+    {"sim.operator.will-run-now",
+     "The report has not run tonight: the operator will press \"run now\" on %1 at %2."},
 };
 
 }  // namespace

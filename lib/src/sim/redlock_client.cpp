@@ -42,12 +42,8 @@ void RedlockClient::step(StepContext& context) {
         case Phase::Send:
             phase_ = Phase::Write;
             if (config_.writeDelay > 0) {
-                context.note(name() +
-                             " sends its report write to the store. The network "
-                             "delays the packet " +
-                             formatDuration(config_.writeDelay) +
-                             " (a slow link, a retransmission): " + name() +
-                             " checked its lock before sending, not when the write lands.");
+                context.note(Message{"sim.redlock.write-delayed",
+                                     {name(), formatDuration(config_.writeDelay)}});
                 context.wakeAfter(config_.writeDelay);
                 break;
             }
@@ -85,10 +81,9 @@ void RedlockClient::acquire(StepContext& context) {
             granted_.push_back(context.world().node(n).name);
         }
         if (n == 0)
-            context.narrate(name() + " starts Redlock at " + formatVirtualTime(started_) +
-                            ": the same SET NX PX goes to all " + std::to_string(nodes) +
-                            " nodes at once, each with a " + formatDuration(config_.nodeTimeout) +
-                            " timeout.");
+            context.narrate(Message{"sim.redlock.starts",
+                                    {name(), formatVirtualTime(started_), std::to_string(nodes),
+                                     formatDuration(config_.nodeTimeout)}});
     }
     // The requests run in parallel: the answer is complete when the slowest is in.
     phase_ = Phase::Decide;
@@ -139,27 +134,11 @@ void RedlockClient::takeFence(StepContext& context) {
             return;
         case RedlockFencing::Token:
             fence_ = context.issueFencingToken();
-            context.narrate(
-                "Redlock gives no fencing token: each node would count its own INCR, and no "
-                "majority agrees on one number. " +
-                name() +
-                " takes one from a monotonic counter instead (here the store's "
-                "sequence; a consensus service such as ZooKeeper or etcd does the "
-                "same): token " +
-                std::to_string(fence_) +
-                ". Every later holder gets a higher one, so the store can reject a lower token "
-                "that arrives after a higher one.");
+            context.narrate(Message{"sim.redlock.counter-token", {name(), std::to_string(fence_)}});
             return;
         case RedlockFencing::VersionRead:
             fence_ = context.readFence() + 1;
-            context.narrate(
-                "The trap: " + name() +
-                " derives its token from the report row's version, read "
-                "now, and will write version + 1 = " +
-                std::to_string(fence_) +
-                " under WHERE fence < ?. Another holder that reads the same version gets the "
-                "same number, so whoever writes first wins, stale or not. That is not a "
-                "fencing token: it is not handed out in the order the lock changed hands.");
+            context.narrate(Message{"sim.redlock.version-trap", {name(), std::to_string(fence_)}});
             return;
     }
 }
@@ -186,7 +165,7 @@ void RedlockClient::write(StepContext& context) {
                                       " holds the lock now: a write with the same number "
                                       "got there first. A token read from the resource is "
                                       "the trap, not a fence.");
-    context.narrate(name() + " writes its report.");
+    context.narrate(Message{"sim.redlock.writes", {name()}});
     phase_ = Phase::Release;
     context.wakeAfter(0);
 }

@@ -29,8 +29,8 @@ void SeatBuyer::step(StepContext& context) {
             RedisCommand release = RedisCommand::release(key(), name());
             release.node = context.world().primary;
             context.send(release);
-            context.narrate(name() + " drops the hold on " +
-                            context.world().node(release.node).name + ".");
+            context.narrate(
+                Message{"sim.seat.drops-hold", {name(), context.world().node(release.node).name}});
             context.stop();
             break;
         }
@@ -45,15 +45,14 @@ void SeatBuyer::hold(StepContext& context) {
     CommandReply r = context.send(set);
     const std::string& primary = context.world().node(node_).name;
     if (!r.isOk()) {
-        context.narrate(name() + " wants seat " + config_.seat + " and asks " + primary +
-                        " for a hold: the seat is taken, so " + name() + " looks elsewhere.");
+        context.narrate(Message{"sim.seat.taken", {name(), config_.seat, primary}});
         context.lockAttemptRefused();
         context.stop();
         return;
     }
     if (overlap) whyHeldTwice_ = overlap->explanation;
-    context.narrate(name() + " holds seat " + config_.seat + " on " + primary + " for " +
-                    formatDuration(config_.holdMs) + " and starts paying.");
+    context.narrate(
+        Message{"sim.seat.holds", {name(), config_.seat, primary, formatDuration(config_.holdMs)}});
     context.believeHeld(key(), context.now() + config_.holdMs, node_);
     phase_ = Phase::Confirm;
     context.wakeAfter(config_.pay);
@@ -62,7 +61,7 @@ void SeatBuyer::hold(StepContext& context) {
 void SeatBuyer::confirm(StepContext& context) {
     const auto before = context.world().bookings.bookingsOf(config_.event, config_.seat);
     bool inserted = context.confirmBooking(config_.event, config_.seat);
-    context.narrate(name() + " has paid and confirms the booking in PostgreSQL.");
+    context.narrate(Message{"sim.seat.confirms", {name()}});
     if (!before.empty()) {
         const bool failedOver = context.world().primary != 0;
         std::string question =

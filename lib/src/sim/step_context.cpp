@@ -91,6 +91,12 @@ void StepContext::narrate(const Message& message) {
     b.narration = renderEnglish(b.narrationParts);
 }
 
+void StepContext::appendToNarration(const std::string& sentence) {
+    Beat& b = recording_.beats.back();
+    b.narration += " " + sentence;
+    if (!b.narrationParts.empty()) b.narrationParts.push_back(Message::literal(sentence));
+}
+
 void StepContext::predict(std::string question, std::string answer) {
     if (recording_.beats.empty()) return;
     recording_.beats.back().predict = Prompt{std::move(question), std::move(answer)};

@@ -130,10 +130,10 @@ void StepContext::believeHeld(const std::string& resource, std::optional<Virtual
     for (const auto& b : world_.beliefs)
         if (b.current && b.resource == resource && b.actor != self_.name())
             since = std::min(since, b.since);
-    std::string text = " " + others + " also believes it holds " + resource + " (since " +
-                       formatVirtualTime(since) + "): two clients hold it at once.";
-    facts_ += text;
-    recording_.beats.back().narration += text;
+    const std::string text = others + " also believes it holds " + resource + " (since " +
+                             formatVirtualTime(since) + "): two clients hold it at once.";
+    facts_ += " " + text;
+    appendToNarration(text);
 }
 
 void StepContext::stopBelieving(const std::string& resource) {

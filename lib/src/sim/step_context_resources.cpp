@@ -200,7 +200,7 @@ void StepContext::counterWrittenBack() {
                              " writes back a count it read under a lock it no longer holds" +
                              (now ? " (" + now->holder + " holds it now)." : ".");
     facts_ += (facts_.empty() ? "" : " ") + text;
-    recording_.beats.back().narration += " " + text;
+    appendToNarration(text);
 }
 
 }  // namespace lockscope::sim

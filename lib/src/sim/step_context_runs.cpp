@@ -40,7 +40,7 @@ void StepContext::runStarted(std::int64_t fence) {
                           ": a lock guards a running job, not a finished one. Only a record "
                           "keyed by the date (the fix's email key) can stop this duplicate.";
         facts_ += text;
-        recording_.beats.back().narration += text;
+        appendToNarration(text.substr(1));  // without its leading space
     }
 }
 

@@ -82,6 +82,7 @@ void NarrationView::layoutPinned() {
     QFont f = font();
     const int smallest = LaneFonts::px(12);
     pinned_->setFont(f);
+    pinnedNeed_ = pinned_->heightForWidth(text.width());
     while (pinned_->heightForWidth(text.width()) > room && f.pixelSize() > smallest) {
         f.setPixelSize(f.pixelSize() - 1);
         pinned_->setFont(f);
@@ -162,6 +163,12 @@ void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
     pinned_->setText(strip);
     pinned_->setVisible(!strip.isEmpty());
     layoutPinned();
+}
+
+int NarrationView::neededHeight() const {
+    if (pinned_->isHidden()) return 0;
+    const int frame = height() - contentsRect().height();
+    return frame + QFontMetrics(font()).lineSpacing() + pinnedNeed_;
 }
 
 bool NarrationView::pinnedInView() const {

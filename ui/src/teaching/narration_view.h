@@ -29,6 +29,10 @@ class NarrationView : public QTextBrowser {
     // Whether the predict question / the verdict is wholly inside the visible box (tests).
     bool questionInView() const;
     bool verdictInView() const;
+    // The box's height that shows the pinned strip at the box's own font with a line of the
+    // beat's text above it; 0 when nothing is pinned. The panel gives the box this room
+    // where it can, and the strip shrinks its type only where it cannot.
+    int neededHeight() const;
     void applyZoom();  // after LaneFonts::zoom() changed
 
   protected:
@@ -41,6 +45,7 @@ class NarrationView : public QTextBrowser {
     bool pinnedInView() const;
 
     QLabel* pinned_ = nullptr;
+    int pinnedNeed_ = 0;  // the strip's height at the box's font and width
     bool question_ = false;
     bool answer_ = false;
     bool verdict_ = false;

@@ -204,7 +204,7 @@ void ReplayPanel::showStory() {
     showBeat();
     // The rows and columns of this story; after the lanes have the new replay, since the
     // splitter's resize lays them out.
-    fitPresenterTable();
+    fitPanes();
     emit storyChanged();
 }
 
@@ -475,7 +475,7 @@ void ReplayPanel::showEvent(QShowEvent* event) {
 
 void ReplayPanel::resizeEvent(QResizeEvent* event) {
     QWidget::resizeEvent(event);
-    fitPresenterTable();
+    fitPanes();
 }
 
 void ReplayPanel::changeEvent(QEvent* event) {

@@ -167,12 +167,15 @@ class ReplayPanel : public QWidget {
     void showLiveResult();
     void updateLegend();
     void setZoom(double factor);
-    // Presenter mode on a projector (1280×720): the table gets the room to show every row
-    // and column, the narration and the timeline share the rest.
-    void fitPresenterTable();
-    // Whether the PTTL plot may show: not in presenter mode on a short panel, and never
-    // when its height would make the window taller than its screen (nine lanes on a 720p
-    // projector: the window would reach below the screen's edge, the table cut off).
+    // The panes on a short screen (1280×720), in either mode: the narration box gets the
+    // room its pinned verdict or question needs, and in presenter mode the table gets the
+    // room to show every row and column; the timeline keeps the rest.
+    void fitPanes();
+    // Whether the PTTL plot may show: not on a short panel (640 px at zoom 1, 800 in
+    // presenter mode), where the plot would be squeezed to a few unreadable pixels and
+    // the narration box under it with it, and never when its height would make the window
+    // taller than its screen (nine lanes on a 720p projector: the window would reach below
+    // the screen's edge, the table cut off).
     bool roomForThePttlPlot() const;
     void installZoomShortcuts();
 

@@ -41,7 +41,7 @@ void ReplayPanel::showLiveResult() {
                                ? tr("%1 live\n(%2 servers)").arg(r.scenario).arg(r.servers)
                                : tr("%1 live\n(redis-server)").arg(r.scenario),
                            r.outcome);
-    fitPresenterTable();
+    fitPanes();
     QString verdict = r.matchesSimulation
                           ? tr("the real server told the same story as the simulation ✓")
                           : tr("the real server's story differs from the simulation ✗");

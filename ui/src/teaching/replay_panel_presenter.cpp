@@ -20,8 +20,10 @@ namespace lockscope::ui {
 
 namespace {
 constexpr double kMinZoom = 0.6, kMaxZoom = 2.5, kZoomStep = 1.15;
-constexpr double kPresenterZoom = 1.25;   // a projector's back row
-constexpr int kRoomForThePttlPlot = 800;  // panel height; a 720p projector has less
+constexpr double kPresenterZoom = 1.25;  // a projector's back row
+// The panel's least height for the PTTL plot at zoom 1 (800 px in presenter mode): a 720p
+// screen has less, in presenter mode and in the normal window under its menu and tabs.
+constexpr int kRoomForThePttlPlot = 640;
 }  // namespace
 
 void ReplayPanel::installZoomShortcuts() {
@@ -64,10 +66,10 @@ void ReplayPanel::setZoom(double factor) {
     comparison_->verticalHeader()->setMinimumSectionSize(QFontMetrics(tableFont).height() + 4);
     lanes_->updateGeometry();
     showStory();
-    fitPresenterTable();
+    fitPanes();
 }
 
-void ReplayPanel::fitPresenterTable() {
+void ReplayPanel::fitPanes() {
     // A projector's 720 lines cannot hold the lanes, a PTTL plot squeezed to a few pixels
     // and the whole table: there presenter mode drops the plot (the key lane still shows
     // whether the key lives), and the table gets its rows.
@@ -81,25 +83,32 @@ void ReplayPanel::fitPresenterTable() {
         if (top->layout()) top->layout()->activate();  // its least height without the plot
         top->resize(top->width(), top->screen()->availableGeometry().height());
     }
-    if (!presenter_) return;
     // The columns (this run included, once a beat is shown) at their header's width.
-    const QSize need = comparison_->neededSize();
-    const int across = bottom_->width() - bottom_->handleWidth();
-    if (across <= 0) return;  // not laid out yet
-    // A few pixels of slack: a column one pixel short scrolls the whole table sideways.
-    const int table = std::min(need.width() + 4, across * 6 / 10);  // the narration keeps 40 %
-    bottom_->setSizes({across - table, table});
+    const QSize table = comparison_->neededSize();
+    if (presenter_) {
+        const int across = bottom_->width() - bottom_->handleWidth();
+        if (across <= 0) return;  // not laid out yet
+        // A few pixels of slack: a column one pixel short scrolls the whole table sideways.
+        const int wide = std::min(table.width() + 4, across * 6 / 10);  // the narration keeps 40 %
+        bottom_->setSizes({across - wide, wide});
+    }
     const QList<int> down = vertical_->sizes();
     if (down.size() != 2) return;
     const int total = down[0] + down[1];
     if (total <= 0) return;
-    // At most half the height: the lanes are the story.
-    const int pane = std::min(std::max(down[1], need.height()), total / 2);
+    // The box's pinned strip is what stops playback or ends the story: it never waits for
+    // a drag. At most half the height (the lanes are the story), and never below the
+    // timeline's least height (the splitter keeps every lane whole); past that the strip
+    // sets its type smaller.
+    const int need = std::max(narration_->neededHeight(), presenter_ ? table.height() : 0);
+    if (need <= down[1]) return;  // a pane the user made larger stays so
+    const int room = total - timeline_->minimumSizeHint().height();
+    const int pane = std::min({need, total / 2, std::max(down[1], room)});
     vertical_->setSizes({total - pane, pane});
 }
 
 bool ReplayPanel::roomForThePttlPlot() const {
-    if (presenter_ && height() < kRoomForThePttlPlot) return false;
+    if (height() < LaneFonts::px(kRoomForThePttlPlot)) return false;
     const QScreen* screen = this->screen();
     if (!screen) return true;
     // A story just loaded has changed the lanes' least height; the layouts above cache the

@@ -124,6 +124,8 @@ constexpr int kHeaderInsets = 12 + 14;
 struct Drawn {
     QString text;
     QRectF rect;
+    QRectF stateRect;  // the box the state was given
+    QFont stateFont;
 };
 
 // The name and the state on one line, so neither runs into the next lane. The name is whole
@@ -142,11 +144,11 @@ Drawn drawOneLine(QPainter& p, const QRectF& box, const QFont& nameFont, const Q
     QFont small = LaneFonts::subtitle();
     p.setFont(small);
     p.setPen(status.color);
-    p.drawText(
-        QRectF(box.left() + nameWidth, box.top(), box.width() - nameWidth, box.height()),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        QFontMetricsF(small).elidedText(status.text, Qt::ElideRight, box.width() - nameWidth));
-    return {name, nameRect};
+    const QRectF stateRect(box.left() + nameWidth, box.top(), box.width() - nameWidth,
+                           box.height());
+    p.drawText(stateRect, Qt::AlignLeft | Qt::AlignVCenter,
+               QFontMetricsF(small).elidedText(status.text, Qt::ElideRight, stateRect.width()));
+    return {name, nameRect, stateRect, small};
 }
 
 // The name, the subtitle when it fits, and the state, stacked and centred in the lane.
@@ -171,10 +173,10 @@ Drawn drawStacked(QPainter& p, const QRectF& box, const QFont& nameFont,
         y += smallMetrics.height();
     }
     p.setPen(status.color);
-    p.drawText(QRectF(box.left(), y, box.width(), smallMetrics.height()),
-               Qt::AlignLeft | Qt::AlignVCenter,
+    const QRectF stateRect(box.left(), y, box.width(), smallMetrics.height());
+    p.drawText(stateRect, Qt::AlignLeft | Qt::AlignVCenter,
                smallMetrics.elidedText(status.text, Qt::ElideRight, box.width()));
-    return {name, nameRect};
+    return {name, nameRect, stateRect, small};
 }
 
 long countKeyLanes(const sim::Recording& r) {
@@ -184,17 +186,57 @@ long countKeyLanes(const sim::Recording& r) {
 
 }  // namespace
 
+std::vector<QStringList> TimelineLanes::storyStates() const {
+    const sim::Recording& r = replay_->recording();
+    const long keyLanes = countKeyLanes(r);
+    const QPalette& pal = palette();
+    std::vector<QStringList> texts(r.lanes.size());
+    auto add = [&](std::size_t lane, const QString& text) {
+        if (!texts[lane].contains(text)) texts[lane] << text;
+    };
+    // The instances and keys at every beat, from the one function of the recording.
+    for (int beat = -1; beat < static_cast<int>(r.beats.size()); ++beat) {
+        const std::vector<sim::LaneState> states = sim::laneStatesAtBeat(r, beat);
+        for (std::size_t i = 0; i < r.lanes.size() && i < states.size(); ++i) {
+            if (r.lanes[i].kind == sim::LaneKind::Instance)
+                add(i, instanceStatus(r.lanes[i], states[i], keyLanes, pal).text);
+            else if (r.lanes[i].kind == sim::LaneKind::RedisKey)
+                add(i, keyStatus(states[i], beat >= 0, pal).text);
+        }
+    }
+    // The resources count up: the end's counts are the widest, in either wording the fenced
+    // store uses (rejected until a stale write is accepted).
+    sim::OutcomeSummary end = replay_->outcome(), noneAccepted = end;
+    noneAccepted.staleWritesAccepted = 0;
+    for (std::size_t i = 0; i < r.lanes.size(); ++i) {
+        if (r.lanes[i].kind == sim::LaneKind::Instance ||
+            r.lanes[i].kind == sim::LaneKind::RedisKey)
+            continue;
+        add(i, resourceStatus(r.lanes[i], end, pal).text);
+        add(i, resourceStatus(r.lanes[i], noneAccepted, pal).text);
+    }
+    return texts;
+}
+
 int TimelineLanes::neededHeaderWidth() const {
     if (!replay_) return kMinHeaderWidth;
     const sim::Recording& r = replay_->recording();
     const long keyLanes = countKeyLanes(r);
-    const double laneHeight = r.lanes.empty() ? kMinLaneHeight : laneRect(0).height();
+    const double laneHeight = r.lanes.empty() ? minLaneHeight() : laneRect(0).height();
+    const QFontMetricsF small(LaneFonts::subtitle());
     double widest = 0;
-    for (const sim::Lane& lane : r.lanes) {
-        const auto names = headerNames(lane, keyLanes);
-        const HeaderLayout layout = headerLayout(lane, names, laneHeight);
-        double need = QFontMetricsF(layout.nameFont).horizontalAdvance(names.first);
-        if (layout.oneLine) need += 8 + statusRoom();
+    for (std::size_t i = 0; i < r.lanes.size(); ++i) {
+        const auto names = headerNames(r.lanes[i], keyLanes);
+        const HeaderLayout layout = headerLayout(r.lanes[i], names, laneHeight);
+        // Room for the widest state the lane shows in this story, beside the name on one
+        // line or under it: the column is sized once a story, so it does not jump a beat.
+        double state = 0;
+        if (i < storyStates_.size())
+            for (const QString& text : storyStates_[i])
+                state = std::max(state, small.horizontalAdvance(text));
+        const double name = QFontMetricsF(layout.nameFont).horizontalAdvance(names.first);
+        const double need =
+            layout.oneLine ? name + 8 + std::max(statusRoom(), state) : std::max(name, state);
         widest = std::max(widest, need);
     }
     // Never more than two fifths of the view: the time area is the story. Past that (a
@@ -221,6 +263,11 @@ QRectF TimelineLanes::headerNameRect(int lane) const {
                                                                     : QRectF();
 }
 
+TimelineLanes::DrawnState TimelineLanes::headerState(int lane) const {
+    return lane >= 0 && lane < static_cast<int>(drawnStates_.size()) ? drawnStates_[lane]
+                                                                     : DrawnState{};
+}
+
 HeaderStatus TimelineLanes::headerStatus(int lane) const {
     const QPalette& pal = palette();
     const sim::Recording& r = replay_->recording();
@@ -238,6 +285,7 @@ HeaderStatus TimelineLanes::headerStatus(int lane) const {
 void TimelineLanes::paintHeaders(QPainter& p) const {
     const sim::Recording& r = replay_->recording();
     drawnNames_.assign(r.lanes.size(), {});
+    drawnStates_.assign(r.lanes.size(), {});
     for (std::size_t i = 0; i < r.lanes.size(); ++i) paintHeader(p, static_cast<int>(i));
 }
 
@@ -257,6 +305,7 @@ void TimelineLanes::paintHeader(QPainter& p, int index) const {
                             : drawStacked(p, box, layout.nameFont, names, layout.subtitleFits,
                                           state, pal.color(QPalette::PlaceholderText));
     drawnNames_[index] = {drawn.text, drawn.rect};
+    drawnStates_[index] = {state.text, drawn.stateRect, drawn.stateFont};
 }
 
 QString TimelineLanes::headerToolTip(int lane) const {

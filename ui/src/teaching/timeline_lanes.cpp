@@ -32,9 +32,11 @@ void TimelineLanes::refresh() {
     nextNarrated_ = 0;
     point_ = {};
     states_.clear();
+    storyStates_.clear();
     if (replay_) {
         point_ = sim::storyPointOfBeat(replay_->recording(), replay_->currentBeat());
         states_ = sim::laneStatesAt(replay_->recording(), point_);
+        storyStates_ = storyStates();
         const sim::Recording& r = replay_->recording();
         sim::VirtualMs last = 0;
         for (const auto& e : r.events) last = std::max(last, e.time);
@@ -84,8 +86,8 @@ sim::VirtualMs TimelineLanes::mapXToTime(double x) const {
 QRectF TimelineLanes::laneRect(int lane) const {
     int count = replay_ ? static_cast<int>(replay_->recording().lanes.size()) : 0;
     double height =
-        count ? std::max(double(kMinLaneHeight), double(this->height() - kAxisHeight - 4) / count)
-              : double(kMinLaneHeight);
+        count ? std::max(double(minLaneHeight()), double(this->height() - kAxisHeight - 4) / count)
+              : double(minLaneHeight());
     return {double(headerWidth_), kAxisHeight + lane * height,
             double(this->width() - headerWidth_ - kRightMargin), height};
 }
@@ -333,7 +335,7 @@ QSize TimelineLanes::sizeHint() const {
 
 QSize TimelineLanes::minimumSizeHint() const {
     int lanes = replay_ ? static_cast<int>(replay_->recording().lanes.size()) : 5;
-    return {640, kAxisHeight + lanes * kMinLaneHeight + 4};
+    return {640, kAxisHeight + lanes * minLaneHeight() + 4};
 }
 
 }  // namespace lockscope::ui

@@ -7,10 +7,12 @@
 // beat. Nothing after the current beat is drawn: the story unfolds step by step.
 // Right-click on an instance lane offers to pause or crash it there (a fork).
 
+#include <QStringList>
 #include <QWidget>
 #include <optional>
 #include <vector>
 
+#include "lane_fonts.h"
 #include "lockscope/sim/lane_state.h"
 #include "lockscope/sim/replay.h"
 
@@ -54,6 +56,24 @@ class TimelineLanes : public QWidget {
     QString headerName(int lane) const;
     QRectF headerNameRect(int lane) const;
     QString headerToolTip(int lane) const;
+    // A lane header's state as last painted: its whole text, and the box and font the painter
+    // gave it (for tests: a state wider than its box would be drawn elided).
+    struct DrawnState {
+        QString text;
+        QRectF rect;
+        QFont font;
+    };
+    DrawnState headerState(int lane) const;
+    // The labels last painted on or beside the bars: the text, its box, the room it was
+    // given (its bar, or the free row beside it) and its font (for tests: a label is
+    // drawn only where it fits; else the bar's tooltip has it).
+    struct DrawnLabel {
+        QString text;
+        QRectF rect;
+        QRectF space;
+        QFont font;
+    };
+    const std::vector<DrawnLabel>& drawnLabels() const { return drawnLabels_; }
 
     // While the story plays, the cursor glides from one beat's time toward the next one's
     // (the panel animates it); the lanes still show the story at the current beat.
@@ -92,7 +112,10 @@ class TimelineLanes : public QWidget {
     static constexpr int kAxisHeight = 34;
     static constexpr int kMinHeaderWidth = 220;
     static constexpr int kRightMargin = 28;
-    static constexpr int kMinLaneHeight = 36;  // a 720p projector fits eight lanes
+    // The least lane height, with the fonts: 36 px in presenter mode (a 720p projector fits
+    // eight lanes), 29 px at zoom 1, where a normal 720p window, under its menu, tool bar
+    // and tabs, must still fit the Redlock stories' nine lanes above the narration.
+    static int minLaneHeight() { return LaneFonts::px(29); }
 
     QRectF laneRect(int lane) const;  // the time area of a lane
     QRectF barArea(int lane) const;   // where ownership and job bars go
@@ -107,6 +130,9 @@ class TimelineLanes : public QWidget {
     // (timeline_lane_headers.cpp); fitHeaderWidth() applies it.
     int neededHeaderWidth() const;
     void fitHeaderWidth();
+    // Every state text each lane's header shows at some beat of the story (the header
+    // column is sized for the widest); refresh() keeps storyStates_.
+    std::vector<QStringList> storyStates() const;
 
     // Painting (timeline_lanes_paint.cpp).
     void paintAxis(QPainter& p) const;
@@ -117,6 +143,12 @@ class TimelineLanes : public QWidget {
     void paintBand(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
     void paintBandLabel(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
     void paintBar(QPainter& p, const sim::Interval& interval, const QRectF& rect) const;
+    // A bar's label: inside it when it fits whole, else beside it in the free room of its
+    // row, else not at all (the tooltip has it).
+    void paintBarLabel(QPainter& p, const sim::Interval& interval, const QRectF& bar,
+                       const QColor& onBar, const QColor& beside) const;
+    // Where the room right of a bar ends: the next bar in its lane, or the time area's end.
+    double freeRightOf(const sim::Interval& interval, const QRectF& bar) const;
     void paintMarkers(QPainter& p) const;
     void paintCursor(QPainter& p, bool label) const;
 
@@ -124,7 +156,8 @@ class TimelineLanes : public QWidget {
     sim::VirtualMs end_ = 1000;
     int nextNarrated_ = 0;  // the first event narrated after the current beat
     sim::StoryPoint point_;
-    std::vector<sim::LaneState> states_;  // one per lane, at point_
+    std::vector<sim::LaneState> states_;    // one per lane, at point_
+    std::vector<QStringList> storyStates_;  // one per lane, over the whole story
     std::vector<Marker> markers_;
     std::optional<sim::VirtualMs> cursor_;  // the gliding cursor while playing
     int headerWidth_ = kMinHeaderWidth;
@@ -132,7 +165,9 @@ class TimelineLanes : public QWidget {
         QString text;
         QRectF rect;
     };
-    mutable std::vector<DrawnName> drawnNames_;  // by paintHeader, one per lane
+    mutable std::vector<DrawnName> drawnNames_;    // by paintHeader, one per lane
+    mutable std::vector<DrawnState> drawnStates_;  // likewise
+    mutable std::vector<DrawnLabel> drawnLabels_;  // by paintIntervals
 };
 
 }  // namespace lockscope::ui

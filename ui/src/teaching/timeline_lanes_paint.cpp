@@ -2,7 +2,9 @@
 // bands and bars for intervals, markers for events, and the "now" cursor.
 #include <QPainter>
 #include <QPainterPath>
+#include <algorithm>
 #include <cmath>
+#include <optional>
 
 #include "event_markers.h"
 #include "lane_colors.h"
@@ -31,6 +33,17 @@ QString tickText(sim::VirtualMs t, sim::VirtualMs step) {
     if (t == 0) return QStringLiteral("0");
     if (step >= 1000) return QStringLiteral("%1 s").arg(double(t) / 1000.0);
     return QStringLiteral("%1 ms").arg(t);
+}
+
+// The bar font, smaller in a short bar down to a size still read from the front rows; none
+// when even that is taller than the room.
+std::optional<QFont> labelFont(double height) {
+    QFont font = LaneFonts::bar();
+    const int smallest = LaneFonts::px(10);
+    while (QFontMetricsF(font).height() > height && font.pixelSize() > smallest)
+        font.setPixelSize(font.pixelSize() - 1);
+    if (QFontMetricsF(font).height() > height) return std::nullopt;
+    return font;
 }
 
 }  // namespace
@@ -87,6 +100,7 @@ void TimelineLanes::paintAxis(QPainter& p) const {
 void TimelineLanes::paintIntervals(QPainter& p) const {
     using K = sim::IntervalKind;
     const sim::Recording& r = replay_->recording();
+    drawnLabels_.clear();
     // Bars, then the warnings on them, then the translucent pause and crash bands over
     // the whole lane, so a frozen holder's bar still shows through.
     for (K kind : {K::JobRun, K::Ownership, K::LeaseLapsed, K::NoTtl, K::Pause, K::Crashed}) {
@@ -171,14 +185,6 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
     QString owner =
         lane && lane->kind == sim::LaneKind::Instance ? qs(lane->name) : intervalActor(interval);
     QColor color = LaneColors::actor(owner, pal);
-    // Short lanes (a 720p projector) get a font that fits the bar rather than spilling.
-    QFont font = LaneFonts::bar();
-    if (QFontMetricsF(font).height() > rect.height() + 1)
-        font.setPixelSize(std::max(9, int(rect.height() * 0.8)));
-    QFontMetricsF fm(font);
-    p.setFont(font);
-    QString text;
-    QColor textColor;
     switch (interval.kind) {
         case K::JobRun:
             p.setPen(QPen(color, 1.5));
@@ -191,12 +197,7 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
             p.setPen(Qt::NoPen);
             p.setBrush(color);
             p.drawRoundedRect(bar, 4, 4);
-            text = intervalLabel(interval);
-            textColor = LaneColors::textOn(color);
-            p.setPen(textColor);
-            if (bar.width() >= 40)  // a sliver says nothing with "…"; its tooltip does
-                p.drawText(bar.adjusted(6, 0, -4, 0), Qt::AlignLeft | Qt::AlignVCenter,
-                           fm.elidedText(text, Qt::ElideRight, std::max(0.0, bar.width() - 10)));
+            paintBarLabel(p, interval, bar, LaneColors::textOn(color), color);
             return;
         }
         case K::LeaseLapsed:
@@ -209,23 +210,77 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
             p.setPen(QPen(warn, 2));
             p.setBrush(Qt::NoBrush);
             p.drawRect(rect.adjusted(1, 2, -1, -2));
-            text = interval.kind == K::NoTtl ? tr("no TTL: never expires")
-                                             : tr("⚠ %1, still working").arg(qs(interval.label));
-            double w = fm.horizontalAdvance(text) + 10;
-            if (w > rect.width() - 4)
+            // Whole and as tall as the band, or not at all: half a line of text under the
+            // next lane's bar reads as noise (the tooltip says it).
+            const QRectF space = rect.adjusted(0, 2, 0, -2);
+            const std::optional<QFont> font = labelFont(space.height());
+            if (!font) return;
+            const QFontMetricsF fm(*font);
+            QString text = interval.kind == K::NoTtl
+                               ? tr("no TTL: never expires")
+                               : tr("⚠ %1, still working").arg(qs(interval.label));
+            if (fm.horizontalAdvance(text) + 10 > space.width() - 4)
                 text = interval.kind == K::NoTtl ? tr("no TTL") : tr("⚠ no lock");
-            w = fm.horizontalAdvance(text) + 10;
-            if (w <= rect.width() - 4) {
-                QRectF label(rect.left() + 4, rect.center().y() - fm.height() / 2, w, fm.height());
-                p.fillRect(label, withAlpha(pal.color(QPalette::Base), 225));
-                p.setPen(warn);
-                p.drawText(label, Qt::AlignCenter, text);
-            }
+            const double w = fm.horizontalAdvance(text) + 10;
+            if (w > space.width() - 4) return;
+            // At the band's left end, or its right end when the holder's label is there.
+            const double top = space.center().y() - fm.height() / 2;
+            QRectF label(space.left() + 4, top, w, fm.height());
+            auto overLabel = [&](const QRectF& r) {
+                return std::any_of(drawnLabels_.begin(), drawnLabels_.end(),
+                                   [&](const DrawnLabel& d) { return d.rect.intersects(r); });
+            };
+            if (overLabel(label)) label.moveLeft(space.right() - 4 - w);
+            if (overLabel(label)) return;  // the band's hatching and its tooltip say it
+            p.fillRect(label, withAlpha(pal.color(QPalette::Base), 225));
+            p.setFont(*font);
+            p.setPen(warn);
+            p.drawText(label, Qt::AlignCenter, text);
+            drawnLabels_.push_back({text, label, space, *font});
             return;
         }
         default:
             return;
     }
+}
+
+double TimelineLanes::freeRightOf(const sim::Interval& interval, const QRectF& bar) const {
+    using K = sim::IntervalKind;
+    const int lane = laneIndex(interval.lane);
+    double end = laneRect(lane).right();
+    for (const sim::Interval& other : replay_->recording().intervals) {
+        if (&other == &interval || other.lane != interval.lane || visibleEnd(other) < 0) continue;
+        if (other.kind != K::Ownership && other.kind != K::LeaseLapsed && other.kind != K::NoTtl)
+            continue;
+        const double x0 = mapTimeToX(other.from);
+        if (x0 >= bar.right() - 0.5) end = std::min(end, x0);
+    }
+    return end;
+}
+
+void TimelineLanes::paintBarLabel(QPainter& p, const sim::Interval& interval, const QRectF& bar,
+                                  const QColor& onBar, const QColor& beside) const {
+    const QString text = intervalLabel(interval);
+    const std::optional<QFont> font = labelFont(bar.height());
+    if (text.isEmpty() || !font) return;
+    const QFontMetricsF fm(*font);
+    const double w = fm.horizontalAdvance(text);
+    QRectF space = bar;
+    QColor color = onBar;
+    if (w + 10 > bar.width()) {  // beside the bar, in the lane's free row
+        space =
+            QRectF(bar.right(), bar.top(), freeRightOf(interval, bar) - bar.right(), bar.height());
+        color = beside;
+        if (w + 10 > space.width()) return;
+    }
+    const QRectF rect(space.left() + 6, space.top(), w, space.height());
+    // A Redlock client's lane has one bar per node, one over the other: one label says it.
+    for (const DrawnLabel& other : drawnLabels_)
+        if (other.rect.intersects(rect)) return;
+    p.setFont(*font);
+    p.setPen(color);
+    p.drawText(rect, Qt::AlignLeft | Qt::AlignVCenter, text);
+    drawnLabels_.push_back({text, rect, space, *font});
 }
 
 void TimelineLanes::paintMarkers(QPainter& p) const {

@@ -121,6 +121,9 @@ class StepContext {
     std::int64_t pttl(int node = 0) const;  // of the lock key, now, from the model
 
   private:
+    // Adds a sentence (the rules' facts) to the current beat's narration, and to its
+    // message parts when it has them: the window shows those, the CLI the narration.
+    void appendToNarration(const std::string& sentence);
     // Runs a command on the model (and the real server in live mode) and records it.
     CommandReply execute(const RedisCommand& command);
     int recordCommand(const RedisCommand& command, const CommandReply& ran,
