@@ -60,6 +60,12 @@ class ClusterRouter {
     // Sorts an error a command met: MOVED or ASK, CLUSTERDOWN and lost or refused connections
     // are reasons to ask again; any other error is none.
     void noteError(const Error& error, TopologyRefreshPolicy::Clock::time_point now);
+    // A read of its user's answered MOVED or ASK (a watch's poll): ask again at the next chance.
+    void noteRedirect() { refreshPolicy_.noteRedirect(); }
+    // The connection to a node named by a redirection, through the address map.
+    Connection& connectionToNode(const std::string& host, int port) {
+        return connectionToAddress(host, port);
+    }
     const TopologyRefreshPolicy& refreshPolicy() const { return refreshPolicy_; }
 
     // The node's endpoint: the seed as given for the seed's own node (whatever it announces),
