@@ -328,11 +328,15 @@ inspect::ActionResult ConnectionWorker::runAction(Connection& on, inspect::Clust
             inspect::LibraryRelease::KeyRoute route;
             if (router)
                 route = [this, router](std::string_view key,
-                                       const std::function<void(Connection&)>& act) {
-                    router->onKey(key, [&](Connection& c) {
-                        observe(c);
-                        act(c);
-                    });
+                                       const inspect::LibraryRelease::ConnectionAct& act,
+                                       const inspect::LibraryRelease::ConnectionAct& beforeAsk) {
+                    router->onKey(
+                        key,
+                        [&](Connection& c) {
+                            observe(c);
+                            act(c);
+                        },
+                        beforeAsk);
                 };
             return inspect::LibraryRelease(on, audit_.get(), route).release(seen);
         }

@@ -75,7 +75,8 @@ class ClusterRouter {
     Connection& connectionForKey(std::string_view key);
     Connection& connectionTo(const Endpoint& endpoint);
 
-    // Runs act on the key's node and follows one MOVED and one ASK. beforeAsk runs on the
+    // Runs act on the key's node and follows one MOVED and one ASK, and sends it again for up
+    // to 2 s while it answers TRYAGAIN (a migration half done). beforeAsk runs on the
     // importing node's connection before ASKING (e.g. SCRIPT LOAD, so the one command after
     // ASKING is not spent on a NOSCRIPT).
     // act may throw; its last error is rethrown when no redirection explains it.
