@@ -33,6 +33,8 @@ struct ConnectionProfile {
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     QString displayUrl() const { return QString::fromStdString(endpoint.display()); }
+    // The address map as "announced=reachable" entries (the dialog's text, the settings').
+    QStringList addressMapEntries() const;
 };
 
 }  // namespace lockscope::ui

@@ -91,10 +91,7 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         settings_.setValue("needsKeyPassphrase",
                            p.needsKeyPassphrase || !p.endpoint.tls.keyPassphrase.empty());
         settings_.setValue("patterns", p.patterns);
-        QStringList map;
-        for (const auto& [from, to] : p.clusterAddressing.addressMap)
-            map << QString::fromStdString(from + "=" + to);
-        settings_.setValue("clusterMap", map);
+        settings_.setValue("clusterMap", p.addressMapEntries());
         settings_.setValue("clusterThroughSeedHost", p.clusterAddressing.throughSeedHost);
         settings_.setValue("maxLoad", p.maxLoad);
     }

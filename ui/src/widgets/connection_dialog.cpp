@@ -150,10 +150,7 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     readOnly_->setChecked(profile.readOnly);
     patterns_->setText(profile.patterns.join(QStringLiteral(", ")));
     maxLoad_->setValue(profile.maxLoad * 100.0);
-    QStringList map;
-    for (const auto& [from, to] : profile.clusterAddressing.addressMap)
-        map << QString::fromStdString(from + "=" + to);
-    clusterMap_->setText(map.join(QStringLiteral(", ")));
+    clusterMap_->setText(profile.addressMapEntries().join(QStringLiteral(", ")));
     throughSeedHost_->setChecked(profile.clusterAddressing.throughSeedHost);
     url_->setText(profile.displayUrl());
     syncing_ = false;
