@@ -248,11 +248,12 @@ WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
     return update;
 }
 
-std::vector<std::string> LockWatch::giveUpSlot(int slot) {
-    std::vector<std::string> keys;
+std::map<int, std::vector<std::string>> LockWatch::giveUpSlots(const std::set<int>& slots) {
+    std::map<int, std::vector<std::string>> keys;
     for (const auto& key : table_.keys())
-        if (keyHashSlot(key) == slot) keys.push_back(key);
-    for (const auto& key : keys) table_.remove(key);
+        if (const int slot = keyHashSlot(key); slots.count(slot)) keys[slot].push_back(key);
+    for (const auto& [slot, given] : keys)
+        for (const auto& key : given) table_.remove(key);
     return keys;
 }
 

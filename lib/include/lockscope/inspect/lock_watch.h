@@ -14,8 +14,10 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stop_token>
 #include <string>
 #include <unordered_set>
@@ -124,12 +126,13 @@ class LockWatch {
     // in between after every keyspace notification.
     void run(const UpdateCallback& onUpdate, std::stop_token stop);
 
-    // Cluster slot hand-off (cluster_watch_hand_off.h). giveUpSlot: forgets the keys of a
-    // slot another node serves now and returns them. adoptSlot: reads those keys and any
+    // Cluster slot hand-off (cluster_watch_hand_off.h). giveUpSlots: forgets the keys of
+    // slots another node serves now and returns them by slot (one pass over the table,
+    // however many slots a resharding moved). adoptSlot: reads those keys and any
     // other of the slot's keys under the patterns (CLUSTER GETKEYSINSLOT) on this watch's
     // node now, and keeps them. refreshRecords: what was read for this watch elsewhere (a
     // key in migration, read with ASKING on the importing node) updates its table.
-    std::vector<std::string> giveUpSlot(int slot);
+    std::map<int, std::vector<std::string>> giveUpSlots(const std::set<int>& slots);
     WatchUpdate adoptSlot(int slot, const std::vector<std::string>& known);
     // gone: keys found released there, removed here.
     void refreshRecords(std::vector<LockRecord> records, std::vector<std::string> gone,

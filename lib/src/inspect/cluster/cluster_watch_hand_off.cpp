@@ -2,6 +2,7 @@
 
 #include <map>
 #include <optional>
+#include <set>
 #include <utility>
 
 #include "lockscope/errors.h"
@@ -86,9 +87,14 @@ std::vector<SlotHandOff> handOffRedirectedKeys(ClusterRouter& router,
             if (taker && *taker != i) moves[{i, to->slot}] = *taker;
         }
     }
+    std::map<std::size_t, std::set<int>> slotsOf;  // by giver
+    for (const auto& [from, taker] : moves) slotsOf[from.first].insert(from.second);
+    std::map<std::size_t, std::map<int, std::vector<std::string>>> given;
+    for (const auto& [giver, slots] : slotsOf)
+        given[giver] = watched[giver].watch->giveUpSlots(slots);
     for (const auto& [from, taker] : moves) {
         const auto [giver, slot] = from;
-        std::vector<std::string> keys = watched[giver].watch->giveUpSlot(slot);
+        const std::vector<std::string>& keys = given[giver][slot];
         WatchUpdate adopted;
         try {
             adopted = watched[taker].watch->adoptSlot(slot, keys);
