@@ -75,8 +75,9 @@ int runRelease(const Arguments& args) {
                 inspect::LibraryRelease::KeyRoute route;
                 if (router.isCluster())
                     route = [&router](std::string_view k,
-                                      const std::function<void(Connection&)>& act) {
-                        router.onKey(k, act);
+                                      const inspect::LibraryRelease::ConnectionAct& act,
+                                      const inspect::LibraryRelease::ConnectionAct& beforeAsk) {
+                        router.onKey(k, act, beforeAsk);
                     };
                 return inspect::LibraryRelease(c, &audit, route).release(*lock);
             }

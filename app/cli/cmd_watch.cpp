@@ -12,6 +12,7 @@
 #include "interrupt.h"
 #include "lock_table_text.h"
 #include "lockscope/errors.h"
+#include "lockscope/inspect/cluster_watch_hand_off.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/sentinel_switches.h"
 #include "scan_targets.h"
@@ -141,6 +142,47 @@ void followFailover(WatchedServer& s, const InspectorFlags& flags, bool askNow) 
     }
 }
 
+// On a cluster: a read that answered MOVED or ASK hands the slot's locks to the watch of
+// their new owner in the same round (cluster_watch_hand_off.h), and the topology change the
+// router then learns is reported. updates[i] is servers[i]'s (an empty one for the others).
+void handOffMovedSlots(std::vector<WatchedServer>& servers,
+                       std::vector<inspect::WatchUpdate>& updates, bool json,
+                       std::size_t& topologyEventsShown) {
+    inspect::ClusterRouter* router = nullptr;
+    std::vector<inspect::WatchedPrimary> watched;
+    for (auto& s : servers) {
+        if (!s.target.cluster) continue;
+        router = s.target.cluster.get();  // a watch names one cluster (one router)
+        watched.push_back({s.watch.get(), s.endpoint});
+    }
+    if (!router) return;
+    std::vector<inspect::WatchUpdate> clusterUpdates;
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < servers.size(); ++i)
+        if (servers[i].target.cluster) {
+            clusterUpdates.push_back(std::move(updates[i]));
+            at.push_back(i);
+        }
+    try {
+        inspect::handOffRedirectedKeys(*router, watched, clusterUpdates);
+    } catch (const Error&) {
+        // A node lost meanwhile: its poll reports it, and the failover follows.
+    }
+    for (std::size_t k = 0; k < at.size(); ++k) updates[at[k]] = std::move(clusterUpdates[k]);
+    const auto& events = router->events();
+    for (; topologyEventsShown < events.size(); ++topologyEventsShown) {
+        if (json)
+            std::printf("%s\n", nlohmann::json{{"event", "topology"},
+                                               {"change", events[topologyEventsShown]}}
+                                    .dump()
+                                    .c_str());
+        else
+            std::fprintf(stderr, "lockscope-cli watch: cluster topology changed: %s\n",
+                         events[topologyEventsShown].c_str());
+    }
+    std::fflush(stdout);
+}
+
 void redraw(const std::vector<WatchedServer>& servers, bool ansi) {
     auto now = inspect::SteadyClock::now();
     std::vector<const inspect::LockRecord*> records;
@@ -212,7 +254,9 @@ int runWatch(const Arguments& args) {
         s.target = std::move(target);
         // Connecting is checked now, so a wrong address or password fails at once.
         s.connection = std::make_unique<Connection>(Connection::open(e, connection));
-        s.watch = std::make_unique<inspect::LockWatch>(*s.connection, options);
+        inspect::WatchOptions own = options;
+        own.handOffRedirects = s.target.cluster != nullptr;  // handOffMovedSlots reads them
+        s.watch = std::make_unique<inspect::LockWatch>(*s.connection, own);
         s.events = std::make_unique<WatchEvents>(e.display());
         servers.push_back(std::move(s));
     }
@@ -224,24 +268,35 @@ int runWatch(const Arguments& args) {
     const bool ansi = !flags.json && isatty(STDOUT_FILENO);
     const auto start = inspect::SteadyClock::now();
     auto nextPoll = start;
+    std::size_t topologyEventsShown = 0;  // the cluster router's events already reported
     auto stopping = [&] { return terminated || interrupt.interrupted(); };
     while (!stopping() && (!duration || inspect::SteadyClock::now() - start < *duration)) {
         auto now = inspect::SteadyClock::now();
         bool changed = false;
         const bool switched = switches && switches->switched();
         if (now >= nextPoll || switched) {
-            for (auto& s : servers) {
+            std::vector<inspect::WatchUpdate> round(servers.size());
+            std::vector<bool> polled(servers.size(), false);
+            for (std::size_t i = 0; i < servers.size(); ++i) {
+                auto& s = servers[i];
                 if (now < s.retryAt && !switched) continue;
                 followFailover(s, flags, switched);
-                auto u = poll(s, options.pollInterval, interrupt.token());
+                round[i] = poll(s, options.pollInterval, interrupt.token());
                 if (stopping()) break;  // a stopped poll reports a cancelled read, not news
-                s.scanned = s.scanned || u.connected;
-                if (!u.connected) followFailover(s, flags, true);
-                changed = changed || !u.changed.empty() || !u.removed.empty() || !u.connected;
-                if (flags.json) s.events->print(stdout, u);
+                polled[i] = true;
+                s.scanned = s.scanned || round[i].connected;
+                if (!round[i].connected) followFailover(s, flags, true);
+            }
+            if (!stopping()) handOffMovedSlots(servers, round, flags.json, topologyEventsShown);
+            for (std::size_t i = 0; i < servers.size() && !stopping(); ++i) {
+                const auto& u = round[i];
+                if (!polled[i] && u.changed.empty() && u.movedAway.empty()) continue;
+                changed = changed || !u.changed.empty() || !u.removed.empty() ||
+                          !u.movedAway.empty() || !u.connected;
+                if (flags.json) servers[i].events->print(stdout, u);
                 if (!u.connected && !flags.json && !ansi)
                     std::fprintf(stderr, "lockscope-cli watch: %s: %s\n",
-                                 s.endpoint.display().c_str(), s.status.c_str());
+                                 servers[i].endpoint.display().c_str(), servers[i].status.c_str());
             }
             nextPoll = now + options.pollInterval;
         }
@@ -249,20 +304,28 @@ int runWatch(const Arguments& args) {
         // changes at once, and the countdown is interpolated for the redraw.
         auto slice =
             std::chrono::milliseconds(std::max<long>(10, 100 / static_cast<long>(servers.size())));
-        for (auto& s : servers) {
+        for (std::size_t i = 0; i < servers.size(); ++i) {
+            auto& s = servers[i];
             if (s.pollsOk == 0 || inspect::SteadyClock::now() < s.retryAt) continue;
-            inspect::WatchUpdate u;
+            std::vector<inspect::WatchUpdate> events(servers.size());
             try {
-                u = s.watch->waitForEvents(
+                events[i] = s.watch->waitForEvents(
                     std::min<std::chrono::milliseconds>(slice, options.pollInterval),
                     interrupt.token());
             } catch (const ReplyError& e) {
                 if (!passes(e)) throw;
                 continue;  // the next poll reports it
             }
-            if (stopping() || (u.changed.empty() && u.removed.empty() && u.connected)) continue;
-            changed = true;
-            if (flags.json) s.events->print(stdout, u);
+            if (stopping()) continue;
+            if (!events[i].redirected.empty())
+                handOffMovedSlots(servers, events, flags.json, topologyEventsShown);
+            for (std::size_t k = 0; k < servers.size(); ++k) {
+                const auto& u = events[k];
+                if (u.changed.empty() && u.removed.empty() && u.movedAway.empty() && u.connected)
+                    continue;
+                changed = true;
+                if (flags.json) servers[k].events->print(stdout, u);
+            }
         }
         if (servers.size() == 1 && servers[0].pollsOk == 0)
             std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(slice, 100ms));

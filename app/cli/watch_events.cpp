@@ -91,6 +91,19 @@ void WatchEvents::print(std::FILE* out, const inspect::WatchUpdate& u) {
         line["reason"] = reason;
         printLine(out, line);
     }
+    // Its cluster slot moved: the lock goes on under the new owner's instance ("added" there).
+    for (const auto& key : u.movedAway) {
+        nlohmann::json line{{"event", "moved"}, {"instance", instance_}};
+        if (auto known = known_.find(key); known != known_.end()) {
+            line["key"] = known->second.record["key"];
+            if (known->second.record.contains("key_escaped")) line["key_escaped"] = true;
+            known_.erase(known);
+        } else {
+            line["key"] = printable(key, key.size());
+            line["key_escaped"] = true;
+        }
+        printLine(out, line);
+    }
     std::fflush(out);
 }
 

@@ -6,6 +6,8 @@
 //    "connection lost"} (gone while the connection was down: deleted or expired, unknown which)
 //   {"event":"server_restarted","instance":...,"note":...} before the removals it explains
 //   {"event":"disconnected","instance":...,"error":...} / {"event":"reconnected",...}
+//   {"event":"moved","instance":...,"key":...}: a cluster slot moved; the lock is "added" under
+//    the new owner's instance in the same round, and {"event":"topology","change":...} says why
 // A live countdown is not a change: pttl_ms counts only when it grew (a renewal) or a TTL
 // appeared or went away.
 

@@ -124,6 +124,41 @@ TEST(ClusterCli, WatchCoversEveryPrimaryAndFollowsAFailover) {
     EXPECT_NE(w.out.find(after), std::string::npos) << w.out;  // read from the new primary
 }
 
+// watch while an operator moves a slot holding locks: each lock is reported moved from the old
+// owner and added under the new one in the same round (no "removed": it was never released),
+// and the topology change is an event of its own.
+TEST(ClusterCli, WatchFollowsLocksToTheNodeTheirSlotMovedTo) {
+    using namespace std::chrono_literals;
+    RedisCluster cluster;
+    const std::string base = testing::keyOnNode(cluster, 0);
+    const std::vector<std::string> keys{base + ":a", base + ":b"};
+    testing::writeLocks(cluster, keys);
+    auto watch = std::async(std::launch::async, [&] {
+        return cli({"watch", "--json", "--interval", "200", "--for", "4", "-u", cluster.url(0)});
+    });
+    std::this_thread::sleep_for(1500ms);
+    cluster.moveSlot(keyHashSlot(base), 2);
+    CliRun w = watch.get();
+    EXPECT_EQ(w.code, 0) << w.err;
+    bool topology = false;
+    for (const auto& key : keys) {
+        int moved = 0, addedOnNew = 0, removed = 0;
+        for (const auto& line : w.lines()) {
+            const std::string event = line.value("event", "");
+            topology |= event == "topology" &&
+                        line.value("change", "").find("slots moved") != std::string::npos;
+            if (line.value("key", "") != key) continue;
+            moved += event == "moved" && line.value("instance", "") == cluster.url(0);
+            addedOnNew += event == "added" && line.value("instance", "") == cluster.url(2);
+            removed += event == "removed";
+        }
+        EXPECT_EQ(moved, 1) << key << "\n" << w.out;
+        EXPECT_EQ(addedOnNew, 1) << key << "\n" << w.out;
+        EXPECT_EQ(removed, 0) << key << "\n" << w.out;
+    }
+    EXPECT_TRUE(topology) << w.out;
+}
+
 // watch on a quiet cluster does not ask it for its topology every second per primary (it
 // did: CLUSTER SHARDS on each poll round, for each primary): asked at the start, then only for
 // a reason (a failed poll, a redirect) or every 30 s, as the window does.

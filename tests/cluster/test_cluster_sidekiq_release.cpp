@@ -43,8 +43,9 @@ void writeDigest(RedisCluster& cluster, const std::string& d, const std::string&
 }
 
 LibraryRelease::KeyRoute routeThrough(ClusterRouter& router) {
-    return [&router](std::string_view key, const std::function<void(Connection&)>& act) {
-        router.onKey(key, act);
+    return [&router](std::string_view key, const LibraryRelease::ConnectionAct& act,
+                     const LibraryRelease::ConnectionAct& beforeAsk) {
+        router.onKey(key, act, beforeAsk);
     };
 }
 

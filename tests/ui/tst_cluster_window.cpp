@@ -1,8 +1,10 @@
 // The window on a real Redis Cluster (tests/support/cluster_fixture): the cluster is one
 // connection whose nodes (role, slot ranges, state) are listed under it in the sidebar, and
 // the table holds every primary's locks, each with the node that holds it.
+#include <QCheckBox>
 #include <QFile>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QProgressBar>
 #include <QSettings>
@@ -19,6 +21,7 @@
 #include "models/lock_table_model.h"
 #include "session/connection_hub.h"
 #include "ui_test_support.h"
+#include "widgets/connection_dialog.h"
 #include "widgets/connection_sidebar.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
@@ -36,17 +39,18 @@ struct ClusterWindow {
     MainWindow window;
 
     ClusterWindow(const QString& name, const Endpoint& seed)
-        : window(settings, options(name, seed)) {
+        : ClusterWindow(ConnectionProfile::create(name, seed)) {}
+    explicit ClusterWindow(const ConnectionProfile& profile) : window(settings, options(profile)) {
         window.resize(1280, 720);
         window.show();
     }
     QString auditLog() const { return config.filePath("audit.jsonl"); }
 
   private:
-    MainWindowOptions options(const QString& name, const Endpoint& seed) const {
+    MainWindowOptions options(const ConnectionProfile& profile) const {
         MainWindowOptions o;
         o.auditLogPath = auditLog();
-        o.extra.append(ConnectionProfile::create(name, seed));
+        o.extra.append(profile);
         return o;
     }
 };
@@ -93,6 +97,55 @@ class ClusterWindowTest : public QObject {
                  qPrintable(sidebarText()));
         QCOMPARE(sidebarText().count(QStringLiteral("orders cluster")), 1);
         QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window")));
+    }
+
+    // A cluster whose nodes announce names this machine cannot resolve (NAT, containers): the
+    // operator types the address map into the connection dialog, and the window reaches every
+    // primary through it. Before, the dialog had no such field and the window showed the
+    // seed's locks only (the other primaries' workers failed to connect).
+    void theDialogsAddressMapReachesNodesAnnouncedAtUnreachableNames() {
+        lockscope::testing::RedisCluster cluster({.unreachableHostPrefix = "lockscope-node"});
+        std::vector<std::pair<std::string, std::size_t>> locks;  // one per primary
+        for (int i = 0; locks.size() < 3; ++i) {
+            std::string key = "lock:{nat-" + std::to_string(i) + "}";
+            std::size_t node = cluster.primaryFor(key);
+            if (std::any_of(locks.begin(), locks.end(),
+                            [&](const auto& l) { return l.second == node; }))
+                continue;
+            cluster.connect(node).command(
+                {"SET", key, "worker-" + std::to_string(i), "PX", "60000"});
+            locks.emplace_back(key, node);
+        }
+        ConnectionDialog dialog;
+        dialog.setProfile(
+            ConnectionProfile::create(QStringLiteral("cluster behind NAT"), cluster.endpoint(0)));
+        QStringList map;
+        for (std::size_t node = 1; node < 3; ++node) {
+            const QString port = QString::number(cluster.node(node).server->port());
+            map << QStringLiteral("lockscope-node%1.invalid:%2=127.0.0.1:%2").arg(node).arg(port);
+        }
+        dialog.clusterMapEdit()->setText(map.join(QStringLiteral(", ")));
+        dialog.resize(640, dialog.sizeHint().height());
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(lockscope::ui::testing::saveScreenshot(
+            &dialog, QStringLiteral("connection-dialog-cluster-map")));
+        const ConnectionProfile profile = dialog.profile();
+        QCOMPARE(profile.clusterAddressing.addressMap.size(), std::size_t(2));
+        dialog.throughSeedHostBox()->setChecked(true);
+        QVERIFY(dialog.profile().clusterAddressing.throughSeedHost);
+        dialog.hide();
+
+        ClusterWindow window(profile);
+        LockTableModel* model = window.window.inspector()->model();
+        for (const auto& [key, node] : locks)
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                model->rowOf(QString::fromStdString(cluster.url(node)),
+                             QString::fromStdString(key)) >= 0,
+                qPrintable(QString::fromStdString(key + " of node " + cluster.url(node))), 15000);
+        QCOMPARE(model->rowCount(), 3);
+        QVERIFY(lockscope::ui::testing::saveScreenshot(
+            &window.window, QStringLiteral("cluster-window-address-map")));
     }
 
     // The operator releases locks whose slots moved after their rows appeared: one moved off

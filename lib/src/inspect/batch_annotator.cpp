@@ -210,7 +210,8 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
             Reply f;
             if (s.fenceIndex[i] >= 0) f = c.receive();
             if (movedAway(p) || movedAway(v)) {
-                out.vanished.push_back(std::move(s.keys[i]));
+                out.redirected.emplace_back(std::move(s.keys[i]),
+                                            movedAway(p) ? p.text() : v.text());
                 continue;
             }
             checkPttl(p);
@@ -233,10 +234,12 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
         return;
     }
     std::vector<bool> moved(n, false);
+    std::vector<std::string> movedBy;  // the redirections, in the order of the moved keys
     for (std::size_t i = 0; i < n; ++i) {
         Reply p = c.receive();
         if (movedAway(p)) {
             moved[i] = true;
+            movedBy.emplace_back(p.text());
             continue;
         }
         checkPttl(p);
@@ -259,9 +262,14 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
     if (values.isError()) throwReplyError("MGET", where, values.text());
     if (fences.isError()) throwReplyError("MGET", where, fences.text());
     out.records.reserve(out.records.size() + n);
+    std::size_t movedSeen = 0;
     for (std::size_t i = 0; i < n; ++i) {
         ReplyView v = values[i];
-        if (pttl[i] == -2 || moved[i]) {
+        if (moved[i]) {
+            out.redirected.emplace_back(std::move(s.keys[i]), std::move(movedBy[movedSeen++]));
+            continue;
+        }
+        if (pttl[i] == -2) {
             out.vanished.push_back(std::move(s.keys[i]));
             continue;
         }

@@ -61,6 +61,9 @@ class BatchAnnotator {
         std::vector<std::string> retryMain;    // to send again as main stage (after a degradation)
         std::vector<std::string> retryFollow;  // to send again as follow-ups
         std::vector<std::string> vanished;     // keys gone before they were read
+        // Keys a cluster node answered MOVED, ASK or TRYAGAIN for (their slot moved or is
+        // moving), with that answer: not gone, read from the slot's new owner instead.
+        std::vector<std::pair<std::string, std::string>> redirected;
     };
 
     BatchAnnotator(const ScanOptions& options, std::shared_ptr<const std::string> instance);

@@ -117,8 +117,8 @@ void BatchAnnotator::settleFollowUp(std::string&& key, const FollowUpReplies& r,
 void BatchAnnotator::receiveFollowUp(Connection& c, Sent& s, Output& out) {
     for (std::size_t i = 0; i < s.keys.size(); ++i) {
         FollowUpReplies replies = readFollowUp(c, s, i);
-        if (movedAway(replies.pttl))  // a cluster slot moved: the cluster scan reads it again
-            out.vanished.push_back(std::move(s.keys[i]));
+        if (movedAway(replies.pttl))  // a cluster slot moved: read again from its new owner
+            out.redirected.emplace_back(std::move(s.keys[i]), replies.pttl.text());
         else if (learnRefusedReads(replies, s.hashRead[i]))
             out.retryFollow.push_back(std::move(s.keys[i]));
         else

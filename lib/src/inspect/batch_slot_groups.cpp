@@ -109,8 +109,9 @@ void BatchAnnotator::receiveSlotGroups(Connection& c, Sent& s, Output& out) {
         while (i >= s.groupEnds[group]) ++group;
         const Reply& values = groups[group];
         const std::size_t first = group == 0 ? 0 : s.groupEnds[group - 1];
-        if (movedAway(pttl[i]) || movedAway(values)) {  // the cluster scan reads it again
-            out.vanished.push_back(std::move(s.keys[i]));
+        if (movedAway(pttl[i]) || movedAway(values)) {  // read again from the slot's new owner
+            out.redirected.emplace_back(std::move(s.keys[i]),
+                                        movedAway(pttl[i]) ? pttl[i].text() : values.text());
             continue;
         }
         if (pttl[i].isError()) throwReplyError("PTTL", where, pttl[i].text());

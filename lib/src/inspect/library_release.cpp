@@ -93,8 +93,11 @@ std::pair<std::int64_t, std::int64_t> LibraryRelease::evalOn(std::string_view ro
         Reply r = c.eval(script, k, a);
         answer = {r[0].integer(), r[1].integer()};
     };
+    // A key of a migrating slot already on the importing node: ASKING allows one command
+    // there, so the script is loaded first (an EVALSHA answered NOSCRIPT would spend it).
+    auto load = [&](Connection& c) { c.command({"SCRIPT", "LOAD", script.source()}); };
     if (route_)
-        route_(routeKey, act);
+        route_(routeKey, act, load);
     else
         act(connection_);
     return answer;

@@ -10,8 +10,10 @@
 #include <unordered_set>
 #include <utility>
 
+#include "cluster/slot_motion.h"
 #include "keyspace_sweep.h"
 #include "lockscope/errors.h"
+#include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/lock_shape.h"
 #include "lockscope/inspect/pacer.h"
 #include "lockscope/inspect/scanner.h"
@@ -235,7 +237,8 @@ WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
         const LockRecord* known = table_.find(key);
         types.push_back(known ? known->type : ValueType::String);
     }
-    for (auto& r : scanner_->readKeys(keys, &vanished, &types)) {
+    for (auto& r : scanner_->readKeys(keys, &vanished, &types,
+                                      options_.handOffRedirects ? &update.redirected : nullptr)) {
         if (scannedOnce_ && !table_.find(r.key)) r.appearedWhileWatching = true;
         LockRecord copy = r;
         if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
@@ -243,6 +246,56 @@ WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
     for (auto& key : vanished)
         if (table_.remove(key)) update.removed.push_back(std::move(key));
     return update;
+}
+
+std::map<int, std::vector<std::string>> LockWatch::giveUpSlots(const std::set<int>& slots) {
+    std::map<int, std::vector<std::string>> keys;
+    for (const auto& key : table_.keys())
+        if (const int slot = keyHashSlot(key); slots.count(slot)) keys[slot].push_back(key);
+    for (const auto& [slot, given] : keys)
+        for (const auto& key : given) table_.remove(key);
+    return keys;
+}
+
+WatchUpdate LockWatch::adoptSlot(int slot, const std::vector<std::string>& known) {
+    WatchUpdate update;
+    update.at = SteadyClock::now();
+    std::vector<std::string> keys = known;
+    try {  // keys of the slot the old owner had not read yet (or not as locks)
+        for (auto& key : keysInSlot(connection_, slot, options_.scan.patterns))
+            if (std::find(known.begin(), known.end(), key) == known.end())
+                keys.push_back(std::move(key));
+    } catch (const ReplyError&) {
+        // CLUSTER GETKEYSINSLOT denied: the known keys now, the sweep finds the others.
+    }
+    std::vector<std::string> vanished;
+    for (auto& r : scanner_->readKeys(keys, &vanished, nullptr,
+                                      options_.handOffRedirects ? &update.redirected : nullptr)) {
+        if (!options_.includeNonLocks && !isLockShaped(r)) continue;
+        LockRecord copy = r;
+        if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
+    }
+    for (auto& key : vanished)  // released while it moved: gone here too
+        if (std::find(known.begin(), known.end(), key) != known.end())
+            update.removed.push_back(std::move(key));
+    for (auto& r : update.changed)
+        if (const LockRecord* merged = table_.find(r.key)) r = *merged;
+    refreshFindings(update.changed);
+    return update;
+}
+
+void LockWatch::refreshRecords(std::vector<LockRecord> records, std::vector<std::string> gone,
+                               WatchUpdate& update) {
+    for (auto& key : gone)
+        if (table_.remove(key)) update.removed.push_back(std::move(key));
+    for (auto& r : records) {
+        LockRecord copy = r;
+        if (!table_.observe(std::move(r))) continue;
+        if (const LockRecord* merged = table_.find(copy.key)) copy = *merged;
+        std::vector<LockRecord> one{std::move(copy)};
+        refreshFindings(one);
+        update.changed.push_back(std::move(one.front()));
+    }
 }
 
 WatchUpdate LockWatch::step(std::stop_token stop) {

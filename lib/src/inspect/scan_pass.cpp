@@ -122,7 +122,8 @@ bool ScanPass::finishRound(Round round, const Scanner::BatchCallback& onBatch,
     BatchAnnotator::Output out;
     for (auto& stage : round.stages) annotator_.receive(connection_, stage, out);
     ScanProgress& progress = summary_.progress;
-    progress.vanished += out.vanished.size();
+    // A key whose slot moved mid-scan is read again by the cluster scan (cluster_scan.cpp).
+    progress.vanished += out.vanished.size() + out.redirected.size();
     progress.locks += out.records.size();
     moveAppend(pendingMain_, std::move(out.retryMain));
     moveAppend(pendingFollow_, std::move(out.followUps));

@@ -42,9 +42,16 @@ std::vector<LockRecord> Scanner::collect(ScanSummary* summary, std::stop_token s
     return all;
 }
 
-std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
-                                          std::vector<std::string>* vanished,
-                                          const std::vector<ValueType>* types) {
+std::vector<LockRecord> Scanner::readKeys(
+    const std::vector<std::string>& keys, std::vector<std::string>* vanished,
+    const std::vector<ValueType>* types,
+    std::vector<std::pair<std::string, std::string>>* redirected) {
+    auto keepRedirected = [&](BatchAnnotator::Output& out) {
+        if (redirected)
+            moveAppend(*redirected, std::move(out.redirected));
+        else if (vanished)
+            for (auto& [key, answer] : out.redirected) vanished->push_back(std::move(key));
+    };
     std::vector<LockRecord> records;
     std::vector<std::string> main, follow, typed;
     std::vector<ValueType> typedAs;
@@ -81,6 +88,7 @@ std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
         }
         moveAppend(records, std::move(out.records));
         if (vanished) moveAppend(*vanished, std::move(out.vanished));
+        keepRedirected(out);
         moveAppend(main, std::move(out.retryMain));
         moveAppend(follow, std::move(out.followUps));
         moveAppend(follow, std::move(out.retryFollow));
@@ -111,6 +119,7 @@ std::vector<LockRecord> Scanner::readKeys(const std::vector<std::string>& keys,
         }
         moveAppend(records, std::move(out.records));
         if (vanished) moveAppend(*vanished, std::move(out.vanished));
+        keepRedirected(out);
         main = std::move(out.retryMain);
         moveAppend(follow, std::move(out.followUps));
         moveAppend(follow, std::move(out.retryFollow));

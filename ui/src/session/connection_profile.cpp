@@ -12,4 +12,12 @@ ConnectionProfile ConnectionProfile::create(const QString& name, const Endpoint&
     return p;
 }
 
+QStringList ConnectionProfile::addressMapEntries() const {
+    QStringList entries;
+    for (const auto& [announced, reachable] : clusterAddressing.addressMap)
+        entries << QString::fromStdString(announced) + QLatin1Char('=') +
+                       QString::fromStdString(reachable);
+    return entries;
+}
+
 }  // namespace lockscope::ui

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 #include "lockscope/endpoint.h"
+#include "lockscope/inspect/cluster_addressing.h"
 
 namespace lockscope::ui {
 
@@ -25,9 +26,15 @@ struct ConnectionProfile {
     // A primary of a cluster opened for the connection clusterOf (never saved): it is not
     // asked about the cluster again.
     QString clusterOf;
+    // A cluster whose nodes announce addresses this machine cannot reach (NAT, containers,
+    // a tunnel): the address map and the "through the seed's host" switch, as the CLI's
+    // --cluster-map and --cluster-via-seed.
+    inspect::ClusterAddressing clusterAddressing;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     QString displayUrl() const { return QString::fromStdString(endpoint.display()); }
+    // The address map as "announced=reachable" entries (the dialog's text, the settings').
+    QStringList addressMapEntries() const;
 };
 
 }  // namespace lockscope::ui

@@ -199,8 +199,11 @@ void ConnectionWorker::askAboutCluster() {
     if (clusterAsked_ || !profile_.clusterOf.isEmpty()) return;
     clusterAsked_ = true;
     try {
+        // Through the profile's address map: the nodes' announced addresses may be
+        // unreachable from here (NAT, containers, a tunnel).
         cluster_ = std::make_unique<inspect::ClusterRouter>(
-            profile_.endpoint, ConnectionOptions{.readOnly = profile_.readOnly});
+            profile_.endpoint, ConnectionOptions{.readOnly = profile_.readOnly},
+            profile_.clusterAddressing);
         auto members = describeClusterMembers(*cluster_, profile_.endpoint);
         if (!members) {
             cluster_.reset();
@@ -309,7 +312,8 @@ inspect::ClusterRouter* ConnectionWorker::actionRouter() {
     // Seeded at this worker's own node: the topology is asked only when a key answers MOVED.
     if (!memberRouter_)
         memberRouter_ = std::make_unique<inspect::ClusterRouter>(
-            profile_.endpoint, ConnectionOptions{.readOnly = profile_.readOnly});
+            profile_.endpoint, ConnectionOptions{.readOnly = profile_.readOnly},
+            profile_.clusterAddressing);
     return memberRouter_.get();
 }
 
@@ -328,11 +332,15 @@ inspect::ActionResult ConnectionWorker::runAction(Connection& on, inspect::Clust
             inspect::LibraryRelease::KeyRoute route;
             if (router)
                 route = [this, router](std::string_view key,
-                                       const std::function<void(Connection&)>& act) {
-                    router->onKey(key, [&](Connection& c) {
-                        observe(c);
-                        act(c);
-                    });
+                                       const inspect::LibraryRelease::ConnectionAct& act,
+                                       const inspect::LibraryRelease::ConnectionAct& beforeAsk) {
+                    router->onKey(
+                        key,
+                        [&](Connection& c) {
+                            observe(c);
+                            act(c);
+                        },
+                        beforeAsk);
                 };
             return inspect::LibraryRelease(on, audit_.get(), route).release(seen);
         }

@@ -2,6 +2,8 @@
 
 #include <QSettings>
 
+#include "lockscope/errors.h"
+
 namespace lockscope::ui {
 namespace {
 
@@ -52,6 +54,14 @@ QList<ConnectionProfile> ProfileStore::load() const {
         p.needsPassword = settings_.value("needsPassword", false).toBool();
         p.needsKeyPassphrase = settings_.value("needsKeyPassphrase", false).toBool();
         p.patterns = settings_.value("patterns", QStringList{"lock:*"}).toStringList();
+        for (const QString& m : settings_.value("clusterMap").toStringList()) {
+            try {
+                inspect::addAddressMapping(p.clusterAddressing, m.toStdString());
+            } catch (const Error&) {
+                // A mapping edited by hand into nonsense is dropped, not fatal.
+            }
+        }
+        p.clusterAddressing.throughSeedHost = settings_.value("clusterThroughSeedHost").toBool();
         // A budget outside (0, 1] in a hand-edited file falls back to the default.
         const double load = settings_.value("maxLoad", 0.05).toDouble();
         p.maxLoad = load > 0.0 && load <= 1.0 ? load : 0.05;
@@ -81,6 +91,8 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         settings_.setValue("needsKeyPassphrase",
                            p.needsKeyPassphrase || !p.endpoint.tls.keyPassphrase.empty());
         settings_.setValue("patterns", p.patterns);
+        settings_.setValue("clusterMap", p.addressMapEntries());
+        settings_.setValue("clusterThroughSeedHost", p.clusterAddressing.throughSeedHost);
         settings_.setValue("maxLoad", p.maxLoad);
     }
     settings_.endArray();

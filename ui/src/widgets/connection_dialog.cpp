@@ -55,6 +55,16 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
         tr("The share of one server core the watch may use once the first scan is done: the "
            "rows on screen and the selected lock are read every interval, the rest and the "
            "search for new locks as fast as this allows (default 5%)"));
+    clusterMap_ = new QLineEdit;
+    clusterMap_->setPlaceholderText(QStringLiteral("10.0.0.5:6379=127.0.0.1:7001, …"));
+    clusterMap_->setToolTip(
+        tr("For a Redis Cluster whose nodes announce addresses this machine cannot reach (NAT, "
+           "containers, a tunnel): each announced host:port and the host:port to use instead, "
+           "separated by commas"));
+    throughSeedHost_ = new QCheckBox(tr("Reach every node through this host (announced ports)"));
+    throughSeedHost_->setToolTip(
+        tr("Each cluster node is reached at the host above with the port it announces (an SSH "
+           "tunnel or port forwarding per node); TLS still checks each node's own name"));
     tls_ = new TlsSettingsBox;
     testButton_ = new QPushButton(tr("&Test"));
     result_ = new QLabel;
@@ -83,6 +93,11 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     watchForm->addRow(tr("Load &budget:"), maxLoad_);
     watchForm->addRow(QString(), readOnly_);
 
+    auto* cluster = new QGroupBox(tr("Cluster nodes"));
+    auto* clusterForm = new QFormLayout(cluster);
+    clusterForm->addRow(tr("Address &map:"), clusterMap_);
+    clusterForm->addRow(QString(), throughSeedHost_);
+
     auto* testRow = new QHBoxLayout;
     testRow->addWidget(testButton_, 0, Qt::AlignTop);
     testRow->addWidget(result_, 1);
@@ -92,6 +107,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     layout->addWidget(server);
     layout->addWidget(tls_);
     layout->addWidget(watch);
+    layout->addWidget(cluster);
     layout->addLayout(testRow);
     layout->addWidget(buttons);
     setMinimumWidth(560);
@@ -106,6 +122,12 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     connect(buttons, &QDialogButtonBox::accepted, this, [this] {
         if (host_->text().trimmed().isEmpty() && base_.endpoint.unixPath.empty()) {
             showResult(false, tr("Host is empty."));
+            return;
+        }
+        QString mapError;
+        parseClusterMap(&mapError);
+        if (!mapError.isEmpty()) {
+            showResult(false, mapError);
             return;
         }
         accept();
@@ -128,6 +150,8 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     readOnly_->setChecked(profile.readOnly);
     patterns_->setText(profile.patterns.join(QStringLiteral(", ")));
     maxLoad_->setValue(profile.maxLoad * 100.0);
+    clusterMap_->setText(profile.addressMapEntries().join(QStringLiteral(", ")));
+    throughSeedHost_->setChecked(profile.clusterAddressing.throughSeedHost);
     url_->setText(profile.displayUrl());
     syncing_ = false;
 }
@@ -149,7 +173,23 @@ ConnectionProfile ConnectionDialog::profile() const {
         if (!s.trimmed().isEmpty()) p.patterns.append(s.trimmed());
     if (p.patterns.isEmpty()) p.patterns = {QStringLiteral("lock:*")};
     p.maxLoad = std::clamp(maxLoad_->value() / 100.0, 0.001, 1.0);
+    p.clusterAddressing = parseClusterMap(nullptr);
+    p.clusterAddressing.throughSeedHost = throughSeedHost_->isChecked();
     return p;
+}
+
+inspect::ClusterAddressing ConnectionDialog::parseClusterMap(QString* error) const {
+    inspect::ClusterAddressing addressing;
+    for (const QString& entry : clusterMap_->text().split(',', Qt::SkipEmptyParts)) {
+        if (entry.trimmed().isEmpty()) continue;
+        try {
+            inspect::addAddressMapping(addressing, entry.trimmed().toStdString());
+        } catch (const Error& e) {
+            if (error && error->isEmpty())
+                *error = tr("Address map: %1").arg(QString::fromUtf8(e.what()));
+        }
+    }
+    return addressing;
 }
 
 bool ConnectionDialog::rememberPassword() const {

@@ -33,6 +33,8 @@ class ConnectionDialog : public QDialog {
     QString testResult() const;
     QPushButton* testButton() const { return testButton_; }
     QLineEdit* urlEdit() const { return url_; }
+    QLineEdit* clusterMapEdit() const { return clusterMap_; }
+    QCheckBox* throughSeedHostBox() const { return throughSeedHost_; }
     TlsSettingsBox* tlsBox() const { return tls_; }
 
   signals:
@@ -44,6 +46,8 @@ class ConnectionDialog : public QDialog {
     void runTest();
 
   private:
+    // The address map as typed; the first bad entry's reason in error (if given).
+    inspect::ClusterAddressing parseClusterMap(QString* error) const;
     void showResult(bool ok, const QString& message);
 
     ConnectionProfile base_;
@@ -58,6 +62,8 @@ class ConnectionDialog : public QDialog {
     QCheckBox* readOnly_;
     QDoubleSpinBox* maxLoad_;
     QLineEdit* patterns_;
+    QLineEdit* clusterMap_;       // "announced=reachable, ..."
+    QCheckBox* throughSeedHost_;  // every node at the seed's host, its announced port
     TlsSettingsBox* tls_;
     QPushButton* testButton_;
     QLabel* result_;

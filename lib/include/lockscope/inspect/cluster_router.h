@@ -60,6 +60,12 @@ class ClusterRouter {
     // Sorts an error a command met: MOVED or ASK, CLUSTERDOWN and lost or refused connections
     // are reasons to ask again; any other error is none.
     void noteError(const Error& error, TopologyRefreshPolicy::Clock::time_point now);
+    // A read of its user's answered MOVED or ASK (a watch's poll): ask again at the next chance.
+    void noteRedirect() { refreshPolicy_.noteRedirect(); }
+    // The connection to a node named by a redirection, through the address map.
+    Connection& connectionToNode(const std::string& host, int port) {
+        return connectionToAddress(host, port);
+    }
     const TopologyRefreshPolicy& refreshPolicy() const { return refreshPolicy_; }
 
     // The node's endpoint: the seed as given for the seed's own node (whatever it announces),
@@ -69,7 +75,8 @@ class ClusterRouter {
     Connection& connectionForKey(std::string_view key);
     Connection& connectionTo(const Endpoint& endpoint);
 
-    // Runs act on the key's node and follows one MOVED and one ASK. beforeAsk runs on the
+    // Runs act on the key's node and follows one MOVED and one ASK, and sends it again for up
+    // to 2 s while it answers TRYAGAIN (a migration half done). beforeAsk runs on the
     // importing node's connection before ASKING (e.g. SCRIPT LOAD, so the one command after
     // ASKING is not spent on a NOSCRIPT).
     // act may throw; its last error is rethrown when no redirection explains it.

@@ -43,9 +43,12 @@ std::string redissonChannel(std::string_view prefix, std::string_view name);
 class LibraryRelease {
   public:
     // Runs act on the connection that serves key: on a cluster, its slot's node (e.g.
-    // ClusterRouter::onKey, which follows MOVED and ASK).
-    using KeyRoute =
-        std::function<void(std::string_view key, const std::function<void(Connection&)>& act)>;
+    // ClusterRouter::onKey, which follows MOVED and ASK). beforeAsk runs on the importing
+    // node before ASKING (it loads the script there, so the one command ASKING allows is the
+    // script's run, not a NOSCRIPT).
+    using ConnectionAct = std::function<void(Connection&)>;
+    using KeyRoute = std::function<void(std::string_view key, const ConnectionAct& act,
+                                        const ConnectionAct& beforeAsk)>;
 
     // The connection (and the audit log, which may be null) must outlive this object.
     // Without a route every key goes to the connection, which must then serve them all (a

@@ -14,8 +14,10 @@
 
 #include <chrono>
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <stop_token>
 #include <string>
 #include <unordered_set>
@@ -54,6 +56,11 @@ struct WatchOptions {
     // history, findings judged) to this callback as the batch arrives, instead of
     // returning them all at the end: a view shows rows while a long scan streams in.
     std::function<void(std::vector<LockRecord>& batch, const ScanProgress& progress)> onRescanBatch;
+    // A primary of a Redis Cluster watched beside the others (cluster_watch_hand_off.h): a
+    // key whose read answers MOVED, ASK or TRYAGAIN is kept as last seen and reported in
+    // WatchUpdate::redirected, for the hand-off to read it from the slot's new owner. Off,
+    // such a key is dropped as gone (a lone watch has no other node to read it from).
+    bool handOffRedirects = false;
 };
 
 // What a watch knew when its connection was lost, for the watch on the next connection: the
@@ -76,6 +83,11 @@ struct WatchUpdate {
     std::string restartNote;     // set when the server restarted since the last connection
     bool fullSpeedScan = false;  // this rescan ran at full speed, at the operator's request
     SteadyClock::time_point at;  // when this step started
+    // handOffRedirects: keys a read found on another node (their slot moved or is moving),
+    // with the node's answer ("MOVED 3999 10.0.0.2:6379"); still in the table, as last seen.
+    std::vector<std::pair<std::string, std::string>> redirected;
+    // Keys this watch gave to the watch of their slot's new owner: not gone, moved.
+    std::vector<std::string> movedAway;
 };
 
 class LockWatch {
@@ -113,6 +125,18 @@ class LockWatch {
     // Steps every poll interval until stop is requested, calling onUpdate after each, and
     // in between after every keyspace notification.
     void run(const UpdateCallback& onUpdate, std::stop_token stop);
+
+    // Cluster slot hand-off (cluster_watch_hand_off.h). giveUpSlots: forgets the keys of
+    // slots another node serves now and returns them by slot (one pass over the table,
+    // however many slots a resharding moved). adoptSlot: reads those keys and any
+    // other of the slot's keys under the patterns (CLUSTER GETKEYSINSLOT) on this watch's
+    // node now, and keeps them. refreshRecords: what was read for this watch elsewhere (a
+    // key in migration, read with ASKING on the importing node) updates its table.
+    std::map<int, std::vector<std::string>> giveUpSlots(const std::set<int>& slots);
+    WatchUpdate adoptSlot(int slot, const std::vector<std::string>& known);
+    // gone: keys found released there, removed here.
+    void refreshRecords(std::vector<LockRecord> records, std::vector<std::string> gone,
+                        WatchUpdate& update);
 
     // Whether keyspace notifications are being followed right now.
     bool followingEvents() const { return follower_ != nullptr; }

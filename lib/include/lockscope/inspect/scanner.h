@@ -74,9 +74,12 @@ class Scanner {
     // Keys that no longer exist are left out; vanished, if given, receives them.
     // types, if given: per key, the type it had when last read; a key that was a hash or
     // another non-string is polled with the commands for its type only (no GET of a hash).
-    std::vector<LockRecord> readKeys(const std::vector<std::string>& keys,
-                                     std::vector<std::string>* vanished = nullptr,
-                                     const std::vector<ValueType>* types = nullptr);
+    // redirected, if given, receives the keys a cluster node answered MOVED, ASK or TRYAGAIN
+    // for, with that answer (their slot moved or is moving); else they count as vanished.
+    std::vector<LockRecord> readKeys(
+        const std::vector<std::string>& keys, std::vector<std::string>* vanished = nullptr,
+        const std::vector<ValueType>* types = nullptr,
+        std::vector<std::pair<std::string, std::string>>* redirected = nullptr);
 
     const std::vector<std::string>& notes() const;
     const std::shared_ptr<const std::string>& instance() const { return instance_; }

@@ -1,5 +1,7 @@
 #include "lockscope/inspect/cluster_router.h"
 
+#include <thread>
+
 #include "lockscope/errors.h"
 #include "lockscope/inspect/hash_slot.h"
 
@@ -159,6 +161,10 @@ void ClusterRouter::onKey(std::string_view key, const std::function<void(Connect
     // one more, which only taught it that the seed is in a cluster.
     int movedLeft = topology_ ? 1 : 2;
     bool followedAsk = false;
+    // TRYAGAIN: a multi-key command (a library's release script names its channel and queue
+    // keys too) while the slot migrates and only some of its keys moved. Nothing ran; the
+    // migration of a slot's keys takes moments, so it is sent again, for up to 2 s.
+    const auto tryAgainUntil = TopologyRefreshPolicy::Clock::now() + std::chrono::seconds(2);
     while (true) {
         try {
             act(*c);
@@ -170,6 +176,13 @@ void ClusterRouter::onKey(std::string_view key, const std::function<void(Connect
         } catch (const ReplyError& e) {
             if (e.code() == ServerErrorCode::ClusterDown)
                 noteError(e, TopologyRefreshPolicy::Clock::now());
+            if (e.code() == ServerErrorCode::TryAgain &&
+                TopologyRefreshPolicy::Clock::now() < tryAgainUntil) {
+                std::this_thread::sleep_for(std::chrono::milliseconds(50));
+                c = &connectionForKey(key);  // from the owner again: it may answer MOVED now
+                followedAsk = false;
+                continue;
+            }
             const bool moved = e.code() == ServerErrorCode::Moved;
             const bool ask = e.code() == ServerErrorCode::Ask;
             if ((!moved && !ask) || (moved && movedLeft == 0) || (ask && followedAsk)) throw;
