@@ -115,6 +115,34 @@ class LockTableModelTest : public QObject {
         }
     }
 
+    void everyLockIsFoundAfterRemovalsAndGrowth() {
+        // The key -> row index through what a long watch does to it: grown from empty past
+        // several doublings, most rows removed at random (each removal closes the gap in its
+        // probe run), new rows reusing the freed ids. Every live lock is found at its row,
+        // and a removed one is not found.
+        Table table;
+        auto& [model, proxy] = table;
+        proxy.sort(LockTableModel::Remaining);
+        Records make(5);
+        QVector<inspect::LockRecord> live = make.range(0, 40'000);
+        model.apply(kInstance, live, true);
+        QStringList gone;
+        for (int n = 0; n < 25'000; ++n) {
+            const int at = int(make.random()() % live.size());
+            gone << QString::fromStdString(live[at].key);
+            live.remove(at);
+        }
+        model.removeKeys(kInstance, gone);
+        live += make.range(40'000, 60'000);
+        model.apply(kInstance, live, true);
+        QCOMPARE(model.rowCount(), live.size());
+        QVERIFY(rowOfAgreesWithRows(model));
+        for (const QString& key : gone) QCOMPARE(model.rowOf(kInstance, key), -1);
+        QCOMPARE(model.rowOf(QStringLiteral("redis://elsewhere:1"),
+                             QString::fromStdString(live.front().key)),
+                 -1);
+    }
+
     void sortsByAnyColumnBothWays() {
         Table table;
         auto& [model, proxy] = table;
