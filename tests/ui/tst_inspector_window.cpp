@@ -8,6 +8,7 @@
 #include <QListWidget>
 #include <QMenu>
 #include <QMessageBox>
+#include <QPaintEvent>
 #include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
@@ -121,6 +122,48 @@ class InspectorWindowTest : public QObject {
         };
         QTRY_VERIFY_WITH_TIMEOUT(sawCommand(QStringLiteral("SCAN")), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(sawCommand(QStringLiteral("PTTL")), 5000);
+    }
+
+    void theCountdownRepaintsOnlyTheCellsThatMove() {
+        // Issue 18: between updates the countdown's ten ticks a second repaint the Remaining,
+        // Seen for and Age cells, not the whole table (every key, holder and badge on screen
+        // drawn again), which at a million rows was much of the window's CPU.
+        workload_.reset();
+        Connection c = redis();
+        c.command({"FLUSHALL"});
+        for (int i = 0; i < 20; ++i)
+            c.command({"SET", "lock:{quiet:" + std::to_string(i) + "}",
+                       "token-" + std::to_string(i), "PX", "3600000"});
+        auto w = openWindow();
+        QTableView* table = w->inspector()->table();
+        QTRY_COMPARE_WITH_TIMEOUT(w->inspector()->model()->rowCount(), 20, 10000);
+        QTest::qWait(2000);  // the first scan's rows are in place and nothing glows
+
+        struct PaintRecorder : QObject {
+            QRegion painted;
+            int paints = 0;
+            bool eventFilter(QObject*, QEvent* event) override {
+                if (event->type() == QEvent::Paint) {
+                    painted += static_cast<QPaintEvent*>(event)->region();
+                    ++paints;
+                }
+                return false;
+            }
+        } recorder;
+        table->viewport()->installEventFilter(&recorder);
+        QTest::qWait(1000);
+        table->viewport()->removeEventFilter(&recorder);
+
+        QVERIFY2(recorder.paints >= 5, qPrintable(QString::number(recorder.paints)));
+        QRegion moving;
+        for (int column : {LockTableModel::Remaining, LockTableModel::SeenFor, LockTableModel::Age})
+            moving += QRect(table->columnViewportPosition(column), 0, table->columnWidth(column),
+                            table->viewport()->height());
+        const QRect outside = (recorder.painted - moving).boundingRect();
+        QVERIFY2(
+            outside.isEmpty(),
+            qPrintable(
+                QStringLiteral("repainted x %1-%2 too").arg(outside.left()).arg(outside.right())));
     }
 
     void showsTheDemoLocksAndCountsDown() {

@@ -121,8 +121,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 
     connect(filter_, &QLineEdit::textChanged, this, &LockInspectorView::applyFilter);
     connect(cancel_, &QToolButton::clicked, &hub_, &ConnectionHub::cancelScans);
-    connect(model_, &LockTableModel::countdownTick, table_->viewport(),
-            qOverload<>(&QWidget::update));
+    connect(model_, &LockTableModel::countdownTick, this, &LockInspectorView::repaintMovingCells);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &LockInspectorView::onSelectionChanged);
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
@@ -374,6 +373,29 @@ void LockInspectorView::applyUpdate(const QString& instance,
         showSelected();
     else if (!selected.isEmpty())
         detail_->refreshTrack(history_.track(selected));
+}
+
+void LockInspectorView::repaintMovingCells() {
+    // Between updates only the countdown, Seen for and Age cells move, and rows still fading
+    // from a handoff: repainting the whole viewport ten times a second redrew every key,
+    // holder and badge on screen too (issue 18: the window's CPU in steady state).
+    QWidget* viewport = table_->viewport();
+    const int height = viewport->height();
+    QRegion dirty = std::exchange(fading_, QRegion());  // rows whose glow just ended, too
+    for (int column : {LockTableModel::Remaining, LockTableModel::SeenFor, LockTableModel::Age})
+        if (!table_->isColumnHidden(column))
+            dirty += QRect(table_->columnViewportPosition(column), 0, table_->columnWidth(column),
+                           height);
+    const int first = table_->rowAt(0);
+    if (first >= 0) {
+        int last = table_->rowAt(height - 1);
+        if (last < 0) last = proxy_->rowCount() - 1;
+        for (int row = first; row <= last; ++row)
+            if (proxy_->index(row, 0).data(LockTableModel::HighlightRole).toDouble() > 0)
+                fading_ += QRect(0, table_->rowViewportPosition(row), viewport->width(),
+                                 table_->rowHeight(row));
+    }
+    viewport->update(dirty + fading_);
 }
 
 void LockInspectorView::sendFocus() {
