@@ -2,6 +2,7 @@
 #include <qcustomplot.h>
 #include <QAbstractItemModelTester>
 #include <QApplication>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
@@ -122,6 +123,29 @@ class InspectorWindowTest : public QObject {
         };
         QTRY_VERIFY_WITH_TIMEOUT(sawCommand(QStringLiteral("SCAN")), 5000);
         QTRY_VERIFY_WITH_TIMEOUT(sawCommand(QStringLiteral("PTTL")), 5000);
+    }
+
+    void aSteadyStateChangeIsShownWithoutWaitingForABatch() {
+        // Issue 18: a change the watch reports in steady state (here a new lock) reaches the
+        // table in the next turn of the event loop; only a scan's stream is gathered for
+        // 100 ms. Those 100 ms were a tenth of the second a change on screen may take.
+        auto w = openWindow();
+        auto* model = w->inspector()->model();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowCount() >= 4, 10000);
+        QTest::qWait(500);  // the first scan's rows are applied
+        const QString instance = QString::fromStdString(server_->endpoint().display());
+        inspect::LockRecord fresh;
+        fresh.instance = std::make_shared<const std::string>(instance.toStdString());
+        fresh.key = "lock:{just:reported}";
+        fresh.token = "holder-1";
+        fresh.pttlMs = 60'000;
+        fresh.observedAt = fresh.firstSeen = fresh.lastChange = std::chrono::steady_clock::now();
+        emit w->hub()->locksChanged(instance, {fresh}, {}, false);
+        QElapsedTimer waited;
+        waited.start();
+        for (int turn = 0; turn < 3; ++turn) QCoreApplication::processEvents();
+        QVERIFY2(rowOf(*w, "lock:{just:reported}") >= 0,
+                 qPrintable(QStringLiteral("not shown after %1 ms").arg(waited.elapsed())));
     }
 
     void theCountdownRepaintsOnlyTheCellsThatMove() {

@@ -229,7 +229,15 @@ void LockInspectorView::onLocksChanged(const QString& instance,
                                        const QVector<inspect::LockRecord>& changed,
                                        const QStringList& removed, bool) {
     pending_.add(instance, changed, removed);
-    if (!coalesce_.isActive()) coalesce_.start(100);
+    // A scan's stream is gathered for 100 ms (fewer slices and re-sorts); a steady-state
+    // update (a renewal, a row on screen re-read) is shown at once: those 100 ms were a
+    // tenth of the second a change on screen may take (issue 18).
+    constexpr qsizetype kSmallUpdate = 200;
+    const bool streaming = scansRunning_ > 0 || pending_.waitingRecords() > kSmallUpdate;
+    if (!streaming)
+        coalesce_.start(0);
+    else if (!coalesce_.isActive())
+        coalesce_.start(100);
 }
 
 void LockInspectorView::onServerEmptied(const QString& instance) {
