@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 #include <random>
+#include <thread>
 
 #include "lock_test_records.h"
 #include "lockscope/inspect/doctor.h"
@@ -141,6 +142,25 @@ class LockTableModelTest : public QObject {
         QCOMPARE(model.rowOf(QStringLiteral("redis://elsewhere:1"),
                              QString::fromStdString(live.front().key)),
                  -1);
+    }
+
+    void rowsAreFoundAfterTheIndexAdoptsSlotsMadeElsewhere() {
+        // A large scan's row index gets its slots from a pool thread (their first touch is
+        // then not the GUI thread's): the rows it had are moved in, and later ones go on.
+        Table table;
+        auto& [model, proxy] = table;
+        proxy.sort(LockTableModel::Remaining);
+        Records make(9);
+        QVector<inspect::LockRecord> live = make.range(0, 3'000);
+        model.apply(kInstance, live, true);
+        LockRowIndex::Storage ready;
+        std::thread([&ready] { ready = LockRowIndex::storageFor(200'000); }).join();
+        model.reserve(200'000, std::move(ready));
+        QVERIFY(rowOfAgreesWithRows(model));
+        live += make.range(3'000, 20'000);
+        model.apply(kInstance, live, true);
+        QCOMPARE(model.rowCount(), 20'000);
+        QVERIFY(rowOfAgreesWithRows(model));
     }
 
     void sortsByAnyColumnBothWays() {

@@ -67,6 +67,21 @@ void LockRowIndex::reserve(std::size_t rows) {
     if (bits > bits_) growTo(bits);
 }
 
+LockRowIndex::Storage LockRowIndex::storageFor(std::size_t rows) {
+    int bits = kMinBits;
+    while (tooFull(rows, std::size_t(1) << bits)) ++bits;
+    return Storage(std::size_t(1) << bits);
+}
+
+void LockRowIndex::adopt(Storage storage) {
+    if (storage.size() <= slots_.size()) return;
+    Storage old = std::exchange(slots_, std::move(storage));
+    bits_ = 0;
+    while ((std::size_t(1) << bits_) < slots_.size()) ++bits_;
+    for (const Slot& slot : old)
+        if (slot.id >= 0) place(slot);
+}
+
 void LockRowIndex::growTo(int bits) {
     std::vector<Slot> old = std::exchange(slots_, std::vector<Slot>(std::size_t(1) << bits));
     bits_ = bits;

@@ -32,11 +32,19 @@ class LockRowIndex {
 
     static std::uint64_t hashOf(std::string_view instance, std::string_view key);
 
-  private:
     struct Slot {
         std::uint32_t tag = 0;  // the hash's top 32 bits
         std::int32_t id = -1;   // -1: empty
     };
+    // Empty slots for this many rows, allocated and written by whichever thread calls it:
+    // the first touch of 16 MB of fresh pages cost the GUI thread 0.25-0.45 s on the loaded
+    // development VM (issue 12), so a pool thread does it and the index adopts the slots.
+    using Storage = std::vector<Slot>;
+    static Storage storageFor(std::size_t rows);
+    // Moves the entries into `storage` when it is larger than the slots in use.
+    void adopt(Storage storage);
+
+  private:
     std::size_t home(std::uint32_t tag) const { return std::size_t(tag) >> (32 - bits_); }
     std::size_t next(std::size_t slot) const { return (slot + 1) & (slots_.size() - 1); }
     void growTo(int bits);

@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -279,10 +280,37 @@ void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
     // With headroom: each reserve rehashes every row, and the projection creeps up.
     if (projected > reserved_) {
         reserved_ = int(std::min(kMaxRows, double(projected) * 1.25));
-        model_->reserve(reserved_);
+        reserveOffThisThread(reserved_);
+    }
+}
+
+void LockInspectorView::reserveOffThisThread(int rows) {
+    // For a million rows the row index's slots and the history's buckets are 26 MB of fresh
+    // pages, and their first touch cost this thread 0.25-0.45 s on the loaded development VM
+    // (gui_watch_bench's worst stall, issue 12; the thread's own CPU showed little of it). A
+    // pool thread makes them; this thread adopts them in a turn of its own, moving in the
+    // entries it has so far (a scan's first few percent).
+    constexpr int kHereUpTo = 100'000;
+    if (rows <= kHereUpTo) {
+        model_->reserve(rows);
         // In a turn of its own: each of the two rehashes is tens of milliseconds mid-scan.
         QTimer::singleShot(0, this, &LockInspectorView::reserveHistory);
+        return;
     }
+    QPointer<LockInspectorView> self(this);
+    QThreadPool::globalInstance()->start([self, rows] {
+        LockRowIndex::Storage indexSlots = LockRowIndex::storageFor(std::size_t(rows));
+        LockHistory::Tracks tracks = LockHistory::tracksFor(std::size_t(rows));
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, rows, indexSlots = std::move(indexSlots), tracks = std::move(tracks)]() mutable {
+                if (!self) return;
+                self->model_->reserve(rows, std::move(indexSlots));
+                self->history_.adopt(std::move(tracks));
+                self->reservedTracks_ = std::max(self->reservedTracks_, std::size_t(rows));
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void LockInspectorView::reserveHistory() {

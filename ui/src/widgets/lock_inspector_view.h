@@ -70,6 +70,7 @@ class LockInspectorView : public QWidget {
     void showCounts();
     void reserveForScan(double fraction, quint64 keysSeen);
     void reserveHistory();
+    void reserveOffThisThread(int rows);
     void applyUpdate(const QString& instance, std::span<const inspect::LockRecord> changed,
                      const QStringList& removed);
     void onSelectionChanged();
