@@ -5,8 +5,11 @@
 
 #include <sys/resource.h>
 
+#include <unistd.h>
+
 #include <ctime>
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QFile>
@@ -14,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -45,6 +49,27 @@ inline double serverCpuSeconds(Connection& c) {
         return at == std::string::npos ? 0.0 : std::stod(info.substr(at + name.size() + 1));
     };
     return field("used_cpu_sys") + field("used_cpu_user");
+}
+
+// CPU seconds per thread of this process, by thread name (several of one name are added up):
+// tells the window's GUI thread from its connection workers and Qt's helpers.
+inline std::map<std::string, double> threadCpuSecondsByName() {
+    std::map<std::string, double> out;
+    const double tick = double(sysconf(_SC_CLK_TCK));
+    for (const QString& tid :
+         QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+        QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(tid));
+        if (!stat.open(QIODevice::ReadOnly)) continue;
+        const QByteArray text = stat.readAll();
+        // "tid (comm) state ..." where comm may hold spaces: fields after the last ')'.
+        const qsizetype open = text.indexOf('('), close = text.lastIndexOf(')');
+        if (open < 0 || close < open) continue;
+        const QList<QByteArray> fields = text.mid(close + 2).split(' ');
+        if (fields.size() < 13) continue;  // utime and stime are fields 14 and 15 of stat
+        out[text.mid(open + 1, close - open - 1).toStdString()] +=
+            (fields[11].toDouble() + fields[12].toDouble()) / tick;
+    }
+    return out;
 }
 
 // CPU time of the calling thread, in ms.

@@ -12,6 +12,7 @@
 #include <chrono>
 #include <memory>
 #include <random>
+#include <thread>
 
 #include "lock_test_records.h"
 #include "lockscope/inspect/doctor.h"
@@ -113,6 +114,53 @@ class LockTableModelTest : public QObject {
                      qPrintable(QStringLiteral("renewal round %1").arg(round)));
             QVERIFY(rowOfAgreesWithRows(model));
         }
+    }
+
+    void everyLockIsFoundAfterRemovalsAndGrowth() {
+        // The key -> row index through what a long watch does to it: grown from empty past
+        // several doublings, most rows removed at random (each removal closes the gap in its
+        // probe run), new rows reusing the freed ids. Every live lock is found at its row,
+        // and a removed one is not found.
+        Table table;
+        auto& [model, proxy] = table;
+        proxy.sort(LockTableModel::Remaining);
+        Records make(5);
+        QVector<inspect::LockRecord> live = make.range(0, 40'000);
+        model.apply(kInstance, live, true);
+        QStringList gone;
+        for (int n = 0; n < 25'000; ++n) {
+            const int at = int(make.random()() % live.size());
+            gone << QString::fromStdString(live[at].key);
+            live.remove(at);
+        }
+        model.removeKeys(kInstance, gone);
+        live += make.range(40'000, 60'000);
+        model.apply(kInstance, live, true);
+        QCOMPARE(model.rowCount(), live.size());
+        QVERIFY(rowOfAgreesWithRows(model));
+        for (const QString& key : gone) QCOMPARE(model.rowOf(kInstance, key), -1);
+        QCOMPARE(model.rowOf(QStringLiteral("redis://elsewhere:1"),
+                             QString::fromStdString(live.front().key)),
+                 -1);
+    }
+
+    void rowsAreFoundAfterTheIndexAdoptsSlotsMadeElsewhere() {
+        // A large scan's row index gets its slots from a pool thread (their first touch is
+        // then not the GUI thread's): the rows it had are moved in, and later ones go on.
+        Table table;
+        auto& [model, proxy] = table;
+        proxy.sort(LockTableModel::Remaining);
+        Records make(9);
+        QVector<inspect::LockRecord> live = make.range(0, 3'000);
+        model.apply(kInstance, live, true);
+        LockRowIndex::Storage ready;
+        std::thread([&ready] { ready = LockRowIndex::storageFor(200'000); }).join();
+        model.reserve(200'000, std::move(ready));
+        QVERIFY(rowOfAgreesWithRows(model));
+        live += make.range(3'000, 20'000);
+        model.apply(kInstance, live, true);
+        QCOMPARE(model.rowCount(), 20'000);
+        QVERIFY(rowOfAgreesWithRows(model));
     }
 
     void sortsByAnyColumnBothWays() {

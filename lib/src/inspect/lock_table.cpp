@@ -16,25 +16,31 @@ LockTable& LockTable::operator=(const LockTable& other) {
     return *this;
 }
 
-void LockTable::insertNew(LockRecord record) {
+LockRecord& LockTable::insertNew(LockRecord record) {
     // The record moves into its node first (built in a map of its own: an empty key may be
     // a real key here); only then does its key have its final address (a short key lives
     // inside the string object), and the node's key is pointed at it.
     Records builder;
     auto node = builder.extract(builder.emplace(std::string_view(), std::move(record)).first);
     node.key() = node.mapped().key;
-    records_.insert(std::move(node));
+    return records_.insert(std::move(node)).position->second;
 }
 
 bool LockTable::observe(LockRecord fresh) {
+    bool changed = false;
+    merge(std::move(fresh), changed);
+    return changed;
+}
+
+const LockRecord& LockTable::merge(LockRecord fresh, bool& changed) {
     auto it = records_.find(fresh.key);
     if (it == records_.end()) {
         fresh.firstPttlMs = fresh.leasePttlMs = fresh.pttlMs;
-        insertNew(std::move(fresh));
-        return true;
+        changed = true;
+        return insertNew(std::move(fresh));
     }
     LockRecord& old = it->second;
-    bool changed = false;
+    changed = false;
     fresh.firstSeen = old.firstSeen;
     fresh.appearedWhileWatching = old.appearedWhileWatching;
     fresh.findings = old.findings;
@@ -62,7 +68,7 @@ bool LockTable::observe(LockRecord fresh) {
     // string into the new record and the record back leaves the view valid).
     fresh.key = std::move(old.key);
     old = std::move(fresh);
-    return changed;
+    return old;
 }
 
 bool LockTable::remove(const std::string& key) {

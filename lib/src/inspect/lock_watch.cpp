@@ -80,7 +80,11 @@ void LockWatch::refreshFindings(std::vector<LockRecord>& changed) {
 WatchUpdate LockWatch::rescan(std::stop_token stop) {
     WatchUpdate update;
     update.rescanned = true;
-    std::unordered_set<std::string> found;
+    // The records this scan saw, by their address in the table (fixed while they stay in
+    // it). A set of a million key copies, built while the table's nodes were allocated and
+    // freed after, left about 100 MB of small holes between them that the heap could not
+    // hand back (issue 18: the window's memory).
+    std::vector<const LockRecord*> found;
     std::uint64_t nonLocks = 0;
     // "Scan now at full speed": one rescan ignores the pace (a scanner of its own, unpaced).
     std::unique_ptr<Scanner> unpaced;
@@ -96,23 +100,27 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
     const auto commandsBefore = connection_.commandsSent();
     ScanSummary summary = scanner->run(
         [&](ScanBatch& batch) {
-            std::vector<LockRecord> changed;
+            std::vector<const LockRecord*> merged;
             for (auto& r : batch.records) {
                 if (!options_.includeNonLocks && !isLockShaped(r)) {
                     ++nonLocks;
                     continue;
                 }
-                found.insert(r.key);
                 if (scannedOnce_ && !table_.find(r.key)) r.appearedWhileWatching = true;
-                LockRecord copy = r;
-                if (table_.observe(std::move(r))) changed.push_back(std::move(copy));
+                bool changed = false;
+                const LockRecord& kept = table_.merge(std::move(r), changed);
+                found.push_back(&kept);
+                if (changed) merged.push_back(&kept);
             }
+            // The view's copies are made after the batch's table nodes, not between them:
+            // freed once shown, they leave whole pages the heap can hand back.
+            std::vector<LockRecord> changed;
+            changed.reserve(merged.size());
+            for (const LockRecord* kept : merged) changed.push_back(*kept);
             if (!options_.onRescanBatch) {
                 std::move(changed.begin(), changed.end(), std::back_inserter(update.changed));
                 return;
             }
-            for (auto& r : changed)
-                if (const LockRecord* merged = table_.find(r.key)) r = *merged;
             refreshFindings(changed);
             options_.onRescanBatch(changed, batch.progress);
         },
@@ -138,11 +146,14 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
             table_ = LockTable{};
             update.emptied = true;
         }
-        for (const auto& key : table_.keys())
-            if (!found.count(key)) {
-                table_.remove(key);
-                update.removed.push_back(key);
-            }
+        std::sort(found.begin(), found.end());
+        std::vector<std::string> gone;
+        for (const auto& [key, record] : table_.records())
+            if (!std::binary_search(found.begin(), found.end(), &record)) gone.emplace_back(key);
+        for (auto& key : gone) {
+            table_.remove(key);
+            update.removed.push_back(std::move(key));
+        }
     }
     return update;
 }

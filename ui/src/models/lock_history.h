@@ -69,6 +69,20 @@ class LockHistory {
     void forget(const QString& rowKey) { tracks_.erase(rowKey); }
     const LockTrack* track(const QString& rowKey) const;
     void reserve(std::size_t locks) { tracks_.reserve(locks); }
+    // An empty table of tracks sized for this many locks, made by any thread (its bucket
+    // array's first touch is then not the GUI thread's), and adopted: the tracks move into it
+    // (their addresses stay the same).
+    using Tracks = StringKeyMap<LockTrack>;
+    static Tracks tracksFor(std::size_t locks) {
+        Tracks tracks;
+        tracks.reserve(locks);
+        return tracks;
+    }
+    void adopt(Tracks tracks) {
+        if (tracks.bucket_count() <= tracks_.bucket_count()) return;
+        tracks.merge(tracks_);
+        tracks_ = std::move(tracks);
+    }
 
     // The wall-clock time of a steady-clock instant, for plotting.
     static double wallSeconds(std::chrono::steady_clock::time_point at);

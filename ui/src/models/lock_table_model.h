@@ -92,6 +92,8 @@ class LockTableModel : public QAbstractTableModel {
     // Makes room for this many rows now, while growing is cheap, rather than at each
     // doubling of a million-row table (a scan in progress knows roughly how many come).
     void reserve(int rows);
+    // reserve() with the row index's slots made ready on another thread (see LockRowIndex).
+    void reserve(int rows, LockRowIndex::Storage indexSlots);
     // Orders the rows by a column (-1: arrival order) and keeps them so as they change.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return sortColumn_; }

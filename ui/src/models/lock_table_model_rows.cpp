@@ -89,6 +89,11 @@ void LockTableModel::reserve(int rows) {
     keys_.reserve(std::size_t(rows));
 }
 
+void LockTableModel::reserve(int rows, LockRowIndex::Storage indexSlots) {
+    index_.adopt(std::move(indexSlots));
+    reserve(rows);
+}
+
 int LockTableModel::allocate(Row row) {
     if (freeSlots_.empty()) {
         slots_.push_back(std::move(row));

@@ -6,6 +6,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
@@ -121,8 +122,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 
     connect(filter_, &QLineEdit::textChanged, this, &LockInspectorView::applyFilter);
     connect(cancel_, &QToolButton::clicked, &hub_, &ConnectionHub::cancelScans);
-    connect(model_, &LockTableModel::countdownTick, table_->viewport(),
-            qOverload<>(&QWidget::update));
+    connect(model_, &LockTableModel::countdownTick, this, &LockInspectorView::repaintMovingCells);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &LockInspectorView::onSelectionChanged);
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
@@ -230,7 +230,15 @@ void LockInspectorView::onLocksChanged(const QString& instance,
                                        const QVector<inspect::LockRecord>& changed,
                                        const QStringList& removed, bool) {
     pending_.add(instance, changed, removed);
-    if (!coalesce_.isActive()) coalesce_.start(100);
+    // A scan's stream is gathered for 100 ms (fewer slices and re-sorts); a steady-state
+    // update (a renewal, a row on screen re-read) is shown at once: those 100 ms were a
+    // tenth of the second a change on screen may take (issue 18).
+    constexpr qsizetype kSmallUpdate = 200;
+    const bool streaming = scansRunning_ > 0 || pending_.waitingRecords() > kSmallUpdate;
+    if (!streaming)
+        coalesce_.start(0);
+    else if (!coalesce_.isActive())
+        coalesce_.start(100);
 }
 
 void LockInspectorView::onServerEmptied(const QString& instance) {
@@ -272,10 +280,37 @@ void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
     // With headroom: each reserve rehashes every row, and the projection creeps up.
     if (projected > reserved_) {
         reserved_ = int(std::min(kMaxRows, double(projected) * 1.25));
-        model_->reserve(reserved_);
+        reserveOffThisThread(reserved_);
+    }
+}
+
+void LockInspectorView::reserveOffThisThread(int rows) {
+    // For a million rows the row index's slots and the history's buckets are 26 MB of fresh
+    // pages, and their first touch cost this thread 0.25-0.45 s on the loaded development VM
+    // (gui_watch_bench's worst stall, issue 12; the thread's own CPU showed little of it). A
+    // pool thread makes them; this thread adopts them in a turn of its own, moving in the
+    // entries it has so far (a scan's first few percent).
+    constexpr int kHereUpTo = 100'000;
+    if (rows <= kHereUpTo) {
+        model_->reserve(rows);
         // In a turn of its own: each of the two rehashes is tens of milliseconds mid-scan.
         QTimer::singleShot(0, this, &LockInspectorView::reserveHistory);
+        return;
     }
+    QPointer<LockInspectorView> self(this);
+    QThreadPool::globalInstance()->start([self, rows] {
+        LockRowIndex::Storage indexSlots = LockRowIndex::storageFor(std::size_t(rows));
+        LockHistory::Tracks tracks = LockHistory::tracksFor(std::size_t(rows));
+        QMetaObject::invokeMethod(
+            qApp,
+            [self, rows, indexSlots = std::move(indexSlots), tracks = std::move(tracks)]() mutable {
+                if (!self) return;
+                self->model_->reserve(rows, std::move(indexSlots));
+                self->history_.adopt(std::move(tracks));
+                self->reservedTracks_ = std::max(self->reservedTracks_, std::size_t(rows));
+            },
+            Qt::QueuedConnection);
+    });
 }
 
 void LockInspectorView::reserveHistory() {
@@ -374,6 +409,29 @@ void LockInspectorView::applyUpdate(const QString& instance,
         showSelected();
     else if (!selected.isEmpty())
         detail_->refreshTrack(history_.track(selected));
+}
+
+void LockInspectorView::repaintMovingCells() {
+    // Between updates only the countdown, Seen for and Age cells move, and rows still fading
+    // from a handoff: repainting the whole viewport ten times a second redrew every key,
+    // holder and badge on screen too (issue 18: the window's CPU in steady state).
+    QWidget* viewport = table_->viewport();
+    const int height = viewport->height();
+    QRegion dirty = std::exchange(fading_, QRegion());  // rows whose glow just ended, too
+    for (int column : {LockTableModel::Remaining, LockTableModel::SeenFor, LockTableModel::Age})
+        if (!table_->isColumnHidden(column))
+            dirty += QRect(table_->columnViewportPosition(column), 0, table_->columnWidth(column),
+                           height);
+    const int first = table_->rowAt(0);
+    if (first >= 0) {
+        int last = table_->rowAt(height - 1);
+        if (last < 0) last = proxy_->rowCount() - 1;
+        for (int row = first; row <= last; ++row)
+            if (proxy_->index(row, 0).data(LockTableModel::HighlightRole).toDouble() > 0)
+                fading_ += QRect(0, table_->rowViewportPosition(row), viewport->width(),
+                                 table_->rowHeight(row));
+    }
+    viewport->update(dirty + fading_);
 }
 
 void LockInspectorView::sendFocus() {

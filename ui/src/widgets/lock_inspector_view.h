@@ -4,6 +4,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QRegion>
 #include <QTimer>
 #include <QWidget>
 #include <map>
@@ -69,9 +70,12 @@ class LockInspectorView : public QWidget {
     void showCounts();
     void reserveForScan(double fraction, quint64 keysSeen);
     void reserveHistory();
+    void reserveOffThisThread(int rows);
     void applyUpdate(const QString& instance, std::span<const inspect::LockRecord> changed,
                      const QStringList& removed);
     void onSelectionChanged();
+    // The countdown's tick: repaints only the cells that move (see the .cpp).
+    void repaintMovingCells();
     // Tells each connection's watch the keys on screen and the selected one (its focus).
     void sendFocus();
     void updateOrderHold();
@@ -110,6 +114,7 @@ class LockInspectorView : public QWidget {
     QElapsedTimer lastPress_;
     QTimer holdRelease_;
     QTimer focusTimer_;
+    QRegion fading_;  // rows on screen that glowed at the last tick (a handoff fading out)
     std::map<QString, std::vector<std::string>> sentFocus_;  // by instance, as last sent
 };
 

@@ -20,6 +20,9 @@ class LockTable {
     // Merges one observation. Returns true when something a view shows changed beyond the
     // countdown: a new key, another holder, a renewal, a new fence, a TTL added or removed.
     bool observe(LockRecord fresh);
+    // observe(), returning the merged record as the table keeps it (its address stays the
+    // same until the key is removed) and setting changed as observe() returns.
+    const LockRecord& merge(LockRecord fresh, bool& changed);
     // Forgets a key; true when it was known.
     bool remove(const std::string& key);
 
@@ -40,7 +43,7 @@ class LockTable {
 
   private:
     // Inserts a record not yet in the table, keyed by a view of its key in the node.
-    void insertNew(LockRecord record);
+    LockRecord& insertNew(LockRecord record);
 
     Records records_;
 };

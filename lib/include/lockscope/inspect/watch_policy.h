@@ -69,7 +69,7 @@ class WatchPolicy {
     PollPlan plan(const LockTable& table, SteadyClock::time_point now, bool wantSweep);
     // What the step cost: the busy time of the re-read of `keys` keys, and of the sweep.
     // After a step's reads: the walk that finds urgent keys in a large table (every 2 s per
-    // 200,000 locks),
+    // 200,000 locks, or less often when it costs more than 1% of the watcher's thread),
     // where it does not delay the next step's reads of the focus.
     void prepareNext(const LockTable& table, SteadyClock::time_point now);
     void spentOnPoll(std::chrono::nanoseconds busy, std::size_t keys);
@@ -94,8 +94,11 @@ class WatchPolicy {
 
     WatchPolicyOptions options_;
     std::vector<std::string> focus_;
-    std::vector<std::string> urgent_;  // recomputed every urgentRefresh_, not every step
+    // Recomputed every 2 s per 200,000 locks, or less often when the walk costs more than 1%
+    // of the watcher's thread (see the .cpp), not every step.
+    std::vector<std::string> urgent_;
     SteadyClock::time_point urgentAt_{};
+    std::chrono::nanoseconds lastWalkCpu_{0};  // the watcher's CPU for the last urgent walk
     SteadyClock::time_point steadySince_ = SteadyClock::time_point::max();
     bool followingEvents_ = false;
     double pollCreditNs_ = 0, sweepCreditNs_ = 0, clientCreditNs_ = 0;
