@@ -7,10 +7,12 @@
 
 #include "five_redis_servers.h"
 #include "lockscope/redlock/redlock.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
 using lockscope::testing::FiveRedisServers;
+using lockscope::testing::scaled;
 
 using RedlockWatchdogTest = FiveRedisServers;
 
@@ -89,14 +91,15 @@ TEST_F(RedlockWatchdogTest, ReportsTheLockLostWhenNodesStayDownUntilTheValidityE
 
 TEST_F(RedlockWatchdogTest, NoRenewalAfterRelease) {
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock lock(nodes, "done", {.ttl = 150ms});
+    // Scaled: under ThreadSanitizer a 150 ms TTL can run out before the watchdog renews it.
+    Redlock lock(nodes, "done", {.ttl = scaled(150ms)});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
-    auto dog = lock.startWatchdog({.interval = 10ms});
-    std::this_thread::sleep_for(60ms);
+    auto dog = lock.startWatchdog({.interval = scaled(10ms)});
+    std::this_thread::sleep_for(scaled(60ms));
     RedlockAttempt released = lock.release();
     EXPECT_EQ(released.granted(), 5);
     int renewals = dog->renewals();
-    std::this_thread::sleep_for(100ms);
+    std::this_thread::sleep_for(scaled(100ms));
     EXPECT_EQ(dog->renewals(), renewals);
     EXPECT_EQ(totalKeys(),
               0);  // no late PEXPIRE brought anything back (it could not: owner-checked)
