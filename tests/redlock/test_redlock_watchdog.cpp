@@ -18,10 +18,11 @@ using RedlockWatchdogTest = FiveRedisServers;
 
 TEST_F(RedlockWatchdogTest, KeepsTheLockPastSeveralTtls) {
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock lock(nodes, "long", {.ttl = 300ms});
+    // Scaled: under ThreadSanitizer on a loaded machine a renewal could outlast 300 ms.
+    Redlock lock(nodes, "long", {.ttl = scaled(300ms)});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     auto dog = lock.startWatchdog();
-    std::this_thread::sleep_for(1'000ms);
+    std::this_thread::sleep_for(scaled(1'000ms));
     EXPECT_FALSE(dog->lost()) << dog->lostReason();
     EXPECT_GE(dog->renewals(), 5);
     EXPECT_TRUE(lock.isValid());
@@ -34,12 +35,12 @@ TEST_F(RedlockWatchdogTest, KeepsTheLockPastSeveralTtls) {
 
 TEST_F(RedlockWatchdogTest, TwoNodesDownDoNotStopIt) {
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock lock(nodes, "degraded", {.ttl = 300ms});
+    Redlock lock(nodes, "degraded", {.ttl = scaled(300ms)});  // scaled as above
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     auto dog = lock.startWatchdog();
     server(1).stop();
     server(2).stop();
-    std::this_thread::sleep_for(700ms);
+    std::this_thread::sleep_for(scaled(700ms));
     EXPECT_FALSE(dog->lost()) << dog->lostReason();
     EXPECT_TRUE(lock.isValid());
     EXPECT_EQ(dog->lastRenewal().granted(), 3);
