@@ -38,6 +38,22 @@ void fillLocks(Connection& c, long n) {
     }
 }
 
+// connected_clients from INFO clients.
+long connectedClients(Connection& c) {
+    const std::string info(c.command({"INFO", "clients"}).text());
+    const std::string field = "connected_clients:";
+    return std::stol(info.substr(info.find(field) + field.size()));
+}
+
+// Waits until lockscope-cli has connected to the server (one client more than `before`). It
+// installs its Ctrl+C handler before it connects, so a SIGINT sent after this is handled. A
+// fixed wait alone was too short for the ThreadSanitizer build on a loaded machine: the
+// SIGINT came before the handler and its default action killed the CLI.
+void waitUntilConnected(Connection& c, long before) {
+    const auto until = Clock::now() + 30s;
+    while (connectedClients(c) <= before && Clock::now() < until) std::this_thread::sleep_for(20ms);
+}
+
 // Sends SIGINT and returns the exit code, failing when the process needs more than 3 s to end
 // (the transport promises 200 ms for a blocked read; the margin is for a loaded machine).
 int interruptAndWait(CliProcess& cli, std::vector<std::string>& lines) {
@@ -54,7 +70,9 @@ int interruptAndWait(CliProcess& cli, std::vector<std::string>& lines) {
 TEST_F(CliTest, WatchStopsOnCtrlCDuringItsPacedFirstScan) {
     Connection c = connect();
     fillLocks(c, 40000);
+    const long before = connectedClients(c);
     CliProcess cli({"watch", "-u", url(), "--json", "--max-load", "1%"}, dir.path("err"));
+    waitUntilConnected(c, before);
     std::this_thread::sleep_for(700ms);
     ASSERT_TRUE(cli.running()) << cli.errors();
     std::vector<std::string> lines;
@@ -70,7 +88,9 @@ TEST_F(CliTest, WatchStopsOnCtrlCDuringItsPacedFirstScan) {
 TEST_F(CliTest, WatchJsonEndsWithAMarkOnCtrlCAfterACompleteScan) {
     Connection c = connect();
     fillLocks(c, 3);
+    const long before = connectedClients(c);
     CliProcess cli({"watch", "-u", url(), "--json", "--interval", "100"}, dir.path("err"));
+    waitUntilConnected(c, before);
     for (int added = 0; added < 3;) {
         auto l = cli.line(10s);
         ASSERT_TRUE(l) << "only " << added << " lock(s) added; stderr: " << cli.errors();
@@ -88,7 +108,9 @@ TEST_F(CliTest, WatchJsonEndsWithAMarkOnCtrlCAfterACompleteScan) {
 TEST_F(CliTest, WatchTableSaysOnStderrThatItWasInterrupted) {
     Connection c = connect();
     fillLocks(c, 40000);
+    const long before = connectedClients(c);
     CliProcess cli({"watch", "-u", url(), "--max-load", "1%"}, dir.path("err"));
+    waitUntilConnected(c, before);
     std::this_thread::sleep_for(700ms);
     std::vector<std::string> lines;
     EXPECT_EQ(interruptAndWait(cli, lines), 130);
@@ -101,7 +123,9 @@ TEST_F(CliTest, WatchTableSaysOnStderrThatItWasInterrupted) {
 TEST_F(CliTest, DoctorStopsOnCtrlCAndPrintsWhatItReadAsPartial) {
     Connection c = connect();
     fillLocks(c, 40000);
+    const long before = connectedClients(c);
     CliProcess cli({"doctor", "-u", url(), "--max-load", "1%"}, dir.path("err"));
+    waitUntilConnected(c, before);
     std::this_thread::sleep_for(1s);
     ASSERT_TRUE(cli.running()) << "the paced scan ended before Ctrl+C; stderr: " << cli.errors();
     std::vector<std::string> lines;
@@ -117,7 +141,9 @@ TEST_F(CliTest, DoctorStopsOnCtrlCAndPrintsWhatItReadAsPartial) {
 TEST_F(CliTest, DoctorJsonEndsWithThePartialMarkOnCtrlC) {
     Connection c = connect();
     fillLocks(c, 40000);
+    const long before = connectedClients(c);
     CliProcess cli({"doctor", "-u", url(), "--json", "--max-load", "1%"}, dir.path("err"));
+    waitUntilConnected(c, before);
     std::this_thread::sleep_for(1s);
     std::vector<std::string> lines;
     EXPECT_EQ(interruptAndWait(cli, lines), 130) << cli.errors();
@@ -134,7 +160,9 @@ TEST_F(CliTest, DoctorJsonEndsWithThePartialMarkOnCtrlC) {
 TEST_F(CliTest, DoctorObservingStopsOnCtrlC) {
     Connection c = connect();
     fillLocks(c, 5);
+    const long before = connectedClients(c);
     CliProcess cli({"doctor", "-u", url(), "--observe", "60"}, dir.path("err"));
+    waitUntilConnected(c, before);
     std::this_thread::sleep_for(1500ms);
     std::vector<std::string> lines;
     EXPECT_EQ(interruptAndWait(cli, lines), 130) << cli.errors();

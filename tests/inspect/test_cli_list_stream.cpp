@@ -145,5 +145,12 @@ TEST_F(CliTest, ListJsonMemoryStaysBoundedOnABigKeyspace) {
     GTEST_SKIP() << "peak RSS under AddressSanitizer is not the program's: " << rssKb / 1024
                  << " MB";
 #endif
+#ifdef __SANITIZE_THREAD__
+    // ThreadSanitizer's shadow memory (several bytes per byte the program touches) and its
+    // runtime's own allocator raise the RSS (49 MB here) whatever the CLI holds: this test
+    // measures the program's footprint, so the bound is checked by the normal build.
+    GTEST_SKIP() << "peak RSS under ThreadSanitizer is not the program's: " << rssKb / 1024
+                 << " MB";
+#endif
     EXPECT_LT(rssKb, 32 * 1024) << "peak RSS " << rssKb / 1024 << " MB";
 }

@@ -5,10 +5,12 @@
 
 #include "five_redis_servers.h"
 #include "lockscope/redlock/redlock.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
 using lockscope::testing::FiveRedisServers;
+using lockscope::testing::scaled;
 
 using RedlockExtend = FiveRedisServers;
 
@@ -46,9 +48,10 @@ TEST_F(RedlockExtend, ExtendWithoutAMajorityDoesNotCount) {
 
 TEST_F(RedlockExtend, ExtendAfterTheValidityRanOutSendsNothing) {
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock lock(nodes, "late", {.ttl = 100ms});
+    // Scaled: under ThreadSanitizer acquiring on five nodes can take most of 100 ms.
+    Redlock lock(nodes, "late", {.ttl = scaled(100ms)});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
-    std::this_thread::sleep_for(150ms);
+    std::this_thread::sleep_for(scaled(150ms));
     EXPECT_FALSE(lock.isValid());
     RedlockAttempt extended = lock.extend();
     EXPECT_FALSE(extended.succeeded);

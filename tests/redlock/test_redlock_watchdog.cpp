@@ -7,19 +7,22 @@
 
 #include "five_redis_servers.h"
 #include "lockscope/redlock/redlock.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
 using lockscope::testing::FiveRedisServers;
+using lockscope::testing::scaled;
 
 using RedlockWatchdogTest = FiveRedisServers;
 
 TEST_F(RedlockWatchdogTest, KeepsTheLockPastSeveralTtls) {
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock lock(nodes, "long", {.ttl = 300ms});
+    // Scaled: under ThreadSanitizer on a loaded machine a renewal could outlast 300 ms.
+    Redlock lock(nodes, "long", {.ttl = scaled(300ms)});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     auto dog = lock.startWatchdog();
-    std::this_thread::sleep_for(1'000ms);
+    std::this_thread::sleep_for(scaled(1'000ms));
     EXPECT_FALSE(dog->lost()) << dog->lostReason();
     EXPECT_GE(dog->renewals(), 5);
     EXPECT_TRUE(lock.isValid());
@@ -32,12 +35,12 @@ TEST_F(RedlockWatchdogTest, KeepsTheLockPastSeveralTtls) {
 
 TEST_F(RedlockWatchdogTest, TwoNodesDownDoNotStopIt) {
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock lock(nodes, "degraded", {.ttl = 300ms});
+    Redlock lock(nodes, "degraded", {.ttl = scaled(300ms)});  // scaled as above
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     auto dog = lock.startWatchdog();
     server(1).stop();
     server(2).stop();
-    std::this_thread::sleep_for(700ms);
+    std::this_thread::sleep_for(scaled(700ms));
     EXPECT_FALSE(dog->lost()) << dog->lostReason();
     EXPECT_TRUE(lock.isValid());
     EXPECT_EQ(dog->lastRenewal().granted(), 3);
@@ -89,14 +92,15 @@ TEST_F(RedlockWatchdogTest, ReportsTheLockLostWhenNodesStayDownUntilTheValidityE
 
 TEST_F(RedlockWatchdogTest, NoRenewalAfterRelease) {
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock lock(nodes, "done", {.ttl = 150ms});
+    // Scaled: under ThreadSanitizer a 150 ms TTL can run out before the watchdog renews it.
+    Redlock lock(nodes, "done", {.ttl = scaled(150ms)});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
-    auto dog = lock.startWatchdog({.interval = 10ms});
-    std::this_thread::sleep_for(60ms);
+    auto dog = lock.startWatchdog({.interval = scaled(10ms)});
+    std::this_thread::sleep_for(scaled(60ms));
     RedlockAttempt released = lock.release();
     EXPECT_EQ(released.granted(), 5);
     int renewals = dog->renewals();
-    std::this_thread::sleep_for(100ms);
+    std::this_thread::sleep_for(scaled(100ms));
     EXPECT_EQ(dog->renewals(), renewals);
     EXPECT_EQ(totalKeys(),
               0);  // no late PEXPIRE brought anything back (it could not: owner-checked)

@@ -1,11 +1,11 @@
 #include "session/sandbox_session.h"
 
 #include <QFutureWatcher>
-#include <QtConcurrent>
 
 #include "lockscope/errors.h"
 #include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/sandbox/local_redis_server.h"
+#include "session/pool_run.h"
 
 namespace lockscope::ui {
 namespace {
@@ -55,7 +55,7 @@ void SandboxSession::start() {
         workload_ = s.workload;
         emit started(QString::fromStdString(server_->url()));
     });
-    watcher->setFuture(QtConcurrent::run(startSandbox));
+    watcher->setFuture(runOnPool(startSandbox));
 }
 
 }  // namespace lockscope::ui

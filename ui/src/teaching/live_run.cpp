@@ -1,12 +1,12 @@
 #include "live_run.h"
 
 #include <QElapsedTimer>
-#include <QtConcurrent/QtConcurrentRun>
 #include <optional>
 
 #include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/sim/live_replay.h"
 #include "lockscope/sim/transcript.h"
+#include "session/pool_run.h"
 #include "sim_text.h"
 
 namespace lockscope::ui {
@@ -65,8 +65,9 @@ bool LiveRun::start(const std::string& scenario, const sim::ScenarioParams& para
                     std::uint64_t seed, int realMsPerVirtualSecond) {
     if (running()) return false;
     result_ = {};
-    watcher_.setFuture(
-        QtConcurrent::run(runOnSandbox, scenario, params, seed, realMsPerVirtualSecond));
+    watcher_.setFuture(runOnPool([scenario, params, seed, realMsPerVirtualSecond] {
+        return runOnSandbox(scenario, params, seed, realMsPerVirtualSecond);
+    }));
     emit started();
     return true;
 }

@@ -12,10 +12,10 @@
 #include <QPushButton>
 #include <QSpinBox>
 #include <QVBoxLayout>
-#include <QtConcurrent>
 #include <algorithm>
 
 #include "lockscope/errors.h"
+#include "session/pool_run.h"
 #include "widgets/connection_test.h"
 #include "widgets/tls_settings_box.h"
 
@@ -238,7 +238,8 @@ void ConnectionDialog::runTest() {
         showResult(outcome.ok, outcome.message);
         emit testFinished(outcome.ok, outcome.message);
     });
-    watcher->setFuture(QtConcurrent::run(testConnection, profile().endpoint));
+    watcher->setFuture(
+        runOnPool([endpoint = profile().endpoint] { return testConnection(endpoint); }));
 }
 
 void ConnectionDialog::showResult(bool ok, const QString& message) {

@@ -9,9 +9,9 @@
 #include <QTableWidget>
 #include <QTimer>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include "lockscope/errors.h"
+#include "session/pool_run.h"
 
 namespace lockscope::ui {
 namespace {
@@ -89,7 +89,7 @@ void DiscoverDialog::start() {
     Endpoint endpoint = profile_.endpoint;
     auto seen = keysSeen_;
     auto token = stop_.get_token();
-    watcher_.setFuture(QtConcurrent::run([endpoint, options, seen, token] {
+    watcher_.setFuture(runOnPool([endpoint, options, seen, token] {
         DiscoverOutcome outcome;
         try {
             // Its own connection, read-only: Discover only reads.
