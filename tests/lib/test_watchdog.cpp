@@ -4,6 +4,7 @@
 
 #include "lockscope/redis_lock.h"
 #include "redis_fixture.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
@@ -86,14 +87,15 @@ TEST_F(RedisTest, WatchdogReportsLossBeforeTheLeaseExpiresWhenTheServerIsStopped
 
 TEST_F(RedisTest, WatchdogNeverRenewsAfterRelease) {
     auto c = std::make_shared<Connection>(connect());
-    RedisLock lock(c, "finished", {.ttl = 150ms});
+    using lockscope::testing::scaled;  // the same periods, stretched under ThreadSanitizer
+    RedisLock lock(c, "finished", {.ttl = scaled(150ms)});
     ASSERT_TRUE(lock.acquire());
     auto dog = lock.startWatchdog();
-    std::this_thread::sleep_for(200ms);
+    std::this_thread::sleep_for(scaled(200ms));
     EXPECT_GE(dog->renewals(), 2);
     ASSERT_TRUE(lock.release());
     long long callsAfterRelease = scriptCalls(observer());
-    std::this_thread::sleep_for(300ms);  // six renewal periods
+    std::this_thread::sleep_for(scaled(300ms));  // six renewal periods
     EXPECT_EQ(scriptCalls(observer()), callsAfterRelease);
     EXPECT_FALSE(dog->lost());
 }
