@@ -6,10 +6,13 @@
 // profile the dialog made, fills its lock table from the TLS-only server. Saves screenshots.
 #include <QApplication>
 #include <QCheckBox>
+#include <QDialogButtonBox>
 #include <QFile>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTemporaryDir>
@@ -23,6 +26,7 @@
 #include "widgets/connection_dialog.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
+#include "widgets/screen_fit.h"
 #include "widgets/tls_settings_box.h"
 
 using namespace lockscope;
@@ -55,6 +59,41 @@ class ConnectionDialogTlsTest : public QObject {
         LocalRedisServerOptions options;
         options.tls = LocalRedisTls{certs_.serverCert, certs_.serverKey, certs_.caCert, false};
         server_ = std::make_unique<LocalRedisServer>(options);
+    }
+
+    void theDialogFitsA720pScreenAndShowsTlsFieldsOnlyWhenOn() {
+        // With every TLS field always shown (disabled), the dialog needed 744 px: taller than a
+        // 720 px screen, its buttons out of reach.
+        ConnectionDialog dialog;
+        dialog.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&dialog));
+        QVERIFY(!dialog.tlsBox()->caFileEdit()->isVisible());
+        QVERIFY2(dialog.sizeHint().height() <= 640,
+                 qPrintable(QString::number(dialog.sizeHint().height())));
+        dialog.tlsBox()->setChecked(true);
+        QVERIFY(dialog.tlsBox()->caFileEdit()->isVisible());
+        QVERIFY(dialog.tlsBox()->verifySwitch()->isVisible());
+        auto* sections = dialog.findChild<QScrollArea*>();
+        QVERIFY(sections);
+        QTRY_VERIFY(dialog.sizeHint().height() > 600);
+        // On a screen too short for all of it (a 720 px projector with a panel and a title
+        // bar), the sections scroll and OK stays on screen.
+        fitHeight(&dialog, 600);
+        QCOMPARE(dialog.height(), 600);
+        auto* buttons = dialog.findChild<QDialogButtonBox*>();
+        QVERIFY(buttons && buttons->isVisible());
+        QTRY_VERIFY(dialog.rect().contains(buttons->geometry()));
+        QTRY_VERIFY(sections->verticalScrollBar()->isVisible());
+        QVERIFY(testing::saveScreenshot(&dialog, "connection-dialog-tls-on-600px"));
+        // Where there is room, all of it shows and nothing scrolls.
+        fitHeight(&dialog, 2000);
+        QCOMPARE(dialog.height(), dialog.sizeHint().height());
+        QTRY_VERIFY(!sections->verticalScrollBar()->isVisible());
+        QVERIFY(testing::saveScreenshot(&dialog, "connection-dialog-tls-on"));
+        dialog.tlsBox()->setChecked(false);
+        QVERIFY(!dialog.tlsBox()->caFileEdit()->isVisible());
+        QTRY_VERIFY(dialog.height() <= 640);
+        QVERIFY(testing::saveScreenshot(&dialog, "connection-dialog-plain"));
     }
 
     void typingARedissUrlSwitchesTlsOnAndTestReportsTheSession() {

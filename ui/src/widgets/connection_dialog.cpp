@@ -10,6 +10,8 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QScrollArea>
+#include <QShowEvent>
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
@@ -17,6 +19,7 @@
 #include "lockscope/errors.h"
 #include "session/pool_run.h"
 #include "widgets/connection_test.h"
+#include "widgets/screen_fit.h"
 #include "widgets/tls_settings_box.h"
 
 namespace lockscope::ui {
@@ -102,12 +105,25 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     testRow->addWidget(testButton_, 0, Qt::AlignTop);
     testRow->addWidget(result_, 1);
 
+    // The sections scroll when the screen is too short for them (TLS on, at 720 px); the test
+    // row and the buttons stay in reach below.
+    auto* sections = new QWidget;
+    auto* sectionsLayout = new QVBoxLayout(sections);
+    sectionsLayout->setContentsMargins(0, 0, 0, 0);
+    sectionsLayout->addWidget(server);
+    sectionsLayout->addWidget(tls_);
+    sectionsLayout->addWidget(watch);
+    sectionsLayout->addWidget(cluster);
+    sections_ = new WholeContentScrollArea;
+    sections_->setWidget(sections);
+    // Fields shown or hidden (TLS on or off, the insecure warning): the dialog follows.
+    connect(sections_, &WholeContentScrollArea::contentHintChanged, this, [this] {
+        if (isVisible()) fitToScreen(this);
+    });
+
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     auto* layout = new QVBoxLayout(this);
-    layout->addWidget(server);
-    layout->addWidget(tls_);
-    layout->addWidget(watch);
-    layout->addWidget(cluster);
+    layout->addWidget(sections_, 1);
     layout->addLayout(testRow);
     layout->addWidget(buttons);
     setMinimumWidth(560);
@@ -254,6 +270,11 @@ void ConnectionDialog::showResult(bool ok, const QString& message) {
                                      : ok       ? QColor(0x2e, 0x7d, 0x32)
                                                 : QColor(0xc6, 0x28, 0x28));
     result_->setPalette(p);
+}
+
+void ConnectionDialog::showEvent(QShowEvent* event) {
+    QDialog::showEvent(event);
+    fitToScreen(this);
 }
 
 }  // namespace lockscope::ui

@@ -18,6 +18,7 @@ class QDoubleSpinBox;
 namespace lockscope::ui {
 
 class TlsSettingsBox;
+class WholeContentScrollArea;
 
 class ConnectionDialog : public QDialog {
     Q_OBJECT
@@ -40,6 +41,10 @@ class ConnectionDialog : public QDialog {
   signals:
     void testFinished(bool ok, const QString& message);
 
+  protected:
+    // Sized to its content, at most the screen's height (the sections scroll below that).
+    void showEvent(QShowEvent* event) override;
+
   private slots:
     void urlEdited();
     void fieldsEdited();
@@ -51,6 +56,7 @@ class ConnectionDialog : public QDialog {
     void showResult(bool ok, const QString& message);
 
     ConnectionProfile base_;
+    WholeContentScrollArea* sections_;
     QLineEdit* name_;
     QLineEdit* url_;
     QLineEdit* host_;

@@ -6,9 +6,7 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QTimer>
 #include <QToolButton>
-#include <algorithm>
 
 namespace lockscope::ui {
 
@@ -16,6 +14,7 @@ TlsSettingsBox::TlsSettingsBox(QWidget* parent) : QGroupBox(tr("TLS (rediss://)"
     setCheckable(true);
     setChecked(false);
     auto* form = new QFormLayout(this);
+    form_ = form;
     const QString pem = tr("PEM files (*.pem *.crt *.cer *.key);;All files (*)");
     caFile_ = pathRow(tr("CA fi&le:"),
                       tr("Certificates to trust (--cacert). Empty: the system's trusted CAs"), pem,
@@ -54,12 +53,19 @@ TlsSettingsBox::TlsSettingsBox(QWidget* parent) : QGroupBox(tr("TLS (rediss://)"
                        " border-radius: 3px; padding: 4px; font-weight: bold; }"));
     form->addRow(warning_);
     warning_->setVisible(false);
+    showFields(false);
 
     connect(verify_, &QCheckBox::toggled, this, &TlsSettingsBox::updateWarning);
     connect(this, &QGroupBox::toggled, this, [this](bool on) {
+        showFields(on);
         updateWarning();
         emit enabledChanged(on);
     });
+}
+
+void TlsSettingsBox::showFields(bool on) {
+    // Every row but the last, the warning, which updateWarning shows when it applies.
+    for (int row = 0; row + 1 < form_->rowCount(); ++row) form_->setRowVisible(row, on);
 }
 
 QLineEdit* TlsSettingsBox::pathRow(const QString& label, const QString& tip, const QString& filter,
@@ -90,13 +96,6 @@ QLineEdit* TlsSettingsBox::pathRow(const QString& label, const QString& tip, con
 void TlsSettingsBox::updateWarning() {
     const bool insecure = isChecked() && !verify_->isChecked();
     warning_->setVisible(insecure);
-    // An open dialog keeps its height when the warning appears, squeezing the wrapped text
-    // into one clipped line: grow the window to what it needs now.
-    if (insecure && isVisible())
-        QTimer::singleShot(0, this, [this] {
-            QWidget* w = window();
-            w->resize(w->width(), std::max(w->height(), w->sizeHint().height()));
-        });
     setTitle(insecure ? tr("TLS (rediss://) — NOT VERIFIED") : tr("TLS (rediss://)"));
 }
 

@@ -4,7 +4,8 @@
 // TLS (paths only: a key's contents are never saved; an encrypted key's passphrase goes to
 // the keychain like the password), the server name to send and check,
 // and the verify switch. Turning verification off shows a loud warning and stays visible
-// in the section's title.
+// in the section's title. The fields show only while TLS is on: with them always there the
+// dialog was 744 px tall, taller than a 720 px screen.
 
 #include <QGroupBox>
 
@@ -44,6 +45,7 @@ class TlsSettingsBox : public QGroupBox {
     QLineEdit* pathRow(const QString& label, const QString& tip, const QString& filter, Pick pick,
                        QFormLayout* form);
     void updateWarning();
+    void showFields(bool on);
 
     QLineEdit* caFile_;
     QLineEdit* caDir_;
@@ -53,6 +55,7 @@ class TlsSettingsBox : public QGroupBox {
     QLineEdit* serverName_;
     QCheckBox* verify_;
     QLabel* warning_;
+    QFormLayout* form_;
 };
 
 }  // namespace lockscope::ui
