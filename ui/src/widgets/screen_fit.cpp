@@ -16,8 +16,16 @@ void fitHeight(QWidget* window, int maxHeight) {
 void fitToScreen(QWidget* window) {
     const QScreen* screen = window->screen();
     if (!screen) return;
+    const QRect room = screen->availableGeometry();
     const int titleBar = window->style()->pixelMetric(QStyle::PM_TitleBarHeight);
-    fitHeight(window, screen->availableGeometry().height() - titleBar);
+    fitHeight(window, room.height() - titleBar);
+    // A dialog that grew where it was opened (centred on its parent) would run past the
+    // screen's bottom edge, its buttons out of reach: move it up.
+    const int decoration = std::max(titleBar, window->frameGeometry().height() - window->height());
+    const int frameHeight = window->height() + decoration;
+    const QPoint at = window->frameGeometry().topLeft();
+    if (at.y() + frameHeight > room.bottom() + 1)
+        window->move(at.x(), std::max(room.top(), room.bottom() + 1 - frameHeight));
 }
 
 WholeContentScrollArea::WholeContentScrollArea(QWidget* parent) : QScrollArea(parent) {

@@ -11,7 +11,8 @@ namespace lockscope::ui {
 // Resizes window to its size hint's height, at most maxHeight (its content scrolls below).
 void fitHeight(QWidget* window, int maxHeight);
 
-// fitHeight with the room its screen leaves (the available geometry, less the title bar).
+// fitHeight with the room its screen leaves (the available geometry, less the title bar),
+// moved up where it would run past the bottom edge.
 void fitToScreen(QWidget* window);
 
 // A scroll area that asks for room for all of its content (QScrollArea's own hint stops at
