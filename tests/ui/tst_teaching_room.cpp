@@ -525,6 +525,48 @@ class TeachingRoomTest : public QObject {
         }
     }
 
+    void theBookingsLaneSaysWhatTheBookingsTableDid() {
+        // Issue 14: seat-hold's bookings lane said "stale writes rejected: 0", the fenced
+        // store's wording, while seats were being sold twice in it. At every beat, as told
+        // and with fix=1, it counts the rows booked so far and the seats sold twice or the
+        // confirmations refused, as the run counted them.
+        ReplayPanel panel;
+        panel.resize(1280, 720);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.loadScenario(QStringLiteral("seat-hold")));
+        for (const qint64 fix : {0, 1}) {
+            QVERIFY(panel.setParam(QStringLiteral("fix"), fix));
+            const sim::Recording& r = panel.replay().recording();
+            int bookings = -1;
+            for (std::size_t i = 0; i < r.lanes.size(); ++i)
+                if (r.lanes[i].name == "bookings") bookings = static_cast<int>(i);
+            QVERIFY(bookings >= 0);
+            const int beats = static_cast<int>(panel.replay().beats().size());
+            for (int beat = -1; beat < beats; ++beat) {
+                panel.seek(beat);
+                QCoreApplication::processEvents();
+                panel.lanes()->repaint();
+                const QString shown = panel.lanes()->headerState(bookings).text;
+                const sim::OutcomeSummary& so = panel.replay().outcomeSoFar();
+                const QString where =
+                    QStringLiteral("fix=%1 beat %2: \"%3\"").arg(fix).arg(beat).arg(shown);
+                QVERIFY2(!shown.contains(QStringLiteral("stale")), qPrintable(where));
+                QVERIFY2(shown.contains(QString::number(so.bookingsConfirmed)), qPrintable(where));
+                if (so.seatsSoldTwice)
+                    QVERIFY2(shown.contains(QStringLiteral("%1 sold twice").arg(so.seatsSoldTwice)),
+                             qPrintable(where));
+                if (so.bookingsRefused)
+                    QVERIFY2(shown.contains(QStringLiteral("refused %1").arg(so.bookingsRefused)),
+                             qPrintable(where));
+            }
+            // The story's end shows the harm (as told) or the fix working (fix=1).
+            const sim::OutcomeSummary& end = panel.replay().outcome();
+            QVERIFY(fix ? end.bookingsRefused > 0 : end.seatsSoldTwice > 0);
+        }
+        QVERIFY(testing::saveScreenshot(&panel, QStringLiteral("teaching-seat-hold-bookings")));
+    }
+
     void theVerdictAndThePromptStayInViewAt720p() {
         // On a projector the class reads the verdict after the last beat and the question
         // that stops playback: neither may sit below the fold of the narration box, for any

@@ -54,9 +54,30 @@ HeaderStatus keyStatus(const sim::LaneState& key, bool started, const QPalette& 
             text};
 }
 
+// A fenced-store lane that is a bookings table (seat-hold): the run confirmed or refused
+// bookings in it. Its fences are never checked, so "stale writes rejected" would be false.
+bool isBookingsTable(const sim::Lane& lane, const sim::OutcomeSummary& end) {
+    return lane.kind == sim::LaneKind::FencedStore &&
+           end.bookingsConfirmed + end.bookingsRefused > 0;
+}
+
+// What the bookings table shows so far: rows taken, seats sold twice (harm) or second
+// confirmations refused by its rule (the fix working).
+HeaderStatus bookingsStatus(const sim::OutcomeSummary& so, const QPalette& pal) {
+    if (so.seatsSoldTwice)
+        return {tr("booked %1 · %2 sold twice").arg(so.bookingsConfirmed).arg(so.seatsSoldTwice),
+                LaneColors::bad(pal)};
+    if (so.bookingsRefused)
+        return {tr("booked %1 · refused %2").arg(so.bookingsConfirmed).arg(so.bookingsRefused),
+                LaneColors::good(pal)};
+    return {tr("bookings: %1").arg(so.bookingsConfirmed), pal.color(QPalette::Text)};
+}
+
+// `end`: the whole run's counts, which say what kind of store a fenced-store lane is.
 HeaderStatus resourceStatus(const sim::Lane& lane, const sim::OutcomeSummary& so,
-                            const QPalette& pal) {
+                            const sim::OutcomeSummary& end, const QPalette& pal) {
     const QColor text = pal.color(QPalette::Text);
+    if (isBookingsTable(lane, end)) return bookingsStatus(so, pal);
     switch (lane.kind) {
         case sim::LaneKind::FinanceOutbox:
             return {tr("emails so far: %1").arg(so.emailsSent), text};
@@ -212,8 +233,8 @@ std::vector<QStringList> TimelineLanes::storyStates() const {
         if (r.lanes[i].kind == sim::LaneKind::Instance ||
             r.lanes[i].kind == sim::LaneKind::RedisKey)
             continue;
-        add(i, resourceStatus(r.lanes[i], end, pal).text);
-        add(i, resourceStatus(r.lanes[i], noneAccepted, pal).text);
+        add(i, resourceStatus(r.lanes[i], end, end, pal).text);
+        add(i, resourceStatus(r.lanes[i], noneAccepted, end, pal).text);
     }
     return texts;
 }
@@ -279,7 +300,7 @@ HeaderStatus TimelineLanes::headerStatus(int lane) const {
     if (info.kind == sim::LaneKind::RedisKey)
         return hasState ? keyStatus(states_[lane], replay_->currentBeat() >= 0, pal)
                         : HeaderStatus{QString(), pal.color(QPalette::Text)};
-    return resourceStatus(info, replay_->outcomeSoFar(), pal);
+    return resourceStatus(info, replay_->outcomeSoFar(), replay_->outcome(), pal);
 }
 
 void TimelineLanes::paintHeaders(QPainter& p) const {
