@@ -11,6 +11,7 @@
 #include "lockscope/inspect/library_release.h"
 #include "session/cluster_members.h"
 #include "session/lock_companions.h"
+#include "session/tsan_handover.h"
 
 namespace lockscope::ui {
 namespace {
@@ -58,15 +59,23 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
                                     const inspect::ScanProgress& progress) {
         if (watch_) completeFromTable(batch, watch_->table());
         if (!batch.empty())
-            emit locksChanged(instance_,
-                              QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
-                                                           std::make_move_iterator(batch.end())),
-                              {}, false);
+            emitLocksChanged(QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
+                                                          std::make_move_iterator(batch.end())),
+                             {}, false);
         emit scanProgress(instance_, progress.fraction, progress.keysSeen);
     };
 }
 
 ConnectionWorker::~ConnectionWorker() = default;
+
+void ConnectionWorker::emitLocksChanged(const QVector<inspect::LockRecord>& changed,
+                                        const QStringList& removed, bool rescanned) {
+    // The receiver reads these through implicit sharing: the same buffers, whose addresses
+    // it takes over before reading.
+    handOver(changed.constData());
+    handOver(removed.constData());
+    emit locksChanged(instance_, changed, removed, rescanned);
+}
 
 void ConnectionWorker::cancelScan() {
     QMutexLocker lock(&scanStopMutex_);
@@ -159,8 +168,7 @@ void ConnectionWorker::idle() {
         if (!update.changed.empty() || !update.removed.empty()) {
             QStringList removed;
             for (const auto& key : update.removed) removed << QString::fromStdString(key);
-            emit locksChanged(
-                instance_,
+            emitLocksChanged(
                 QVector<inspect::LockRecord>(update.changed.begin(), update.changed.end()), removed,
                 false);
         }
@@ -269,7 +277,7 @@ void ConnectionWorker::step() {
                 tr("rescanning at full speed, as asked: the load budget does not pace this "
                    "scan"));
         if (!changed.isEmpty() || !removed.isEmpty() || update.rescanned)
-            emit locksChanged(instance_, changed, removed, update.rescanned);
+            emitLocksChanged(changed, removed, update.rescanned);
         // Connected only after the rescan's removals are out: a view stops showing the
         // rows as stale when it hears this, and the ghosts of a restart are gone by then.
         if (state_ != ConnectionState::Connected) {

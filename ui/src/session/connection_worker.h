@@ -92,6 +92,10 @@ class ConnectionWorker : public QObject {
                         int outcome, const QString& message);
 
   private:
+    // Emits locksChanged, handing the records over to the receiving thread so that
+    // ThreadSanitizer sees the order Qt's queue gives them (see tsan_handover.h).
+    void emitLocksChanged(const QVector<lockscope::inspect::LockRecord>& changed,
+                          const QStringList& removed, bool rescanned);
     void step();
     void idle();  // between steps: follow keyspace notifications, in short slices
     void connectNow();

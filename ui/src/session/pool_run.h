@@ -20,25 +20,11 @@
 #include <type_traits>
 #include <utility>
 
-#if defined(__SANITIZE_THREAD__)
-#include <sanitizer/tsan_interface.h>
-#endif
+#include "session/tsan_handover.h"
 
 namespace lockscope::ui {
 
 namespace detail {
-
-inline void tsanRelease([[maybe_unused]] void* address) {
-#if defined(__SANITIZE_THREAD__)
-    __tsan_release(address);
-#endif
-}
-
-inline void tsanAcquire([[maybe_unused]] void* address) {
-#if defined(__SANITIZE_THREAD__)
-    __tsan_acquire(address);
-#endif
-}
 
 // Deleted by the pool after run() (autoDelete).
 template <class F>
@@ -50,7 +36,7 @@ class PoolTask : public QRunnable {
     QFuture<Result> future() { return promise_.future(); }
 
     void run() override {
-        tsanAcquire(this);  // everything the constructing thread wrote is ours now
+        takeOver(this);  // everything the constructing thread wrote is ours now
         try {
             if constexpr (std::is_void_v<Result>)
                 f_();
@@ -73,7 +59,7 @@ template <class F>
 QFuture<std::invoke_result_t<std::decay_t<F>&>> runOnPool(F&& f) {
     auto* task = new detail::PoolTask<std::decay_t<F>>(std::forward<F>(f));
     auto future = task->future();
-    detail::tsanRelease(task);  // after the task is built, before a pool thread can see it
+    handOver(task);  // after the task is built, before a pool thread can see it
     QThreadPool::globalInstance()->start(task);
     return future;
 }

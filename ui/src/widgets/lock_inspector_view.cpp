@@ -25,6 +25,7 @@
 #include "session/cluster_members.h"
 #include "session/connection_hub.h"
 #include "session/lock_companions.h"
+#include "session/tsan_handover.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_table_delegate.h"
 #include "widgets/redlock_group_panel.h"
@@ -229,6 +230,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 void LockInspectorView::onLocksChanged(const QString& instance,
                                        const QVector<inspect::LockRecord>& changed,
                                        const QStringList& removed, bool) {
+    // The worker's records, handed over through Qt's queue (see tsan_handover.h).
+    takeOver(changed.constData());
+    takeOver(removed.constData());
     pending_.add(instance, changed, removed);
     // A scan's stream is gathered for 100 ms (fewer slices and re-sorts); a steady-state
     // update (a renewal, a row on screen re-read) is shown at once: those 100 ms were a
