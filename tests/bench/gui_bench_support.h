@@ -55,7 +55,7 @@ inline double serverCpuSeconds(Connection& c) {
 // tells the window's GUI thread from its connection workers and Qt's helpers.
 inline std::map<std::string, double> threadCpuSecondsByName() {
     std::map<std::string, double> out;
-    const double tick = double(sysconf(_SC_CLK_TCK));
+    const auto tick = double(sysconf(_SC_CLK_TCK));
     for (const QString& tid :
          QDir(QStringLiteral("/proc/self/task")).entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
         QFile stat(QStringLiteral("/proc/self/task/%1/stat").arg(tid));
