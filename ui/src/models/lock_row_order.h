@@ -1,12 +1,14 @@
 #pragma once
 // The display order of the lock table's rows, kept apart from the rows themselves: rows
 // live in stable slots (ids), and this maps position <-> id. Re-sorting after an update
-// compares only the rows that changed (k log n comparisons, one O(n) copy), and rows to remove are
+// compares only the rows that changed (k log n comparisons) and rewrites only the span between
+// the first and the last place a changed row leaves or lands, and rows to remove are
 // first moved to the tail, so a model announces any change with one layout change and at most one
 // contiguous insert or removal, whatever the number of rows. With a million rows a view pays
 // O(n) per signal, so the number of signals is what matters.
 
 #include <functional>
+#include <utility>
 #include <vector>
 
 namespace lockscope::ui {
@@ -34,12 +36,15 @@ class LockRowOrder {
     void popTail(int count);
 
   private:
-    void renumber(int from);
+    // Positions [from, to) after their ids moved.
+    void renumber(int from, int to);
+    // The positions [first, last) a re-sort of these ids (sorted) rewrites.
+    std::pair<int, int> touchedSpan(const std::vector<int>& sortedIds, const Less& less) const;
     std::vector<bool> marks(const std::vector<int>& ids) const;
 
     std::vector<int> ids_;        // position -> id
     std::vector<int> positions_;  // id -> position, -1 for an id not in the order
-    std::vector<int> scratch_;    // resort()'s rows that stay, reused between calls
+    std::vector<int> scratch_;    // resort()'s rows that stay in its span, reused between calls
 };
 
 }  // namespace lockscope::ui
