@@ -345,12 +345,15 @@ TEST_F(CliTest, WatchWaitsOutBusyAndFailsWhenEveryPollFailed) {
         EXPECT_TRUE(contains(run.err, "every poll failed")) << run.err;
         EXPECT_TRUE(contains(run.err, "BUSY")) << run.err;
     }
+    // The first poll must meet the busy server: under ThreadSanitizer the CLI takes over a
+    // second to start, so the script is killed later there (and the watch lasts longer).
     BusyServer busy(endpoint());
     std::thread killer([&] {
-        std::this_thread::sleep_for(1s);
+        std::this_thread::sleep_for(scaled(1s));
         busy.kill();
     });
-    auto run = cli({"watch", "-u", url(), "--for", "3", "--interval", "100", "--json"});
+    const std::string watchFor = std::to_string(scaled(3s).count());
+    auto run = cli({"watch", "-u", url(), "--for", watchFor, "--interval", "100", "--json"});
     killer.join();
     EXPECT_EQ(run.code, 0) << run.err;
     auto lines = jsonLines(run.out);
