@@ -12,7 +12,7 @@ void performClockJump(World& world, Recording& recording, ClockJumpFault& jump) 
     const std::int64_t after = node.redis.pttl(world.lockKey, world.now);
     std::string text = node.name + "'s clock jumps " + formatDuration(jump.jump) +
                        " forward (an NTP step, a VM resumed after suspension).";
-    const Holding* h = node.currentHolding();
+    const Holding* h = node.currentHolding(world.lockKey);
     if (h && before >= 0)
         text += " " + h->holder + "'s key there had " + formatDuration(before) + " left; by " +
                 node.name + "'s clock it now has " +

@@ -175,7 +175,7 @@ CommandReply StepContext::send(const RedisCommand& command) {
         return send(eval);
     }
     facts_.clear();
-    if (!world_.lockKey.empty() && command.key == world_.lockKey) updateOwnership(command, reply);
+    if (world_.recordsHolders(command.key)) updateOwnership(command, reply);
     beat(e, facts_);
     replicate(command);
     return reply;
@@ -188,7 +188,7 @@ void StepContext::sendReplyTooLate(const RedisCommand& command, VirtualMs replyA
     recording_.events[e].detail =
         "ran it; reply " + reply.summary() + " after " + formatDuration(replyAfter);
     facts_.clear();
-    if (!world_.lockKey.empty() && command.key == world_.lockKey) updateOwnership(command, reply);
+    if (world_.recordsHolders(command.key)) updateOwnership(command, reply);
     const std::string& node = world_.node(command.node).name;
     beat(e, node + " runs it (" + reply.summary() + "), but the reply takes " +
                 formatDuration(replyAfter) + ", past the " + formatDuration(timeout) +

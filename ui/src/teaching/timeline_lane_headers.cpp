@@ -20,9 +20,23 @@ QString tr(const char* text) {
     return TimelineLanes::tr(text);
 }
 
-HeaderStatus instanceStatus(const sim::Lane& lane, const sim::LaneState& state, long keyLanes,
-                            const QPalette& pal) {
+// A key the instance holds that no key lane draws (seat-hold's buyer of seat A2): named in
+// its header, as "holds the lock" would point at the key lanes' key. Empty: none.
+std::string undrawnKeyHeld(const sim::Recording& r, const sim::LaneState& state) {
+    for (const std::string& key : state.keysHeld)
+        if (std::none_of(r.lanes.begin(), r.lanes.end(), [&](const sim::Lane& l) {
+                return l.kind == sim::LaneKind::RedisKey && l.key == key;
+            }))
+            return key;
+    return {};
+}
+
+HeaderStatus instanceStatus(const sim::Recording& r, const sim::Lane& lane,
+                            const sim::LaneState& state, long keyLanes, const QPalette& pal) {
     // One function of the recording says what every lane shows (lane_state.h).
+    if (state.instance == sim::InstanceState::HoldsLock)
+        if (const std::string key = undrawnKeyHeld(r, state); !key.empty())
+            return {tr("holds %1").arg(qs(key)), pal.color(QPalette::Text)};
     switch (state.instance) {
         case sim::InstanceState::Crashed:
             return {tr("crashed"), LaneColors::crash(pal)};
@@ -220,7 +234,7 @@ std::vector<QStringList> TimelineLanes::storyStates() const {
         const std::vector<sim::LaneState> states = sim::laneStatesAtBeat(r, beat);
         for (std::size_t i = 0; i < r.lanes.size() && i < states.size(); ++i) {
             if (r.lanes[i].kind == sim::LaneKind::Instance)
-                add(i, instanceStatus(r.lanes[i], states[i], keyLanes, pal).text);
+                add(i, instanceStatus(r, r.lanes[i], states[i], keyLanes, pal).text);
             else if (r.lanes[i].kind == sim::LaneKind::RedisKey)
                 add(i, keyStatus(states[i], beat >= 0, pal).text);
         }
@@ -295,7 +309,7 @@ HeaderStatus TimelineLanes::headerStatus(int lane) const {
     const sim::Lane& info = r.lanes[lane];
     const bool hasState = lane < static_cast<int>(states_.size());
     if (info.kind == sim::LaneKind::Instance)
-        return hasState ? instanceStatus(info, states_[lane], countKeyLanes(r), pal)
+        return hasState ? instanceStatus(r, info, states_[lane], countKeyLanes(r), pal)
                         : HeaderStatus{QString(), pal.color(QPalette::Text)};
     if (info.kind == sim::LaneKind::RedisKey)
         return hasState ? keyStatus(states_[lane], replay_->currentBeat() >= 0, pal)

@@ -131,7 +131,7 @@ class StepContext {
     int emit(EventKind kind, LaneId lane, std::string detail);
     int beat(int eventIndex, std::string narration);
     void updateOwnership(const RedisCommand& command, const CommandReply& reply);
-    void lostLock(int node, const std::string& how);
+    void lostLock(int node, const std::string& key, const std::string& how);
     void replicate(const RedisCommand& command);
     void endRun(RunState state);
 
@@ -154,10 +154,13 @@ void recordBeat(Recording& recording, int eventIndex, const std::string& narrati
 
 // Interval bookkeeping shared by the context and the simulator loop.
 void openInterval(World& world, Interval interval);
+// Closes the open interval of that kind on lane and node; of that key only, when key is given.
 void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind kind, VirtualMs at,
-                   int node = 0);
-// Called when the lock key on a node lost its holder (expiry, a DEL, a release).
-void recordLockLost(World& world, Recording& recording, int node, const std::string& how);
+                   int node = 0, const std::string& key = {});
+// Called when a recorded key (World::recordsHolders) on a node lost its holder (expiry, a DEL,
+// a release, an overwrite).
+void recordLockLost(World& world, Recording& recording, int node, const std::string& key,
+                    const std::string& how);
 // Whether actor holds the lock key on a majority of the nodes right now (the only node of a
 // single-server story): the rule for "stale" writes.
 bool holdsLockNow(const World& world, const std::string& actor);
