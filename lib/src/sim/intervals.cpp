@@ -35,6 +35,11 @@ void recordBeat(Recording& recording, int eventIndex, const std::string& narrati
     recording.beats.push_back(b);
 }
 
+void recordBeat(Recording& recording, int eventIndex, const std::vector<Message>& narration) {
+    recordBeat(recording, eventIndex, renderEnglish(narration));
+    recording.beats.back().narrationParts = narration;
+}
+
 void openInterval(World& world, Interval interval) {
     interval.fromStep = world.steps;
     world.openIntervals.push_back(std::move(interval));

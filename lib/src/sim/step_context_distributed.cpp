@@ -146,6 +146,11 @@ void StepContext::lockAttemptFailed(const std::string& why) {
     note(why);
 }
 
+void StepContext::lockAttemptFailed(const std::vector<Message>& why) {
+    ++world_.outcome.lockAttemptsFailed;
+    note(why);
+}
+
 void StepContext::lockAttemptRefused() {
     ++world_.outcome.lockAttemptsFailed;
 }
