@@ -681,6 +681,66 @@ class TeachingRoomTest : public QObject {
         }
     }
 
+    void theOutcomeTableFitsTheNormalWindowAt720p() {
+        // Issue 14: in the normal window (sidebar, no presenter zoom) at 1280×720 the outcome
+        // table scrolled sideways, the third column cut at the edge. For every story, at its
+        // end: no horizontal scroll bar, every column header whole (each line inside its
+        // section, every line's height inside the header), and each row label whole or
+        // elided with its whole text in the tooltip.
+        Normal720pWindow normal(settings());
+        QVERIFY(normal.exposed);
+        MainWindow& window = normal.window;
+        ReplayPanel* panel = window.teaching();
+        OutcomeComparison* table = panel->comparison();
+        QVERIFY(!window.presenterMode());
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            panel->seek(static_cast<int>(panel->replay().beats().size()) - 1);
+            QCoreApplication::processEvents();
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-normal-720p-table-%1").arg(name)));
+            QVERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(name + QStringLiteral(" scrolls sideways by ") +
+                                QString::number(table->horizontalScrollBar()->maximum())));
+            QHeaderView* header = table->horizontalHeader();
+            const QFontMetrics headerFont(header->font());
+            const int margin =
+                header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+            int columns = 0;
+            for (int c = 0; c < table->columnCount(); ++c) {
+                const QStringList lines = table->horizontalHeaderItem(c)->text().split(u'\n');
+                QVERIFY2(header->height() >= lines.size() * headerFont.height(),
+                         qPrintable(name + QStringLiteral(": header %1 px for %2 lines")
+                                               .arg(header->height())
+                                               .arg(lines.size())));
+                for (const QString& line : lines)
+                    QVERIFY2(
+                        header->sectionSize(c) >= headerFont.horizontalAdvance(line) + 2 * margin,
+                        qPrintable(name + QStringLiteral(": \"") + line +
+                                   QStringLiteral("\" in %1 px").arg(header->sectionSize(c))));
+                columns += header->sectionSize(c);
+            }
+            // Every column in view: the columns end inside the viewport.
+            QVERIFY2(columns <= table->viewport()->width(), qPrintable(name));
+            QHeaderView* rows = table->verticalHeader();
+            const QFontMetrics rowFont(rows->font());
+            for (int r = 0; r < table->rowCount(); ++r) {
+                const QString label = table->verticalHeaderItem(r)->text();
+                const QString shown = table->shownRowLabel(r);
+                const QString where = name + QStringLiteral(": row \"") + label +
+                                      QStringLiteral("\" shows \"") + shown +
+                                      QStringLiteral("\" in %1 px").arg(rows->width());
+                // Whole, or elided with "…" and whole in the tooltip; never cut mid-letter.
+                QVERIFY2(rowFont.horizontalAdvance(shown) + 2 * margin <= rows->width(),
+                         qPrintable(where));
+                QVERIFY2(shown == label || (shown.endsWith(QChar(0x2026)) &&
+                                            table->verticalHeaderItem(r)->toolTip() == label),
+                         qPrintable(where));
+            }
+        }
+    }
+
     void barLabelsAreDrawnOnlyWhereTheyFit() {
         // Issue 14: on short lanes (nine of them at 720p) a bar's label was set in a 9-px
         // font on a bar two pixels tall: half of each letter hidden. A label is drawn whole
