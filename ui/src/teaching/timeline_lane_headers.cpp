@@ -20,23 +20,27 @@ QString tr(const char* text) {
     return TimelineLanes::tr(text);
 }
 
-// A key the instance holds that no key lane draws (seat-hold's buyer of seat A2): named in
-// its header, as "holds the lock" would point at the key lanes' key. Empty: none.
-std::string undrawnKeyHeld(const sim::Recording& r, const sim::LaneState& state) {
-    for (const std::string& key : state.keysHeld)
-        if (std::none_of(r.lanes.begin(), r.lanes.end(), [&](const sim::Lane& l) {
-                return l.kind == sim::LaneKind::RedisKey && l.key == key;
-            }))
-            return key;
-    return {};
+// Whether some instance lane holds a key no key lane draws (seat-hold's buyers of A2 and
+// A3): then "holds the lock" would point at the key lanes' key, so holders name their key.
+bool holdsKeysNoLaneDraws(const sim::Recording& r) {
+    auto drawn = [&](const std::string& key) {
+        return std::any_of(r.lanes.begin(), r.lanes.end(), [&](const sim::Lane& l) {
+            return l.kind == sim::LaneKind::RedisKey && l.key == key;
+        });
+    };
+    return std::any_of(r.intervals.begin(), r.intervals.end(), [&](const sim::Interval& i) {
+        const sim::Lane* lane = r.lane(i.lane);
+        return i.kind == sim::IntervalKind::Ownership && lane &&
+               lane->kind == sim::LaneKind::Instance && !drawn(i.key);
+    });
 }
 
 HeaderStatus instanceStatus(const sim::Recording& r, const sim::Lane& lane,
                             const sim::LaneState& state, long keyLanes, const QPalette& pal) {
     // One function of the recording says what every lane shows (lane_state.h).
-    if (state.instance == sim::InstanceState::HoldsLock)
-        if (const std::string key = undrawnKeyHeld(r, state); !key.empty())
-            return {tr("holds %1").arg(qs(key)), pal.color(QPalette::Text)};
+    if (state.instance == sim::InstanceState::HoldsLock && !state.keysHeld.empty() &&
+        holdsKeysNoLaneDraws(r))
+        return {tr("holds %1").arg(qs(state.keysHeld.front())), pal.color(QPalette::Text)};
     switch (state.instance) {
         case sim::InstanceState::Crashed:
             return {tr("crashed"), LaneColors::crash(pal)};
