@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <string>
 
 #include "lockscope/sim/lane_state.h"
 #include "lockscope/sim/replay.h"
@@ -24,6 +26,12 @@ const LaneState* keyLaneOf(const Recording& r, const std::vector<LaneState>& sta
     for (std::size_t i = 0; i < states.size(); ++i)
         if (states[i].kind == LaneKind::RedisKey && r.lanes[i].node == node) return &states[i];
     return nullptr;
+}
+
+// Whether the simulated Redis node holds key for actor at the replay's current beat.
+bool heldOn(const Replay& replay, const std::string& actor, const std::string& key, int node) {
+    const Holding* h = replay.state().node(node).currentHolding(key);
+    return h && h->holder == actor && replay.state().node(node).redis.peek(key, replay.state().now);
 }
 
 void expectLanesAgree(Replay& replay, int beat) {
@@ -48,12 +56,23 @@ void expectLanesAgree(Replay& replay, int beat) {
             }
         }
         if (s.kind != LaneKind::Instance) continue;
-        // An instance that holds the lock on a node is the holder the node's key lane names.
-        for (int node : s.nodesHeld) {
-            const LaneState* key = keyLaneOf(r, states, node);
-            ASSERT_NE(key, nullptr) << lane.name << ", " << where(replay, beat);
-            EXPECT_EQ(key->holder, lane.name)
-                << lane.name << " holds node " << node << ", " << where(replay, beat);
+        // An instance that holds the lock key on a node is the holder the node's key lane
+        // names; a key no lane draws (a seat's hold) is held in the simulated Redis itself.
+        const std::string& lockKey = replay.state().lockKey;
+        if (s.keysHeld == std::vector<std::string>{lockKey}) {
+            for (int node : s.nodesHeld) {
+                const LaneState* key = keyLaneOf(r, states, node);
+                ASSERT_NE(key, nullptr) << lane.name << ", " << where(replay, beat);
+                EXPECT_EQ(key->holder, lane.name)
+                    << lane.name << " holds node " << node << ", " << where(replay, beat);
+            }
+        }
+        for (const std::string& k : s.keysHeld) {
+            if (k == lockKey) continue;
+            const bool somewhere = std::any_of(s.nodesHeld.begin(), s.nodesHeld.end(), [&](int n) {
+                return heldOn(replay, lane.name, k, n);
+            });
+            EXPECT_TRUE(somewhere) << lane.name << " holds " << k << ", " << where(replay, beat);
         }
         if (s.instance == InstanceState::HoldsLock) {
             EXPECT_FALSE(s.nodesHeld.empty());
@@ -116,4 +135,54 @@ TEST(LaneStates, BeforeTheFirstBeatNothingHasHappened) {
         EXPECT_FALSE(s.keyExists);
         EXPECT_TRUE(s.nodesHeld.empty());
     }
+}
+
+// seat-hold: every buyer's lane says what its own seat's key says, not only A1's buyers.
+// With the defaults u2 holds A2 on r1 from 0.020s, and u5 holds A2 on r2 after the failover
+// lost u2's hold there; u3 holds A3 on r2 until it releases it.
+TEST(LaneStates, SeatHoldShowsEveryBuyersOwnSeat) {
+    Replay replay("seat-hold");
+    const Recording& r = replay.recording();
+    std::map<std::string, bool> seenHolding;
+    for (int beat = 0; beat < static_cast<int>(r.beats.size()); ++beat) {
+        replay.seek(beat);
+        const auto states = laneStatesAtBeat(r, beat);
+        for (std::size_t i = 0; i < states.size(); ++i) {
+            const Lane& lane = r.lanes[i];
+            if (lane.kind != LaneKind::Instance) continue;
+            const std::string seat = lane.subtitle.substr(lane.subtitle.rfind(' ') + 1);
+            const std::string key = "seat:{gig}:" + seat;
+            bool heldInRedis = false;
+            for (int n = 0; n < static_cast<int>(replay.state().nodes.size()); ++n)
+                heldInRedis = heldInRedis || heldOn(replay, lane.name, key, n);
+            // The buyer's lane holds exactly when the simulated Redis holds its seat for it.
+            EXPECT_EQ(states[i].instance == InstanceState::HoldsLock, heldInRedis)
+                << lane.name << " (" << key << "), " << where(replay, beat);
+            if (heldInRedis) {
+                EXPECT_EQ(states[i].keysHeld, std::vector<std::string>{key})
+                    << lane.name << ", " << where(replay, beat);
+                seenHolding[lane.name] = true;
+            }
+        }
+    }
+    // Every buyer who got a hold is seen holding it (u6 was refused: A3 was taken).
+    for (const char* buyer : {"u1", "u2", "u3", "u4", "u5"})
+        EXPECT_TRUE(seenHolding[buyer]) << buyer << " never shown holding its seat";
+    EXPECT_FALSE(seenHolding["u6"]);
+}
+
+// The beat where u2 has just taken seat A2: its lane says it holds it, like u1's says A1.
+TEST(LaneStates, SeatHoldBuyerOfA2HoldsItAtItsBeat) {
+    Replay replay("seat-hold");
+    const Recording& r = replay.recording();
+    int beat = -1;
+    for (const Beat& b : r.beats)
+        if (b.actor == "u2" && b.command.find("SET seat:{gig}:A2 u2 NX") != std::string::npos)
+            beat = b.index;
+    ASSERT_GE(beat, 0);
+    const auto states = laneStatesAtBeat(r, beat);
+    const LaneState& u2 = states[static_cast<std::size_t>(r.laneNamed("u2")->id)];
+    EXPECT_EQ(u2.instance, InstanceState::HoldsLock);
+    EXPECT_EQ(u2.keysHeld, std::vector<std::string>{"seat:{gig}:A2"});
+    EXPECT_EQ(u2.nodesHeld, std::vector<int>{0});  // on r1, the primary before the failover
 }

@@ -59,3 +59,41 @@ TEST(Messages, AnUnknownIdHasNoTemplateAndALiteralIsItsText) {
                                                  Message::literal("Facts.")}),
               "a sends DEL. Facts.");
 }
+
+// Issue 14: the report jobs (broken-report, fixed-report), the Redlock validity note and the
+// clock jump narrate by id too, with the English text the CLI always printed.
+TEST(Messages, ReportJobsRedlockValidityAndClockJumpNarrateById) {
+    struct Expected {
+        const char* story;
+        const char* id;
+        const char* english;  // what the beat's narration starts with
+    };
+    const Expected expected[] = {
+        {"broken-report", "sim.report.scheduler-fires",
+         "A's scheduler fires the nightly report job."},
+        {"broken-report", "sim.report.plain-del", "A deletes the lock with a plain DEL."},
+        {"fixed-report", "sim.report.acquire-script",
+         "A's scheduler fires; lock.acquire() runs the guide's acquire script (SET NX PX, then "
+         "INCR of the fence counter)."},
+        {"fixed-report", "sim.report.renews",
+         "A built chunk 0 and renews its lock before writing it."},
+        {"fixed-report", "sim.report.saves", "C calls save_report(db, final_path, fence=2)."},
+        {"redlock-gc-pause", "sim.redlock.oks",
+         "client1 has OK from A, B, C, D and E: 5 of 5 (a majority is 3) in 5 ms since it "
+         "started at 0.000s. Validity = 10 s − 5 ms − drift 102 ms = 9.893 s. client1 holds the "
+         "lock until 9.893s by its own clock."},
+        {"redlock-clock-jump", "sim.clock.jumps",
+         "C's clock jumps 9.5 s forward (an NTP step, a VM resumed after suspension). client1's "
+         "key there had 9 s left; by C's clock it now has none: it expires now."},
+    };
+    for (const Expected& e : expected) {
+        SCOPED_TRACE(std::string(e.story) + " " + e.id);
+        Replay replay(e.story);
+        const Beat* found = nullptr;
+        for (const Beat& b : replay.beats())
+            if (!found && !b.narrationParts.empty() && b.narrationParts.front().id == e.id)
+                found = &b;
+        ASSERT_NE(found, nullptr);
+        EXPECT_EQ(found->narration.rfind(e.english, 0), 0u) << found->narration;
+    }
+}

@@ -101,6 +101,16 @@ class TeachingClassroomTest : public QObject {
              QStringLiteral("schreibt seinen Bericht.")},
             {"setnx-expire-crash", "sim.operator.opens",
              QStringLiteral("Der Operator öffnet den Inspektor von LockScope")},
+            // The report jobs, the Redlock validity note and the clock jump (issue 14).
+            {"broken-report", "sim.report.plain-del",
+             QStringLiteral("A löscht den Lock mit einem einfachen DEL.")},
+            {"fixed-report", "sim.report.renews",
+             QStringLiteral("A hat Teil 0 erstellt und erneuert seinen Lock")},
+            {"redlock-gc-pause", "sim.redlock.oks",
+             QStringLiteral("eine Mehrheit sind 3) in 5 ms seit dem Start um 0.000s. "
+                            "Gültigkeit = 10 s − 5 ms − Drift 102 ms = 9.893 s.")},
+            {"redlock-clock-jump", "sim.clock.jumps",
+             QStringLiteral("Die Uhr von C springt 9.5 s vor")},
         };
         for (const Story& story : stories) {
             QVERIFY(panel.loadScenario(QString::fromLatin1(story.name)));

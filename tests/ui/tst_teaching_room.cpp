@@ -115,6 +115,22 @@ bool onScreen(QWidget* w, QWidget* window) {
     return w->isVisible() && window->rect().contains(where) && where.height() > 0;
 }
 
+// Loads every story in turn into the panel and runs check(name) on it: the per-story
+// tests' loop. False (the test has failed) when a story did not load or a check failed,
+// which ends the loop there, as a QVERIFY in a plain loop did.
+template <typename Check>
+bool forEachStory(ReplayPanel* panel, Check check) {
+    for (const sim::Scenario& story : sim::scenarios()) {
+        const QString name = QString::fromStdString(story.name);
+        if (!QTest::qVerify(panel->loadScenario(name), "panel->loadScenario(name)", "", __FILE__,
+                            __LINE__))
+            return false;
+        check(name);
+        if (QTest::currentTestFailed()) return false;
+    }
+    return true;
+}
+
 // Every bar label the lanes drew at the current beat fits its box (width and height, at its
 // font) and its box lies in the room it was given (its bar, or the free row beside it).
 // The labels drawn are counted into `drawn`.
@@ -197,16 +213,14 @@ class TeachingRoomTest : public QObject {
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         window.tabs()->setCurrentWidget(window.teaching());
         const int screen = window.screen()->availableGeometry().height();
-        for (const sim::Scenario& story : sim::scenarios()) {
-            const QString name = QString::fromStdString(story.name);
-            QVERIFY(window.teaching()->loadScenario(name));
+        forEachStory(window.teaching(), [&](const QString& name) {
             QCoreApplication::processEvents();
             QVERIFY2(window.minimumSizeHint().height() <= screen,
                      qPrintable(name + QStringLiteral(": needs ") +
                                 QString::number(window.minimumSizeHint().height())));
             QVERIFY2(window.height() <= screen,
                      qPrintable(name + QStringLiteral(": ") + QString::number(window.height())));
-        }
+        });
     }
 
     void thePredictPromptIsInViewWhenPlaybackStops() {
@@ -426,9 +440,7 @@ class TeachingRoomTest : public QObject {
         MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         OutcomeComparison* table = panel->comparison();
-        for (const sim::Scenario& story : sim::scenarios()) {
-            const QString name = QString::fromStdString(story.name);
-            QVERIFY(panel->loadScenario(name));
+        forEachStory(panel, [&](const QString& name) {
             panel->seek(static_cast<int>(panel->replay().beats().size()) - 1);
             QCoreApplication::processEvents();
             QVERIFY(testing::saveScreenshot(
@@ -443,7 +455,7 @@ class TeachingRoomTest : public QObject {
             const int line = QFontMetrics(panel->narration()->font()).lineSpacing();
             QVERIFY2(panel->narration()->contentsRect().height() >= 3 * line, qPrintable(name));
             QVERIFY2(panel->timeline()->height() >= table->height(), qPrintable(name));
-        }
+        });
     }
 
     void laneNamesAreWholeInPresenterModeAt720p() {
@@ -456,9 +468,7 @@ class TeachingRoomTest : public QObject {
         MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         TimelineLanes* lanes = panel->lanes();
-        for (const sim::Scenario& story : sim::scenarios()) {
-            const QString name = QString::fromStdString(story.name);
-            QVERIFY(panel->loadScenario(name));
+        forEachStory(panel, [&](const QString& name) {
             panel->seek(beatWithAQuestion(panel->replay()));
             QCoreApplication::processEvents();
             // Painting fills in what each header drew.
@@ -479,7 +489,7 @@ class TeachingRoomTest : public QObject {
                 QVERIFY2(lanes->headerNameRect(i).right() <= lanes->leftMargin(),
                          qPrintable(where));
             }
-        }
+        });
     }
 
     void laneStatesAreWholeInPresenterModeAt720p() {
@@ -492,9 +502,7 @@ class TeachingRoomTest : public QObject {
         MainWindow& window = projector.window;
         ReplayPanel* panel = window.teaching();
         TimelineLanes* lanes = panel->lanes();
-        for (const sim::Scenario& story : sim::scenarios()) {
-            const QString name = QString::fromStdString(story.name);
-            QVERIFY(panel->loadScenario(name));
+        forEachStory(panel, [&](const QString& name) {
             const int beats = static_cast<int>(panel->replay().beats().size());
             for (int beat = -1; beat < beats; ++beat) {
                 panel->seek(beat);
@@ -522,7 +530,7 @@ class TeachingRoomTest : public QObject {
             }
             QVERIFY(testing::saveScreenshot(
                 &window, QStringLiteral("teaching-presenter-720p-states-%1").arg(name)));
-        }
+        });
     }
 
     void theBookingsLaneSaysWhatTheBookingsTableDid() {
@@ -581,28 +589,27 @@ class TeachingRoomTest : public QObject {
         QString longestStory;
         int longestBeat = -1;
         std::size_t longest = 0;
-        for (const sim::Scenario& story : sim::scenarios()) {
-            const QString name = QString::fromStdString(story.name);
-            QVERIFY(panel->loadScenario(name));
-            const auto& beats = panel->replay().beats();
-            for (std::size_t i = 0; i < beats.size(); ++i)
-                if (beats[i].predict && beats[i].predict->question.size() > longest) {
-                    longest = beats[i].predict->question.size();
-                    longestStory = name;
-                    longestBeat = static_cast<int>(i);
-                }
-            panel->seek(static_cast<int>(beats.size()) - 1);
-            QCoreApplication::processEvents();
-            QVERIFY(narration->showsVerdict());
-            QVERIFY2(narration->verdictInView(), qPrintable(name));
-            QVERIFY2(onScreen(narration->pinned(), &window), qPrintable(name));
-            QVERIFY2(narration->pinned()->text().contains(
-                         QString::fromStdString(sim::runVerdict(panel->replay().outcome()))
-                             .toHtmlEscaped()),
-                     qPrintable(name));
-            QVERIFY(testing::saveScreenshot(
-                &window, QStringLiteral("teaching-presenter-720p-verdict-%1").arg(name)));
-        }
+        if (!forEachStory(panel, [&](const QString& name) {
+                const auto& beats = panel->replay().beats();
+                for (std::size_t i = 0; i < beats.size(); ++i)
+                    if (beats[i].predict && beats[i].predict->question.size() > longest) {
+                        longest = beats[i].predict->question.size();
+                        longestStory = name;
+                        longestBeat = static_cast<int>(i);
+                    }
+                panel->seek(static_cast<int>(beats.size()) - 1);
+                QCoreApplication::processEvents();
+                QVERIFY(narration->showsVerdict());
+                QVERIFY2(narration->verdictInView(), qPrintable(name));
+                QVERIFY2(onScreen(narration->pinned(), &window), qPrintable(name));
+                QVERIFY2(narration->pinned()->text().contains(
+                             QString::fromStdString(sim::runVerdict(panel->replay().outcome()))
+                                 .toHtmlEscaped()),
+                         qPrintable(name));
+                QVERIFY(testing::saveScreenshot(
+                    &window, QStringLiteral("teaching-presenter-720p-verdict-%1").arg(name)));
+            }))
+            return;
         // The longest verdict the counter can give (a lock whose TTL runs out mid-update)
         // names its cause, and it is in view too.
         QVERIFY(panel->loadScenario(QStringLiteral("atomic-counter")));
@@ -648,9 +655,7 @@ class TeachingRoomTest : public QObject {
         ReplayPanel* panel = window.teaching();
         NarrationView* narration = panel->narration();
         QVERIFY(!window.presenterMode());
-        for (const sim::Scenario& story : sim::scenarios()) {
-            const QString name = QString::fromStdString(story.name);
-            QVERIFY(panel->loadScenario(name));
+        forEachStory(panel, [&](const QString& name) {
             panel->seek(beatWithAQuestion(panel->replay()));
             QCoreApplication::processEvents();
             QVERIFY(testing::saveScreenshot(
@@ -678,7 +683,65 @@ class TeachingRoomTest : public QObject {
                 &window, QStringLiteral("teaching-normal-720p-verdict-%1").arg(name)));
             QVERIFY2(narration->verdictInView(), qPrintable(name));
             QVERIFY2(onScreen(narration->pinned(), &window), qPrintable(name));
-        }
+        });
+    }
+
+    void theOutcomeTableFitsTheNormalWindowAt720p() {
+        // Issue 14: in the normal window (sidebar, no presenter zoom) at 1280×720 the outcome
+        // table scrolled sideways, the third column cut at the edge. For every story, at its
+        // end: no horizontal scroll bar, every column header whole (each line inside its
+        // section, every line's height inside the header), and each row label whole or
+        // elided with its whole text in the tooltip.
+        Normal720pWindow normal(settings());
+        QVERIFY(normal.exposed);
+        MainWindow& window = normal.window;
+        ReplayPanel* panel = window.teaching();
+        OutcomeComparison* table = panel->comparison();
+        QVERIFY(!window.presenterMode());
+        forEachStory(panel, [&](const QString& name) {
+            panel->seek(static_cast<int>(panel->replay().beats().size()) - 1);
+            QCoreApplication::processEvents();
+            QVERIFY(testing::saveScreenshot(
+                &window, QStringLiteral("teaching-normal-720p-table-%1").arg(name)));
+            QVERIFY2(table->horizontalScrollBar()->maximum() == 0,
+                     qPrintable(name + QStringLiteral(" scrolls sideways by ") +
+                                QString::number(table->horizontalScrollBar()->maximum())));
+            QHeaderView* header = table->horizontalHeader();
+            const QFontMetrics headerFont(header->font());
+            const int margin =
+                header->style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, header);
+            int columns = 0;
+            for (int c = 0; c < table->columnCount(); ++c) {
+                const QStringList lines = table->horizontalHeaderItem(c)->text().split(u'\n');
+                QVERIFY2(header->height() >= lines.size() * headerFont.height(),
+                         qPrintable(name + QStringLiteral(": header %1 px for %2 lines")
+                                               .arg(header->height())
+                                               .arg(lines.size())));
+                for (const QString& line : lines)
+                    QVERIFY2(
+                        header->sectionSize(c) >= headerFont.horizontalAdvance(line) + 2 * margin,
+                        qPrintable(name + QStringLiteral(": \"") + line +
+                                   QStringLiteral("\" in %1 px").arg(header->sectionSize(c))));
+                columns += header->sectionSize(c);
+            }
+            // Every column in view: the columns end inside the viewport.
+            QVERIFY2(columns <= table->viewport()->width(), qPrintable(name));
+            QHeaderView* rows = table->verticalHeader();
+            const QFontMetrics rowFont(rows->font());
+            for (int r = 0; r < table->rowCount(); ++r) {
+                const QString label = table->verticalHeaderItem(r)->text();
+                const QString shown = table->shownRowLabel(r);
+                const QString where = name + QStringLiteral(": row \"") + label +
+                                      QStringLiteral("\" shows \"") + shown +
+                                      QStringLiteral("\" in %1 px").arg(rows->width());
+                // Whole, or elided with "…" and whole in the tooltip; never cut mid-letter.
+                QVERIFY2(rowFont.horizontalAdvance(shown) + 2 * margin <= rows->width(),
+                         qPrintable(where));
+                QVERIFY2(shown == label || (shown.endsWith(QChar(0x2026)) &&
+                                            table->verticalHeaderItem(r)->toolTip() == label),
+                         qPrintable(where));
+            }
+        });
     }
 
     void barLabelsAreDrawnOnlyWhereTheyFit() {
@@ -691,38 +754,36 @@ class TeachingRoomTest : public QObject {
             ProjectorWindow projector(settings());
             QVERIFY(projector.exposed);
             ReplayPanel* panel = projector.window.teaching();
-            for (const sim::Scenario& story : sim::scenarios()) {
-                const QString name = QString::fromStdString(story.name);
-                QVERIFY(panel->loadScenario(name));
-                const int beats = static_cast<int>(panel->replay().beats().size());
-                for (int beat = 0; beat < beats; ++beat) {
-                    panel->seek(beat);
-                    checkBarLabels(panel->lanes(),
-                                   QStringLiteral("720p %1 beat %2").arg(name).arg(beat),
-                                   drawnOnProjector);
-                    if (QTest::currentTestFailed()) return;
-                }
-            }
+            if (!forEachStory(panel, [&](const QString& name) {
+                    const int beats = static_cast<int>(panel->replay().beats().size());
+                    for (int beat = 0; beat < beats; ++beat) {
+                        panel->seek(beat);
+                        checkBarLabels(panel->lanes(),
+                                       QStringLiteral("720p %1 beat %2").arg(name).arg(beat),
+                                       drawnOnProjector);
+                        if (QTest::currentTestFailed()) return;
+                    }
+                }))
+                return;
         }
         int drawnLarge = 0;
         ReplayPanel panel;
         panel.resize(1600, 1000);
         panel.show();
         QVERIFY(QTest::qWaitForWindowExposed(&panel));
-        for (const sim::Scenario& story : sim::scenarios()) {
-            const QString name = QString::fromStdString(story.name);
-            QVERIFY(panel.loadScenario(name));
-            const int beats = static_cast<int>(panel.replay().beats().size());
-            for (int beat = 0; beat < beats; ++beat) {
-                panel.seek(beat);
-                checkBarLabels(panel.lanes(),
-                               QStringLiteral("1600x1000 %1 beat %2").arg(name).arg(beat),
-                               drawnLarge);
-                if (QTest::currentTestFailed()) return;
-            }
-            QVERIFY(testing::saveScreenshot(&panel,
-                                            QStringLiteral("teaching-bar-labels-%1").arg(name)));
-        }
+        if (!forEachStory(&panel, [&](const QString& name) {
+                const int beats = static_cast<int>(panel.replay().beats().size());
+                for (int beat = 0; beat < beats; ++beat) {
+                    panel.seek(beat);
+                    checkBarLabels(panel.lanes(),
+                                   QStringLiteral("1600x1000 %1 beat %2").arg(name).arg(beat),
+                                   drawnLarge);
+                    if (QTest::currentTestFailed()) return;
+                }
+                QVERIFY(testing::saveScreenshot(
+                    &panel, QStringLiteral("teaching-bar-labels-%1").arg(name)));
+            }))
+            return;
         // Where the bars are tall enough, their labels are still there.
         QVERIFY2(drawnLarge > 0, qPrintable(QString::number(drawnLarge)));
     }
@@ -734,17 +795,16 @@ class TeachingRoomTest : public QObject {
         ReplayPanel* panel = window.teaching();
         for (bool dark : {false, true}) {
             window.setPalette(dark ? darkPalette() : QApplication::style()->standardPalette());
-            for (const sim::Scenario& story : sim::scenarios()) {
-                const QString name = QString::fromStdString(story.name);
-                QVERIFY(panel->loadScenario(name));
-                panel->seek(beatWithAQuestion(panel->replay()));
-                panel->pttlPlot()->redraw();
-                QCoreApplication::processEvents();
-                QVERIFY(testing::saveScreenshot(
-                    &window,
-                    QStringLiteral("teaching-presenter-720p-%1-%2")
-                        .arg(name, dark ? QStringLiteral("dark") : QStringLiteral("light"))));
-            }
+            if (!forEachStory(panel, [&](const QString& name) {
+                    panel->seek(beatWithAQuestion(panel->replay()));
+                    panel->pttlPlot()->redraw();
+                    QCoreApplication::processEvents();
+                    QVERIFY(testing::saveScreenshot(
+                        &window,
+                        QStringLiteral("teaching-presenter-720p-%1-%2")
+                            .arg(name, dark ? QStringLiteral("dark") : QStringLiteral("light"))));
+                }))
+                return;
         }
     }
 };

@@ -41,5 +41,29 @@
         <source>The operator opens LockScope&apos;s inspector, which reads the lock:</source>
         <translation>Der Operator öffnet den Inspektor von LockScope, der den Lock liest:</translation>
     </message>
+    <message id="sim.report.scheduler-fires">
+        <source>%1&apos;s scheduler fires the nightly report job.</source>
+        <translation>Der Scheduler von %1 startet den nächtlichen Bericht.</translation>
+    </message>
+    <message id="sim.report.plain-del">
+        <source>%1 deletes the lock with a plain DEL.</source>
+        <translation>%1 löscht den Lock mit einem einfachen DEL.</translation>
+    </message>
+    <message id="sim.report.renews">
+        <source>%1 built chunk %2 and renews its lock before writing it.</source>
+        <translation>%1 hat Teil %2 erstellt und erneuert seinen Lock, bevor es ihn schreibt.</translation>
+    </message>
+    <message id="sim.redlock.oks">
+        <source>%1 has OK from %2: %3 of %4 (a majority is %5) in %6 since it started at %7.</source>
+        <translation>%1 hat OK von %2: %3 von %4 (eine Mehrheit sind %5) in %6 seit dem Start um %7.</translation>
+    </message>
+    <message id="sim.redlock.validity">
+        <source>Validity = %1 − %2 − drift %3 = %4.</source>
+        <translation>Gültigkeit = %1 − %2 − Drift %3 = %4.</translation>
+    </message>
+    <message id="sim.clock.jumps">
+        <source>%1&apos;s clock jumps %2 forward (an NTP step, a VM resumed after suspension).</source>
+        <translation>Die Uhr von %1 springt %2 vor (ein NTP-Schritt, eine nach dem Anhalten fortgesetzte VM).</translation>
+    </message>
 </context>
 </TS>

@@ -10,13 +10,16 @@ void performClockJump(World& world, Recording& recording, ClockJumpFault& jump) 
     const std::int64_t before = node.redis.pttl(world.lockKey, world.now);
     node.redis.setClockOffset(node.redis.clockOffset() + jump.jump);
     const std::int64_t after = node.redis.pttl(world.lockKey, world.now);
-    std::string text = node.name + "'s clock jumps " + formatDuration(jump.jump) +
-                       " forward (an NTP step, a VM resumed after suspension).";
-    const Holding* h = node.currentHolding();
+    // Narrated by message ids (message.h), so the window can translate the beat.
+    std::vector<Message> text = {
+        Message{"sim.clock.jumps", {node.name, formatDuration(jump.jump)}}};
+    const Holding* h = node.currentHolding(world.lockKey);
     if (h && before >= 0)
-        text += " " + h->holder + "'s key there had " + formatDuration(before) + " left; by " +
-                node.name + "'s clock it now has " +
-                (after >= 0 ? formatDuration(after) : std::string("none: it expires now")) + ".";
+        text.push_back(after >= 0 ? Message{"sim.clock.key-shortened",
+                                            {h->holder, formatDuration(before), node.name,
+                                             formatDuration(after)}}
+                                  : Message{"sim.clock.key-expires-now",
+                                            {h->holder, formatDuration(before), node.name}});
     recordBeat(recording,
                recordEvent(world, recording, EventKind::ClockJumped, node.keyLane, node.name,
                            "clock +" + formatDuration(jump.jump)),

@@ -44,8 +44,7 @@ void FencedReportJob::step(StepContext& context) {
                 context.predict(
                     "Can " + name() + "'s release delete the lock now?",
                     r.integer == 1 ? "Yes." : "No: the release script compares tokens.");
-            context.narrate("finally: lock.release() on " + name() +
-                            " (the guide's release script: DEL only if GET returns its token).");
+            context.narrate(Message{"sim.report.release-script", {name()}});
             context.stop();
             break;
         }
@@ -57,22 +56,20 @@ void FencedReportJob::trigger(StepContext& context) {
     bool contended = !others.empty() || context.holding();
     CommandReply r =
         context.send(RedisCommand::acquire(config_.key, config_.fenceKey, token_, config_.ttlMs));
-    std::string opener = name() +
-                         "'s scheduler fires; lock.acquire() runs the guide's acquire "
-                         "script (SET NX PX, then INCR of the fence counter).";
+    const Message opener{"sim.report.acquire-script", {name()}};
     if (contended)
         context.predict(others.empty() ? "Does " + name() + " get the lock?"
                                        : others.substr(1) + " Does " + name() + " get the lock?",
                         r.integer > 0 ? "Yes, with fencing token " + std::to_string(r.integer) + "."
                                       : "No: the script returns 0.");
     if (r.integer == 0) {
-        context.narrate(opener + others + " " + name() + " skips the job.");
+        context.narrate({opener, factsMessage(others), Message{"sim.report.skips", {name()}}});
         context.runRefused("lock taken");
         context.stop();
         return;
     }
     fence_ = r.integer;
-    context.narrate(opener + others);
+    context.narrate({opener, factsMessage(others)});
     context.runStarted(fence_);
     context.openFile();
     chunk_ = 0;
@@ -88,16 +85,14 @@ void FencedReportJob::extend(StepContext& context) {
                             " and renews before writing it. Does lock.extend() succeed?",
                         r.integer == 1 ? "Yes." : "No: the lock is gone, so the job must stop.");
     if (r.integer == 0) {
-        context.narrate(name() + " built chunk " + std::to_string(chunk_) +
-                        "; lock.extend() returns 0, so it raises \"lock lost, aborting\".");
+        context.narrate(Message{"sim.report.extend-fails", {name(), std::to_string(chunk_)}});
         context.runAborted("lock lost");
         context.closeFile();
         phase_ = Phase::Release;
         context.wakeAfter(0);
         return;
     }
-    context.narrate(name() + " built chunk " + std::to_string(chunk_) +
-                    " and renews its lock before writing it.");
+    context.narrate(Message{"sim.report.renews", {name(), std::to_string(chunk_)}});
     phase_ = Phase::Write;
     context.wakeAfter(0);
 }
@@ -127,8 +122,7 @@ void FencedReportJob::save(StepContext& context) {
                             ". Is the write accepted?",
                         accepted ? "Yes: no newer holder has written yet."
                                  : "No: the store has seen a higher fence.");
-    context.narrate(name() + " calls save_report(db, final_path, fence=" + std::to_string(fence_) +
-                    ").");
+    context.narrate(Message{"sim.report.saves", {name(), std::to_string(fence_)}});
     phase_ = Phase::Email;
     context.wakeAfter(0);
 }

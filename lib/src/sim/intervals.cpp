@@ -35,16 +35,22 @@ void recordBeat(Recording& recording, int eventIndex, const std::string& narrati
     recording.beats.push_back(b);
 }
 
+void recordBeat(Recording& recording, int eventIndex, const std::vector<Message>& narration) {
+    recordBeat(recording, eventIndex, renderEnglish(narration));
+    recording.beats.back().narrationParts = narration;
+}
+
 void openInterval(World& world, Interval interval) {
     interval.fromStep = world.steps;
     world.openIntervals.push_back(std::move(interval));
 }
 
 void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind kind, VirtualMs at,
-                   int node) {
+                   int node, const std::string& key) {
     auto& open = world.openIntervals;
     for (auto it = open.begin(); it != open.end(); ++it) {
         if (it->lane != lane || it->kind != kind || it->node != node) continue;
+        if (!key.empty() && it->key != key) continue;
         it->to = at;
         it->toStep = world.steps;
         recording.intervals.push_back(*it);
@@ -53,24 +59,29 @@ void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind
     }
 }
 
-void recordLockLost(World& world, Recording& recording, int node, const std::string& how) {
+void recordLockLost(World& world, Recording& recording, int node, const std::string& key,
+                    const std::string& how) {
     const LaneId keyLane = world.node(node).keyLane;
-    Holding* h = world.currentHolding(node);
+    Holding* h = world.node(node).currentHolding(key);
     if (!h) return;
     h->current = false;
     h->lostAt = world.now;
     h->lostHow = how;
-    closeInterval(world, recording, keyLane, IntervalKind::Ownership, world.now, node);
-    closeInterval(world, recording, keyLane, IntervalKind::NoTtl, world.now, node);
+    closeInterval(world, recording, keyLane, IntervalKind::Ownership, world.now, node, key);
+    closeInterval(world, recording, keyLane, IntervalKind::NoTtl, world.now, node, key);
     const Actor* holder = world.actor(h->holder);
     if (!holder) return;
-    closeInterval(world, recording, holder->lane(), IntervalKind::Ownership, world.now, node);
+    closeInterval(world, recording, holder->lane(), IntervalKind::Ownership, world.now, node, key);
     const InstanceRun* run = world.run(h->holder);
     if (run && run->state == RunState::Running) {
         // The holder still works, now without the lock: the band the lesson is about.
         ++world.outcome.leaseLapses;
-        openInterval(world, Interval{holder->lane(), IntervalKind::LeaseLapsed, world.now, 0,
-                                     "lock " + how, h->token, h->fence, false});
+        Interval lapsed{holder->lane(), IntervalKind::LeaseLapsed,
+                        world.now,      0,
+                        "lock " + how,  h->token,
+                        h->fence,       false};
+        lapsed.key = key;
+        openInterval(world, lapsed);
     }
 }
 

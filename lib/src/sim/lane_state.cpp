@@ -19,26 +19,41 @@ bool openOn(const Recording& recording, LaneId lane, IntervalKind kind, int step
                        });
 }
 
+template <typename T>
+void sortUnique(std::vector<T>& values) {
+    std::sort(values.begin(), values.end());
+    values.erase(std::unique(values.begin(), values.end()), values.end());
+}
+
+// Whether the instance holds what an open ownership interval of its lane says. A key drawn
+// on the node's key lane (the lock key) is held when that lane names it: a key at its
+// deadline is gone even if its expiry is announced a step later. A key no lane draws (a
+// seat's hold) is held while the interval is open: its expiry closes it at the deadline.
+bool ownershipHolds(const Recording& recording, const std::vector<LaneState>& keys,
+                    const Lane& lane, const Interval& owned) {
+    for (std::size_t k = 0; k < keys.size(); ++k) {
+        const Lane& keyLane = recording.lanes[k];
+        if (keyLane.kind != LaneKind::RedisKey || keyLane.node != owned.node) continue;
+        if (!keyLane.key.empty() && !owned.key.empty() && keyLane.key != owned.key) continue;
+        return keys[k].keyExists && keys[k].holder == lane.name;
+    }
+    return true;
+}
+
 // The instance's state, most telling first. Working on after the lock is gone outranks
 // holding it only when what is still held is no majority of the key lanes (a Redlock
-// client that lost one of five keys still holds the lock). It holds a node's lock when its
-// ownership there is open and the node's key lane names it (a key at its deadline is gone
-// even if its expiry is announced a step later).
+// client that lost one of five keys still holds the lock).
 void deriveInstance(const Recording& recording, const std::vector<LaneState>& keys,
                     const Lane& lane, const StoryPoint& point, LaneState& state) {
-    auto keyNames = [&](int node) {
-        for (std::size_t k = 0; k < keys.size(); ++k)
-            if (keys[k].kind == LaneKind::RedisKey && recording.lanes[k].node == node)
-                return keys[k].keyExists && keys[k].holder == lane.name;
-        return false;
-    };
-    for (const Interval& i : recording.intervals)
-        if (i.lane == state.lane && i.kind == IntervalKind::Ownership &&
-            intervalOpenAt(i, point.step) && keyNames(i.node))
-            state.nodesHeld.push_back(i.node);
-    std::sort(state.nodesHeld.begin(), state.nodesHeld.end());
-    state.nodesHeld.erase(std::unique(state.nodesHeld.begin(), state.nodesHeld.end()),
-                          state.nodesHeld.end());
+    for (const Interval& i : recording.intervals) {
+        if (i.lane != state.lane || i.kind != IntervalKind::Ownership ||
+            !intervalOpenAt(i, point.step) || !ownershipHolds(recording, keys, lane, i))
+            continue;
+        state.nodesHeld.push_back(i.node);
+        state.keysHeld.push_back(i.key);
+    }
+    sortUnique(state.nodesHeld);
+    sortUnique(state.keysHeld);
     const bool holdsMajority =
         static_cast<int>(state.nodesHeld.size()) * 2 > std::max(1, keyLaneCount(recording));
     auto open = [&](IntervalKind kind) { return openOn(recording, state.lane, kind, point.step); };

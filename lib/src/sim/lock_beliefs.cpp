@@ -78,9 +78,9 @@ std::vector<LockBelief> lockBeliefs(const Recording& r) {
     for (const Interval& i : r.intervals) {
         if (!isInstance(r, i.lane)) continue;
         if (i.kind == IntervalKind::Ownership)
-            beliefs.push_back({i.lane, i.from, believedUntil(r, i)});
+            beliefs.push_back({i.lane, i.from, believedUntil(r, i), i.key});
         else if (i.kind == IntervalKind::LeaseLapsed)
-            beliefs.push_back({i.lane, i.from, i.ongoing ? kForever : i.to});
+            beliefs.push_back({i.lane, i.from, i.ongoing ? kForever : i.to, i.key});
     }
     return beliefs;
 }
@@ -88,7 +88,9 @@ std::vector<LockBelief> lockBeliefs(const Recording& r) {
 bool beliefsOverlap(const std::vector<LockBelief>& beliefs) {
     for (const LockBelief& a : beliefs)
         for (const LockBelief& b : beliefs)
-            if (a.lane != b.lane && std::max(a.from, b.from) < std::min(a.to, b.to)) return true;
+            if (a.lane != b.lane && a.key == b.key &&
+                std::max(a.from, b.from) < std::min(a.to, b.to))
+                return true;
     return false;
 }
 

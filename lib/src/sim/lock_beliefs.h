@@ -7,6 +7,7 @@
 // (a paused client wakes up and writes, extends, deletes). A job still running without its
 // lock is the simulator's own LeaseLapsed band.
 
+#include <string>
 #include <vector>
 
 #include "lockscope/sim/timeline.h"
@@ -17,6 +18,7 @@ struct LockBelief {
     LaneId lane = 0;
     VirtualMs from = 0;
     VirtualMs to = 0;  // kForever: still believed when the run ended
+    std::string key;   // the key held: beliefs about different keys (two seats) never clash
 };
 
 inline constexpr VirtualMs kForever = INT64_MAX;
@@ -24,7 +26,7 @@ inline constexpr VirtualMs kForever = INT64_MAX;
 // Every belief of every instance lane of the recording (one Redis node's lock).
 std::vector<LockBelief> lockBeliefs(const Recording& recording);
 
-// Two instances believed they held the lock at the same time.
+// Two instances believed they held the same key at the same time.
 bool beliefsOverlap(const std::vector<LockBelief>& beliefs);
 
 }  // namespace lockscope::sim

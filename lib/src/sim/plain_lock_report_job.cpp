@@ -14,6 +14,10 @@ std::string otherRunsFacts(const World& world, const std::string& self) {
     return facts;
 }
 
+Message factsMessage(const std::string& facts) {
+    return Message::literal(facts.empty() || facts.front() != ' ' ? facts : facts.substr(1));
+}
+
 PlainLockReportJob::PlainLockReportJob(std::string name, LaneId lane, PlainJobConfig config,
                                        std::vector<VirtualMs> triggers)
     : ClonableActor(std::move(name), lane),
@@ -31,7 +35,7 @@ void PlainLockReportJob::step(StepContext& context) {
             break;
         case Phase::Expire: {
             context.send(RedisCommand::expire(config_.key, config_.ttlSeconds));
-            context.narrate("Then " + name() + " sets the TTL with a second command.");
+            context.narrate(Message{"sim.report.sets-ttl", {name()}});
             startWork(context);
             break;
         }
@@ -47,8 +51,9 @@ void PlainLockReportJob::step(StepContext& context) {
 void PlainLockReportJob::trigger(StepContext& context) {
     const std::string& key = config_.key;
     std::string others = otherRunsFacts(context.world(), name());
-    std::string opener = triggerIndex_ == 0 ? name() + "'s scheduler fires the nightly report job."
-                                            : "The operator presses \"run now\" on " + name() + ".";
+    const Message openerMessage{
+        triggerIndex_ == 0 ? "sim.report.scheduler-fires" : "sim.report.run-now", {name()}};
+    const std::string opener = renderEnglish(openerMessage);
     ++triggerIndex_;
     bool acquired;
     if (config_.setnxThenExpire) {
@@ -63,13 +68,14 @@ void PlainLockReportJob::trigger(StepContext& context) {
                             (config_.setnxThenExpire ? "SETNX" : "SET ... NX") + " return?",
                         acquired ? "It succeeds: the key was free." : "It is refused.");
     if (!acquired) {
-        context.narrate(opener + others + " The lock is taken, so " + name() + " skips the job.");
+        context.narrate(
+            {openerMessage, factsMessage(others), Message{"sim.report.taken-skips", {name()}}});
         context.runRefused("lock taken");
         scheduleNextTrigger(context);
         return;
     }
     // What the other runs are doing is said by runStarted, with the duplicate's cause.
-    context.narrate(opener);
+    context.narrate(openerMessage);
     context.runStarted();
     if (config_.setnxThenExpire) {
         phase_ = Phase::Expire;
@@ -94,7 +100,7 @@ void PlainLockReportJob::chunkDone(StepContext& context) {
     }
     context.closeFile();
     context.sendEmail();
-    context.narrate("build_and_email_report() on " + name() + " is done.");
+    context.narrate(Message{"sim.report.done", {name()}});
     context.runCompleted();
     phase_ = Phase::Release;
     context.wakeAfter(0);
@@ -110,7 +116,7 @@ void PlainLockReportJob::release(StepContext& context) {
                             config_.key + " delete?",
                         other ? other->holder + "'s lock: DEL removes whatever is there."
                               : "Nothing: the key is gone.");
-    context.narrate(name() + " deletes the lock with a plain DEL.");
+    context.narrate(Message{"sim.report.plain-del", {name()}});
     scheduleNextTrigger(context);
 }
 

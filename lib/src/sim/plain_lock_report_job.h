@@ -50,5 +50,7 @@ class PlainLockReportJob final : public ClonableActor<PlainLockReportJob> {
 
 // "A is still running; its lock expired at 10.000s." for every other live run, or "".
 std::string otherRunsFacts(const World& world, const std::string& self);
+// Those facts as one English literal among a beat's messages (without the leading space).
+Message factsMessage(const std::string& facts);
 
 }  // namespace lockscope::sim

@@ -98,22 +98,27 @@ void RedlockClient::decide(StepContext& context) {
     const VirtualMs elapsed = context.now() - started_;
     const std::int64_t validity = redlockValidityMicros(config_.ttlMs, elapsed);
     const bool holds = static_cast<int>(granted_.size()) >= majority && validity > 0;
-    std::string facts =
-        name() + " has OK from " + joined(granted_) + ": " + std::to_string(granted_.size()) +
-        " of " + std::to_string(nodes) + " (a majority is " + std::to_string(majority) + ") in " +
-        formatDuration(elapsed) + " since it started at " + formatVirtualTime(started_) +
-        ". Validity = " + formatDuration(config_.ttlMs) + " − " + formatDuration(elapsed) +
-        " − drift " + millis(redlockDriftMicros(config_.ttlMs)) + " = " + millis(validity) + ".";
+    // The validity note by message ids, so a class can read it in its own language.
+    const Message oks{
+        "sim.redlock.oks",
+        {name(), joined(granted_), std::to_string(granted_.size()), std::to_string(nodes),
+         std::to_string(majority), formatDuration(elapsed), formatVirtualTime(started_)}};
+    const Message validityNote{"sim.redlock.validity",
+                               {formatDuration(config_.ttlMs), formatDuration(elapsed),
+                                millis(redlockDriftMicros(config_.ttlMs)), millis(validity)}};
     if (!holds) {
-        context.lockAttemptFailed(facts + (validity <= 0 ? " No validity left" : " No majority") +
-                                  ": no lock, so " + name() + " releases on every node.");
+        context.lockAttemptFailed(
+            {oks, validityNote,
+             Message{validity <= 0 ? "sim.redlock.no-validity" : "sim.redlock.no-majority",
+                     {name()}}});
         releaseAll(context);
         context.stop();
         return;
     }
     std::optional<OverlapCause> overlap = context.whyAlsoHeld(config_.key);
-    context.note(facts + " " + name() + " holds the lock until " +
-                 formatVirtualTime(started_ + validity / 1000) + " by its own clock.");
+    context.note({oks, validityNote,
+                  Message{"sim.redlock.holds-until",
+                          {name(), formatVirtualTime(started_ + validity / 1000)}}});
     if (overlap)
         context.predict(overlap->holder +
                             " never released the lock and still believes it "

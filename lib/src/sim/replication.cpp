@@ -27,26 +27,31 @@ void deliverReplicatedWrite(World& world, Recording& recording, std::size_t inde
     recordEvent(world, recording, EventKind::Replicated, node.keyLane, node.name,
                 write.key + (write.entry ? " = " + write.entry->value : " deleted"));
     acknowledgeDelivery(world, recording, write);
-    if (write.key != world.lockKey) return;
-    const Holding* current = node.currentHolding();
+    if (!world.recordsHolders(write.key)) return;
+    const std::string& key = write.key;
+    Holding* current = node.currentHolding(key);
     if (!write.entry) {
-        if (current) recordLockLost(world, recording, write.to, "deleted by replication");
+        if (current) recordLockLost(world, recording, write.to, key, "deleted by replication");
         return;
     }
     if (current && current->token == write.entry->value) {
-        if (write.entry->deadline) node.currentHolding()->hasTtl = true;
+        if (write.entry->deadline) current->hasTtl = true;
         return;
     }
-    if (current) recordLockLost(world, recording, write.to, "overwritten by replication");
+    if (current) recordLockLost(world, recording, write.to, key, "overwritten by replication");
     Holding h;
+    h.key = key;
     h.holder = holderOf(world, write.entry->value);
     h.token = write.entry->value;
     h.since = world.now;
     h.hasTtl = write.entry->deadline.has_value();
     node.holdings.push_back(h);
+    // Another recorded key (a seat's hold) has no key lane: the replica just knows its holder.
+    if (key != world.lockKey) return;
     Interval owned{node.keyLane, IntervalKind::Ownership, world.now, 0, h.holder, h.token, 0, false,
                    write.to};
     owned.holder = h.holder;
+    owned.key = key;
     openInterval(world, owned);
     recordBeat(recording,
                recordEvent(world, recording, EventKind::KeyChanged, node.keyLane, node.name,

@@ -40,6 +40,10 @@ void buildScenario(const Scenario& scenario, const ScenarioParams& params, std::
     world.rng = SeededRng(seed);
     recording = Recording{};
     scenario.build(world, recording, params);
+    // Every key lane draws the lock key; an ownership interval of another key (a seat's hold)
+    // is shown on its holder's lane only.
+    for (Lane& lane : recording.lanes)
+        if (lane.kind == LaneKind::RedisKey) lane.key = world.lockKey;
 }
 
 LaneId addLane(Recording& recording, LaneKind kind, std::string name, std::string subtitle) {

@@ -58,6 +58,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     ReplicaSetSpec spec;
     spec.key = "seat:{" + config.event + "}:" + seatName(0);
     setUpReplicaSet(world, recording, params, spec);
+    // The key lanes draw A1's key; every other seat's holds are recorded on its buyers' lanes.
+    for (int seat = 1; seat < seats; ++seat)
+        world.heldKeys.push_back("seat:{" + config.event + "}:" + seatName(seat));
     world.bookings.setRule(rule);
     world.storeLane = addLane(recording, LaneKind::FencedStore, "bookings",
                               rule == BookingDatabase::Rule::UniqueConstraint

@@ -164,10 +164,12 @@ struct Announcer {
         RedisNode& node = world.node(n);
         for (const std::string& key : node.redis.expireDue(world.now)) {
             if (key != world.lockKey) {
+                // Not drawn on a key lane: no beat, but its holder's lane stops holding it.
                 event(EventKind::KeyExpired, node.keyLane, node.name, key + " expired");
+                recordLockLost(world, recording, n, key, "expired");
                 continue;
             }
-            const Holding* h = node.currentHolding();
+            const Holding* h = node.currentHolding(key);
             std::string narration = key + " expired: its TTL ran out.";
             if (h) {
                 const InstanceRun* run = world.run(h->holder);
@@ -177,7 +179,7 @@ struct Announcer {
                                            " works without the lock."
                                      : ".");
             }
-            recordLockLost(world, recording, n, "expired");
+            recordLockLost(world, recording, n, key, "expired");
             beat(event(EventKind::KeyExpired, node.keyLane, node.name, key + " expired"),
                  narration);
         }

@@ -74,6 +74,7 @@ int StepContext::beat(int eventIndex, std::string narration) {
     b.eventIndex = eventIndex;
     e.beat = b.index;
     facts_ = b.narration;
+    noteParts_.clear();
     recording_.beats.push_back(std::move(b));
     return recording_.beats.back().index;
 }
@@ -84,10 +85,18 @@ void StepContext::narrate(const std::string& text) {
 }
 
 void StepContext::narrate(const Message& message) {
+    narrate(std::vector<Message>{message});
+}
+
+void StepContext::narrate(const std::vector<Message>& messages) {
     if (recording_.beats.empty()) return;
     Beat& b = recording_.beats.back();
-    b.narrationParts = {message};
-    if (!facts_.empty()) b.narrationParts.push_back(Message::literal(facts_));
+    b.narrationParts = messages;
+    // The note's messages, unless facts were added to its text since.
+    if (!noteParts_.empty() && renderEnglish(noteParts_) == facts_)
+        b.narrationParts.insert(b.narrationParts.end(), noteParts_.begin(), noteParts_.end());
+    else if (!facts_.empty())
+        b.narrationParts.push_back(Message::literal(facts_));
     b.narration = renderEnglish(b.narrationParts);
 }
 
@@ -112,9 +121,14 @@ void StepContext::note(const std::string& narration) {
 }
 
 void StepContext::note(const Message& narration) {
+    note(std::vector<Message>{narration});
+}
+
+void StepContext::note(const std::vector<Message>& narration) {
     const std::string english = renderEnglish(narration);
     beat(emit(EventKind::Note, self_.lane(), english), english);
-    recording_.beats.back().narrationParts = {narration};
+    recording_.beats.back().narrationParts = narration;
+    noteParts_ = narration;
 }
 
 void StepContext::print(const std::string& line) {
@@ -175,7 +189,7 @@ CommandReply StepContext::send(const RedisCommand& command) {
         return send(eval);
     }
     facts_.clear();
-    if (!world_.lockKey.empty() && command.key == world_.lockKey) updateOwnership(command, reply);
+    if (world_.recordsHolders(command.key)) updateOwnership(command, reply);
     beat(e, facts_);
     replicate(command);
     return reply;
@@ -188,7 +202,7 @@ void StepContext::sendReplyTooLate(const RedisCommand& command, VirtualMs replyA
     recording_.events[e].detail =
         "ran it; reply " + reply.summary() + " after " + formatDuration(replyAfter);
     facts_.clear();
-    if (!world_.lockKey.empty() && command.key == world_.lockKey) updateOwnership(command, reply);
+    if (world_.recordsHolders(command.key)) updateOwnership(command, reply);
     const std::string& node = world_.node(command.node).name;
     beat(e, node + " runs it (" + reply.summary() + "), but the reply takes " +
                 formatDuration(replyAfter) + ", past the " + formatDuration(timeout) +

@@ -146,6 +146,11 @@ void StepContext::lockAttemptFailed(const std::string& why) {
     note(why);
 }
 
+void StepContext::lockAttemptFailed(const std::vector<Message>& why) {
+    ++world_.outcome.lockAttemptsFailed;
+    note(why);
+}
+
 void StepContext::lockAttemptRefused() {
     ++world_.outcome.lockAttemptsFailed;
 }
@@ -153,7 +158,7 @@ void StepContext::lockAttemptRefused() {
 bool holdsLockNow(const World& world, const std::string& actor) {
     int held = 0;
     for (const auto& node : world.nodes)
-        if (const Holding* h = node.currentHolding(); h && h->holder == actor) ++held;
+        if (const Holding* h = node.currentHolding(world.lockKey); h && h->holder == actor) ++held;
     return held >= redlockMajority(world.nodes.size());
 }
 

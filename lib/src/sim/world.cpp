@@ -1,5 +1,7 @@
 #include "lockscope/sim/world.h"
 
+#include <algorithm>
+
 namespace lockscope::sim {
 
 std::string describeLoss(const Holding& h) {
@@ -19,12 +21,29 @@ const Actor* World::actor(const std::string& name) const {
     return nullptr;
 }
 
-Holding* RedisNode::currentHolding() {
-    return !holdings.empty() && holdings.back().current ? &holdings.back() : nullptr;
+namespace {
+
+// A key's last holding, when it is still current: the histories of several keys interleave.
+template <typename Holdings>
+auto currentOf(Holdings& holdings, const std::string& key) -> decltype(&holdings.back()) {
+    for (auto it = holdings.rbegin(); it != holdings.rend(); ++it)
+        if (it->key == key) return it->current ? &*it : nullptr;
+    return nullptr;
 }
 
-const Holding* RedisNode::currentHolding() const {
-    return !holdings.empty() && holdings.back().current ? &holdings.back() : nullptr;
+}  // namespace
+
+Holding* RedisNode::currentHolding(const std::string& key) {
+    return currentOf(holdings, key);
+}
+
+const Holding* RedisNode::currentHolding(const std::string& key) const {
+    return currentOf(holdings, key);
+}
+
+bool World::recordsHolders(const std::string& key) const {
+    if (key.empty()) return false;
+    return key == lockKey || std::find(heldKeys.begin(), heldKeys.end(), key) != heldKeys.end();
 }
 
 InstanceRun* World::run(const std::string& name) {
@@ -39,9 +58,9 @@ const InstanceRun* World::run(const std::string& name) const {
     return nullptr;
 }
 
-const Holding* RedisNode::lastHoldingOf(const std::string& name) const {
+const Holding* RedisNode::lastHoldingOf(const std::string& name, const std::string& key) const {
     for (auto it = holdings.rbegin(); it != holdings.rend(); ++it)
-        if (it->holder == name) return &*it;
+        if (it->holder == name && it->key == key) return &*it;
     return nullptr;
 }
 

@@ -2,6 +2,8 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QScrollBar>
+#include <QStyle>
 #include <algorithm>
 
 #include "lane_colors.h"
@@ -9,7 +11,30 @@
 
 namespace lockscope::ui {
 
+namespace {
+
+// The row labels: one too long for the header's width ends in "…" (QHeaderView itself
+// would cut it mid-letter); the item's tooltip has it whole.
+class ElidedRowLabels : public QHeaderView {
+  public:
+    explicit ElidedRowLabels(QWidget* parent) : QHeaderView(Qt::Vertical, parent) {}
+
+    QString shown(const QString& label) const {
+        const int margin = style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, this);
+        return fontMetrics().elidedText(label, Qt::ElideRight, width() - 2 * margin - 2);
+    }
+
+  protected:
+    void initStyleOptionForIndex(QStyleOptionHeader* option, int logicalIndex) const override {
+        QHeaderView::initStyleOptionForIndex(option, logicalIndex);
+        option->text = shown(option->text);
+    }
+};
+
+}  // namespace
+
 OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
+    setVerticalHeader(new ElidedRowLabels(this));
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionMode(QAbstractItemView::NoSelection);
     setFocusPolicy(Qt::NoFocus);
@@ -18,7 +43,9 @@ OutcomeComparison::OutcomeComparison(QWidget* parent) : QTableWidget(parent) {
     setFont(f);
     horizontalHeader()->setFont(f);
     verticalHeader()->setFont(f);
-    horizontalHeader()->setSectionResizeMode(QHeaderView::Stretch);
+    // Each column as wide as its header needs (fitRowLabels): a "crash_instance=0" column is
+    // wider than a "this run" one, which equal stretched sections would cut.
+    horizontalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     verticalHeader()->setSectionResizeMode(QHeaderView::Stretch);
     horizontalHeader()->setDefaultAlignment(Qt::AlignCenter | Qt::Alignment(Qt::TextWordWrap));
     setWordWrap(true);
@@ -46,6 +73,9 @@ void OutcomeComparison::setRows(const std::vector<sim::ComparisonRow>& rows) {
     QStringList labels;
     for (const auto& row : rows) labels << qs(row.label);
     setVerticalHeaderLabels(labels);
+    // A label elided in a narrow table is whole in its tooltip.
+    for (int r = 0; r < rowCount(); ++r) verticalHeaderItem(r)->setToolTip(labels[r]);
+    fitRowLabels();
 }
 
 // Two lines of header ("broken-report" / "(whole night)"); three once a live column may
@@ -62,6 +92,7 @@ void OutcomeComparison::setColumn(int column, const QString& header,
     if (column >= columnCount()) setColumnCount(column + 1);
     setHorizontalHeaderItem(column, new QTableWidgetItem(header));
     fitHeaderLines();
+    fitRowLabels();
     const auto& rows = rows_;
     for (int r = 0; r < static_cast<int>(rows.size()); ++r) {
         int v = rows[r].value(outcome);
@@ -109,6 +140,13 @@ void OutcomeComparison::tint(int row, int column, int v) {
     cell->setForeground(pal.color(QPalette::Text));
 }
 
+QString OutcomeComparison::shownRowLabel(int row) const {
+    const QTableWidgetItem* item = verticalHeaderItem(row);
+    const auto* labels = dynamic_cast<const ElidedRowLabels*>(verticalHeader());
+    if (!item) return {};
+    return labels ? labels->shown(item->text()) : item->text();
+}
+
 QStringList OutcomeComparison::visibleRowLabels() const {
     QStringList labels;
     for (int r = 0; r < rowCount(); ++r)
@@ -116,17 +154,54 @@ QStringList OutcomeComparison::visibleRowLabels() const {
     return labels;
 }
 
+int OutcomeComparison::columnWidth(int column) const {
+    const QFontMetrics header(horizontalHeader()->font());
+    const QTableWidgetItem* item = horizontalHeaderItem(column);
+    int widest = 0;
+    for (const QString& line : (item ? item->text() : QString()).split(QLatin1Char('\n')))
+        widest = std::max(widest, header.horizontalAdvance(line));
+    return std::max(horizontalHeader()->minimumSectionSize(), widest + 14);
+}
+
+int OutcomeComparison::leastLabelWidth() const {
+    // Never narrower than a few letters: a label needs "Emails…" to be recognised.
+    return QFontMetrics(verticalHeader()->font()).horizontalAdvance(QStringLiteral("Emails…")) +
+           2 * style()->pixelMetric(QStyle::PM_HeaderMargin, nullptr, verticalHeader());
+}
+
+int OutcomeComparison::leastWidth() const {
+    int columns = 0;
+    for (int c = 0; c < columnCount(); ++c) columns += columnWidth(c);
+    const int scrollBar = verticalScrollBar()->isVisible() ? verticalScrollBar()->width() : 0;
+    return 2 * frameWidth() + scrollBar + leastLabelWidth() + columns;
+}
+
+void OutcomeComparison::fitRowLabels() {
+    int columns = 0;
+    for (int c = 0; c < columnCount(); ++c) columns += columnWidth(c);
+    const int scrollBar = verticalScrollBar()->isVisible() ? verticalScrollBar()->width() : 0;
+    const int room = width() - 2 * frameWidth() - scrollBar;
+    const int least = leastLabelWidth();
+    const int labels = std::max(least, room - columns);
+    if (verticalHeader()->maximumWidth() != labels) verticalHeader()->setMaximumWidth(labels);
+    // What the labels leave is shared by the columns, as a stretched header did.
+    const int spare =
+        std::max(0, room - columns - std::min(labels, verticalHeader()->sizeHint().width()));
+    for (int c = 0; c < columnCount(); ++c)
+        horizontalHeader()->resizeSection(
+            c, columnWidth(c) + spare / columnCount() + (c < spare % columnCount() ? 1 : 0));
+    updateGeometries();
+}
+
+void OutcomeComparison::resizeEvent(QResizeEvent* event) {
+    fitRowLabels();
+    QTableWidget::resizeEvent(event);
+}
+
 QSize OutcomeComparison::neededSize() const {
     const int frame = 2 * frameWidth();
-    const QFontMetrics header(horizontalHeader()->font());
     int width = verticalHeader()->sizeHint().width() + frame;
-    for (int c = 0; c < columnCount(); ++c) {
-        const QTableWidgetItem* item = horizontalHeaderItem(c);
-        int widest = 0;
-        for (const QString& line : (item ? item->text() : QString()).split(QLatin1Char('\n')))
-            widest = std::max(widest, header.horizontalAdvance(line));
-        width += std::max(horizontalHeader()->minimumSectionSize(), widest + 14);
-    }
+    for (int c = 0; c < columnCount(); ++c) width += columnWidth(c);
     // Bold cells at the table's (zoomed) font, a little air above and below.
     QFont bold = font();
     bold.setBold(true);

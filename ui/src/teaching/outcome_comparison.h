@@ -25,16 +25,32 @@ class OutcomeComparison : public QTableWidget {
     // The number shown in a cell (tests).
     int value(int row, int column) const;
     QStringList visibleRowLabels() const;
+    // A row's label as the header draws it: whole, or elided with "…" when the table is
+    // narrow (the label's tooltip has it whole).
+    QString shownRowLabel(int row) const;
     // The size that shows every row and column without a scroll bar: the row labels, each
     // column as wide as its header's longest line, and the rows at the font's height.
     QSize neededSize() const;
 
+    // The width a column needs to show its header whole: its longest line, or the least
+    // section width (the longest header word), whichever is wider.
+    int columnWidth(int column) const;
+    // The narrowest the table can be without scrolling sideways: every column whole and
+    // the row labels a few letters wide (elided, whole in their tooltips).
+    int leastWidth() const;
+
   protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
   private:
     void tint(int row, int column, int value);
     void fitHeaderLines();
+    // The columns keep their headers' width; the row labels get what is left and are
+    // elided there (each has its whole text as a tooltip), so the table never scrolls
+    // sideways for a long label.
+    void fitRowLabels();
+    int leastLabelWidth() const;
 
     // A copy: a recorded story's scenario (and so its measures) lives only as long as its
     // Replay.

@@ -91,6 +91,13 @@ void ReplayPanel::fitPanes() {
         // A few pixels of slack: a column one pixel short scrolls the whole table sideways.
         const int wide = std::min(table.width() + 4, across * 6 / 10);  // the narration keeps 40 %
         bottom_->setSizes({across - wide, wide});
+    } else if (const QList<int> beside = bottom_->sizes(); beside.size() == 2 && beside[1] > 0) {
+        // The normal window keeps the split the user chose, but never so narrow that the
+        // table scrolls sideways: its columns whole, its labels a few letters (at most
+        // 60 % of the width, the narration keeps the rest).
+        const int across = beside[0] + beside[1];
+        const int least = std::min(comparison_->leastWidth() + 2, across * 6 / 10);
+        if (beside[1] < least) bottom_->setSizes({across - least, least});
     }
     const QList<int> down = vertical_->sizes();
     if (down.size() != 2) return;

@@ -20,9 +20,27 @@ QString tr(const char* text) {
     return TimelineLanes::tr(text);
 }
 
-HeaderStatus instanceStatus(const sim::Lane& lane, const sim::LaneState& state, long keyLanes,
-                            const QPalette& pal) {
+// Whether some instance lane holds a key no key lane draws (seat-hold's buyers of A2 and
+// A3): then "holds the lock" would point at the key lanes' key, so holders name their key.
+bool holdsKeysNoLaneDraws(const sim::Recording& r) {
+    auto drawn = [&](const std::string& key) {
+        return std::any_of(r.lanes.begin(), r.lanes.end(), [&](const sim::Lane& l) {
+            return l.kind == sim::LaneKind::RedisKey && l.key == key;
+        });
+    };
+    return std::any_of(r.intervals.begin(), r.intervals.end(), [&](const sim::Interval& i) {
+        const sim::Lane* lane = r.lane(i.lane);
+        return i.kind == sim::IntervalKind::Ownership && lane &&
+               lane->kind == sim::LaneKind::Instance && !drawn(i.key);
+    });
+}
+
+HeaderStatus instanceStatus(const sim::Recording& r, const sim::Lane& lane,
+                            const sim::LaneState& state, long keyLanes, const QPalette& pal) {
     // One function of the recording says what every lane shows (lane_state.h).
+    if (state.instance == sim::InstanceState::HoldsLock && !state.keysHeld.empty() &&
+        holdsKeysNoLaneDraws(r))
+        return {tr("holds %1").arg(qs(state.keysHeld.front())), pal.color(QPalette::Text)};
     switch (state.instance) {
         case sim::InstanceState::Crashed:
             return {tr("crashed"), LaneColors::crash(pal)};
@@ -220,7 +238,7 @@ std::vector<QStringList> TimelineLanes::storyStates() const {
         const std::vector<sim::LaneState> states = sim::laneStatesAtBeat(r, beat);
         for (std::size_t i = 0; i < r.lanes.size() && i < states.size(); ++i) {
             if (r.lanes[i].kind == sim::LaneKind::Instance)
-                add(i, instanceStatus(r.lanes[i], states[i], keyLanes, pal).text);
+                add(i, instanceStatus(r, r.lanes[i], states[i], keyLanes, pal).text);
             else if (r.lanes[i].kind == sim::LaneKind::RedisKey)
                 add(i, keyStatus(states[i], beat >= 0, pal).text);
         }
@@ -295,7 +313,7 @@ HeaderStatus TimelineLanes::headerStatus(int lane) const {
     const sim::Lane& info = r.lanes[lane];
     const bool hasState = lane < static_cast<int>(states_.size());
     if (info.kind == sim::LaneKind::Instance)
-        return hasState ? instanceStatus(info, states_[lane], countKeyLanes(r), pal)
+        return hasState ? instanceStatus(r, info, states_[lane], countKeyLanes(r), pal)
                         : HeaderStatus{QString(), pal.color(QPalette::Text)};
     if (info.kind == sim::LaneKind::RedisKey)
         return hasState ? keyStatus(states_[lane], replay_->currentBeat() >= 0, pal)

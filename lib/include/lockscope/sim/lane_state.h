@@ -22,7 +22,10 @@ struct LaneState {
     LaneKind kind = LaneKind::Instance;
     // Instance lanes.
     InstanceState instance = InstanceState::Idle;
-    std::vector<int> nodesHeld;  // the nodes whose lock key it holds, ascending
+    std::vector<int> nodesHeld;  // the nodes where it holds a key, ascending
+    // The keys it holds there, ascending: the lock key, or its own key when the story records
+    // holders of other keys (seat-hold's buyers hold their own seat's key).
+    std::vector<std::string> keysHeld;
     // RedisKey lanes: the lock key on the lane's node.
     bool keyExists = false;
     std::string holder;  // who set it; empty when no one holds it

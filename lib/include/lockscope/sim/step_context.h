@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lockscope/sim/redis_command.h"
 #include "lockscope/sim/simulator.h"
@@ -42,6 +43,8 @@ class StepContext {
     // The same by message id (message.h), so the window can translate it; the rules' facts
     // follow as an English literal.
     void narrate(const Message& message);
+    // Several messages in order (an opener, a literal of facts, a consequence).
+    void narrate(const std::vector<Message>& messages);
     // A question to ask on the beat before this step's latest beat, answered on it.
     void predict(std::string question, std::string answer);
     // The same for a beat of this step chosen by index (see nextBeatIndex()).
@@ -50,6 +53,7 @@ class StepContext {
     // A beat without a command (an operator reading the inspector, a decision).
     void note(const std::string& narration);
     void note(const Message& narration);
+    void note(const std::vector<Message>& narration);
     // A line the scenario's script prints (expiry-race's "True 1").
     void print(const std::string& line);
 
@@ -92,6 +96,7 @@ class StepContext {
     void stopBelieving(const std::string& resource);
     // A Redlock attempt ended without the lock (no majority, or no validity left).
     void lockAttemptFailed(const std::string& why);
+    void lockAttemptFailed(const std::vector<Message>& why);
     // A SET NX was refused (nil): the lock or hold is taken. Counted, no beat of its own.
     void lockAttemptRefused();
 
@@ -131,7 +136,7 @@ class StepContext {
     int emit(EventKind kind, LaneId lane, std::string detail);
     int beat(int eventIndex, std::string narration);
     void updateOwnership(const RedisCommand& command, const CommandReply& reply);
-    void lostLock(int node, const std::string& how);
+    void lostLock(int node, const std::string& key, const std::string& how);
     void replicate(const RedisCommand& command);
     void endRun(RunState state);
 
@@ -140,6 +145,9 @@ class StepContext {
     const LiveBackends& live_;
     Actor& self_;
     std::string facts_;  // the rules' facts about this step's latest beat
+    // A note's messages when facts_ is that note's text: narrate() after note() keeps them
+    // as messages rather than an English literal.
+    std::vector<Message> noteParts_;
 };
 
 // A PTTL reply in words: -2 and -1 are not times ("the key no longer exists (PTTL -2)",
@@ -151,13 +159,18 @@ std::string describePttl(std::int64_t pttl);
 int recordEvent(const World& world, Recording& recording, EventKind kind, LaneId lane,
                 const std::string& actor, const std::string& detail);
 void recordBeat(Recording& recording, int eventIndex, const std::string& narration);
+// The same narrated by message ids (message.h): its English text is the messages rendered.
+void recordBeat(Recording& recording, int eventIndex, const std::vector<Message>& narration);
 
 // Interval bookkeeping shared by the context and the simulator loop.
 void openInterval(World& world, Interval interval);
+// Closes the open interval of that kind on lane and node; of that key only, when key is given.
 void closeInterval(World& world, Recording& recording, LaneId lane, IntervalKind kind, VirtualMs at,
-                   int node = 0);
-// Called when the lock key on a node lost its holder (expiry, a DEL, a release).
-void recordLockLost(World& world, Recording& recording, int node, const std::string& how);
+                   int node = 0, const std::string& key = {});
+// Called when a recorded key (World::recordsHolders) on a node lost its holder (expiry, a DEL,
+// a release, an overwrite).
+void recordLockLost(World& world, Recording& recording, int node, const std::string& key,
+                    const std::string& how);
 // Whether actor holds the lock key on a majority of the nodes right now (the only node of a
 // single-server story): the rule for "stale" writes.
 bool holdsLockNow(const World& world, const std::string& actor);

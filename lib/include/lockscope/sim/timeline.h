@@ -25,6 +25,7 @@ struct Lane {
     std::string name;      // "A", "lock:report", "report.csv", "finance outbox"
     std::string subtitle;  // "scheduler instance", "Redis key"...
     int node = -1;         // RedisKey lanes: the Redis node whose lock key this lane shows
+    std::string key;       // RedisKey lanes: the key it shows (the story's lock key)
 };
 
 enum class EventKind {
@@ -125,6 +126,7 @@ struct Interval {
     std::string holder;    // Ownership: the actor holding the lock
     int fromStep = 0;      // the simulator step that opened it
     int toStep = -1;       // the step that closed it; -1 while open (ongoing at the end)
+    std::string key;       // Ownership and NoTtl: the Redis key held (a seat's, the lock key)
 };
 
 struct PttlSample {

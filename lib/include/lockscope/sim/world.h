@@ -31,8 +31,10 @@ struct InstanceRun {
     std::int64_t fence = 0;
 };
 
-// One tenure of the lock key: who set it, with what, and how it ended.
+// One tenure of a key whose holders are recorded (the lock key, a seat's hold): who set it,
+// with what, and how it ended.
 struct Holding {
+    std::string key;
     std::string holder;
     std::string token;
     std::int64_t fence = 0;
@@ -50,12 +52,14 @@ struct RedisNode {
     std::string name = "redis";
     ModelRedis redis;
     LaneId keyLane = -1;
-    std::vector<Holding> holdings;  // history of the lock key here, the last may be current
+    // History of every recorded key here (World::recordsHolders), oldest first; a key's last
+    // holding may be current.
+    std::vector<Holding> holdings;
 
-    Holding* currentHolding();
-    const Holding* currentHolding() const;
-    // The most recent holding by this actor, current or not.
-    const Holding* lastHoldingOf(const std::string& actor) const;
+    Holding* currentHolding(const std::string& key);
+    const Holding* currentHolding(const std::string& key) const;
+    // The most recent holding of key by this actor, current or not.
+    const Holding* lastHoldingOf(const std::string& actor, const std::string& key) const;
 };
 
 // Asynchronous replication: every write on `from` reaches `to` lag ms later, as the key's
@@ -127,6 +131,9 @@ struct World {
     SeededRng rng;
 
     std::string lockKey;  // the key whose lane, ownership and PTTL are drawn
+    // Other keys whose holders are recorded like the lock key's, on their holders' lanes only
+    // (seat-hold's seats other than A1): each buyer's lane shows its own seat's hold.
+    std::vector<std::string> heldKeys;
     std::string fenceKey;
     std::string reportResource = "report:daily";
     std::string reportDate = "2026-11-28";
@@ -143,11 +150,16 @@ struct World {
     // The first (often the only) server.
     ModelRedis& redis() { return nodes.front().redis; }
     const ModelRedis& redis() const { return nodes.front().redis; }
-    Holding* currentHolding(int node = 0) { return this->node(node).currentHolding(); }
-    const Holding* currentHolding(int node = 0) const { return this->node(node).currentHolding(); }
-    const Holding* lastHoldingOf(const std::string& actor, int node = 0) const {
-        return this->node(node).lastHoldingOf(actor);
+    // The lock key's holdings.
+    Holding* currentHolding(int node = 0) { return this->node(node).currentHolding(lockKey); }
+    const Holding* currentHolding(int node = 0) const {
+        return this->node(node).currentHolding(lockKey);
     }
+    const Holding* lastHoldingOf(const std::string& actor, int node = 0) const {
+        return this->node(node).lastHoldingOf(actor, lockKey);
+    }
+    // Whether a command on key changes who holds it (the lock key, or one of heldKeys).
+    bool recordsHolders(const std::string& key) const;
     InstanceRun* run(const std::string& actor);
     const InstanceRun* run(const std::string& actor) const;
 };
