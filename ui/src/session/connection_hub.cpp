@@ -63,6 +63,13 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
     connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
     connect(s.worker, &ConnectionWorker::loadMeasured, this, &ConnectionHub::loadMeasured);
     connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);
+    connect(s.worker, &ConnectionWorker::slotGiven, this,
+            [this, clusterId = profile.clusterOf.isEmpty() ? id : profile.clusterOf](
+                const QString& from, const QString& to, int slot,
+                const QVector<inspect::LockRecord>& records) {
+                handSlotOver(clusterId, from, to, slot, records);
+            });
+    connect(s.worker, &ConnectionWorker::locksMoved, this, &ConnectionHub::locksMoved);
     connect(s.worker, &ConnectionWorker::clusterFound, this,
             [this, id](const QString&, const QStringList& nodeLines, const QStringList& others) {
                 openClusterMembers(id, others);
@@ -97,6 +104,27 @@ void ConnectionHub::openClusterMembers(const QString& profileId,
         member.clusterOf = profileId;
         open(member, options);
     }
+}
+
+// A worker gave up a slot that moved to another primary: the worker watching that primary
+// reads its locks now, with their history (the rows move there in the same round), and the
+// connection's own worker asks the topology again for the new slot ranges.
+void ConnectionHub::handSlotOver(const QString& clusterId, const QString& from, const QString& to,
+                                 int slot, const QVector<inspect::LockRecord>& records) {
+    if (auto parent = sessions_.find(clusterId); parent != sessions_.end())
+        parent->worker->noteClusterRedirect();
+    for (const Session& s : sessions_) {
+        if (QString::fromStdString(s.profile.endpoint.display()) != to) continue;
+        QMetaObject::invokeMethod(
+            s.worker, [w = s.worker, from, slot, records] { w->adoptSlot(from, slot, records); },
+            Qt::QueuedConnection);
+        return;
+    }
+    // A primary not watched yet (its worker opens when the topology names it, and its scan
+    // shows them): the rows leave the node that no longer holds them.
+    QStringList keys;
+    for (const auto& r : records) keys << QString::fromStdString(r.key);
+    emit locksChanged(from, {}, keys, false);
 }
 
 void ConnectionHub::reopen(const QString& profileId, const inspect::WatchOptions& options,

@@ -8,6 +8,7 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
+#include "lockscope/inspect/cluster_watch_hand_off.h"
 #include "lockscope/inspect/library_release.h"
 #include "session/cluster_members.h"
 #include "session/lock_companions.h"
@@ -164,6 +165,7 @@ void ConnectionWorker::idle() {
             std::min(std::chrono::duration_cast<std::chrono::milliseconds>(nextStepAt_ - now),
                      std::chrono::milliseconds(100));
         inspect::WatchUpdate update = watch_->waitForEvents(slice);
+        handOffRedirected(update);
         completeFromTable(update.changed, watch_->table());
         if (!update.changed.empty() || !update.removed.empty()) {
             QStringList removed;
@@ -188,10 +190,13 @@ void ConnectionWorker::connectNow() {
     connection_ = std::make_unique<Connection>(
         Connection::open(profile_.endpoint, {.readOnly = profile_.readOnly}));
     observe(*connection_);
+    askAboutCluster();  // before the watch: a cluster's watch keeps redirected keys
+    // A key whose slot moved is kept and handed to the new owner's worker (handOffRedirected),
+    // not dropped as gone until that node's sweep finds it.
+    options_.handOffRedirects = cluster_ != nullptr || !profile_.clusterOf.isEmpty();
     watch_ =
         std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
     watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
-    askAboutCluster();
 }
 
 void ConnectionWorker::observe(Connection& connection) {
@@ -219,6 +224,7 @@ void ConnectionWorker::askAboutCluster() {
         }
         logNote(members->topologyNote);
         clusterPrimaries_ = members->otherPrimaries;
+        clusterNodeLines_ = members->nodeLines;
         emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
     } catch (const Error& e) {
         cluster_.reset();
@@ -231,12 +237,16 @@ void ConnectionWorker::followCluster() {
     if (!cluster_) return;
     const auto now = std::chrono::steady_clock::now();
     if (clusterNodeLost_.exchange(false)) cluster_->noteNodeLost(now);
+    if (clusterRedirect_.exchange(false)) cluster_->noteRedirect();
     try {
         if (!cluster_->followTopology(now)) return;
         logClusterEvents();
         auto members = describeClusterMembers(*cluster_, profile_.endpoint);
-        if (members && members->otherPrimaries != clusterPrimaries_) {
+        // New slot ranges too (a slot moved): the sidebar and the Node column show them.
+        if (members && (members->otherPrimaries != clusterPrimaries_ ||
+                        members->nodeLines != clusterNodeLines_)) {
             clusterPrimaries_ = members->otherPrimaries;
+            clusterNodeLines_ = members->nodeLines;
             emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
         }
     } catch (const Error&) {
@@ -264,6 +274,7 @@ void ConnectionWorker::step() {
         const auto stepStarted = std::chrono::steady_clock::now();
         inspect::WatchUpdate update = watch_->step(scanStop);
         if (!update.connected) throw ConnectionLostError(update.error);
+        handOffRedirected(update);
         completeFromTable(update.changed, watch_->table());
         QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
         QStringList removed;
@@ -311,6 +322,59 @@ void ConnectionWorker::step() {
             tr("%1 — retrying in %2 s").arg(message).arg(double(backoffMs_) / 1000.0, 0, 'f', 1));
         nextStepAt_ = {};
         scheduleNext(backoffMs_);
+    }
+}
+
+void ConnectionWorker::handOffRedirected(inspect::WatchUpdate& update) {
+    if (update.redirected.empty()) return;
+    inspect::ClusterRouter* router = actionRouter();
+    if (!router) return;
+    std::vector<inspect::SlotGift> gifts;
+    try {
+        gifts = inspect::giveUpRedirectedSlots(*router, {watch_.get(), profile_.endpoint}, update);
+    } catch (const Error& e) {
+        // A node lost meanwhile: the keys stay as last seen, and the next round asks again.
+        router->noteError(e, std::chrono::steady_clock::now());
+        if (dynamic_cast<const IoError*>(&e) && router == memberRouter_.get())
+            memberRouter_.reset();
+        return;
+    }
+    logClusterEvents();
+    for (auto& gift : gifts) {
+        const QString to = QString::fromStdString(gift.to.display());
+        logNote(tr("cluster topology changed: slot %1 moved to %2; its %3 lock(s) follow it there")
+                    .arg(gift.slot)
+                    .arg(QString::fromStdString(gift.to.host + ":" + std::to_string(gift.to.port)))
+                    .arg(gift.records.size()));
+        QVector<inspect::LockRecord> records(std::make_move_iterator(gift.records.begin()),
+                                             std::make_move_iterator(gift.records.end()));
+        handOver(records.constData());  // read on the taker's thread (see tsan_handover.h)
+        emit slotGiven(instance_, to, gift.slot, records);
+    }
+}
+
+void ConnectionWorker::adoptSlot(const QString& from, int slot,
+                                 const QVector<inspect::LockRecord>& records) {
+    takeOver(records.constData());
+    std::vector<inspect::LockRecord> given(records.begin(), records.end());
+    if (!watch_ || stopped_) {
+        // Not connected now: the next watch's first rescan reads them with this history.
+        for (auto& r : given) memory_.table.observe(std::move(r));
+        return;
+    }
+    try {
+        inspect::WatchUpdate update = watch_->adoptSlot(slot, std::move(given));
+        completeFromTable(update.changed, watch_->table());
+        QVector<inspect::LockRecord> moved(std::make_move_iterator(update.changed.begin()),
+                                           std::make_move_iterator(update.changed.end()));
+        QStringList gone;
+        for (const auto& key : update.removed) gone << QString::fromStdString(key);
+        handOver(moved.constData());
+        handOver(gone.constData());
+        emit locksMoved(from, instance_, moved, gone);
+    } catch (const Error&) {
+        nextStepAt_ = {};  // the next step finds out what happened and reports it
+        scheduleNext(0);
     }
 }
 

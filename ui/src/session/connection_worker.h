@@ -58,6 +58,9 @@ class ConnectionWorker : public QObject {
     // The topology is asked again at the next step, and every second for a while, so the
     // failover that may follow is seen (this worker's own connection may be fine).
     void noteClusterNodeLost() { clusterNodeLost_.store(true); }
+    // Thread-safe: another primary's worker saw a slot move (MOVED): the topology is asked
+    // again at the next step, so the sidebar and the Node column show the new slot ranges.
+    void noteClusterRedirect() { clusterRedirect_.store(true); }
 
   public slots:
     void start();               // connect and begin watching (on the worker thread)
@@ -67,6 +70,10 @@ class ConnectionWorker : public QObject {
     // Safe actions; the result arrives as actionFinished.
     void act(lockscope::ui::LockAction action, const QString& key,
              const lockscope::inspect::LockRecord& seen, qint64 ttlMs, bool confirmed);
+    // On a cluster: another primary's worker gave up a slot this node serves now (slotGiven);
+    // its locks are read here at once and keep their history. Emits locksMoved.
+    void adoptSlot(const QString& from, int slot,
+                   const QVector<lockscope::inspect::LockRecord>& records);
 
   signals:
     void stateChanged(const QString& instance, lockscope::ui::ConnectionState state,
@@ -90,6 +97,15 @@ class ConnectionWorker : public QObject {
                       const QStringList& otherPrimaries);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
+    // A slot of this node moved to the node `to` (a read answered MOVED): its locks, with
+    // their history, for the worker watching `to` (the hub hands them over: adoptSlot).
+    void slotGiven(const QString& from, const QString& to, int slot,
+                   const QVector<lockscope::inspect::LockRecord>& records);
+    // The locks of a slot moved from the node `from` to this one: the rows move (records as
+    // read here, history kept); gone: released while they moved.
+    void locksMoved(const QString& from, const QString& to,
+                    const QVector<lockscope::inspect::LockRecord>& records,
+                    const QStringList& gone);
 
   private:
     // Emits locksChanged, handing the records over to the receiving thread so that
@@ -110,6 +126,9 @@ class ConnectionWorker : public QObject {
     void askAboutCluster();
     void followCluster();  // a topology change: noted in the command log, members updated
     void logClusterEvents();
+    // A read of this watch answered MOVED or ASK (WatchOptions::handOffRedirects): the
+    // slot's locks go to the new owner's worker in the same round (slotGiven).
+    void handOffRedirected(inspect::WatchUpdate& update);
     // The command log hears the commands sent on this connection (the watch's or an action's).
     void observe(Connection& connection);
     // The router an action goes through on a cluster (null on a plain server): the
@@ -144,6 +163,8 @@ class ConnectionWorker : public QObject {
     // operator or a failover since the row was read). Made at the first action.
     std::unique_ptr<inspect::ClusterRouter> memberRouter_;
     std::atomic<bool> clusterNodeLost_{false};  // set by the GUI thread (the hub)
+    std::atomic<bool> clusterRedirect_{false};  // likewise
+    QStringList clusterNodeLines_;
     // The current scan's stop source. cancelScan() runs on the GUI thread while step()
     // replaces the source for each new scan on this one, so both go through the mutex: a
     // scan holds its own token, and a cancel reaches whichever scan is current.

@@ -128,6 +128,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
             &LockInspectorView::onSelectionChanged);
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
     connect(&hub_, &ConnectionHub::serverEmptied, this, &LockInspectorView::onServerEmptied);
+    connect(&hub_, &ConnectionHub::locksMoved, this, &LockInspectorView::onLocksMoved);
     connect(&hub_, &ConnectionHub::instanceStateChanged, this,
             [this](const QString& instance, ConnectionState state) {
                 bool down =
@@ -259,6 +260,30 @@ void LockInspectorView::onServerEmptied(const QString& instance) {
     }
     model_->removeRowsOf(instance);
     showCounts();
+}
+
+void LockInspectorView::onLocksMoved(const QString& from, const QString& to,
+                                     const QVector<inspect::LockRecord>& records,
+                                     const QStringList& gone) {
+    takeOver(records.constData());
+    takeOver(gone.constData());
+    QStringList keys = gone;
+    for (const auto& r : records) keys << QString::fromStdString(r.key);
+    // What the old node's worker sent before it gave them up would bring the rows back there.
+    pending_.forgetKeys(from, keys);
+    const QString selected = selectedRowKey();
+    for (const QString& key : keys) {
+        const QString movedTo = LockTableModel::rowKey(to, key);
+        history_.move(LockTableModel::rowKey(from, key), movedTo);
+        if (selected == LockTableModel::rowKey(from, key)) {
+            // The selection goes with the row (applyUpdate selects it under its new node).
+            QSignalBlocker block(table_->selectionModel());
+            table_->selectionModel()->clear();
+            followKey_ = movedTo;
+        }
+    }
+    model_->removeKeys(from, keys);
+    applyUpdate(to, std::span(records.constData(), std::size_t(records.size())), gone);
 }
 
 void LockInspectorView::applyRemovalsNow(const QString& instance) {
