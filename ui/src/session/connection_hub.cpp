@@ -26,11 +26,11 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
     // Reopening the same server (an edited connection) hands the old watch's history to the
     // new one, and its rows stay: "Seen for", renewals and handoffs are not reset.
     inspect::WatchMemory memory;
-    const QString instance = QString::fromStdString(profile.endpoint.display());
+    const QString instance = profile.displayUrl();
     if (auto it = sessions_.find(profile.id); it != sessions_.end()) {
         Session old = *it;
         sessions_.erase(it);
-        const QString oldInstance = QString::fromStdString(old.profile.endpoint.display());
+        const QString oldInstance = old.profile.displayUrl();
         memory = stop(old);
         if (oldInstance != instance) {
             memory = {};
@@ -70,6 +70,7 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
                 handSlotOver(clusterId, from, to, slot, records);
             });
     connect(s.worker, &ConnectionWorker::locksMoved, this, &ConnectionHub::locksMoved);
+    connect(s.worker, &ConnectionWorker::failoverSeen, this, &ConnectionHub::failoverSeen);
     connect(s.worker, &ConnectionWorker::clusterFound, this,
             [this, id](const QString&, const QStringList& nodeLines, const QStringList& others) {
                 openClusterMembers(id, others);
@@ -114,7 +115,7 @@ void ConnectionHub::handSlotOver(const QString& clusterId, const QString& from, 
     if (auto parent = sessions_.find(clusterId); parent != sessions_.end())
         parent->worker->noteClusterRedirect();
     for (const Session& s : sessions_) {
-        if (QString::fromStdString(s.profile.endpoint.display()) != to) continue;
+        if (s.profile.displayUrl() != to) continue;
         QMetaObject::invokeMethod(
             s.worker, [w = s.worker, from, slot, records] { w->adoptSlot(from, slot, records); },
             Qt::QueuedConnection);
@@ -142,7 +143,7 @@ void ConnectionHub::close(const QString& profileId) {
     Session s = *it;
     sessions_.erase(it);
     stop(s);
-    emit instanceClosed(QString::fromStdString(s.profile.endpoint.display()));
+    emit instanceClosed(s.profile.displayUrl());
     QStringList members;  // a cluster's other primaries go with it
     for (const auto& m : sessions_)
         if (m.profile.clusterOf == profileId) members << m.profile.id;
@@ -178,14 +179,14 @@ void ConnectionHub::closeAll() {
 
 const ConnectionProfile* ConnectionHub::profileForInstance(const QString& instance) const {
     for (const Session& s : sessions_)
-        if (QString::fromStdString(s.profile.endpoint.display()) == instance) return &s.profile;
+        if (s.profile.displayUrl() == instance) return &s.profile;
     return nullptr;
 }
 
 void ConnectionHub::act(const QString& instance, LockAction action, const inspect::LockRecord& seen,
                         qint64 ttlMs, bool confirmed) {
     for (const Session& s : sessions_) {
-        if (QString::fromStdString(s.profile.endpoint.display()) != instance) continue;
+        if (s.profile.displayUrl() != instance) continue;
         QString key = QString::fromStdString(seen.key);
         QMetaObject::invokeMethod(
             s.worker,
@@ -210,7 +211,7 @@ void ConnectionHub::refreshAllAtFullSpeed() {
 
 void ConnectionHub::setFocus(const QString& instance, std::vector<std::string> keys) {
     for (const auto& s : sessions_)
-        if (QString::fromStdString(s.profile.endpoint.display()) == instance) {
+        if (s.profile.displayUrl() == instance) {
             s.worker->setFocus(std::move(keys));  // thread-safe; applied at its next step
             return;
         }

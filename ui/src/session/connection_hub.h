@@ -70,6 +70,8 @@ class ConnectionHub : public QObject {
     void clusterNodesFound(const QString& profileId, const QStringList& nodeLines);
     // A cluster slot moved between two watched primaries: its rows move from `from` to `to`
     // (records as read there, their history kept); gone: released while they moved.
+    // ConnectionWorker::failoverSeen: the primary behind a Sentinel connection changed.
+    void failoverSeen(const QString& instance, const QString& from, const QString& to, qint64 atMs);
     void locksMoved(const QString& from, const QString& to,
                     const QVector<lockscope::inspect::LockRecord>& records,
                     const QStringList& gone);

@@ -10,6 +10,7 @@
 #include "lockscope/inspect/audit_log.h"
 #include "lockscope/inspect/cluster_watch_hand_off.h"
 #include "lockscope/inspect/library_release.h"
+#include "lockscope/sentinel.h"
 #include "session/cluster_members.h"
 #include "session/lock_companions.h"
 #include "session/tsan_handover.h"
@@ -48,7 +49,7 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
                                    std::shared_ptr<inspect::AuditLog> audit,
                                    inspect::WatchOptions options, inspect::WatchMemory memory)
     : profile_(std::move(profile)),
-      instance_(QString::fromStdString(profile_.endpoint.display())),
+      instance_(profile_.displayUrl()),
       audit_(std::move(audit)),
       options_(std::move(options)),
       memory_(std::move(memory)) {
@@ -186,9 +187,37 @@ void ConnectionWorker::setState(ConnectionState state, const QString& message) {
     emit stateChanged(instance_, state, message);
 }
 
+Endpoint ConnectionWorker::serverNow() {
+    if (profile_.sentinelUrl.isEmpty()) return profile_.endpoint;
+    using std::chrono::milliseconds;
+    SentinelTarget target = parseSentinelUrl(profile_.sentinelUrl.toStdString());
+    target.data = profile_.endpoint;  // the data nodes' credentials and TLS, as edited
+    const ConnectionOptions quick{.connectTimeout = milliseconds(1000),
+                                  .commandTimeout = milliseconds(1000)};
+    Endpoint primary = discoverPrimary(target, quick);
+    if (!sentinelSwitches_) sentinelSwitches_ = std::make_unique<SentinelSwitches>(target, quick);
+    const std::string now = primary.display();
+    if (sentinelPrimary_.empty())
+        logNote(tr("Sentinel: the primary of %1 is %2")
+                    .arg(QString::fromStdString(target.service), QString::fromStdString(now)));
+    else if (now != sentinelPrimary_)
+        noteFailover(sentinelPrimary_, now);
+    sentinelPrimary_ = now;
+    return primary;
+}
+
+void ConnectionWorker::noteFailover(const std::string& from, const std::string& to) {
+    const QString was = QString::fromStdString(from), is = QString::fromStdString(to);
+    logNote(tr("failover: the primary is now %1 (was %2); a lock not yet replicated to it when "
+               "it was promoted is lost")
+                .arg(is, was));
+    memory_.runId.clear();  // another server, not a restart of the same one
+    emit failoverSeen(instance_, was, is, QDateTime::currentMSecsSinceEpoch());
+}
+
 void ConnectionWorker::connectNow() {
     connection_ = std::make_unique<Connection>(
-        Connection::open(profile_.endpoint, {.readOnly = profile_.readOnly}));
+        Connection::open(serverNow(), {.readOnly = profile_.readOnly}));
     observe(*connection_);
     askAboutCluster();  // before the watch: a cluster's watch keeps redirected keys
     // A key whose slot moved is kept and handed to the new owner's worker (handOffRedirected),
@@ -266,6 +295,9 @@ void ConnectionWorker::step() {
     if (stopped_) return;
     followCluster();
     try {
+        // A Sentinel announced a failover (+switch-master): the next connection is to the new
+        // primary, now, even while the old one (demoted to a replica) still answers reads.
+        if (connection_ && sentinelSwitches_ && sentinelSwitches_->switched()) dropConnection();
         if (!connection_) connectNow();
         const std::stop_token scanStop = beginScan();
         applyFocus();

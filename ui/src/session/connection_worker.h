@@ -24,6 +24,7 @@
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/safe_actions.h"
+#include "lockscope/sentinel_switches.h"
 #include "models/command_log_entry.h"
 #include "session/connection_profile.h"
 
@@ -103,6 +104,9 @@ class ConnectionWorker : public QObject {
                    const QVector<lockscope::inspect::LockRecord>& records);
     // The locks of a slot moved from the node `from` to this one: the rows move (records as
     // read here, history kept); gone: released while they moved.
+    // Behind Sentinel: the service's primary changed (a failover), at atMs (wall clock, ms
+    // since the epoch). The rows stay, with their history: the instance is the service's.
+    void failoverSeen(const QString& instance, const QString& from, const QString& to, qint64 atMs);
     void locksMoved(const QString& from, const QString& to,
                     const QVector<lockscope::inspect::LockRecord>& records,
                     const QStringList& gone);
@@ -115,6 +119,10 @@ class ConnectionWorker : public QObject {
     void step();
     void idle();  // between steps: follow keyspace notifications, in short slices
     void connectNow();
+    // The server to connect to: the profile's, or behind Sentinel the primary the Sentinels
+    // name now (a different one than last time is a failover: noted, and failoverSeen).
+    Endpoint serverNow();
+    void noteFailover(const std::string& from, const std::string& to);
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
@@ -162,6 +170,10 @@ class ConnectionWorker : public QObject {
     // Another primary's worker: routes its actions to the key's slot owner (a slot moved by an
     // operator or a failover since the row was read). Made at the first action.
     std::unique_ptr<inspect::ClusterRouter> memberRouter_;
+    // Behind Sentinel: its announcements of a failover (+switch-master), and the primary
+    // connected last (Endpoint::display()).
+    std::unique_ptr<SentinelSwitches> sentinelSwitches_;
+    std::string sentinelPrimary_;
     std::atomic<bool> clusterNodeLost_{false};  // set by the GUI thread (the hub)
     std::atomic<bool> clusterRedirect_{false};  // likewise
     QStringList clusterNodeLines_;

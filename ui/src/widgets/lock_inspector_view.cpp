@@ -28,6 +28,7 @@
 #include "session/tsan_handover.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_table_delegate.h"
+#include "widgets/pttl_plot.h"
 #include "widgets/redlock_group_panel.h"
 
 namespace lockscope::ui {
@@ -129,6 +130,11 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
     connect(&hub_, &ConnectionHub::serverEmptied, this, &LockInspectorView::onServerEmptied);
     connect(&hub_, &ConnectionHub::locksMoved, this, &LockInspectorView::onLocksMoved);
+    connect(&hub_, &ConnectionHub::failoverSeen, this,
+            [this](const QString& instance, const QString&, const QString&, qint64 atMs) {
+                failovers_[instance].push_back(double(atMs) / 1000.0);
+                showSelected();
+            });
     connect(&hub_, &ConnectionHub::instanceStateChanged, this,
             [this](const QString& instance, ConnectionState state) {
                 bool down =
@@ -508,12 +514,16 @@ void LockInspectorView::showSelected() {
     auto rows = table_->selectionModel()->selectedRows();
     if (rows.isEmpty()) {
         detail_->showLock(std::nullopt, nullptr, false);
+        detail_->plot()->setFailovers({});
         return;
     }
     const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
     if (!record) return;
     detail_->showLock(*record, history_.ensure(selectedRowKey(), *record), selectedIsReadOnly(),
                       model_->isStale(*record));
+    const auto failovers = failovers_.find(QString::fromStdString(record->instanceName()));
+    detail_->plot()->setFailovers(failovers != failovers_.end() ? failovers->second
+                                                                : std::vector<double>{});
     std::vector<std::string> instances;
     for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());
     std::sort(instances.begin(), instances.end());

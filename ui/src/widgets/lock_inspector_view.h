@@ -94,6 +94,9 @@ class LockInspectorView : public QWidget {
     LockTableModel* model_;
     LockFilterProxy* proxy_;
     LockHistory history_;
+    // Failovers behind Sentinel, by instance (wall-clock seconds): marked on the PTTL plot of
+    // each of the instance's locks.
+    std::map<QString, std::vector<double>> failovers_;
     QLineEdit* filter_;
     QProgressBar* progress_;
     QToolButton* cancel_;
