@@ -19,6 +19,7 @@
 #include "cluster_fixture.h"
 #include "lockscope/connection.h"
 #include "lockscope/inspect/audit_log.h"
+#include "lockscope/inspect/cluster_addressing.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "models/command_log_model.h"
 #include "models/lock_table_model.h"
@@ -150,6 +151,54 @@ class ClusterWindowTest : public QObject {
         QCOMPARE(model->rowCount(), 3);
         QVERIFY(lockscope::ui::testing::saveScreenshot(
             &window.window, QStringLiteral("cluster-window-address-map")));
+    }
+
+    // A TLS cluster behind an address map: its nodes announce names this machine cannot
+    // reach them at, and each node's certificate names only the name it announces. The
+    // profile has the CA and the map (announced name:port = 127.0.0.1:port); the window lists
+    // every primary's locks and releases a lock of another primary through the map, over TLS,
+    // each connection checking the name its node announces. Before, the other primaries'
+    // workers checked 127.0.0.1, which their certificates do not name, and their locks never
+    // appeared (the router, which checks the announced name, released them).
+    void tlsAndTheAddressMapReachATlsCluster() {
+        lockscope::testing::RedisCluster cluster({.tls = true, .certifiedNames = true});
+        std::vector<std::string> keys(3);  // one lock on each primary
+        for (int i = 0; keys[0].empty() || keys[1].empty() || keys[2].empty(); ++i) {
+            std::string key = "lock:{vault-" + std::to_string(i) + "}";
+            keys[cluster.primaryFor(key)] = key;
+        }
+        for (std::size_t n = 0; n < 3; ++n)
+            cluster.connect(n).command(
+                {"SET", keys[n], "teller-" + std::to_string(n), "PX", "120000"});
+        ConnectionProfile profile =
+            ConnectionProfile::create(QStringLiteral("vault cluster"), cluster.endpoint(0));
+        QVERIFY(profile.endpoint.tls.enabled && profile.endpoint.tls.serverName.empty());
+        for (std::size_t n = 0; n < 3; ++n) {
+            const std::string port = std::to_string(cluster.node(n).server->port());
+            std::string entry = n == 0 ? "localhost" : lockscope::testing::kCertifiedNodeName;
+            entry.append(":").append(port).append("=127.0.0.1:").append(port);
+            inspect::addAddressMapping(profile.clusterAddressing, entry);
+        }
+        ClusterWindow window(profile);
+        MainWindow& w = window.window;
+        LockTableModel* model = w.inspector()->model();
+        for (std::size_t n = 0; n < 3; ++n)
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                model->rowOf(QString::fromStdString(cluster.url(n)),
+                             QString::fromStdString(keys[n])) >= 0,
+                qPrintable(QString::fromStdString(keys[n] + " of node " + cluster.url(n))), 15000);
+        QCOMPARE(model->rowCount(), 3);
+        QVERIFY(
+            lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window-tls-map")));
+
+        const QString node2 = QString::fromStdString(cluster.url(2));
+        const inspect::LockRecord seen =
+            *model->recordAt(model->rowOf(node2, QString::fromStdString(keys[2])));
+        QSignalSpy finished(w.hub(), &ConnectionHub::actionFinished);
+        w.hub()->act(node2, LockAction::Release, seen);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QVERIFY2(finished[0][3].toBool(), qPrintable(finished[0][5].toString()));
+        QCOMPARE(cluster.connect(2).command({"EXISTS", keys[2]}).integer(), 0);
     }
 
     // The operator releases locks whose slots moved after their rows appeared: one moved off

@@ -72,8 +72,9 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
     connect(s.worker, &ConnectionWorker::locksMoved, this, &ConnectionHub::locksMoved);
     connect(s.worker, &ConnectionWorker::failoverSeen, this, &ConnectionHub::failoverSeen);
     connect(s.worker, &ConnectionWorker::clusterFound, this,
-            [this, id](const QString&, const QStringList& nodeLines, const QStringList& others) {
-                openClusterMembers(id, others);
+            [this, id](const QString&, const QStringList& nodeLines, const QStringList& others,
+                       const QStringList& tlsNames) {
+                openClusterMembers(id, others, tlsNames);
                 emit clusterNodesFound(id, nodeLines);
             });
     sessions_.insert(id, s);
@@ -83,8 +84,8 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
 // Each other primary of the cluster gets a worker of its own, named after the connection and
 // the node; it is closed with the connection, or when its node is no longer a primary (after
 // a failover the promoted replica gets one instead).
-void ConnectionHub::openClusterMembers(const QString& profileId,
-                                       const QStringList& otherPrimaries) {
+void ConnectionHub::openClusterMembers(const QString& profileId, const QStringList& otherPrimaries,
+                                       const QStringList& tlsNames) {
     auto it = sessions_.find(profileId);
     if (it == sessions_.end()) return;
     const ConnectionProfile parent = it->profile;
@@ -96,12 +97,14 @@ void ConnectionHub::openClusterMembers(const QString& profileId,
             !otherPrimaries.contains(s.profile.id.mid(prefix.size())))
             gone << s.profile.id;
     for (const auto& id : gone) close(id);
-    for (const QString& hostPort : otherPrimaries) {
+    for (qsizetype i = 0; i < otherPrimaries.size(); ++i) {
+        const QString& hostPort = otherPrimaries[i];
         if (sessions_.contains(prefix + hostPort)) continue;
         ConnectionProfile member = parent;
         member.id = prefix + hostPort;
         member.name = parent.name + QStringLiteral(" · ") + hostPort;
-        member.endpoint = memberEndpoint(parent.endpoint, hostPort);
+        // Reached through the address map: its certificate names the node, not the tunnel.
+        member.endpoint = memberEndpoint(parent.endpoint, hostPort, tlsNames.value(i));
         member.clusterOf = profileId;
         open(member, options);
     }

@@ -77,7 +77,8 @@ class ConnectionHub : public QObject {
                     const QStringList& gone);
 
   private:
-    void openClusterMembers(const QString& profileId, const QStringList& otherPrimaries);
+    void openClusterMembers(const QString& profileId, const QStringList& otherPrimaries,
+                            const QStringList& tlsNames);
     void handSlotOver(const QString& clusterId, const QString& from, const QString& to, int slot,
                       const QVector<inspect::LockRecord>& records);
 

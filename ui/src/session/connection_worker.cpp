@@ -254,7 +254,8 @@ void ConnectionWorker::askAboutCluster() {
         logNote(members->topologyNote);
         clusterPrimaries_ = members->otherPrimaries;
         clusterNodeLines_ = members->nodeLines;
-        emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
+        emit clusterFound(instance_, members->nodeLines, members->otherPrimaries,
+                          members->otherPrimaryTlsNames);
     } catch (const Error& e) {
         cluster_.reset();
         logNote(tr("could not ask whether %1 is part of a cluster: %2")
@@ -276,7 +277,8 @@ void ConnectionWorker::followCluster() {
                         members->nodeLines != clusterNodeLines_)) {
             clusterPrimaries_ = members->otherPrimaries;
             clusterNodeLines_ = members->nodeLines;
-            emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
+            emit clusterFound(instance_, members->nodeLines, members->otherPrimaries,
+                              members->otherPrimaryTlsNames);
         }
     } catch (const Error&) {
         // No node answered this time: the router asks again in a second.

@@ -94,8 +94,9 @@ class ConnectionWorker : public QObject {
                       double budget);
     // The server is a node of a Redis Cluster (asked once, at the first connect): its nodes
     // for the sidebar, and "host:port" of each primary this connection does not reach.
+    // tlsNames: for each of otherPrimaries, ClusterMembers::otherPrimaryTlsNames.
     void clusterFound(const QString& instance, const QStringList& nodeLines,
-                      const QStringList& otherPrimaries);
+                      const QStringList& otherPrimaries, const QStringList& tlsNames);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
     // A slot of this node moved to the node `to` (a read answered MOVED): its locks, with
