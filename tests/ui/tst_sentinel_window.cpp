@@ -2,6 +2,7 @@
 // Sentinels): a connection given as redis-sentinel://…#mymaster finds the primary through the
 // Sentinels and, on SENTINEL FAILOVER, follows the promoted replica with the same rows.
 #include <QLineEdit>
+#include <QPushButton>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableWidget>
@@ -45,6 +46,15 @@ class SentinelWindowTest : public QObject {
         emit dialog.urlEdit()->textEdited(dialog.urlEdit()->text());
         ConnectionProfile profile = dialog.profile();
         QCOMPARE(profile.sentinelUrl, QString::fromStdString(group.url()));
+        // Test asks the Sentinels and reaches the primary (before: it tried the first
+        // Sentinel's address as a data node).
+        QSignalSpy tested(&dialog, &ConnectionDialog::testFinished);
+        dialog.testButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 1, 10000);
+        const QString primaryUrl = QString::fromStdString(group.server(0).endpoint().display());
+        QVERIFY2(dialog.testResult().contains(
+                     QStringLiteral("the primary of mymaster is %1").arg(primaryUrl)),
+                 qPrintable(dialog.testResult()));
         const QString instance = profile.displayUrl();
         QVERIFY2(instance.startsWith(QStringLiteral("redis-sentinel://")) &&
                      instance.endsWith(QStringLiteral("#mymaster")),

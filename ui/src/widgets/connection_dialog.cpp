@@ -272,8 +272,10 @@ void ConnectionDialog::runTest() {
         showResult(outcome.ok, outcome.message);
         emit testFinished(outcome.ok, outcome.message);
     });
-    watcher->setFuture(
-        runOnPool([endpoint = profile().endpoint] { return testConnection(endpoint); }));
+    watcher->setFuture(runOnPool([p = profile()] {
+        return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint)
+                                       : testSentinelConnection(p.sentinelUrl, p.endpoint);
+    }));
 }
 
 void ConnectionDialog::showResult(bool ok, const QString& message) {
