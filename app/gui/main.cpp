@@ -10,6 +10,7 @@
 
 #include "lockscope/endpoint.h"
 #include "lockscope/errors.h"
+#include "lockscope/sentinel.h"
 #include "lockscope/version.h"
 #include "teaching/narration_text.h"
 #include "widgets/main_window.h"
@@ -111,9 +112,11 @@ int main(int argc, char** argv) {
         (file.endsWith(QStringLiteral(".lockscope")) ? scenarios : options.histories).append(file);
     for (const QString& u : line.parser.values(line.url)) {
         try {
-            auto profile = lockscope::ui::ConnectionProfile::create(
-                u, lockscope::parseEndpoint(u.toStdString()));
-            profile.name = QString::fromStdString(profile.endpoint.display());
+            auto profile = lockscope::isSentinelUrl(u.toStdString())
+                               ? lockscope::ui::ConnectionProfile::createForSentinel(u, u)
+                               : lockscope::ui::ConnectionProfile::create(
+                                     u, lockscope::parseEndpoint(u.toStdString()));
+            profile.name = profile.displayUrl();
             profile.readOnly = line.parser.isSet(line.readOnly);
             options.extra.append(profile);
         } catch (const lockscope::Error& e) {

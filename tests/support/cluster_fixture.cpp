@@ -82,9 +82,16 @@ void RedisCluster::startNode(std::size_t index) {
                                        ".invalid");
             o.configLines.emplace_back("cluster-preferred-endpoint-type hostname");
         }
+        if (options_.tls && options_.certifiedNames) {
+            o.configLines.emplace_back(std::string("cluster-announce-hostname ") +
+                                       (index == 0 ? "localhost" : kCertifiedNodeName));
+            o.configLines.emplace_back("cluster-preferred-endpoint-type hostname");
+        }
         if (options_.tls) {
             const auto& c = testCertificates();
-            o.tls = serverTls(c.serverCert, c.serverKey);
+            const bool other = options_.certifiedNames && index != 0;
+            o.tls = other ? serverTls(c.otherHostCert, c.otherHostKey)
+                          : serverTls(c.serverCert, c.serverKey);
             o.configLines.emplace_back("tls-cluster yes");
             o.configLines.emplace_back("tls-replication yes");
         }
@@ -97,6 +104,12 @@ void RedisCluster::startNode(std::size_t index) {
         }
     }
     nodes_[index].id = std::string(connect(index).command({"CLUSTER", "MYID"}).text());
+}
+
+Endpoint RedisCluster::endpoint(std::size_t i) const {
+    Endpoint e = nodes_.at(i).server->endpoint();
+    if (options_.certifiedNames && i != 0) e.tls.serverName = kCertifiedNodeName;
+    return e;
 }
 
 Connection RedisCluster::connect(std::size_t i) const {

@@ -24,7 +24,15 @@ struct ClusterFixtureOptions {
     // (cluster-preferred-endpoint-type hostname), so the announced addresses are unreachable.
     std::string unreachableHostPrefix;
     std::chrono::milliseconds nodeTimeout{1500};  // cluster-node-timeout: failover detection
+    // With tls: node 0 announces "localhost" and the others kCertifiedNodeName, each with a
+    // certificate for its announced name only (the test set's server and other-host ones),
+    // and the cluster reports host names. Reached through an address map at 127.0.0.1, a
+    // client must check each node's certificate against the name it announces.
+    bool certifiedNames = false;
 };
+
+// The name the nodes after node 0 announce with certifiedNames (the other-host certificate's).
+inline constexpr const char* kCertifiedNodeName = "db.example.com";
 
 struct ClusterNodeProcess {
     std::unique_ptr<LocalRedisServer> server;
@@ -44,7 +52,8 @@ class RedisCluster {
     // Primaries first (0..primaries-1), then their replicas in the same order.
     std::vector<ClusterNodeProcess>& nodes() { return nodes_; }
     ClusterNodeProcess& node(std::size_t i) { return nodes_.at(i); }
-    Endpoint endpoint(std::size_t i) const { return nodes_.at(i).server->endpoint(); }
+    // At 127.0.0.1; with certifiedNames, TLS checks the name node i announces.
+    Endpoint endpoint(std::size_t i) const;
     std::string url(std::size_t i) const { return endpoint(i).display(); }
     // A connection to node i (TLS verified against the test CA when the cluster speaks TLS).
     Connection connect(std::size_t i) const;

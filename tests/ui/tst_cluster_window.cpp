@@ -2,6 +2,7 @@
 // connection whose nodes (role, slot ranges, state) are listed under it in the sidebar, and
 // the table holds every primary's locks, each with the node that holds it.
 #include <QCheckBox>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QHeaderView>
 #include <QLineEdit>
@@ -10,12 +11,15 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QTableView>
+#include <QTableWidget>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
 
 #include "cluster_fixture.h"
 #include "lockscope/connection.h"
 #include "lockscope/inspect/audit_log.h"
+#include "lockscope/inspect/cluster_addressing.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "models/command_log_model.h"
 #include "models/lock_table_model.h"
@@ -23,6 +27,7 @@
 #include "ui_test_support.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/connection_sidebar.h"
+#include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
 
@@ -146,6 +151,54 @@ class ClusterWindowTest : public QObject {
         QCOMPARE(model->rowCount(), 3);
         QVERIFY(lockscope::ui::testing::saveScreenshot(
             &window.window, QStringLiteral("cluster-window-address-map")));
+    }
+
+    // A TLS cluster behind an address map: its nodes announce names this machine cannot
+    // reach them at, and each node's certificate names only the name it announces. The
+    // profile has the CA and the map (announced name:port = 127.0.0.1:port); the window lists
+    // every primary's locks and releases a lock of another primary through the map, over TLS,
+    // each connection checking the name its node announces. Before, the other primaries'
+    // workers checked 127.0.0.1, which their certificates do not name, and their locks never
+    // appeared (the router, which checks the announced name, released them).
+    void tlsAndTheAddressMapReachATlsCluster() {
+        lockscope::testing::RedisCluster cluster({.tls = true, .certifiedNames = true});
+        std::vector<std::string> keys(3);  // one lock on each primary
+        for (int i = 0; keys[0].empty() || keys[1].empty() || keys[2].empty(); ++i) {
+            std::string key = "lock:{vault-" + std::to_string(i) + "}";
+            keys[cluster.primaryFor(key)] = key;
+        }
+        for (std::size_t n = 0; n < 3; ++n)
+            cluster.connect(n).command(
+                {"SET", keys[n], "teller-" + std::to_string(n), "PX", "120000"});
+        ConnectionProfile profile =
+            ConnectionProfile::create(QStringLiteral("vault cluster"), cluster.endpoint(0));
+        QVERIFY(profile.endpoint.tls.enabled && profile.endpoint.tls.serverName.empty());
+        for (std::size_t n = 0; n < 3; ++n) {
+            const std::string port = std::to_string(cluster.node(n).server->port());
+            std::string entry = n == 0 ? "localhost" : lockscope::testing::kCertifiedNodeName;
+            entry.append(":").append(port).append("=127.0.0.1:").append(port);
+            inspect::addAddressMapping(profile.clusterAddressing, entry);
+        }
+        ClusterWindow window(profile);
+        MainWindow& w = window.window;
+        LockTableModel* model = w.inspector()->model();
+        for (std::size_t n = 0; n < 3; ++n)
+            QTRY_VERIFY2_WITH_TIMEOUT(
+                model->rowOf(QString::fromStdString(cluster.url(n)),
+                             QString::fromStdString(keys[n])) >= 0,
+                qPrintable(QString::fromStdString(keys[n] + " of node " + cluster.url(n))), 15000);
+        QCOMPARE(model->rowCount(), 3);
+        QVERIFY(
+            lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window-tls-map")));
+
+        const QString node2 = QString::fromStdString(cluster.url(2));
+        const inspect::LockRecord seen =
+            *model->recordAt(model->rowOf(node2, QString::fromStdString(keys[2])));
+        QSignalSpy finished(w.hub(), &ConnectionHub::actionFinished);
+        w.hub()->act(node2, LockAction::Release, seen);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QVERIFY2(finished[0][3].toBool(), qPrintable(finished[0][5].toString()));
+        QCOMPARE(cluster.connect(2).command({"EXISTS", keys[2]}).integer(), 0);
     }
 
     // The operator releases locks whose slots moved after their rows appeared: one moved off
@@ -310,6 +363,85 @@ class ClusterWindowTest : public QObject {
         const long long grown = clusterCalls() - before;
         QVERIFY2(grown <= 1,
                  qPrintable(QStringLiteral("%1 CLUSTER commands in 6 s of watching").arg(grown)));
+    }
+
+    // An operator moves a slot holding two locks from one primary to another while the window
+    // watches. The rows follow the slot to the new node's worker in the same round: at every
+    // moment each lock has exactly one row (before, its row vanished at the old node's next
+    // read, which answered MOVED, and came back only at the new node's sweep, its renewals
+    // reset and its history saying "released"); the renewal seen before the move is still
+    // counted, the selection goes with the row, and the command log tells of the slot move.
+    void aMovedSlotsRowsFollowItToTheNewOwnerWithTheirHistory() {
+        lockscope::testing::RedisCluster cluster;
+        std::string tag;  // a hash tag of primary 1: both locks in one slot
+        for (int i = 0; tag.empty(); ++i)
+            if (std::string t = "{shipment-" + std::to_string(i) + "}"; cluster.primaryFor(t) == 1)
+                tag = t;
+        const std::vector<std::string> keys{"lock:" + tag + ":pick", "lock:" + tag + ":pack"};
+        const int slot = int(inspect::keyHashSlot(keys[0]));
+        for (const auto& key : keys)
+            cluster.connect(1).command({"SET", key, "worker-" + key, "PX", "60000"});
+        ClusterWindow window(QStringLiteral("shipments cluster"), cluster.endpoint(0));
+        MainWindow& w = window.window;
+        LockTableModel* model = w.inspector()->model();
+        const QString from = QString::fromStdString(cluster.url(1));
+        const QString to = QString::fromStdString(cluster.url(2));
+        const QString renewed = QString::fromStdString(keys[0]);
+        for (const auto& key : keys)
+            QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(from, QString::fromStdString(key)) >= 0, 15000);
+        w.inspector()->selectKey(from, renewed);
+        cluster.connect(1).command({"PEXPIRE", keys[0], "120000"});  // its holder renews it
+        QTRY_COMPARE_WITH_TIMEOUT(model->recordAt(model->rowOf(from, renewed))->renewals, 1, 5000);
+        const int rowsBefore = model->rowCount();
+
+        // Every 5 ms on the GUI thread, between its updates: one row per lock, never 0 or 2.
+        QStringList violations;
+        QTimer sampler;
+        sampler.setInterval(5);
+        QObject::connect(&sampler, &QTimer::timeout, [&] {
+            for (const auto& key : keys) {
+                const QString k = QString::fromStdString(key);
+                const int rows = int(model->rowOf(from, k) >= 0) + int(model->rowOf(to, k) >= 0);
+                if (rows != 1 && violations.size() < 10)
+                    violations << QStringLiteral("%1: %2 rows").arg(k).arg(rows);
+            }
+        });
+        sampler.start();
+        cluster.moveSlot(slot, 2);
+        QElapsedTimer moved;
+        moved.start();
+        for (const auto& key : keys)
+            QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(to, QString::fromStdString(key)) >= 0, 3000);
+        const qint64 followedMs = moved.elapsed();
+        QTest::qWait(2000);  // nothing comes back on the old node, nothing doubles
+        sampler.stop();
+        QVERIFY2(violations.isEmpty(), qPrintable(violations.join(QStringLiteral("; "))));
+        qInfo("rows followed the slot %lld ms after the move", followedMs);
+        QCOMPARE(model->rowCount(), rowsBefore);
+
+        const int row = model->rowOf(to, renewed);
+        QCOMPARE(model->recordAt(row)->renewals, 1);  // the history came along
+        QCOMPARE(model->index(row, LockTableModel::Renewals).data().toString(),
+                 QStringLiteral("1"));
+        const auto& shown = w.inspector()->detail()->shown();
+        QVERIFY(shown);
+        QCOMPARE(QString::fromStdString(shown->instanceName()), to);  // the selection followed
+        QCOMPARE(QString::fromStdString(shown->key), renewed);
+        auto* holders = w.inspector()->detail()->findChild<QTableWidget*>();
+        QVERIFY(holders && holders->rowCount() >= 1);
+        for (int r = 0; r < holders->rowCount(); ++r)  // not "(released)" then "acquired"
+            QVERIFY2(!holders->item(r, 1)->text().startsWith(QLatin1Char('(')),
+                     qPrintable(holders->item(r, 1)->text()));
+        auto logged = [&](const QString& text) {
+            CommandLogModel* log = w.commandLog();
+            for (int r = 0; r < log->rowCount(); ++r)
+                if (log->index(r, CommandLogModel::Command).data().toString().contains(text))
+                    return true;
+            return false;
+        };
+        QVERIFY(logged(QStringLiteral("cluster topology changed: slot %1 moved to").arg(slot)));
+        QVERIFY(lockscope::ui::testing::saveScreenshot(
+            &w, QStringLiteral("cluster-window-slot-moved")));
     }
 
     // A primary dies: the cluster promotes its replica, the window notes the topology change in

@@ -295,6 +295,23 @@ WatchUpdate LockWatch::adoptSlot(int slot, const std::vector<std::string>& known
     return update;
 }
 
+WatchUpdate LockWatch::adoptSlot(int slot, std::vector<LockRecord> given) {
+    std::vector<std::string> keys;
+    keys.reserve(given.size());
+    for (auto& r : given) {
+        keys.push_back(r.key);
+        if (!table_.find(r.key)) table_.observe(std::move(r));  // the history it had there
+    }
+    WatchUpdate update = adoptSlot(slot, keys);
+    for (const auto& key : update.removed) table_.remove(key);  // released while it moved
+    std::set<std::string_view> shown;
+    for (const auto& r : update.changed) shown.insert(r.key);
+    for (const auto& key : keys)  // read unchanged: still a row to move
+        if (const LockRecord* r = table_.find(key); r && !shown.count(key))
+            update.changed.push_back(*r);
+    return update;
+}
+
 void LockWatch::refreshRecords(std::vector<LockRecord> records, std::vector<std::string> gone,
                                WatchUpdate& update) {
     for (auto& key : gone)

@@ -67,6 +67,13 @@ class LockHistory {
     // interval plus the time to notice.
     static constexpr double kExpirySlackMs = 1500;
     void forget(const QString& rowKey) { tracks_.erase(rowKey); }
+    // The lock's row is now another instance's (its cluster slot moved): the track goes with it.
+    void move(const QString& fromRowKey, const QString& toRowKey) {
+        auto node = tracks_.extract(fromRowKey);
+        if (node.empty()) return;
+        node.key() = toRowKey;
+        tracks_.insert(std::move(node));
+    }
     const LockTrack* track(const QString& rowKey) const;
     void reserve(std::size_t locks) { tracks_.reserve(locks); }
     // An empty table of tracks sized for this many locks, made by any thread (its bucket

@@ -35,7 +35,10 @@ std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& rou
                                         inspect::formatSlotRanges(n->servedSlots)),
                                     QString::fromStdString(n->health));
             // A failed primary whose slots went to its replica has nothing left to watch.
-            if (at.display() != selfName && !n->servedSlots.empty()) m.otherPrimaries << hostPort;
+            if (at.display() != selfName && !n->servedSlots.empty()) {
+                m.otherPrimaries << hostPort;
+                m.otherPrimaryTlsNames << QString::fromStdString(at.tls.serverName);
+            }
         } else {
             m.nodeLines << QStringLiteral("%1 · replica · %2")
                                .arg(hostPort, QString::fromStdString(n->health));
@@ -72,8 +75,9 @@ std::map<QString, QString> nodeRolesByInstance(const Endpoint& seed, const QStri
     return roles;
 }
 
-Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort) {
+Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort, const QString& tlsName) {
     Endpoint e = seed;
+    if (!tlsName.isEmpty()) e.tls.serverName = tlsName.toStdString();
     const auto colon = hostPort.lastIndexOf(QLatin1Char(':'));
     e.host = hostPort.left(colon).toStdString();
     e.port = hostPort.mid(colon + 1).toInt();

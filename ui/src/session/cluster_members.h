@@ -17,7 +17,11 @@ namespace lockscope::ui {
 struct ClusterMembers {
     QStringList nodeLines;       // "127.0.0.1:7001 · primary · slots 0-5460 · online"
     QStringList otherPrimaries;  // "host:port" of each primary the endpoint does not reach
-    QString topologyNote;        // for the command log
+    // For each of otherPrimaries, the name its TLS certificate is checked against when not
+    // its host: the name it announces, when reached through the address map or the seed's
+    // host (cluster_addressing.h); empty otherwise.
+    QStringList otherPrimaryTlsNames;
+    QString topologyNote;  // for the command log
 };
 
 // nullopt: a plain server (or one that may not ask CLUSTER). self: the connection's own
@@ -30,7 +34,8 @@ std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& rou
 // describeClusterMembers wrote them. seed: the connection's own endpoint.
 std::map<QString, QString> nodeRolesByInstance(const Endpoint& seed, const QStringList& nodeLines);
 
-// The endpoint of a cluster member: the connection's own (TLS, user, password), at host:port.
-Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort);
+// The endpoint of a cluster member: the connection's own (TLS, user, password), at host:port,
+// its certificate checked against tlsName when one is given (ClusterMembers).
+Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort, const QString& tlsName = {});
 
 }  // namespace lockscope::ui

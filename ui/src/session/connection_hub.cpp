@@ -26,11 +26,11 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
     // Reopening the same server (an edited connection) hands the old watch's history to the
     // new one, and its rows stay: "Seen for", renewals and handoffs are not reset.
     inspect::WatchMemory memory;
-    const QString instance = QString::fromStdString(profile.endpoint.display());
+    const QString instance = profile.displayUrl();
     if (auto it = sessions_.find(profile.id); it != sessions_.end()) {
         Session old = *it;
         sessions_.erase(it);
-        const QString oldInstance = QString::fromStdString(old.profile.endpoint.display());
+        const QString oldInstance = old.profile.displayUrl();
         memory = stop(old);
         if (oldInstance != instance) {
             memory = {};
@@ -63,9 +63,18 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
     connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
     connect(s.worker, &ConnectionWorker::loadMeasured, this, &ConnectionHub::loadMeasured);
     connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);
+    connect(s.worker, &ConnectionWorker::slotGiven, this,
+            [this, clusterId = profile.clusterOf.isEmpty() ? id : profile.clusterOf](
+                const QString& from, const QString& to, int slot,
+                const QVector<inspect::LockRecord>& records) {
+                handSlotOver(clusterId, from, to, slot, records);
+            });
+    connect(s.worker, &ConnectionWorker::locksMoved, this, &ConnectionHub::locksMoved);
+    connect(s.worker, &ConnectionWorker::failoverSeen, this, &ConnectionHub::failoverSeen);
     connect(s.worker, &ConnectionWorker::clusterFound, this,
-            [this, id](const QString&, const QStringList& nodeLines, const QStringList& others) {
-                openClusterMembers(id, others);
+            [this, id](const QString&, const QStringList& nodeLines, const QStringList& others,
+                       const QStringList& tlsNames) {
+                openClusterMembers(id, others, tlsNames);
                 emit clusterNodesFound(id, nodeLines);
             });
     sessions_.insert(id, s);
@@ -75,8 +84,8 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
 // Each other primary of the cluster gets a worker of its own, named after the connection and
 // the node; it is closed with the connection, or when its node is no longer a primary (after
 // a failover the promoted replica gets one instead).
-void ConnectionHub::openClusterMembers(const QString& profileId,
-                                       const QStringList& otherPrimaries) {
+void ConnectionHub::openClusterMembers(const QString& profileId, const QStringList& otherPrimaries,
+                                       const QStringList& tlsNames) {
     auto it = sessions_.find(profileId);
     if (it == sessions_.end()) return;
     const ConnectionProfile parent = it->profile;
@@ -88,15 +97,38 @@ void ConnectionHub::openClusterMembers(const QString& profileId,
             !otherPrimaries.contains(s.profile.id.mid(prefix.size())))
             gone << s.profile.id;
     for (const auto& id : gone) close(id);
-    for (const QString& hostPort : otherPrimaries) {
+    for (qsizetype i = 0; i < otherPrimaries.size(); ++i) {
+        const QString& hostPort = otherPrimaries[i];
         if (sessions_.contains(prefix + hostPort)) continue;
         ConnectionProfile member = parent;
         member.id = prefix + hostPort;
         member.name = parent.name + QStringLiteral(" · ") + hostPort;
-        member.endpoint = memberEndpoint(parent.endpoint, hostPort);
+        // Reached through the address map: its certificate names the node, not the tunnel.
+        member.endpoint = memberEndpoint(parent.endpoint, hostPort, tlsNames.value(i));
         member.clusterOf = profileId;
         open(member, options);
     }
+}
+
+// A worker gave up a slot that moved to another primary: the worker watching that primary
+// reads its locks now, with their history (the rows move there in the same round), and the
+// connection's own worker asks the topology again for the new slot ranges.
+void ConnectionHub::handSlotOver(const QString& clusterId, const QString& from, const QString& to,
+                                 int slot, const QVector<inspect::LockRecord>& records) {
+    if (auto parent = sessions_.find(clusterId); parent != sessions_.end())
+        parent->worker->noteClusterRedirect();
+    for (const Session& s : sessions_) {
+        if (s.profile.displayUrl() != to) continue;
+        QMetaObject::invokeMethod(
+            s.worker, [w = s.worker, from, slot, records] { w->adoptSlot(from, slot, records); },
+            Qt::QueuedConnection);
+        return;
+    }
+    // A primary not watched yet (its worker opens when the topology names it, and its scan
+    // shows them): the rows leave the node that no longer holds them.
+    QStringList keys;
+    for (const auto& r : records) keys << QString::fromStdString(r.key);
+    emit locksChanged(from, {}, keys, false);
 }
 
 void ConnectionHub::reopen(const QString& profileId, const inspect::WatchOptions& options,
@@ -114,7 +146,7 @@ void ConnectionHub::close(const QString& profileId) {
     Session s = *it;
     sessions_.erase(it);
     stop(s);
-    emit instanceClosed(QString::fromStdString(s.profile.endpoint.display()));
+    emit instanceClosed(s.profile.displayUrl());
     QStringList members;  // a cluster's other primaries go with it
     for (const auto& m : sessions_)
         if (m.profile.clusterOf == profileId) members << m.profile.id;
@@ -150,14 +182,14 @@ void ConnectionHub::closeAll() {
 
 const ConnectionProfile* ConnectionHub::profileForInstance(const QString& instance) const {
     for (const Session& s : sessions_)
-        if (QString::fromStdString(s.profile.endpoint.display()) == instance) return &s.profile;
+        if (s.profile.displayUrl() == instance) return &s.profile;
     return nullptr;
 }
 
 void ConnectionHub::act(const QString& instance, LockAction action, const inspect::LockRecord& seen,
                         qint64 ttlMs, bool confirmed) {
     for (const Session& s : sessions_) {
-        if (QString::fromStdString(s.profile.endpoint.display()) != instance) continue;
+        if (s.profile.displayUrl() != instance) continue;
         QString key = QString::fromStdString(seen.key);
         QMetaObject::invokeMethod(
             s.worker,
@@ -182,7 +214,7 @@ void ConnectionHub::refreshAllAtFullSpeed() {
 
 void ConnectionHub::setFocus(const QString& instance, std::vector<std::string> keys) {
     for (const auto& s : sessions_)
-        if (QString::fromStdString(s.profile.endpoint.display()) == instance) {
+        if (s.profile.displayUrl() == instance) {
             s.worker->setFocus(std::move(keys));  // thread-safe; applied at its next step
             return;
         }

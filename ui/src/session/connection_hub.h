@@ -68,9 +68,19 @@ class ConnectionHub : public QObject {
     // The connection profileId reached a node of a Redis Cluster: its nodes, one line each
     // (the hub has opened a worker for each other primary, under the same connection).
     void clusterNodesFound(const QString& profileId, const QStringList& nodeLines);
+    // A cluster slot moved between two watched primaries: its rows move from `from` to `to`
+    // (records as read there, their history kept); gone: released while they moved.
+    // ConnectionWorker::failoverSeen: the primary behind a Sentinel connection changed.
+    void failoverSeen(const QString& instance, const QString& from, const QString& to, qint64 atMs);
+    void locksMoved(const QString& from, const QString& to,
+                    const QVector<lockscope::inspect::LockRecord>& records,
+                    const QStringList& gone);
 
   private:
-    void openClusterMembers(const QString& profileId, const QStringList& otherPrimaries);
+    void openClusterMembers(const QString& profileId, const QStringList& otherPrimaries,
+                            const QStringList& tlsNames);
+    void handSlotOver(const QString& clusterId, const QString& from, const QString& to, int slot,
+                      const QVector<inspect::LockRecord>& records);
 
     struct Session {
         ConnectionProfile profile;

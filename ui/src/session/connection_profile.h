@@ -31,8 +31,18 @@ struct ConnectionProfile {
     // --cluster-map and --cluster-via-seed.
     inspect::ClusterAddressing clusterAddressing;
 
+    // Behind Sentinel: the Lettuce-style URL (redis-sentinel://h:p,h2:p2#service, lockscope/
+    // sentinel.h). The worker asks the Sentinels for the primary and follows its failovers;
+    // endpoint then holds the data nodes' user, password, db and TLS (its host is unused).
+    // Saved without passwords (ProfileStore).
+    QString sentinelUrl;
+
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
-    QString displayUrl() const { return QString::fromStdString(endpoint.display()); }
+    // Behind Sentinel, a connection to the service whoever is its primary.
+    static ConnectionProfile createForSentinel(const QString& name, const QString& sentinelUrl);
+    // The connection's address, and the instance its rows carry: the Sentinel URL without
+    // passwords behind Sentinel (the same across failovers), else the endpoint's.
+    QString displayUrl() const;
     // The address map as "announced=reachable" entries (the dialog's text, the settings').
     QStringList addressMapEntries() const;
 };

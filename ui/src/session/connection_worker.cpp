@@ -8,7 +8,9 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
+#include "lockscope/inspect/cluster_watch_hand_off.h"
 #include "lockscope/inspect/library_release.h"
+#include "lockscope/sentinel.h"
 #include "session/cluster_members.h"
 #include "session/lock_companions.h"
 #include "session/tsan_handover.h"
@@ -47,7 +49,7 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
                                    std::shared_ptr<inspect::AuditLog> audit,
                                    inspect::WatchOptions options, inspect::WatchMemory memory)
     : profile_(std::move(profile)),
-      instance_(QString::fromStdString(profile_.endpoint.display())),
+      instance_(profile_.displayUrl()),
       audit_(std::move(audit)),
       options_(std::move(options)),
       memory_(std::move(memory)) {
@@ -164,6 +166,7 @@ void ConnectionWorker::idle() {
             std::min(std::chrono::duration_cast<std::chrono::milliseconds>(nextStepAt_ - now),
                      std::chrono::milliseconds(100));
         inspect::WatchUpdate update = watch_->waitForEvents(slice);
+        handOffRedirected(update);
         completeFromTable(update.changed, watch_->table());
         if (!update.changed.empty() || !update.removed.empty()) {
             QStringList removed;
@@ -184,14 +187,45 @@ void ConnectionWorker::setState(ConnectionState state, const QString& message) {
     emit stateChanged(instance_, state, message);
 }
 
+Endpoint ConnectionWorker::serverNow() {
+    if (profile_.sentinelUrl.isEmpty()) return profile_.endpoint;
+    using std::chrono::milliseconds;
+    SentinelTarget target = parseSentinelUrl(profile_.sentinelUrl.toStdString());
+    target.data = profile_.endpoint;  // the data nodes' credentials and TLS, as edited
+    const ConnectionOptions quick{.connectTimeout = milliseconds(1000),
+                                  .commandTimeout = milliseconds(1000)};
+    Endpoint primary = discoverPrimary(target, quick);
+    if (!sentinelSwitches_) sentinelSwitches_ = std::make_unique<SentinelSwitches>(target, quick);
+    const std::string now = primary.display();
+    if (sentinelPrimary_.empty())
+        logNote(tr("Sentinel: the primary of %1 is %2")
+                    .arg(QString::fromStdString(target.service), QString::fromStdString(now)));
+    else if (now != sentinelPrimary_)
+        noteFailover(sentinelPrimary_, now);
+    sentinelPrimary_ = now;
+    return primary;
+}
+
+void ConnectionWorker::noteFailover(const std::string& from, const std::string& to) {
+    const QString was = QString::fromStdString(from), is = QString::fromStdString(to);
+    logNote(tr("failover: the primary is now %1 (was %2); a lock not yet replicated to it when "
+               "it was promoted is lost")
+                .arg(is, was));
+    memory_.runId.clear();  // another server, not a restart of the same one
+    emit failoverSeen(instance_, was, is, QDateTime::currentMSecsSinceEpoch());
+}
+
 void ConnectionWorker::connectNow() {
     connection_ = std::make_unique<Connection>(
-        Connection::open(profile_.endpoint, {.readOnly = profile_.readOnly}));
+        Connection::open(serverNow(), {.readOnly = profile_.readOnly}));
     observe(*connection_);
+    askAboutCluster();  // before the watch: a cluster's watch keeps redirected keys
+    // A key whose slot moved is kept and handed to the new owner's worker (handOffRedirected),
+    // not dropped as gone until that node's sweep finds it.
+    options_.handOffRedirects = cluster_ != nullptr || !profile_.clusterOf.isEmpty();
     watch_ =
         std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
     watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
-    askAboutCluster();
 }
 
 void ConnectionWorker::observe(Connection& connection) {
@@ -219,7 +253,9 @@ void ConnectionWorker::askAboutCluster() {
         }
         logNote(members->topologyNote);
         clusterPrimaries_ = members->otherPrimaries;
-        emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
+        clusterNodeLines_ = members->nodeLines;
+        emit clusterFound(instance_, members->nodeLines, members->otherPrimaries,
+                          members->otherPrimaryTlsNames);
     } catch (const Error& e) {
         cluster_.reset();
         logNote(tr("could not ask whether %1 is part of a cluster: %2")
@@ -231,13 +267,18 @@ void ConnectionWorker::followCluster() {
     if (!cluster_) return;
     const auto now = std::chrono::steady_clock::now();
     if (clusterNodeLost_.exchange(false)) cluster_->noteNodeLost(now);
+    if (clusterRedirect_.exchange(false)) cluster_->noteRedirect();
     try {
         if (!cluster_->followTopology(now)) return;
         logClusterEvents();
         auto members = describeClusterMembers(*cluster_, profile_.endpoint);
-        if (members && members->otherPrimaries != clusterPrimaries_) {
+        // New slot ranges too (a slot moved): the sidebar and the Node column show them.
+        if (members && (members->otherPrimaries != clusterPrimaries_ ||
+                        members->nodeLines != clusterNodeLines_)) {
             clusterPrimaries_ = members->otherPrimaries;
-            emit clusterFound(instance_, members->nodeLines, members->otherPrimaries);
+            clusterNodeLines_ = members->nodeLines;
+            emit clusterFound(instance_, members->nodeLines, members->otherPrimaries,
+                              members->otherPrimaryTlsNames);
         }
     } catch (const Error&) {
         // No node answered this time: the router asks again in a second.
@@ -256,6 +297,9 @@ void ConnectionWorker::step() {
     if (stopped_) return;
     followCluster();
     try {
+        // A Sentinel announced a failover (+switch-master): the next connection is to the new
+        // primary, now, even while the old one (demoted to a replica) still answers reads.
+        if (connection_ && sentinelSwitches_ && sentinelSwitches_->switched()) dropConnection();
         if (!connection_) connectNow();
         const std::stop_token scanStop = beginScan();
         applyFocus();
@@ -264,6 +308,7 @@ void ConnectionWorker::step() {
         const auto stepStarted = std::chrono::steady_clock::now();
         inspect::WatchUpdate update = watch_->step(scanStop);
         if (!update.connected) throw ConnectionLostError(update.error);
+        handOffRedirected(update);
         completeFromTable(update.changed, watch_->table());
         QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
         QStringList removed;
@@ -311,6 +356,59 @@ void ConnectionWorker::step() {
             tr("%1 — retrying in %2 s").arg(message).arg(double(backoffMs_) / 1000.0, 0, 'f', 1));
         nextStepAt_ = {};
         scheduleNext(backoffMs_);
+    }
+}
+
+void ConnectionWorker::handOffRedirected(inspect::WatchUpdate& update) {
+    if (update.redirected.empty()) return;
+    inspect::ClusterRouter* router = actionRouter();
+    if (!router) return;
+    std::vector<inspect::SlotGift> gifts;
+    try {
+        gifts = inspect::giveUpRedirectedSlots(*router, {watch_.get(), profile_.endpoint}, update);
+    } catch (const Error& e) {
+        // A node lost meanwhile: the keys stay as last seen, and the next round asks again.
+        router->noteError(e, std::chrono::steady_clock::now());
+        if (dynamic_cast<const IoError*>(&e) && router == memberRouter_.get())
+            memberRouter_.reset();
+        return;
+    }
+    logClusterEvents();
+    for (auto& gift : gifts) {
+        const QString to = QString::fromStdString(gift.to.display());
+        logNote(tr("cluster topology changed: slot %1 moved to %2; its %3 lock(s) follow it there")
+                    .arg(gift.slot)
+                    .arg(QString::fromStdString(gift.to.host + ":" + std::to_string(gift.to.port)))
+                    .arg(gift.records.size()));
+        QVector<inspect::LockRecord> records(std::make_move_iterator(gift.records.begin()),
+                                             std::make_move_iterator(gift.records.end()));
+        handOver(records.constData());  // read on the taker's thread (see tsan_handover.h)
+        emit slotGiven(instance_, to, gift.slot, records);
+    }
+}
+
+void ConnectionWorker::adoptSlot(const QString& from, int slot,
+                                 const QVector<inspect::LockRecord>& records) {
+    takeOver(records.constData());
+    std::vector<inspect::LockRecord> given(records.begin(), records.end());
+    if (!watch_ || stopped_) {
+        // Not connected now: the next watch's first rescan reads them with this history.
+        for (auto& r : given) memory_.table.observe(std::move(r));
+        return;
+    }
+    try {
+        inspect::WatchUpdate update = watch_->adoptSlot(slot, std::move(given));
+        completeFromTable(update.changed, watch_->table());
+        QVector<inspect::LockRecord> moved(std::make_move_iterator(update.changed.begin()),
+                                           std::make_move_iterator(update.changed.end()));
+        QStringList gone;
+        for (const auto& key : update.removed) gone << QString::fromStdString(key);
+        handOver(moved.constData());
+        handOver(gone.constData());
+        emit locksMoved(from, instance_, moved, gone);
+    } catch (const Error&) {
+        nextStepAt_ = {};  // the next step finds out what happened and reports it
+        scheduleNext(0);
     }
 }
 

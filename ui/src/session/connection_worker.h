@@ -24,6 +24,7 @@
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/safe_actions.h"
+#include "lockscope/sentinel_switches.h"
 #include "models/command_log_entry.h"
 #include "session/connection_profile.h"
 
@@ -58,6 +59,9 @@ class ConnectionWorker : public QObject {
     // The topology is asked again at the next step, and every second for a while, so the
     // failover that may follow is seen (this worker's own connection may be fine).
     void noteClusterNodeLost() { clusterNodeLost_.store(true); }
+    // Thread-safe: another primary's worker saw a slot move (MOVED): the topology is asked
+    // again at the next step, so the sidebar and the Node column show the new slot ranges.
+    void noteClusterRedirect() { clusterRedirect_.store(true); }
 
   public slots:
     void start();               // connect and begin watching (on the worker thread)
@@ -67,6 +71,10 @@ class ConnectionWorker : public QObject {
     // Safe actions; the result arrives as actionFinished.
     void act(lockscope::ui::LockAction action, const QString& key,
              const lockscope::inspect::LockRecord& seen, qint64 ttlMs, bool confirmed);
+    // On a cluster: another primary's worker gave up a slot this node serves now (slotGiven);
+    // its locks are read here at once and keep their history. Emits locksMoved.
+    void adoptSlot(const QString& from, int slot,
+                   const QVector<lockscope::inspect::LockRecord>& records);
 
   signals:
     void stateChanged(const QString& instance, lockscope::ui::ConnectionState state,
@@ -86,10 +94,23 @@ class ConnectionWorker : public QObject {
                       double budget);
     // The server is a node of a Redis Cluster (asked once, at the first connect): its nodes
     // for the sidebar, and "host:port" of each primary this connection does not reach.
+    // tlsNames: for each of otherPrimaries, ClusterMembers::otherPrimaryTlsNames.
     void clusterFound(const QString& instance, const QStringList& nodeLines,
-                      const QStringList& otherPrimaries);
+                      const QStringList& otherPrimaries, const QStringList& tlsNames);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
+    // A slot of this node moved to the node `to` (a read answered MOVED): its locks, with
+    // their history, for the worker watching `to` (the hub hands them over: adoptSlot).
+    void slotGiven(const QString& from, const QString& to, int slot,
+                   const QVector<lockscope::inspect::LockRecord>& records);
+    // The locks of a slot moved from the node `from` to this one: the rows move (records as
+    // read here, history kept); gone: released while they moved.
+    // Behind Sentinel: the service's primary changed (a failover), at atMs (wall clock, ms
+    // since the epoch). The rows stay, with their history: the instance is the service's.
+    void failoverSeen(const QString& instance, const QString& from, const QString& to, qint64 atMs);
+    void locksMoved(const QString& from, const QString& to,
+                    const QVector<lockscope::inspect::LockRecord>& records,
+                    const QStringList& gone);
 
   private:
     // Emits locksChanged, handing the records over to the receiving thread so that
@@ -99,6 +120,10 @@ class ConnectionWorker : public QObject {
     void step();
     void idle();  // between steps: follow keyspace notifications, in short slices
     void connectNow();
+    // The server to connect to: the profile's, or behind Sentinel the primary the Sentinels
+    // name now (a different one than last time is a failover: noted, and failoverSeen).
+    Endpoint serverNow();
+    void noteFailover(const std::string& from, const std::string& to);
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
@@ -110,6 +135,9 @@ class ConnectionWorker : public QObject {
     void askAboutCluster();
     void followCluster();  // a topology change: noted in the command log, members updated
     void logClusterEvents();
+    // A read of this watch answered MOVED or ASK (WatchOptions::handOffRedirects): the
+    // slot's locks go to the new owner's worker in the same round (slotGiven).
+    void handOffRedirected(inspect::WatchUpdate& update);
     // The command log hears the commands sent on this connection (the watch's or an action's).
     void observe(Connection& connection);
     // The router an action goes through on a cluster (null on a plain server): the
@@ -143,7 +171,13 @@ class ConnectionWorker : public QObject {
     // Another primary's worker: routes its actions to the key's slot owner (a slot moved by an
     // operator or a failover since the row was read). Made at the first action.
     std::unique_ptr<inspect::ClusterRouter> memberRouter_;
+    // Behind Sentinel: its announcements of a failover (+switch-master), and the primary
+    // connected last (Endpoint::display()).
+    std::unique_ptr<SentinelSwitches> sentinelSwitches_;
+    std::string sentinelPrimary_;
     std::atomic<bool> clusterNodeLost_{false};  // set by the GUI thread (the hub)
+    std::atomic<bool> clusterRedirect_{false};  // likewise
+    QStringList clusterNodeLines_;
     // The current scan's stop source. cancelScan() runs on the GUI thread while step()
     // replaces the source for each new scan on this one, so both go through the mutex: a
     // scan holds its own token, and a cancel reaches whichever scan is current.

@@ -54,6 +54,7 @@ QList<ConnectionProfile> ProfileStore::load() const {
         p.needsPassword = settings_.value("needsPassword", false).toBool();
         p.needsKeyPassphrase = settings_.value("needsKeyPassphrase", false).toBool();
         p.patterns = settings_.value("patterns", QStringList{"lock:*"}).toStringList();
+        p.sentinelUrl = settings_.value("sentinel").toString();
         for (const QString& m : settings_.value("clusterMap").toStringList()) {
             try {
                 inspect::addAddressMapping(p.clusterAddressing, m.toStdString());
@@ -91,6 +92,8 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         settings_.setValue("needsKeyPassphrase",
                            p.needsKeyPassphrase || !p.endpoint.tls.keyPassphrase.empty());
         settings_.setValue("patterns", p.patterns);
+        // Behind Sentinel: its URL without passwords (the data password is the vault's).
+        settings_.setValue("sentinel", p.sentinelUrl.isEmpty() ? QString() : p.displayUrl());
         settings_.setValue("clusterMap", p.addressMapEntries());
         settings_.setValue("clusterThroughSeedHost", p.clusterAddressing.throughSeedHost);
         settings_.setValue("maxLoad", p.maxLoad);

@@ -17,6 +17,7 @@
 #include <algorithm>
 
 #include "lockscope/errors.h"
+#include "lockscope/sentinel.h"
 #include "session/pool_run.h"
 #include "widgets/connection_test.h"
 #include "widgets/screen_fit.h"
@@ -29,7 +30,8 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     name_ = new QLineEdit;
     url_ = new QLineEdit;
     url_->setPlaceholderText(
-        QStringLiteral("redis://user@host:6379/0, rediss://… (TLS) or unix:///path/redis.sock"));
+        QStringLiteral("redis://user@host:6379/0, rediss://… (TLS), unix:///path/redis.sock or "
+                       "redis-sentinel://host:26379,host2:26379#mymaster"));
     host_ = new QLineEdit;
     port_ = new QSpinBox;
     port_->setRange(1, 65535);
@@ -169,6 +171,9 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     clusterMap_->setText(profile.addressMapEntries().join(QStringLiteral(", ")));
     throughSeedHost_->setChecked(profile.clusterAddressing.throughSeedHost);
     url_->setText(profile.displayUrl());
+    const bool sentinel = !profile.sentinelUrl.isEmpty();  // the Sentinels name the host
+    host_->setEnabled(!sentinel && profile.endpoint.unixPath.empty());
+    port_->setEnabled(!sentinel && profile.endpoint.unixPath.empty());
     syncing_ = false;
 }
 
@@ -218,12 +223,25 @@ QString ConnectionDialog::testResult() const {
 void ConnectionDialog::urlEdited() {
     if (syncing_) return;
     try {
-        Endpoint e = parseEndpoint(url_->text().trimmed().toStdString());
+        const QString url = url_->text().trimmed();
+        // Behind Sentinel: the primary is asked for at each connect; the fields below hold
+        // the data nodes' user, password, db and TLS from the URL, the host its first Sentinel.
+        Endpoint e;
+        if (isSentinelUrl(url.toStdString())) {
+            const SentinelTarget target = parseSentinelUrl(url.toStdString());
+            e = target.data;
+            e.host = target.sentinels.front().host;
+            e.port = target.sentinels.front().port;
+            base_.sentinelUrl = url;
+        } else {
+            e = parseEndpoint(url.toStdString());
+            base_.sentinelUrl.clear();
+        }
         syncing_ = true;
         base_.endpoint.unixPath = e.unixPath;
         host_->setText(QString::fromStdString(e.host));
-        host_->setEnabled(!e.isUnix());
-        port_->setEnabled(!e.isUnix());
+        host_->setEnabled(!e.isUnix() && base_.sentinelUrl.isEmpty());
+        port_->setEnabled(!e.isUnix() && base_.sentinelUrl.isEmpty());
         if (!e.isUnix()) port_->setValue(e.port);
         db_->setValue(e.db);
         user_->setText(QString::fromStdString(e.user));
@@ -254,8 +272,10 @@ void ConnectionDialog::runTest() {
         showResult(outcome.ok, outcome.message);
         emit testFinished(outcome.ok, outcome.message);
     });
-    watcher->setFuture(
-        runOnPool([endpoint = profile().endpoint] { return testConnection(endpoint); }));
+    watcher->setFuture(runOnPool([p = profile()] {
+        return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint)
+                                       : testSentinelConnection(p.sentinelUrl, p.endpoint);
+    }));
 }
 
 void ConnectionDialog::showResult(bool ok, const QString& message) {

@@ -6,6 +6,7 @@
 
 #include "lockscope/connection.h"
 #include "lockscope/errors.h"
+#include "lockscope/sentinel.h"
 
 namespace lockscope::ui {
 namespace {
@@ -42,6 +43,23 @@ ConnectionTestOutcome testConnection(const Endpoint& endpoint) {
                               .arg(timer.elapsed());
         if (auto tls = c.tlsSession()) message += '\n' + describeTls(*tls);
         return {true, message};
+    } catch (const Error& e) {
+        return {false, QString::fromStdString(e.what())};
+    }
+}
+
+ConnectionTestOutcome testSentinelConnection(const QString& sentinelUrl, const Endpoint& data) {
+    try {
+        SentinelTarget target = parseSentinelUrl(sentinelUrl.toStdString());
+        target.data = data;
+        const Endpoint primary =
+            discoverPrimary(target, {.connectTimeout = std::chrono::milliseconds(3000),
+                                     .commandTimeout = std::chrono::milliseconds(3000)});
+        ConnectionTestOutcome outcome = testConnection(primary);
+        if (outcome.ok)
+            outcome.message.prepend(QObject::tr("Sentinel: the primary of %1 is %2\n")
+                                        .arg(text(target.service), text(primary.display())));
+        return outcome;
     } catch (const Error& e) {
         return {false, QString::fromStdString(e.what())};
     }

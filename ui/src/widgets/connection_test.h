@@ -18,5 +18,8 @@ struct ConnectionTestOutcome {
 
 // Blocking: run it on a pool thread.
 ConnectionTestOutcome testConnection(const Endpoint& endpoint);
+// Behind Sentinel (lockscope/sentinel.h): asks the Sentinels for the primary, then tests it
+// as above with the data nodes' endpoint (credentials, db, TLS).
+ConnectionTestOutcome testSentinelConnection(const QString& sentinelUrl, const Endpoint& data);
 
 }  // namespace lockscope::ui

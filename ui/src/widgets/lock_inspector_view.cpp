@@ -28,6 +28,7 @@
 #include "session/tsan_handover.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_table_delegate.h"
+#include "widgets/pttl_plot.h"
 #include "widgets/redlock_group_panel.h"
 
 namespace lockscope::ui {
@@ -128,6 +129,12 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
             &LockInspectorView::onSelectionChanged);
     connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
     connect(&hub_, &ConnectionHub::serverEmptied, this, &LockInspectorView::onServerEmptied);
+    connect(&hub_, &ConnectionHub::locksMoved, this, &LockInspectorView::onLocksMoved);
+    connect(&hub_, &ConnectionHub::failoverSeen, this,
+            [this](const QString& instance, const QString&, const QString&, qint64 atMs) {
+                failovers_[instance].push_back(double(atMs) / 1000.0);
+                showSelected();
+            });
     connect(&hub_, &ConnectionHub::instanceStateChanged, this,
             [this](const QString& instance, ConnectionState state) {
                 bool down =
@@ -259,6 +266,30 @@ void LockInspectorView::onServerEmptied(const QString& instance) {
     }
     model_->removeRowsOf(instance);
     showCounts();
+}
+
+void LockInspectorView::onLocksMoved(const QString& from, const QString& to,
+                                     const QVector<inspect::LockRecord>& records,
+                                     const QStringList& gone) {
+    takeOver(records.constData());
+    takeOver(gone.constData());
+    QStringList keys = gone;
+    for (const auto& r : records) keys << QString::fromStdString(r.key);
+    // What the old node's worker sent before it gave them up would bring the rows back there.
+    pending_.forgetKeys(from, keys);
+    const QString selected = selectedRowKey();
+    for (const QString& key : keys) {
+        const QString movedTo = LockTableModel::rowKey(to, key);
+        history_.move(LockTableModel::rowKey(from, key), movedTo);
+        if (selected == LockTableModel::rowKey(from, key)) {
+            // The selection goes with the row (applyUpdate selects it under its new node).
+            QSignalBlocker block(table_->selectionModel());
+            table_->selectionModel()->clear();
+            followKey_ = movedTo;
+        }
+    }
+    model_->removeKeys(from, keys);
+    applyUpdate(to, std::span(records.constData(), std::size_t(records.size())), gone);
 }
 
 void LockInspectorView::applyRemovalsNow(const QString& instance) {
@@ -483,12 +514,16 @@ void LockInspectorView::showSelected() {
     auto rows = table_->selectionModel()->selectedRows();
     if (rows.isEmpty()) {
         detail_->showLock(std::nullopt, nullptr, false);
+        detail_->plot()->setFailovers({});
         return;
     }
     const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
     if (!record) return;
     detail_->showLock(*record, history_.ensure(selectedRowKey(), *record), selectedIsReadOnly(),
                       model_->isStale(*record));
+    const auto failovers = failovers_.find(QString::fromStdString(record->instanceName()));
+    detail_->plot()->setFailovers(failovers != failovers_.end() ? failovers->second
+                                                                : std::vector<double>{});
     std::vector<std::string> instances;
     for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());
     std::sort(instances.begin(), instances.end());

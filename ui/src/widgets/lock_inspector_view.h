@@ -66,6 +66,10 @@ class LockInspectorView : public QWidget {
     void releaseFreedMemory();
     void applyRemovalsNow(const QString& instance);
     void onServerEmptied(const QString& instance);
+    // A cluster slot moved: its rows go from one node's instance to the other's, with their
+    // history and selection, in one turn (no frame without them, none shown twice).
+    void onLocksMoved(const QString& from, const QString& to,
+                      const QVector<inspect::LockRecord>& records, const QStringList& gone);
     void applyFilter(const QString& text);
     void showCounts();
     void reserveForScan(double fraction, quint64 keysSeen);
@@ -90,6 +94,9 @@ class LockInspectorView : public QWidget {
     LockTableModel* model_;
     LockFilterProxy* proxy_;
     LockHistory history_;
+    // Failovers behind Sentinel, by instance (wall-clock seconds): marked on the PTTL plot of
+    // each of the instance's locks.
+    std::map<QString, std::vector<double>> failovers_;
     QLineEdit* filter_;
     QProgressBar* progress_;
     QToolButton* cancel_;

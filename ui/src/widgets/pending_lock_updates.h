@@ -31,6 +31,11 @@ class PendingLockUpdates {
     // Everything still pending for one instance: its server restarted or its tab closed.
     void drop(const QString& instance) { queues_.remove(instance); }
     QStringList takeRemovals(const QString& instance);
+    // Drops the updates still pending for these keys of one instance, without removing them:
+    // they moved to another instance (a cluster slot moved), whose update says the rest.
+    void forgetKeys(const QString& instance, const QStringList& keys) {
+        if (auto it = queues_.find(instance); it != queues_.end()) forget(*it, keys);
+    }
     bool isEmpty() const { return queues_.isEmpty(); }
     // Records not yet handed out, over every instance.
     qsizetype waitingRecords() const;

@@ -115,9 +115,47 @@ void PttlPlot::redraw() {
     plot_->xAxis->setRange(from, now + 1);
     plot_->yAxis->setRange(0, maxY * 1.15);
     if (track_) placeEventLabels(*track_);
+    placeFailoverMarks(track_ ? from : now + 2);
     plot_->xAxis->setLabel(title_);
     plot_->replot(QCustomPlot::rpQueuedReplot);
     ++replots_;
+}
+
+void PttlPlot::setFailovers(std::vector<double> times) {
+    if (times == failovers_) return;
+    failovers_ = std::move(times);
+    if (!coalesce_.isActive()) coalesce_.start();
+}
+
+void PttlPlot::placeFailoverMarks(double from) {
+    // A thick orange line across the chart and its label at the bottom, below the holder
+    // events' labels at the top: a failover is not a holder's doing.
+    failoverMarks_ = 0;
+    const QColor color(0xef, 0x6c, 0x00);
+    const QFontMetrics metrics(font());
+    for (double at : failovers_) {
+        if (at < from) continue;
+        auto* line = new QCPItemStraightLine(plot_);
+        line->point1->setCoords(at, 0);
+        line->point2->setCoords(at, 1);
+        QPen pen(color);
+        pen.setWidthF(2);
+        pen.setStyle(Qt::DashDotLine);
+        line->setPen(pen);
+        auto* label = new QCPItemText(plot_);
+        label->position->setTypeX(QCPItemPosition::ptPlotCoords);
+        label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
+        label->position->setCoords(at, 0.97);
+        // Right of its line, or left of it near the chart's right edge: never cut off.
+        const QString text = tr(" failover ");
+        const bool leftOfLine = plot_->xAxis->coordToPixel(at) + metrics.horizontalAdvance(text) >
+                                plot_->axisRect()->right();
+        label->setPositionAlignment((leftOfLine ? Qt::AlignRight : Qt::AlignLeft) |
+                                    Qt::AlignBottom);
+        label->setColor(color);
+        label->setText(text);
+        ++failoverMarks_;
+    }
 }
 
 void PttlPlot::placeEventLabels(const LockTrack& track) {

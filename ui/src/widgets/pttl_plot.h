@@ -6,6 +6,7 @@
 
 #include <QTimer>
 #include <QWidget>
+#include <vector>
 
 #include "models/lock_history.h"
 
@@ -24,10 +25,15 @@ class PttlPlot : public QWidget {
     QCustomPlot* plot() const { return plot_; }
     int replotCount() const { return replots_; }
     int labelsShown() const { return labelsShown_; }
+    // When the lock's server failed over (wall-clock seconds): marked on the chart, since a
+    // failover is when asynchronous replication can lose a lock.
+    void setFailovers(std::vector<double> times);
+    int failoverMarks() const { return failoverMarks_; }  // drawn at the last redraw
 
   private:
     void redraw();
     void placeEventLabels(const LockTrack& track);
+    void placeFailoverMarks(double from);
 
     QCustomPlot* plot_;
     QTimer coalesce_;
@@ -35,6 +41,8 @@ class PttlPlot : public QWidget {
     QString title_;
     int replots_ = 0;
     int labelsShown_ = 0;
+    std::vector<double> failovers_;
+    int failoverMarks_ = 0;
 };
 
 }  // namespace lockscope::ui

@@ -35,4 +35,20 @@ std::vector<SlotHandOff> handOffRedirectedKeys(ClusterRouter& router,
                                                std::vector<WatchedPrimary>& watched,
                                                std::vector<WatchUpdate>& updates);
 
+// A slot's locks given up by a watch whose peers run elsewhere (the window watches each
+// primary on a thread of its own, so no one call holds every watch): the records with their
+// history (first seen, renewals, handoffs), for LockWatch::adoptSlot on the watch of `to`.
+struct SlotGift {
+    int slot = 0;
+    Endpoint to;  // the slot's owner now, as the router reaches it
+    std::vector<LockRecord> records;
+};
+
+// handOffRedirectedKeys for one watch: the topology is asked now, the keys of a migrating
+// slot are read on the importing node (ASKING), and the locks of a slot now served by another
+// node are given up (their keys in update.movedAway) and returned for that node's watch.
+// Same errors as handOffRedirectedKeys.
+std::vector<SlotGift> giveUpRedirectedSlots(ClusterRouter& router, const WatchedPrimary& self,
+                                            WatchUpdate& update);
+
 }  // namespace lockscope::inspect

@@ -134,6 +134,9 @@ class LockWatch {
     // key in migration, read with ASKING on the importing node) updates its table.
     std::map<int, std::vector<std::string>> giveUpSlots(const std::set<int>& slots);
     WatchUpdate adoptSlot(int slot, const std::vector<std::string>& known);
+    // adoptSlot with the giver's records (giveUpRedirectedSlots): their history is kept, and
+    // every one still held is in the update's changed (a view moves its row here).
+    WatchUpdate adoptSlot(int slot, std::vector<LockRecord> given);
     // gone: keys found released there, removed here.
     void refreshRecords(std::vector<LockRecord> records, std::vector<std::string> gone,
                         WatchUpdate& update);

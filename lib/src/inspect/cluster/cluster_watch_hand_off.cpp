@@ -7,6 +7,7 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/value_classifier.h"
 
 namespace lockscope::inspect {
@@ -52,6 +53,15 @@ void readAsked(ClusterRouter& router, const Redirection& to, const std::string& 
         }
     }
     watch.refreshRecords({std::move(fresh)}, {}, update);
+}
+
+// The node the router says serves the slot now, unless it is `self` or unknown.
+std::optional<Endpoint> otherOwnerOfSlot(ClusterRouter& router, const Endpoint& self, int slot) {
+    const ClusterNode* owner = router.topology().ownerOfSlot(slot);
+    if (!owner) return std::nullopt;
+    Endpoint at = router.endpointOf(*owner);
+    if (at.display() == self.display()) return std::nullopt;
+    return at;
 }
 
 }  // namespace
@@ -113,6 +123,47 @@ std::vector<SlotHandOff> handOffRedirectedKeys(ClusterRouter& router,
         handOffs.push_back(std::move(h));
     }
     return handOffs;
+}
+
+std::vector<SlotGift> giveUpRedirectedSlots(ClusterRouter& router, const WatchedPrimary& self,
+                                            WatchUpdate& update) {
+    std::vector<SlotGift> gifts;
+    if (update.redirected.empty()) return gifts;
+    router.noteRedirect();  // the answers say the topology changed: asked now
+    try {
+        router.followTopology(TopologyRefreshPolicy::Clock::now());
+    } catch (const ReplyError&) {
+        return gifts;  // the keys stay as last seen; the next round asks again
+    }
+    std::map<int, Endpoint> movedTo;
+    for (const auto& [key, answer] : std::exchange(update.redirected, {})) {
+        auto to = parseRedirection(answer);
+        if (!to) continue;  // TRYAGAIN: the migration is mid-way, read at the next round
+        if (to->ask) {
+            try {
+                readAsked(router, *to, key, *self.watch, update);
+            } catch (const ReplyError&) {
+                // Left as last seen; the next round asks again.
+            }
+            continue;
+        }
+        if (auto owner = otherOwnerOfSlot(router, self.endpoint, to->slot))
+            movedTo.emplace(to->slot, std::move(*owner));
+    }
+    if (movedTo.empty()) return gifts;
+    std::map<int, SlotGift> bySlot;
+    for (const auto& [slot, to] : movedTo) bySlot[slot] = SlotGift{slot, to, {}};
+    // The records with their history, copied before the table forgets them.
+    for (const auto& [key, record] : self.watch->table().records())
+        if (auto it = bySlot.find(int(keyHashSlot(key))); it != bySlot.end())
+            it->second.records.push_back(record);
+    std::set<int> slots;
+    for (const auto& [slot, gift] : bySlot) slots.insert(slot);
+    for (auto& [slot, keys] : self.watch->giveUpSlots(slots))
+        update.movedAway.insert(update.movedAway.end(), std::make_move_iterator(keys.begin()),
+                                std::make_move_iterator(keys.end()));
+    for (auto& [slot, gift] : bySlot) gifts.push_back(std::move(gift));
+    return gifts;
 }
 
 }  // namespace lockscope::inspect

@@ -1,0 +1,128 @@
+// The window behind Sentinel (tests/support/sentinel_fixture: a primary, a replica and three
+// Sentinels): a connection given as redis-sentinel://…#mymaster finds the primary through the
+// Sentinels and, on SENTINEL FAILOVER, follows the promoted replica with the same rows.
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include "lockscope/connection.h"
+#include "models/command_log_model.h"
+#include "models/lock_table_model.h"
+#include "sentinel_fixture.h"
+#include "session/connection_hub.h"
+#include "ui_test_support.h"
+#include "widgets/connection_dialog.h"
+#include "widgets/lock_detail_pane.h"
+#include "widgets/lock_inspector_view.h"
+#include "widgets/main_window.h"
+#include "widgets/pttl_plot.h"
+
+using namespace lockscope;
+using namespace lockscope::ui;
+
+class SentinelWindowTest : public QObject {
+    Q_OBJECT
+
+  private slots:
+    // The operator types the Sentinel URL into the connection dialog. The window finds the
+    // primary, shows its lock, and when the Sentinels fail it over to the replica the row
+    // stays (same instance, its renewal still counted, its token history unbroken), the
+    // command log tells of the failover, the selected lock's PTTL plot marks it, and a release
+    // reaches the new primary. Before, the dialog refused the URL (not a redis:// endpoint)
+    // and the window had no way to reach a Sentinel-managed primary.
+    void aSentinelConnectionFollowsAFailoverWithItsRows() {
+        lockscope::testing::SentinelGroup group;
+        const std::string key = "lock:{invoice-42}";
+        {
+            Connection primary = Connection::open(group.server(0).endpoint());
+            primary.command({"SET", key, "worker-7", "PX", "60000"});
+        }
+        ConnectionDialog dialog;
+        dialog.urlEdit()->setText(QString::fromStdString(group.url()));
+        emit dialog.urlEdit()->textEdited(dialog.urlEdit()->text());
+        ConnectionProfile profile = dialog.profile();
+        QCOMPARE(profile.sentinelUrl, QString::fromStdString(group.url()));
+        // Test asks the Sentinels and reaches the primary (before: it tried the first
+        // Sentinel's address as a data node).
+        QSignalSpy tested(&dialog, &ConnectionDialog::testFinished);
+        dialog.testButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(tested.count(), 1, 10000);
+        const QString primaryUrl = QString::fromStdString(group.server(0).endpoint().display());
+        QVERIFY2(dialog.testResult().contains(
+                     QStringLiteral("the primary of mymaster is %1").arg(primaryUrl)),
+                 qPrintable(dialog.testResult()));
+        const QString instance = profile.displayUrl();
+        QVERIFY2(instance.startsWith(QStringLiteral("redis-sentinel://")) &&
+                     instance.endsWith(QStringLiteral("#mymaster")),
+                 qPrintable(instance));
+
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.auditLogPath = config.filePath("audit.jsonl");
+        profile.name = QStringLiteral("billing (Sentinel)");
+        options.extra.append(profile);
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        const QString k = QString::fromStdString(key);
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(instance, k) >= 0, 15000);
+        w.inspector()->selectKey(instance, k);
+        {
+            Connection primary = Connection::open(group.server(0).endpoint());
+            primary.command({"PEXPIRE", key, "120000"});  // its holder renews it
+            primary.command({"WAIT", "1", "2000"});       // and the replica has it
+        }
+        QTRY_COMPARE_WITH_TIMEOUT(model->recordAt(model->rowOf(instance, k))->renewals, 1, 5000);
+        const int rowsBefore = model->rowCount();
+
+        group.failover();
+        QCOMPARE(group.primaryIndex(), 1);
+        auto logged = [&](const QString& text) {
+            CommandLogModel* log = w.commandLog();
+            for (int r = 0; r < log->rowCount(); ++r)
+                if (log->index(r, CommandLogModel::Command).data().toString().contains(text))
+                    return true;
+            return false;
+        };
+        const QString promoted = QString::fromStdString(group.server(1).endpoint().display());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            logged(QStringLiteral("failover: the primary is now %1").arg(promoted)), 10000);
+        PttlPlot* plot = w.inspector()->detail()->plot();
+        QTRY_COMPARE_WITH_TIMEOUT(plot->failoverMarks(), 1, 3000);
+        // Connected again, to the new primary, the row the same one (history kept).
+        QTRY_VERIFY_WITH_TIMEOUT(!model->isStale(*model->recordAt(model->rowOf(instance, k))),
+                                 10000);
+        QCOMPARE(model->rowCount(), rowsBefore);
+        const int row = model->rowOf(instance, k);
+        QVERIFY(row >= 0);
+        QCOMPARE(model->recordAt(row)->renewals, 1);
+        const auto& shown = w.inspector()->detail()->shown();
+        QVERIFY(shown);
+        QCOMPARE(QString::fromStdString(shown->key), k);
+        auto* holders = w.inspector()->detail()->findChild<QTableWidget*>();
+        QVERIFY(holders);
+        QCOMPARE(holders->rowCount(), 1);  // one holder throughout: no "(released)", no new one
+        QCOMPARE(holders->item(0, 1)->text(), QStringLiteral("worker-7"));
+        QTest::qWait(300);  // the plot's coalesced redraw
+        QVERIFY(lockscope::ui::testing::saveScreenshot(w.inspector()->detail(),
+                                                       QStringLiteral("sentinel-failover-pane")));
+        QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("sentinel-window")));
+
+        // The release goes to the new primary, where the lock is.
+        QSignalSpy finished(w.hub(), &ConnectionHub::actionFinished);
+        w.hub()->act(instance, LockAction::Release, *model->recordAt(row));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        QVERIFY2(finished[0][3].toBool(), qPrintable(finished[0][5].toString()));
+        Connection now = Connection::open(group.server(1).endpoint());
+        QCOMPARE(now.command({"EXISTS", key}).integer(), 0);
+    }
+};
+
+QTEST_MAIN(SentinelWindowTest)
+#include "tst_sentinel_window.moc"
