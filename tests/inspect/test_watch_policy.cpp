@@ -91,8 +91,8 @@ TEST(LockTable, KeysStayFindableThroughUpdatesCopiesAndMoves) {
     EXPECT_TRUE(findsAll(moved));
     std::vector<std::string> inOrder;
     for (const auto& [key, record] : moved.records()) {
-        EXPECT_EQ(key, record.key);
-        inOrder.push_back(record.key);
+        EXPECT_EQ(key, record->key);
+        inOrder.push_back(record->key);
     }
     EXPECT_TRUE(std::is_sorted(inOrder.begin(), inOrder.end()));
     EXPECT_TRUE(moved.remove(keys[3]));
@@ -347,4 +347,57 @@ TEST(ServerTimeProbe, SumsTheWatchCommandsUsecAndIgnoresTheRest) {
     EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("cmdstat_get:calls=1,usec=\xff\xfe"), 0u);
     EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("cmdstat_get:calls=1"), 0u);
     EXPECT_EQ(ServerTimeProbe::watchCommandsUsec("xcmdstat_get:calls=1,usec=5\n"), 0u);
+}
+
+// Issue 18: a window holds each lock's record once, shared with the watch's table. A record
+// a view holds must never change under it (the view reads it on another thread): the table's
+// next change of that key makes a new record; an observation that changes nothing shown
+// leaves the shared record as it is, its countdown still right.
+TEST(LockTable, ASharedRecordNeverChangesAndTheNextChangeMakesANewOne) {
+    auto t0 = SteadyClock::now();
+    LockTable table;
+    table.observe(lockAt("lock:a", 60'000, t0));
+    SharedLockRecord shown = table.share("lock:a");
+    ASSERT_NE(shown, nullptr);
+    EXPECT_EQ(shown.get(), table.find("lock:a"));  // the same record, not a copy
+
+    EXPECT_FALSE(table.observe(lockAt("lock:a", 59'000, t0 + 1s)));  // counted down: the same
+    EXPECT_EQ(table.find("lock:a"), shown.get());
+    EXPECT_EQ(shown->remainingAt(t0 + 1s), 59'000);
+
+    LockRecord handedOff = lockAt("lock:a", 30'000, t0 + 2s);
+    handedOff.token = "another holder";
+    EXPECT_TRUE(table.observe(handedOff));
+    EXPECT_EQ(shown->token, "t-lock:a");  // what the view holds is as it was
+    ASSERT_NE(table.find("lock:a"), nullptr);
+    EXPECT_NE(table.find("lock:a"), shown.get());
+    EXPECT_EQ(table.find("lock:a")->token, "another holder");
+    EXPECT_EQ(table.find("lock:a")->handoffs, 1u);
+
+    SharedLockRecord again = table.share("lock:a");
+    table.setFindings("lock:a", 4u);  // judged after it was shown: a new record again
+    EXPECT_EQ(again->findings, 0u);
+    EXPECT_EQ(table.find("lock:a")->findings, 4u);
+    EXPECT_EQ(table.share("lock:none"), nullptr);
+}
+
+// A lock cut short (PEXPIRE to a shorter lease by its holder or an operator) is a change a
+// view must show: counting down from the old reading, the row would show minutes left on a
+// lock about to expire. Before, only a longer PTTL (a renewal) counted.
+TEST_F(RedisTest, ALockWhoseTtlIsCutShortIsReportedChanged) {
+    Connection c = connect();
+    c.command({"SET", "lock:{cut}", "0123456789abcdef0123456789abcdef", "PX", "600000"});
+    Connection w = connect();
+    LockWatch watch(w, {.pollInterval = 20ms, .rescanInterval = 20ms});
+    ASSERT_EQ(watch.step().changed.size(), 1u);
+    watch.setFocus({"lock:{cut}"});
+    c.command({"PEXPIRE", "lock:{cut}", "5000"});
+    std::int64_t shown = -1;
+    for (int i = 0; i < 20 && shown < 0; ++i) {
+        std::this_thread::sleep_for(25ms);
+        for (const auto& r : watch.step().changed)
+            if (r.key == "lock:{cut}") shown = r.pttlMs;
+    }
+    EXPECT_GE(shown, 0) << "the shorter TTL was never reported";
+    EXPECT_LE(shown, 5000);
 }

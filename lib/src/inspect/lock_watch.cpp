@@ -74,7 +74,19 @@ WatchMemory LockWatch::takeMemory() {
 
 void LockWatch::refreshFindings(std::vector<LockRecord>& changed) {
     Doctor doctor(options_.doctor);
-    for (auto& r : changed) r.findings = doctor.examine(r, facts_, SteadyClock::now());
+    for (auto& r : changed) {
+        r.findings = doctor.examine(r, facts_, SteadyClock::now());
+        // The table's record carries the verdict too: a view may share it (share()).
+        table_.setFindings(r.key, r.findings);
+    }
+}
+
+void LockWatch::judge(std::vector<LockRecord>& changed) {
+    // History-based findings (renewals) change over time: judge every changed record
+    // against the merged history, not the bare observation.
+    for (auto& r : changed)
+        if (const LockRecord* merged = table_.find(r.key)) r = *merged;
+    refreshFindings(changed);
 }
 
 WatchUpdate LockWatch::rescan(std::stop_token stop) {
@@ -149,7 +161,7 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
         std::sort(found.begin(), found.end());
         std::vector<std::string> gone;
         for (const auto& [key, record] : table_.records())
-            if (!std::binary_search(found.begin(), found.end(), &record)) gone.emplace_back(key);
+            if (!std::binary_search(found.begin(), found.end(), &*record)) gone.emplace_back(key);
         for (auto& key : gone) {
             table_.remove(key);
             update.removed.push_back(std::move(key));
@@ -289,9 +301,7 @@ WatchUpdate LockWatch::adoptSlot(int slot, const std::vector<std::string>& known
     for (auto& key : vanished)  // released while it moved: gone here too
         if (std::find(known.begin(), known.end(), key) != known.end())
             update.removed.push_back(std::move(key));
-    for (auto& r : update.changed)
-        if (const LockRecord* merged = table_.find(r.key)) r = *merged;
-    refreshFindings(update.changed);
+    judge(update.changed);
     return update;
 }
 
@@ -333,11 +343,7 @@ WatchUpdate LockWatch::step(std::stop_token stop) {
         } else {
             update = pollWithinBudget(start);
         }
-        // History-based findings (renewals) change over time: judge every changed record
-        // against the merged history, not the bare observation.
-        for (auto& r : update.changed)
-            if (const LockRecord* merged = table_.find(r.key)) r = *merged;
-        refreshFindings(update.changed);
+        judge(update.changed);
         update.restartNote = std::move(restartNote);
     } catch (const IoError& e) {
         update = WatchUpdate{};
@@ -400,9 +406,7 @@ WatchUpdate LockWatch::waitForEvents(std::chrono::milliseconds wait, std::stop_t
         const auto commandsBefore = connection_.commandsSent();
         update = reread(keys);
         meter_.add(SteadyClock::now(), connection_.commandsSent() - commandsBefore, since(started));
-        for (auto& r : update.changed)
-            if (const LockRecord* merged = table_.find(r.key)) r = *merged;
-        refreshFindings(update.changed);
+        judge(update.changed);
     } catch (const IoError& e) {
         follower_.reset();  // polling goes on; the next probe after a reconnect follows again
         update = WatchUpdate{};

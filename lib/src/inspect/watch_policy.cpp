@@ -120,7 +120,7 @@ void WatchPolicy::refreshUrgent(const LockTable& table, SteadyClock::time_point 
     const nanoseconds cpuBefore = threadCpuNow();
     urgent_.clear();
     for (const auto& [key, record] : table.records())
-        if (urgent(record, now, slack)) urgent_.emplace_back(key);
+        if (urgent(*record, now, slack)) urgent_.emplace_back(key);
     urgentAt_ = now;
     lastWalkCpu_ = threadCpuNow() - cpuBefore;
 }
