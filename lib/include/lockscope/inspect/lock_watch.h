@@ -182,8 +182,9 @@ class LockWatch {
     WatchPolicy policy_;
     LoadMeter meter_;
     std::unique_ptr<KeyspaceSweep> sweep_;
-    std::unique_ptr<ServerTimeProbe> serverTime_;  // INFO commandstats, where allowed
-    std::optional<std::uint64_t> lastServerUsec_;  // its reading at the last step
+    std::unique_ptr<ServerTimeProbe> serverTime_;  // INFO commandstats and cpu, where allowed
+    // Its reading at the last step: commandstats usec, and the server's CPU usec.
+    std::optional<std::uint64_t> lastServerUsec_, lastServerCpuUsec_;
     SteadyClock::time_point passStartedAt_{};
     std::uint64_t sweepPasses_ = 0;
     std::chrono::nanoseconds passCost_{0};  // server time of the sweep pass in progress
