@@ -188,7 +188,7 @@ void redraw(const std::vector<WatchedServer>& servers, bool ansi) {
     std::vector<const inspect::LockRecord*> records;
     std::string status;
     for (const auto& s : servers) {
-        for (const auto& [key, r] : s.watch->table().records()) records.push_back(&r);
+        for (const auto& [key, r] : s.watch->table().records()) records.push_back(&*r);
         status += s.endpoint.display() + ": " + s.status + "\n";
     }
     std::string screen = formatLockTable(records, servers.size() > 1, now);

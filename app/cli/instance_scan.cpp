@@ -271,7 +271,7 @@ std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
     for (auto& w : watched) {
         w.scan.cancelled = w.scan.cancelled || stop.stop_requested();
         if (w.watch) {
-            for (const auto& [key, r] : w.watch->table().records()) w.scan.records.push_back(r);
+            for (const auto& [key, r] : w.watch->table().records()) w.scan.records.push_back(*r);
             w.scan.facts = w.watch->server();
             w.scan.notes.insert(w.scan.notes.end(), w.watch->notes().begin(),
                                 w.watch->notes().end());

@@ -140,7 +140,8 @@ class InspectorWindowTest : public QObject {
         fresh.token = "holder-1";
         fresh.pttlMs = 60'000;
         fresh.observedAt = fresh.firstSeen = fresh.lastChange = std::chrono::steady_clock::now();
-        emit w->hub()->locksChanged(instance, {fresh}, {}, false);
+        emit w->hub()->locksChanged(instance, {std::make_shared<const inspect::LockRecord>(fresh)},
+                                    {}, false);
         QElapsedTimer waited;
         waited.start();
         for (int turn = 0; turn < 3; ++turn) QCoreApplication::processEvents();

@@ -20,6 +20,19 @@ QStringList keysOf(std::span<const inspect::LockRecord> records) {
     return keys;
 }
 
+QStringList keysOf(std::span<const inspect::SharedLockRecord> records) {
+    QStringList keys;
+    for (const auto& r : records) keys << QString::fromStdString(r->key);
+    return keys;
+}
+
+// The records as a watcher hands them over: shared, not copied.
+QVector<inspect::SharedLockRecord> shared(const QVector<inspect::LockRecord>& records) {
+    QVector<inspect::SharedLockRecord> out;
+    for (const auto& r : records) out.push_back(std::make_shared<const inspect::LockRecord>(r));
+    return out;
+}
+
 QStringList drain(PendingLockUpdates& pending, qsizetype sliceSize,
                   QStringList* removed = nullptr) {
     QStringList keys;
@@ -40,8 +53,8 @@ class PendingLockUpdatesTest : public QObject {
     void slicesHandOutEveryRecordOnceInOrderAcrossBatches() {
         Records make(1);
         PendingLockUpdates pending;
-        pending.add(kInstance, make.range(0, 7), {});
-        pending.add(kInstance, make.range(7, 20), {});
+        pending.add(kInstance, shared(make.range(0, 7)), {});
+        pending.add(kInstance, shared(make.range(7, 20)), {});
         QCOMPARE(pending.waitingRecords(), 20);
         QCOMPARE(drain(pending, 3), keysOf(make.range(0, 20)));
         QCOMPARE(pending.waitingRecords(), 0);
@@ -50,10 +63,10 @@ class PendingLockUpdatesTest : public QObject {
     void aKeyRemovedWhileItsUpdateWaitsIsNeverShown() {
         Records make(2);
         PendingLockUpdates pending;
-        pending.add(kInstance, make.range(0, 10), {});
+        pending.add(kInstance, shared(make.range(0, 10)), {});
         auto first = pending.take(4);  // r0..r3 shown
         QCOMPARE(first.records.size(), std::size_t(4));
-        pending.add(kInstance, make.range(10, 12),
+        pending.add(kInstance, shared(make.range(10, 12)),
                     {QStringLiteral("lock:{r5}"), QStringLiteral("lock:{r1}")});
         QStringList removed;
         QStringList expected = keysOf(make.range(4, 12));
@@ -68,8 +81,8 @@ class PendingLockUpdatesTest : public QObject {
         pending.add(kInstance, {}, {QStringLiteral("lock:{gone}")});
         QCOMPARE(pending.takeRemovals(kInstance), QStringList{QStringLiteral("lock:{gone}")});
         QVERIFY(pending.isEmpty());
-        pending.add(kInstance, make.range(0, 5), {});
-        pending.add(QStringLiteral("redis://127.0.0.1:2"), make.range(5, 6), {});
+        pending.add(kInstance, shared(make.range(0, 5)), {});
+        pending.add(QStringLiteral("redis://127.0.0.1:2"), shared(make.range(5, 6)), {});
         pending.drop(kInstance);
         QCOMPARE(pending.waitingRecords(), 1);
         pending.add(kInstance, {}, {});  // nothing: no queue

@@ -34,7 +34,7 @@ void addInstance(const inspect::LockTable& table, CensusBuilder& builder) {
         batch.clear();
     };
     for (const auto& [key, record] : table.records()) {
-        batch.push_back(record);
+        batch.push_back(*record);
         if (batch.size() >= kCensusBatch) flush();
     }
     flush();

@@ -1,29 +1,81 @@
 #include "lockscope/inspect/lock_table.h"
 
 #include <algorithm>
+#include <iterator>
 
 namespace lockscope::inspect {
 
+namespace {
+
+// Carries the history of `old` into the observation `fresh`; true when a view would show
+// something new beyond the countdown.
+bool carryHistory(const LockRecord& old, LockRecord& fresh) {
+    bool changed = false;
+    fresh.firstSeen = old.firstSeen;
+    fresh.appearedWhileWatching = old.appearedWhileWatching;
+    fresh.findings = old.findings;
+    fresh.leasePttlMs = std::max(old.leasePttlMs, fresh.pttlMs);
+    if (fresh.sameHolder(old) && fresh.type == old.type) {
+        fresh.firstPttlMs = old.firstPttlMs;
+        fresh.lastChange = old.lastChange;
+        fresh.handoffs = old.handoffs;
+        fresh.renewals = old.renewals;
+        if (old.pttlMs >= 0 && fresh.pttlMs >= 0) {
+            const std::int64_t expected = old.remainingAt(fresh.observedAt);
+            if (fresh.pttlMs > expected + LockTable::kRenewalSlackMs) {
+                ++fresh.renewals;
+                changed = true;
+            }
+            // Cut short: a view counting down from the old reading would show too much.
+            changed = changed || fresh.pttlMs + LockTable::kCutSlackMs < expected;
+        }
+    } else {
+        fresh.lastChange = fresh.observedAt;
+        fresh.firstPttlMs = fresh.pttlMs;
+        fresh.handoffs = old.handoffs + 1;
+        fresh.renewals = 0;
+        changed = true;
+    }
+    return changed || fresh.fence != old.fence || fresh.hasTtl() != old.hasTtl() ||
+           fresh.kind != old.kind || fresh.valueBytes != old.valueBytes ||
+           fresh.truncated != old.truncated;
+}
+
+}  // namespace
+
 LockTable::LockTable(const LockTable& other) {
-    for (const auto& [key, record] : other.records_) insertNew(record);
+    for (const auto& [key, entry] : other.records_) insertNew(*entry);
 }
 
 LockTable& LockTable::operator=(const LockTable& other) {
     if (this != &other) {
         records_.clear();
-        for (const auto& [key, record] : other.records_) insertNew(record);
+        for (const auto& [key, entry] : other.records_) insertNew(*entry);
     }
     return *this;
 }
 
 LockRecord& LockTable::insertNew(LockRecord record) {
-    // The record moves into its node first (built in a map of its own: an empty key may be
-    // a real key here); only then does its key have its final address (a short key lives
-    // inside the string object), and the node's key is pointed at it.
-    Records builder;
-    auto node = builder.extract(builder.emplace(std::string_view(), std::move(record)).first);
-    node.key() = node.mapped().key;
-    return records_.insert(std::move(node)).position->second;
+    // The record lives on the heap, so its key's buffer never moves: the node's key views it.
+    auto shared = std::make_shared<LockRecord>(std::move(record));
+    const std::string_view key = shared->key;
+    return *records_.emplace(key, TableEntry{std::move(shared)}).first->second.record;
+}
+
+LockRecord& LockTable::replace(Records::iterator it, LockRecord fresh) {
+    if (!it->second.handedOut) {
+        // The node's key views the record's key buffer: keep that buffer (equal keys).
+        fresh.key = std::move(it->second.record->key);
+        *it->second.record = std::move(fresh);
+        return *it->second.record;
+    }
+    // A view holds the old record and may read it now: a new one, and the node re-keyed
+    // to view the new record's key (put back where it was, with the hint).
+    const auto next = std::next(it);
+    auto node = records_.extract(it);
+    node.mapped() = TableEntry{std::make_shared<LockRecord>(std::move(fresh))};
+    node.key() = node.mapped().record->key;
+    return *records_.insert(next, std::move(node))->second.record;
 }
 
 bool LockTable::observe(LockRecord fresh) {
@@ -39,36 +91,29 @@ const LockRecord& LockTable::merge(LockRecord fresh, bool& changed) {
         changed = true;
         return insertNew(std::move(fresh));
     }
-    LockRecord& old = it->second;
-    changed = false;
-    fresh.firstSeen = old.firstSeen;
-    fresh.appearedWhileWatching = old.appearedWhileWatching;
-    fresh.findings = old.findings;
-    fresh.leasePttlMs = std::max(old.leasePttlMs, fresh.pttlMs);
-    if (fresh.sameHolder(old) && fresh.type == old.type) {
-        fresh.firstPttlMs = old.firstPttlMs;
-        fresh.lastChange = old.lastChange;
-        fresh.handoffs = old.handoffs;
-        fresh.renewals = old.renewals;
-        if (old.pttlMs >= 0 && fresh.pttlMs >= 0 &&
-            fresh.pttlMs > old.remainingAt(fresh.observedAt) + kRenewalSlackMs) {
-            ++fresh.renewals;
-            changed = true;
-        }
-    } else {
-        fresh.lastChange = fresh.observedAt;
-        fresh.firstPttlMs = fresh.pttlMs;
-        fresh.handoffs = old.handoffs + 1;
-        fresh.renewals = 0;
-        changed = true;
+    changed = carryHistory(*it->second, fresh);
+    // Nothing to show: a view's record stays as it is, counting down like the key.
+    if (!changed && it->second.handedOut) return *it->second;
+    return replace(it, std::move(fresh));
+}
+
+void LockTable::setFindings(std::string_view key, std::uint32_t findings) {
+    auto it = records_.find(key);
+    if (it == records_.end() || it->second->findings == findings) return;
+    if (!it->second.handedOut) {
+        it->second.record->findings = findings;
+        return;
     }
-    changed = changed || fresh.fence != old.fence || fresh.hasTtl() != old.hasTtl() ||
-              fresh.kind != old.kind;
-    // The node's key views old.key's buffer: keep that buffer (equal keys, so moving the old
-    // string into the new record and the record back leaves the view valid).
-    fresh.key = std::move(old.key);
-    old = std::move(fresh);
-    return old;
+    LockRecord judged = *it->second;
+    judged.findings = findings;
+    replace(it, std::move(judged));
+}
+
+std::shared_ptr<const LockRecord> LockTable::share(std::string_view key) {
+    auto it = records_.find(key);
+    if (it == records_.end()) return nullptr;
+    it->second.handedOut = true;
+    return it->second.record;
 }
 
 bool LockTable::remove(const std::string& key) {
@@ -84,7 +129,7 @@ std::vector<std::string> LockTable::keys() const {
 
 const LockRecord* LockTable::find(std::string_view key) const {
     auto it = records_.find(key);
-    return it == records_.end() ? nullptr : &it->second;
+    return it == records_.end() ? nullptr : it->second.record.get();
 }
 
 }  // namespace lockscope::inspect

@@ -74,7 +74,19 @@ WatchMemory LockWatch::takeMemory() {
 
 void LockWatch::refreshFindings(std::vector<LockRecord>& changed) {
     Doctor doctor(options_.doctor);
-    for (auto& r : changed) r.findings = doctor.examine(r, facts_, SteadyClock::now());
+    for (auto& r : changed) {
+        r.findings = doctor.examine(r, facts_, SteadyClock::now());
+        // The table's record carries the verdict too: a view may share it (share()).
+        table_.setFindings(r.key, r.findings);
+    }
+}
+
+void LockWatch::judge(std::vector<LockRecord>& changed) {
+    // History-based findings (renewals) change over time: judge every changed record
+    // against the merged history, not the bare observation.
+    for (auto& r : changed)
+        if (const LockRecord* merged = table_.find(r.key)) r = *merged;
+    refreshFindings(changed);
 }
 
 WatchUpdate LockWatch::rescan(std::stop_token stop) {
@@ -149,7 +161,7 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
         std::sort(found.begin(), found.end());
         std::vector<std::string> gone;
         for (const auto& [key, record] : table_.records())
-            if (!std::binary_search(found.begin(), found.end(), &record)) gone.emplace_back(key);
+            if (!std::binary_search(found.begin(), found.end(), &*record)) gone.emplace_back(key);
         for (auto& key : gone) {
             table_.remove(key);
             update.removed.push_back(std::move(key));
@@ -186,11 +198,22 @@ WatchUpdate LockWatch::pollWithinBudget(SteadyClock::time_point now) {
     // The round trips bound the server time from above; where INFO commandstats answers, the
     // server's own account since the last step is closer (and counts event re-reads too).
     auto charged = pollBusy + sweepBusy;
-    if (auto usec = serverTime_->read(connection_)) {
-        if (lastServerUsec_ && *usec >= *lastServerUsec_)
-            charged = std::min(
-                charged, std::chrono::nanoseconds(std::int64_t(*usec - *lastServerUsec_) * 1000));
-        lastServerUsec_ = usec;
+    // Where the server's CPU time answers too, the smaller of the two: commandstats counts
+    // wall time in each command, which a loaded machine inflates (issue 18: the sweep then
+    // ran at 3.6% of a core by the server's CPU time while it charged itself 4.8%).
+    if (auto reading = serverTime_->sample(connection_)) {
+        auto sinceLast = [](std::uint64_t now, const std::optional<std::uint64_t>& last) {
+            return last && now >= *last
+                       ? std::optional(std::chrono::nanoseconds(std::int64_t(now - *last) * 1000))
+                       : std::nullopt;
+        };
+        if (auto usec = sinceLast(reading->commandsUsec, lastServerUsec_))
+            charged = std::min(charged, *usec);
+        if (auto usec =
+                reading->cpuUsec ? sinceLast(*reading->cpuUsec, lastServerCpuUsec_) : std::nullopt)
+            charged = std::min(charged, *usec);
+        lastServerUsec_ = reading->commandsUsec;
+        lastServerCpuUsec_ = reading->cpuUsec;
     }
     const double total = double((pollBusy + sweepBusy).count());
     const double pollPart = total > 0 ? double(pollBusy.count()) / total : 1.0;
@@ -289,9 +312,7 @@ WatchUpdate LockWatch::adoptSlot(int slot, const std::vector<std::string>& known
     for (auto& key : vanished)  // released while it moved: gone here too
         if (std::find(known.begin(), known.end(), key) != known.end())
             update.removed.push_back(std::move(key));
-    for (auto& r : update.changed)
-        if (const LockRecord* merged = table_.find(r.key)) r = *merged;
-    refreshFindings(update.changed);
+    judge(update.changed);
     return update;
 }
 
@@ -345,16 +366,15 @@ WatchUpdate LockWatch::step(std::stop_token stop) {
             sweep_->restart();
             passCost_ = std::chrono::nanoseconds(0);
             passStartedAt_ = SteadyClock::now();
-            lastServerUsec_ = serverTime_->read(connection_);  // the scan is not the steady state
+            // The scan is not the steady state.
+            const auto reading = serverTime_->sample(connection_);
+            lastServerUsec_ = reading ? std::optional(reading->commandsUsec) : std::nullopt;
+            lastServerCpuUsec_ = reading ? reading->cpuUsec : std::nullopt;
             policy_.setSteadySince(passStartedAt_);
         } else {
             update = pollWithinBudget(start);
         }
-        // History-based findings (renewals) change over time: judge every changed record
-        // against the merged history, not the bare observation.
-        for (auto& r : update.changed)
-            if (const LockRecord* merged = table_.find(r.key)) r = *merged;
-        refreshFindings(update.changed);
+        judge(update.changed);
         update.restartNote = std::move(restartNote);
     } catch (const IoError& e) {
         update = WatchUpdate{};
@@ -417,9 +437,7 @@ WatchUpdate LockWatch::waitForEvents(std::chrono::milliseconds wait, std::stop_t
         const auto commandsBefore = connection_.commandsSent();
         update = reread(keys);
         meter_.add(SteadyClock::now(), connection_.commandsSent() - commandsBefore, since(started));
-        for (auto& r : update.changed)
-            if (const LockRecord* merged = table_.find(r.key)) r = *merged;
-        refreshFindings(update.changed);
+        judge(update.changed);
     } catch (const IoError& e) {
         follower_.reset();  // polling goes on; the next probe after a reconnect follows again
         update = WatchUpdate{};

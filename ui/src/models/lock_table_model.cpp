@@ -55,7 +55,7 @@ QString holderText(const LockTableModel::Record& r) {
 LockTableModel::LockTableModel(QObject* parent)
     : QAbstractTableModel(parent),
       index_([this](int id, std::string_view instance, std::string_view key) {
-          const Record& r = slots_[std::size_t(id)].record;
+          const Record& r = *slots_[std::size_t(id)].record;
           return r.key == key && r.instanceName() == instance;
       }) {
     // ~10 repaints a second is smooth for a countdown shown to 0.1 s.
@@ -140,7 +140,7 @@ bool LockTableModel::isStale(const Record& record) const {
 }
 
 QVariant LockTableModel::display(const Row& row, int column) const {
-    const Record& r = row.record;
+    const Record& r = *row.record;
     if (column == Remaining && !staleSince_.empty()) {
         auto it = staleSince_.find(r.instanceName());
         if (it != staleSince_.end())
@@ -195,7 +195,7 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const Row& row = rowAt(index.row());
-    const Record& r = row.record;
+    const Record& r = *row.record;
     switch (role) {
         case Qt::DisplayRole:
             return display(row, index.column());

@@ -59,6 +59,7 @@ class LockTableModel : public QAbstractTableModel {
     };
     using Clock = std::chrono::steady_clock;
     using Record = lockscope::inspect::LockRecord;
+    using SharedRecord = lockscope::inspect::SharedLockRecord;
 
     explicit LockTableModel(QObject* parent = nullptr);
 
@@ -70,6 +71,10 @@ class LockTableModel : public QAbstractTableModel {
 
     // Adds or updates these records of one instance. complete: the batch is the whole set
     // for that instance, so rows of it that are missing have expired or been deleted.
+    // The rows keep the records themselves (a watcher's table shares them: one copy of each
+    // lock in the window, issue 18).
+    void apply(const QString& instance, std::span<const SharedRecord> records, bool complete);
+    // apply() of copies of these records.
     void apply(const QString& instance, std::span<const Record> records, bool complete);
     void apply(const QString& instance, const QVector<Record>& records, bool complete) {
         apply(instance, std::span(records.constData(), std::size_t(records.size())), complete);
@@ -150,14 +155,14 @@ class LockTableModel : public QAbstractTableModel {
   private:
     // The row's identity (instance, key) is its record's: no copy of either per row.
     struct Row {
-        Record record;
+        SharedRecord record;           // never null in a row in use
         std::int64_t largestPttl = 0;  // scale of the TTL bar
         Clock::time_point highlightedAt{};
     };
     const Row& rowAt(int position) const { return slots_[std::size_t(order_.idAt(position))]; }
     void tick();
     int allocate(Row row);
-    void appendNewRows(const QString& instance, std::span<const Record> records,
+    void appendNewRows(const QString& instance, std::span<const SharedRecord> records,
                        const std::vector<std::size_t>& added, std::vector<int>& moved);
     void keepSorted(const std::vector<int>& moved);
     void removeIds(const std::vector<int>& ids);
@@ -167,7 +172,7 @@ class LockTableModel : public QAbstractTableModel {
         return index_.find(instance, key);
     }
     std::vector<int> idsOfInstance(const std::string& instance) const;
-    void ownedBy(Record& record, const std::string& instance);
+    void ownedBy(SharedRecord& record, const std::string& instance);
     void emitChanged(std::vector<int> positions);
     // Runs a reordering of order_ inside one layout change, carrying persistent indexes.
     void relayout(const std::function<void()>& reorder);

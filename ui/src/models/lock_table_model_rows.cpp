@@ -14,6 +14,14 @@ namespace lockscope::ui {
 
 void LockTableModel::apply(const QString& instance, std::span<const Record> records,
                            bool complete) {
+    std::vector<SharedRecord> copies;
+    copies.reserve(records.size());
+    for (const Record& r : records) copies.push_back(std::make_shared<const Record>(r));
+    apply(instance, std::span<const SharedRecord>(copies), complete);
+}
+
+void LockTableModel::apply(const QString& instance, std::span<const SharedRecord> records,
+                           bool complete) {
     instances_.insert(instance);
     const std::string instanceName = instance.toStdString();
     std::unordered_set<int> seen;
@@ -23,10 +31,11 @@ void LockTableModel::apply(const QString& instance, std::span<const Record> reco
     std::unordered_map<std::string_view, std::size_t> addedAt;  // a key twice is one new row
     addedAt.reserve(records.size());
     std::vector<int> changed, moved;
-    for (const Record& rec : records) {
+    for (const SharedRecord& shared : records) {
+        const Record& rec = *shared;
         const int id = idOf(instanceName, rec.key);
         if (id < 0) {
-            const auto place = std::size_t(&rec - records.data());
+            const auto place = std::size_t(&shared - records.data());
             auto [at, fresh] = addedAt.emplace(rec.key, added.size());
             if (fresh)
                 added.push_back(place);
@@ -36,10 +45,10 @@ void LockTableModel::apply(const QString& instance, std::span<const Record> reco
         }
         if (complete) seen.insert(id);
         Row& row = slots_[std::size_t(id)];
-        bool handedOff = !row.record.sameHolder(rec);
-        if (sortColumn_ >= 0 && compareLockRecords(row.record, rec, sortColumn_) != 0)
+        bool handedOff = !row.record->sameHolder(rec);
+        if (sortColumn_ >= 0 && compareLockRecords(*row.record, rec, sortColumn_) != 0)
             moved.push_back(id);
-        row.record = rec;
+        row.record = shared;
         ownedBy(row.record, instanceName);
         if (numericSort_) keys_[std::size_t(id)].value = numericSortKey(rec, sortColumn_);
         row.largestPttl = handedOff ? rec.pttlMs : std::max(row.largestPttl, rec.pttlMs);
@@ -61,7 +70,7 @@ void LockTableModel::apply(const QString& instance, std::span<const Record> reco
     removeIds(gone);
 }
 
-void LockTableModel::appendNewRows(const QString& instance, std::span<const Record> records,
+void LockTableModel::appendNewRows(const QString& instance, std::span<const SharedRecord> records,
                                    const std::vector<std::size_t>& added, std::vector<int>& moved) {
     if (added.empty()) return;
     const int first = order_.size();
@@ -70,8 +79,8 @@ void LockTableModel::appendNewRows(const QString& instance, std::span<const Reco
     const std::string instanceName = instance.toStdString();
     beginInsertRows({}, first, first + int(added.size()) - 1);
     for (std::size_t place : added) {
-        const Record& rec = records[place];
-        int id = allocate(Row{rec, rec.pttlMs, {}});
+        const Record& rec = *records[place];
+        int id = allocate(Row{records[place], rec.pttlMs, {}});
         ownedBy(slots_[std::size_t(id)].record, instanceName);
         keys_[std::size_t(id)] = {numericSort_ ? numericSortKey(rec, sortColumn_) : 0, ++arrivals_};
         index_.insert(instanceName, rec.key, id);
@@ -149,7 +158,7 @@ void LockTableModel::sort(int column, Qt::SortOrder order) {
     if (numericSort_)
         for (int p = 0; p < order_.size(); ++p) {
             const auto id = std::size_t(order_.idAt(p));
-            keys_[id].value = numericSortKey(slots_[id].record, sortColumn_);
+            keys_[id].value = numericSortKey(*slots_[id].record, sortColumn_);
         }
     relayout([this] { order_.sortAll([this](int l, int r) { return less(l, r); }); });
 }
@@ -158,8 +167,8 @@ bool LockTableModel::less(int leftId, int rightId) const {
     const SortKey& a = keys_[std::size_t(leftId)];
     const SortKey& b = keys_[std::size_t(rightId)];
     int c = numericSort_ ? (a.value > b.value) - (a.value < b.value)
-                         : compareLockRecords(slots_[std::size_t(leftId)].record,
-                                              slots_[std::size_t(rightId)].record, sortColumn_);
+                         : compareLockRecords(*slots_[std::size_t(leftId)].record,
+                                              *slots_[std::size_t(rightId)].record, sortColumn_);
     if (sortOrder_ == Qt::DescendingOrder) c = -c;
     return c != 0 ? c < 0 : a.arrival < b.arrival;
 }
@@ -226,19 +235,22 @@ void LockTableModel::removeRowsOf(const QString& instance) {
     removeIds(idsOfInstance(instance.toStdString()));
 }
 
-void LockTableModel::ownedBy(Record& record, const std::string& instance) {
+void LockTableModel::ownedBy(SharedRecord& record, const std::string& instance) {
     // The row's identity is its record's instance: records from a worker carry it already
-    // (one string shared by a whole scan); others get one shared string per instance.
-    if (record.instanceName() == instance) return;
+    // (one string shared by a whole scan); others get a copy with one shared string per
+    // instance (a shared record is never changed).
+    if (record->instanceName() == instance) return;
     auto& shared = instanceStrings_[instance];
     if (!shared) shared = std::make_shared<const std::string>(instance);
-    record.instance = shared;
+    auto owned = std::make_shared<Record>(*record);
+    owned->instance = shared;
+    record = std::move(owned);
 }
 
 std::vector<int> LockTableModel::idsOfInstance(const std::string& instance) const {
     std::vector<int> ids;
     for (int p = 0; p < order_.size(); ++p)
-        if (rowAt(p).record.instanceName() == instance) ids.push_back(order_.idAt(p));
+        if (rowAt(p).record->instanceName() == instance) ids.push_back(order_.idAt(p));
     return ids;
 }
 
@@ -259,7 +271,7 @@ void LockTableModel::removeIds(const std::vector<int>& ids) {
     beginRemoveRows({}, first, order_.size() - 1);
     for (int id : ids) {
         Row& row = slots_[std::size_t(id)];
-        const Record& r = row.record;
+        const Record& r = *row.record;
         if (announce)
             removed.append({QString::fromStdString(r.instanceName()),
                             QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
@@ -286,7 +298,7 @@ void LockTableModel::removeAll() {
     if (vanishedIsConnected()) {
         removed.reserve(order_.size());
         for (int p = 0; p < order_.size(); ++p) {
-            const Record& r = rowAt(p).record;
+            const Record& r = *rowAt(p).record;
             removed.append({QString::fromStdString(r.instanceName()),
                             QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
         }
@@ -305,14 +317,14 @@ std::vector<LockTableModel::Record> LockTableModel::recordsOfResource(
     std::string_view resource) const {
     std::vector<Record> out;
     for (int p = 0; p < order_.size(); ++p) {
-        const Record& r = rowAt(p).record;
+        const Record& r = *rowAt(p).record;
         if (r.resource() == resource && r.kind != inspect::LockKind::NotALock) out.push_back(r);
     }
     return out;
 }
 
 const LockTableModel::Record* LockTableModel::recordAt(int row) const {
-    return row >= 0 && row < order_.size() ? &rowAt(row).record : nullptr;
+    return row >= 0 && row < order_.size() ? rowAt(row).record.get() : nullptr;
 }
 
 int LockTableModel::rowOf(const QString& instance, const QString& key) const {
@@ -329,7 +341,7 @@ bool LockTableModel::rowMatches(int row, const std::string& lowerText) const {
         return std::search(haystack.begin(), haystack.end(), lowerText.begin(), lowerText.end(),
                            lowerEquals) != haystack.end();
     };
-    const Record& r = rowAt(row).record;
+    const Record& r = *rowAt(row).record;
     if (contains(r.instanceName()) || contains(r.key) || contains(inspect::toString(r.kind)) ||
         contains(r.token))
         return true;

@@ -12,6 +12,7 @@ ConnectionHub::ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* 
     : QObject(parent), audit_(std::move(audit)) {
     qRegisterMetaType<lockscope::inspect::LockRecord>();
     qRegisterMetaType<QVector<lockscope::inspect::LockRecord>>();
+    qRegisterMetaType<QVector<lockscope::inspect::SharedLockRecord>>();
     qRegisterMetaType<lockscope::ui::ConnectionState>();
     qRegisterMetaType<lockscope::ui::CommandLogEntry>();
     qRegisterMetaType<QVector<lockscope::ui::CommandLogEntry>>();

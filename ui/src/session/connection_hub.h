@@ -53,7 +53,7 @@ class ConnectionHub : public QObject {
     // The same state change, named by the instance its rows carry (Endpoint::display()).
     void instanceStateChanged(const QString& instance, lockscope::ui::ConnectionState state);
     void locksChanged(const QString& instance,
-                      const QVector<lockscope::inspect::LockRecord>& changed,
+                      const QVector<lockscope::inspect::SharedLockRecord>& changed,
                       const QStringList& removed, bool rescanned);
     void instanceClosed(const QString& instance);
     void serverEmptied(const QString& instance);  // ConnectionWorker::serverEmptied

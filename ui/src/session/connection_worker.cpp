@@ -60,23 +60,33 @@ ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
     options_.onRescanBatch = [this](std::vector<inspect::LockRecord>& batch,
                                     const inspect::ScanProgress& progress) {
         if (watch_) completeFromTable(batch, watch_->table());
-        if (!batch.empty())
-            emitLocksChanged(QVector<inspect::LockRecord>(std::make_move_iterator(batch.begin()),
-                                                          std::make_move_iterator(batch.end())),
-                             {}, false);
+        if (!batch.empty()) emitLocksChanged(batch, {}, false);
         emit scanProgress(instance_, progress.fraction, progress.keysSeen);
     };
 }
 
 ConnectionWorker::~ConnectionWorker() = default;
 
-void ConnectionWorker::emitLocksChanged(const QVector<inspect::LockRecord>& changed,
+void ConnectionWorker::emitLocksChanged(const std::vector<inspect::LockRecord>& changed,
                                         const QStringList& removed, bool rescanned) {
+    // The view keeps the watch's own records (one copy of each lock in the window, issue
+    // 18). A record completed here (a Redisson fence, a Spring registry's kind) or no longer
+    // in the table is the exception: that row gets a record of its own.
+    QVector<inspect::SharedLockRecord> shared;
+    shared.reserve(qsizetype(changed.size()));
+    for (const inspect::LockRecord& r : changed) {
+        inspect::SharedLockRecord kept = watch_ ? watch_->share(r.key) : nullptr;
+        const bool same = kept && kept->observedAt == r.observedAt && kept->pttlMs == r.pttlMs &&
+                          kept->kind == r.kind && kept->fence == r.fence &&
+                          kept->findings == r.findings && kept->sameHolder(r);
+        shared.push_back(same ? std::move(kept) : std::make_shared<const inspect::LockRecord>(r));
+        handOver(shared.back().get());
+    }
     // The receiver reads these through implicit sharing: the same buffers, whose addresses
     // it takes over before reading.
-    handOver(changed.constData());
+    handOver(shared.constData());
     handOver(removed.constData());
-    emit locksChanged(instance_, changed, removed, rescanned);
+    emit locksChanged(instance_, shared, removed, rescanned);
 }
 
 void ConnectionWorker::cancelScan() {
@@ -171,9 +181,7 @@ void ConnectionWorker::idle() {
         if (!update.changed.empty() || !update.removed.empty()) {
             QStringList removed;
             for (const auto& key : update.removed) removed << QString::fromStdString(key);
-            emitLocksChanged(
-                QVector<inspect::LockRecord>(update.changed.begin(), update.changed.end()), removed,
-                false);
+            emitLocksChanged(update.changed, removed, false);
         }
         scheduleNext(0);
     } catch (const Error&) {
@@ -310,7 +318,6 @@ void ConnectionWorker::step() {
         if (!update.connected) throw ConnectionLostError(update.error);
         handOffRedirected(update);
         completeFromTable(update.changed, watch_->table());
-        QVector<inspect::LockRecord> changed(update.changed.begin(), update.changed.end());
         QStringList removed;
         if (update.emptied)
             emit serverEmptied(instance_);
@@ -321,8 +328,8 @@ void ConnectionWorker::step() {
             logNote(
                 tr("rescanning at full speed, as asked: the load budget does not pace this "
                    "scan"));
-        if (!changed.isEmpty() || !removed.isEmpty() || update.rescanned)
-            emitLocksChanged(changed, removed, update.rescanned);
+        if (!update.changed.empty() || !removed.isEmpty() || update.rescanned)
+            emitLocksChanged(update.changed, removed, update.rescanned);
         // Connected only after the rescan's removals are out: a view stops showing the
         // rows as stale when it hears this, and the ghosts of a restart are gone by then.
         if (state_ != ConnectionState::Connected) {

@@ -79,8 +79,9 @@ class ConnectionWorker : public QObject {
   signals:
     void stateChanged(const QString& instance, lockscope::ui::ConnectionState state,
                       const QString& message);
+    // changed: the watch's own records, shared (LockTable::share), not copies.
     void locksChanged(const QString& instance,
-                      const QVector<lockscope::inspect::LockRecord>& changed,
+                      const QVector<lockscope::inspect::SharedLockRecord>& changed,
                       const QStringList& removed, bool rescanned);
     // A complete rescan found no lock (the server restarted empty): every row of the instance
     // is gone. Sent instead of the removed keys, so a view resets without a lookup per key.
@@ -115,7 +116,7 @@ class ConnectionWorker : public QObject {
   private:
     // Emits locksChanged, handing the records over to the receiving thread so that
     // ThreadSanitizer sees the order Qt's queue gives them (see tsan_handover.h).
-    void emitLocksChanged(const QVector<lockscope::inspect::LockRecord>& changed,
+    void emitLocksChanged(const std::vector<lockscope::inspect::LockRecord>& changed,
                           const QStringList& removed, bool rescanned);
     void step();
     void idle();  // between steps: follow keyspace notifications, in short slices
@@ -203,6 +204,7 @@ class ConnectionWorker : public QObject {
 }  // namespace lockscope::ui
 
 Q_DECLARE_METATYPE(lockscope::inspect::LockRecord)
+Q_DECLARE_METATYPE(lockscope::inspect::SharedLockRecord)
 Q_DECLARE_METATYPE(lockscope::ui::ConnectionState)
 Q_DECLARE_METATYPE(lockscope::ui::CommandLogEntry)
 Q_DECLARE_METATYPE(lockscope::ui::LockAction)

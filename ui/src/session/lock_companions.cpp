@@ -82,7 +82,7 @@ std::vector<const inspect::LockRecord*> springSiblings(const inspect::LockRecord
          it != records.end() && it->first.starts_with(prefix) && read < kSpringSiblingsRead &&
          found.size() < 2;
          ++it, ++read) {
-        const inspect::LockRecord& other = it->second;
+        const inspect::LockRecord& other = *it->second;
         if (other.key != r.key && other.token == r.token && maybeSpring(other) &&
             inspect::springRegistryKey(other.key) == registry)
             found.push_back(&other);

@@ -235,10 +235,11 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 }
 
 void LockInspectorView::onLocksChanged(const QString& instance,
-                                       const QVector<inspect::LockRecord>& changed,
+                                       const QVector<inspect::SharedLockRecord>& changed,
                                        const QStringList& removed, bool) {
     // The worker's records, handed over through Qt's queue (see tsan_handover.h).
     takeOver(changed.constData());
+    for (const auto& r : changed) takeOver(r.get());
     takeOver(removed.constData());
     pending_.add(instance, changed, removed);
     // A scan's stream is gathered for 100 ms (fewer slices and re-sorts); a steady-state
@@ -406,10 +407,10 @@ void LockInspectorView::releaseFreedMemory() {
 }
 
 void LockInspectorView::applyUpdate(const QString& instance,
-                                    std::span<const inspect::LockRecord> changed,
+                                    std::span<const inspect::SharedLockRecord> changed,
                                     const QStringList& removed) {
     for (const auto& r : changed)
-        history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r.key)), r);
+        history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r->key)), *r);
     QString selectedBefore = selectedRowKey();
     history_.vanishedAmong(instance, removed);
     if (removed.contains(selectedBefore.section('\n', 1)) &&
@@ -428,7 +429,7 @@ void LockInspectorView::applyUpdate(const QString& instance,
     if (!followKey_.isEmpty() && followKey_.section('\n', 0, 0) == instance) {
         const QString key = followKey_.section('\n', 1);
         if (std::any_of(changed.begin(), changed.end(),
-                        [&](const auto& r) { return QString::fromStdString(r.key) == key; })) {
+                        [&](const auto& r) { return QString::fromStdString(r->key) == key; })) {
             followKey_.clear();
             selectKey(instance, key);
             return;
@@ -438,7 +439,7 @@ void LockInspectorView::applyUpdate(const QString& instance,
     bool touched =
         removed.contains(selected.section('\n', 1)) ||
         std::any_of(changed.begin(), changed.end(), [&](const auto& r) {
-            return LockTableModel::rowKey(instance, QString::fromStdString(r.key)) == selected;
+            return LockTableModel::rowKey(instance, QString::fromStdString(r->key)) == selected;
         });
     if (touched)
         showSelected();

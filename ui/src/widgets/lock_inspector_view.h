@@ -59,7 +59,7 @@ class LockInspectorView : public QWidget {
     void statusMessage(const QString& message, int timeoutMs);
 
   private:
-    void onLocksChanged(const QString& instance, const QVector<inspect::LockRecord>& changed,
+    void onLocksChanged(const QString& instance, const QVector<inspect::SharedLockRecord>& changed,
                         const QStringList& removed, bool rescanned);
     void applyPending();
     void releaseFreedMemoryWhenApplied();
@@ -75,7 +75,7 @@ class LockInspectorView : public QWidget {
     void reserveForScan(double fraction, quint64 keysSeen);
     void reserveHistory();
     void reserveOffThisThread(int rows);
-    void applyUpdate(const QString& instance, std::span<const inspect::LockRecord> changed,
+    void applyUpdate(const QString& instance, std::span<const inspect::SharedLockRecord> changed,
                      const QStringList& removed);
     void onSelectionChanged();
     // The countdown's tick: repaints only the cells that move (see the .cpp).

@@ -6,7 +6,8 @@
 
 namespace lockscope::ui {
 
-void PendingLockUpdates::add(const QString& instance, const QVector<inspect::LockRecord>& changed,
+void PendingLockUpdates::add(const QString& instance,
+                             const QVector<inspect::SharedLockRecord>& changed,
                              const QStringList& removed) {
     if (changed.isEmpty() && removed.isEmpty()) return;
     Queue& queue = queues_[instance];
@@ -28,8 +29,8 @@ void PendingLockUpdates::forget(Queue& queue, const QStringList& keys) {
     queue.batches.front().remove(0, std::exchange(queue.applied, 0));
     queue.waiting = 0;
     for (auto& batch : queue.batches) {
-        batch.removeIf([&](const inspect::LockRecord& r) {
-            return gone.contains(QString::fromStdString(r.key));
+        batch.removeIf([&](const inspect::SharedLockRecord& r) {
+            return gone.contains(QString::fromStdString(r->key));
         });
         queue.waiting += batch.size();
     }

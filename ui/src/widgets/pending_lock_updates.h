@@ -21,12 +21,12 @@ class PendingLockUpdates {
   public:
     struct Slice {
         QString instance;
-        QVector<inspect::LockRecord> batch;  // keeps `records` alive
-        std::span<const inspect::LockRecord> records;
+        QVector<inspect::SharedLockRecord> batch;  // keeps `records` alive
+        std::span<const inspect::SharedLockRecord> records;
         QStringList removed;
     };
 
-    void add(const QString& instance, const QVector<inspect::LockRecord>& changed,
+    void add(const QString& instance, const QVector<inspect::SharedLockRecord>& changed,
              const QStringList& removed);
     // Everything still pending for one instance: its server restarted or its tab closed.
     void drop(const QString& instance) { queues_.remove(instance); }
@@ -44,7 +44,7 @@ class PendingLockUpdates {
 
   private:
     struct Queue {
-        std::deque<QVector<inspect::LockRecord>> batches;
+        std::deque<QVector<inspect::SharedLockRecord>> batches;
         qsizetype applied = 0;  // of batches.front()
         qsizetype waiting = 0;
         QStringList removed;

@@ -103,4 +103,7 @@ struct LockRecord {
     }
 };
 
+// A record a watcher's table and a view share (LockTable::share): immutable once shared.
+using SharedLockRecord = std::shared_ptr<const LockRecord>;
+
 }  // namespace lockscope::inspect

@@ -2,8 +2,15 @@
 // The locks of one instance as a watcher knows them, keyed by key, with history: each new
 // observation of a key is merged into what was seen before (first seen, last change,
 // handoffs when the holder changed, renewals when the PTTL went up with the same holder).
+//
+// Each record is one heap object a view may share (share()): a window showing a million
+// locks then holds one copy of each record, not two (issue 18: 645 MB resident with a copy
+// in the table and one in the rows). A record once handed out is never changed again: the
+// next change of its key makes a new record, and an observation that changes nothing a view
+// shows leaves it as it is (its PTTL still counts down from when it was read, remainingAt()).
 
 #include <map>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -12,26 +19,44 @@
 
 namespace lockscope::inspect {
 
+// A record as a table keeps it; *entry and entry-> read the record.
+struct TableEntry {
+    std::shared_ptr<LockRecord> record;
+    bool handedOut = false;  // shared with a view (LockTable::share): never changed again
+    const LockRecord& operator*() const { return *record; }
+    const LockRecord* operator->() const { return record.get(); }
+};
+
 class LockTable {
   public:
     // How much a PTTL may rise (measurement noise) before it counts as a renewal.
     static constexpr std::int64_t kRenewalSlackMs = 50;
+    // How much lower than its countdown a PTTL must be to count as cut short (PEXPIRE to a
+    // shorter lease): wider than a renewal's slack, as a late reply also reads lower.
+    static constexpr std::int64_t kCutSlackMs = 1000;
 
     // Merges one observation. Returns true when something a view shows changed beyond the
-    // countdown: a new key, another holder, a renewal, a new fence, a TTL added or removed.
+    // countdown: a new key, another holder, a renewal, a TTL cut short, a new fence, a TTL
+    // added or removed.
     bool observe(LockRecord fresh);
-    // observe(), returning the merged record as the table keeps it (its address stays the
-    // same until the key is removed) and setting changed as observe() returns.
+    // observe(), returning the merged record as the table keeps it (valid until the key
+    // changes or is removed) and setting changed as observe() returns.
     const LockRecord& merge(LockRecord fresh, bool& changed);
     // Forgets a key; true when it was known.
     bool remove(const std::string& key);
+    // The doctor's verdict on a key's record (a handed-out record is copied first).
+    void setFindings(std::string_view key, std::uint32_t findings);
+    // The key's record for a view to keep (nullptr when unknown): from now on the table
+    // replaces it rather than change it.
+    std::shared_ptr<const LockRecord> share(std::string_view key);
 
     // Ordered by key, found by any string-like key (std::less<>: no copy to look one up).
     // The map's key is a view of the record's own key, not a second copy of it (issue 18:
-    // 48 bytes a lock, 48 MB at a million); the table keeps each record's key buffer fixed.
-    using Records = std::map<std::string_view, LockRecord, std::less<>>;
+    // 48 bytes a lock, 48 MB at a million).
+    using Records = std::map<std::string_view, TableEntry, std::less<>>;
 
     LockTable() = default;
+    // A copy has records of its own: two tables never share one they may change.
     LockTable(const LockTable& other);
     LockTable& operator=(const LockTable& other);
     LockTable(LockTable&&) noexcept = default;  // nodes move whole: the views stay valid
@@ -44,6 +69,8 @@ class LockTable {
   private:
     // Inserts a record not yet in the table, keyed by a view of its key in the node.
     LockRecord& insertNew(LockRecord record);
+    // Makes `fresh` the key's record: in place, or as a new record when handed out.
+    LockRecord& replace(Records::iterator it, LockRecord fresh);
 
     Records records_;
 };

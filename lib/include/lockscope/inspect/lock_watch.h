@@ -144,6 +144,8 @@ class LockWatch {
     // Whether keyspace notifications are being followed right now.
     bool followingEvents() const { return follower_ != nullptr; }
     const LockTable& table() const { return table_; }
+    // A key's record for a view to keep instead of a copy (LockTable::share).
+    std::shared_ptr<const LockRecord> share(std::string_view key) { return table_.share(key); }
     const ServerFacts& server() const { return facts_; }
     const std::vector<std::string>& notes() const { return notes_; }
     // Ordinary keys the last complete rescan left out (includeNonLocks off).
@@ -156,7 +158,10 @@ class LockWatch {
     void readNewKeys(const std::vector<std::string>& keys, WatchUpdate& update);
     std::chrono::milliseconds sweepPause() const;
     WatchUpdate reread(const std::vector<std::string>& keys);
+    // The doctor's findings of changed records, kept in the table's records too.
     void refreshFindings(std::vector<LockRecord>& changed);
+    // refreshFindings() of the records as merged in the table.
+    void judge(std::vector<LockRecord>& changed);
     void startFollowing();
     void addNote(const std::string& note);  // once: a note already given is not repeated
     // A note when the server's run_id differs from the one before the reconnect.
@@ -180,8 +185,9 @@ class LockWatch {
     WatchPolicy policy_;
     LoadMeter meter_;
     std::unique_ptr<KeyspaceSweep> sweep_;
-    std::unique_ptr<ServerTimeProbe> serverTime_;  // INFO commandstats, where allowed
-    std::optional<std::uint64_t> lastServerUsec_;  // its reading at the last step
+    std::unique_ptr<ServerTimeProbe> serverTime_;  // INFO commandstats and cpu, where allowed
+    // Its reading at the last step: commandstats usec, and the server's CPU usec.
+    std::optional<std::uint64_t> lastServerUsec_, lastServerCpuUsec_;
     SteadyClock::time_point passStartedAt_{};
     std::uint64_t sweepPasses_ = 0;
     std::chrono::nanoseconds passCost_{0};  // server time of the sweep pass in progress

@@ -10,12 +10,13 @@
 //
 // Two credit buckets fill at the budget's rate: one for re-reads, one for the sweep. The
 // sweep's share follows the keyspace: it is sized so that a pass (whose server time the
-// watcher reports, setSweepPassCost) ends within kTargetPass, between a fifth and 85%
+// watcher reports, setSweepPassCost) ends within kTargetPass, between a fifth and 95%
 // of the budget (a twenty-fifth when keyspace notifications already tell about new keys). A
 // third bucket bounds the watcher's own CPU: the rotation also waits for it (spentOnClient),
 // so a fast server never makes the window re-read tens of thousands of keys a second.
 // The focus and up to 2,000 urgent keys are always read, even in debt; the debt then slows
-// the rotation down until it is paid.
+// the rotation down and is paid from the sweep's credit first, so the total stays within
+// the budget.
 
 #include <chrono>
 #include <cstddef>
@@ -60,6 +61,8 @@ class WatchPolicy {
     // pass ends within kTargetPass (a new key is found within about that long).
     void setSweepPassCost(std::chrono::nanoseconds cost);
     static constexpr std::chrono::seconds kTargetPass{40};
+    // The least share of the budget the re-reads keep when the sweep needs more.
+    static constexpr double kLeastPollShare = 0.05;
     double sweepShare() const;
     // Changes before this instant (the first full scan) do not count as recent.
     void setSteadySince(SteadyClock::time_point at) { steadySince_ = at; }
