@@ -59,7 +59,11 @@ TEST_F(RedisTest, WatchdogReportsLossWithinOneRenewalPeriodWhenTheKeyIsDeleted) 
     std::this_thread::sleep_for(scaled(150ms));
     auto deletedAt = Clock::now();
     observer().command({"DEL", lock.key()});
-    while (!dog->lost() && Clock::now() - deletedAt < scaled(2s)) std::this_thread::sleep_for(1ms);
+    // Wait for the callback itself: lost() turns true just before the cancellation is
+    // requested and onLost records lostAt (under TSan the test saw lost() with
+    // stop_requested() still false).
+    while (callbacks.load() == 0 && Clock::now() - deletedAt < scaled(2s))
+        std::this_thread::sleep_for(1ms);
     ASSERT_TRUE(dog->lost());
     auto latency = Clock::time_point(Clock::duration(lostAt.load())) - deletedAt;
     EXPECT_LE(latency, scaled(100ms + 30ms)) << "one renewal period is ttl / 3 (100 ms unscaled)";
