@@ -4,6 +4,7 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/redis_lock.h"
+#include "sanitizer_time.h"
 #include "tls_fixture.h"
 
 using namespace lockscope;
@@ -78,7 +79,12 @@ TEST_F(TlsRedisTest, InsecureSkipsVerificationAndSaysSo) {
     Endpoint e = endpoint();
     e.tls.caFile.clear();
     e.tls.insecure = true;
-    Connection c = Connection::open(e);
+    // The default timeouts, scaled: under ThreadSanitizer on a loaded machine the PING took
+    // longer than 2000 ms (IoError "no reply within 2000 ms").
+    ConnectionOptions slow;
+    slow.connectTimeout = lockscope::testing::scaled(slow.connectTimeout);
+    slow.commandTimeout = lockscope::testing::scaled(slow.commandTimeout);
+    Connection c = Connection::open(e, slow);
     EXPECT_EQ(c.command({"PING"}).text(), "PONG");
     EXPECT_FALSE(c.tlsSession()->verified);
 }

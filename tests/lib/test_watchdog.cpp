@@ -45,7 +45,10 @@ TEST_F(RedisTest, WatchdogKeepsAShortLockAliveForTwoSeconds) {
 
 TEST_F(RedisTest, WatchdogReportsLossWithinOneRenewalPeriodWhenTheKeyIsDeleted) {
     auto c = std::make_shared<Connection>(connect());
-    RedisLock lock(c, "stolen", {.ttl = 300ms});
+    // Scaled with the lease (the renewal period is ttl / 3), so under ThreadSanitizer the
+    // bound is still one renewal period plus the allowance, both ten times longer.
+    using lockscope::testing::scaled;
+    RedisLock lock(c, "stolen", {.ttl = scaled(300ms)});
     ASSERT_TRUE(lock.acquire());
     std::atomic<int> callbacks{0};
     std::atomic<Clock::rep> lostAt{0};
@@ -53,16 +56,20 @@ TEST_F(RedisTest, WatchdogReportsLossWithinOneRenewalPeriodWhenTheKeyIsDeleted) 
         lostAt = Clock::now().time_since_epoch().count();
         callbacks.fetch_add(1);
     }});
-    std::this_thread::sleep_for(150ms);
+    std::this_thread::sleep_for(scaled(150ms));
     auto deletedAt = Clock::now();
     observer().command({"DEL", lock.key()});
-    while (!dog->lost() && Clock::now() - deletedAt < 2s) std::this_thread::sleep_for(1ms);
+    // Wait for the callback itself: lost() turns true just before the cancellation is
+    // requested and onLost records lostAt (under TSan the test saw lost() with
+    // stop_requested() still false).
+    while (callbacks.load() == 0 && Clock::now() - deletedAt < scaled(2s))
+        std::this_thread::sleep_for(1ms);
     ASSERT_TRUE(dog->lost());
     auto latency = Clock::time_point(Clock::duration(lostAt.load())) - deletedAt;
-    EXPECT_LE(latency, 100ms + 30ms) << "one renewal period is 100 ms";
+    EXPECT_LE(latency, scaled(100ms + 30ms)) << "one renewal period is ttl / 3 (100 ms unscaled)";
     EXPECT_TRUE(dog->cancellation().stop_requested());
     EXPECT_NE(dog->lostReason().find("renewal returned 0"), std::string::npos) << dog->lostReason();
-    std::this_thread::sleep_for(250ms);
+    std::this_thread::sleep_for(scaled(250ms));
     EXPECT_EQ(callbacks.load(), 1);
     EXPECT_FALSE(lock.release());
 }

@@ -7,11 +7,13 @@
 #include "lockscope/errors.h"
 #include "lockscope/redis_lock.h"
 #include "redis_fixture.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 using lockscope::testing::RedisTest;
+using lockscope::testing::scaled;
 
 namespace {
 
@@ -60,12 +62,14 @@ TEST_F(RedisTest, DestroyingTheLockInsideOnLostIsSafe) {
 // Before: a second startWatchdog() destroyed the first watchdog while the caller still held
 // a reference to it (use after free). Now watchdogs are shared and a second one is refused.
 TEST_F(RedisTest, SecondStartWatchdogIsRefusedAndTheFirstStaysValid) {
-    RedisLock lock(connect(), "trap:twice", {.ttl = 300ms});
+    // Scaled with the lease: under ThreadSanitizer the first renewal (at ttl / 3) must still
+    // fall inside the wait, and the renewals must keep up with the lease.
+    RedisLock lock(connect(), "trap:twice", {.ttl = scaled(300ms)});
     ASSERT_TRUE(lock.acquire());
     auto first = lock.startWatchdog();
     EXPECT_THROW(lock.startWatchdog(), InvalidArgumentError);
     EXPECT_EQ(lock.watchdog(), first);
-    std::this_thread::sleep_for(250ms);
+    std::this_thread::sleep_for(scaled(250ms));
     EXPECT_GE(first->renewals(), 1);
     EXPECT_FALSE(first->lost());
     EXPECT_TRUE(lock.release());

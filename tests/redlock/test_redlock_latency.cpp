@@ -6,10 +6,13 @@
 
 #include "five_redis_servers.h"
 #include "lockscope/redlock/redlock.h"
+#include "lockscope/redlock/validity.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
 using lockscope::testing::FiveRedisServers;
+using lockscope::testing::scaled;
 
 class RedlockLatency : public FiveRedisServers {
   protected:
@@ -19,14 +22,17 @@ class RedlockLatency : public FiveRedisServers {
 };
 
 TEST_F(RedlockLatency, APausedNodeCostsTheNodeTimeoutAndShrinksTheValidity) {
+    // Scaled together: the node timeout, the TTL and every bound on elapsed time. Under
+    // ThreadSanitizer a healthy round could take longer than an unscaled node timeout.
+    const auto ttl = scaled(2'000ms), nodeTimeout = scaled(100ms);
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock baseline(nodes, "slow", {.ttl = 2'000ms, .nodeTimeout = 100ms});
+    Redlock baseline(nodes, "slow", {.ttl = ttl, .nodeTimeout = nodeTimeout});
     RedlockAttempt fast = baseline.tryAcquire();
     ASSERT_TRUE(fast.succeeded) << fast.details();
     baseline.release();
 
     server(4).pause();  // SIGSTOP: the socket accepts, nothing answers
-    Redlock lock(nodes, "slow", {.ttl = 2'000ms, .nodeTimeout = 100ms});
+    Redlock lock(nodes, "slow", {.ttl = ttl, .nodeTimeout = nodeTimeout});
     RedlockAttempt slow = lock.tryAcquire();
     server(4).resume();
 
@@ -35,11 +41,13 @@ TEST_F(RedlockLatency, APausedNodeCostsTheNodeTimeoutAndShrinksTheValidity) {
     const NodeOutcome& paused = slow.nodes[4];
     EXPECT_EQ(paused.verdict, NodeVerdict::Error);
     EXPECT_EQ(paused.error, ErrorKind::Timeout);
-    EXPECT_EQ(paused.reason, "no reply from " + server(4).url() + " within 100 ms");
-    EXPECT_GE(slow.elapsed, 100ms);
-    EXPECT_LT(slow.elapsed, 200ms);  // one timeout for the round, not one per node
-    EXPECT_LE(slow.validity, 2'000ms - 22ms - 100ms);
-    EXPECT_GE(fast.validity - slow.validity, 90ms);
+    EXPECT_EQ(paused.reason, "no reply from " + server(4).url() + " within " +
+                                 std::to_string(nodeTimeout.count()) + " ms");
+    EXPECT_GE(slow.elapsed, nodeTimeout);
+    EXPECT_LT(slow.elapsed, scaled(200ms));  // one timeout for the round, not one per node
+    // 2000 − 22 − 100 ms in the normal build.
+    EXPECT_LE(slow.validity, ttl - redlockDriftAllowance(ttl) - nodeTimeout);
+    EXPECT_GE(fast.validity - slow.validity, scaled(90ms));
     lock.release();
 }
 

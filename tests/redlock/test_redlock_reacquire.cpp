@@ -7,10 +7,12 @@
 #include "five_redis_servers.h"
 #include "lockscope/errors.h"
 #include "lockscope/redlock/redlock.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
 using lockscope::testing::FiveRedisServers;
+using lockscope::testing::scaled;
 
 using RedlockReacquire = FiveRedisServers;
 
@@ -71,7 +73,9 @@ TEST_F(RedlockReacquire, OwnedOnServerCountsAMajority) {
 }
 
 TEST_F(RedlockReacquire, ReleaseInsideOnLostIsSafe) {
-    Redlock lock(nodeSet(), "lost", {.ttl = 300ms});
+    // The TTL and its default node timeout (TTL / 10), scaled: under ThreadSanitizer a 30 ms
+    // node timeout let too few nodes answer the acquire.
+    Redlock lock(nodeSet(), "lost", {.ttl = scaled(300ms), .nodeTimeout = scaled(30ms)});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     std::atomic<bool> called{false};
     lock.startWatchdog({.onLost = [&](const std::string&) {
@@ -79,7 +83,7 @@ TEST_F(RedlockReacquire, ReleaseInsideOnLostIsSafe) {
         called = true;
     }});
     for (int i = 0; i < kNodes; ++i) observer(i).command({"SET", lock.key(), "thief"});
-    auto until = std::chrono::steady_clock::now() + 2s;
+    auto until = std::chrono::steady_clock::now() + scaled(2s);
     while (!called && std::chrono::steady_clock::now() < until) std::this_thread::sleep_for(2ms);
     ASSERT_TRUE(called.load());
     EXPECT_FALSE(lock.isValid());

@@ -74,11 +74,13 @@ TEST_F(RedlockWatchdogTest, ReportsTheLockLostWhenAMajorityOfKeysIsTaken) {
 
 TEST_F(RedlockWatchdogTest, ReportsTheLockLostWhenNodesStayDownUntilTheValidityEnds) {
     auto nodes = std::make_shared<RedlockNodeSet>(nodeSet());
-    Redlock lock(nodes, "outage", {.ttl = 400ms});
+    // The TTL and its default node timeout (TTL / 10), scaled: under ThreadSanitizer a 40 ms
+    // node timeout let the two live nodes time out too ("0 of 5 nodes renewed").
+    Redlock lock(nodes, "outage", {.ttl = scaled(400ms), .nodeTimeout = scaled(40ms)});
     ASSERT_TRUE(lock.tryAcquire().succeeded);
     auto dog = lock.startWatchdog();
     for (int i : {0, 1, 2}) server(i).stop();
-    auto until = std::chrono::steady_clock::now() + 1s;
+    auto until = std::chrono::steady_clock::now() + scaled(1s);
     while (!dog->lost() && std::chrono::steady_clock::now() < until)
         std::this_thread::sleep_for(5ms);
     ASSERT_TRUE(dog->lost());
