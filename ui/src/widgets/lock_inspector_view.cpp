@@ -290,7 +290,11 @@ void LockInspectorView::onLocksMoved(const QString& from, const QString& to,
         }
     }
     model_->removeKeys(from, keys);
-    applyUpdate(to, std::span(records.constData(), std::size_t(records.size())), gone);
+    // The rows are new to the window under their new node: one shared copy each, as a scan's.
+    std::vector<inspect::SharedLockRecord> moved;
+    moved.reserve(std::size_t(records.size()));
+    for (const auto& r : records) moved.push_back(std::make_shared<const inspect::LockRecord>(r));
+    applyUpdate(to, moved, gone);
 }
 
 void LockInspectorView::applyRemovalsNow(const QString& instance) {

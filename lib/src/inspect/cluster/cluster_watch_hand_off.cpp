@@ -154,9 +154,9 @@ std::vector<SlotGift> giveUpRedirectedSlots(ClusterRouter& router, const Watched
     std::map<int, SlotGift> bySlot;
     for (const auto& [slot, to] : movedTo) bySlot[slot] = SlotGift{slot, to, {}};
     // The records with their history, copied before the table forgets them.
-    for (const auto& [key, record] : self.watch->table().records())
+    for (const auto& [key, entry] : self.watch->table().records())
         if (auto it = bySlot.find(int(keyHashSlot(key))); it != bySlot.end())
-            it->second.records.push_back(record);
+            it->second.records.push_back(*entry);
     std::set<int> slots;
     for (const auto& [slot, gift] : bySlot) slots.insert(slot);
     for (auto& [slot, keys] : self.watch->giveUpSlots(slots))
