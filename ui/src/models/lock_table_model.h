@@ -160,6 +160,7 @@ class LockTableModel : public QAbstractTableModel {
         Clock::time_point highlightedAt{};
     };
     const Row& rowAt(int position) const { return slots_[std::size_t(order_.idAt(position))]; }
+    static void freeOffThisThread(std::deque<Row> rows);
     void tick();
     int allocate(Row row);
     void appendNewRows(const QString& instance, std::span<const SharedRecord> records,
