@@ -3,6 +3,8 @@
 #include <QDateTime>
 #include <QFontDatabase>
 
+#include "session/tsan_handover.h"
+
 namespace lockscope::ui {
 
 CommandLogModel::CommandLogModel(QObject* parent, int capacity)
@@ -59,6 +61,7 @@ QVariant CommandLogModel::data(const QModelIndex& index, int role) const {
 }
 
 void CommandLogModel::append(const QVector<CommandLogEntry>& entries) {
+    takeOver(entries.constData());  // a worker's batch, through Qt's queue (tsan_handover.h)
     if (entries.isEmpty()) return;
     int overflow = int(entries_.size() + std::size_t(entries.size())) - capacity_;
     if (overflow > 0) {

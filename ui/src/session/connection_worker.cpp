@@ -540,8 +540,10 @@ void ConnectionWorker::dropConnection() {
 void ConnectionWorker::logNote(const QString& note) {
     // Not a command: shown in the command log between the commands it explains.
     flushCommandLog();
-    emit commandsLogged({{instance_, QStringLiteral("— ") + note, QString(), 0,
-                          QDateTime::currentMSecsSinceEpoch()}});
+    const QVector<CommandLogEntry> entry{{instance_, QStringLiteral("— ") + note, QString(), 0,
+                                          QDateTime::currentMSecsSinceEpoch()}};
+    handOver(entry.constData());  // read by the command log on the GUI thread
+    emit commandsLogged(entry);
 }
 
 void ConnectionWorker::flushCommandLog() {
@@ -557,6 +559,7 @@ void ConnectionWorker::flushCommandLog() {
         batch.append({instance_, QString::fromStdString(c.event.command),
                       QString::fromStdString(c.event.replySummary), qint64(c.event.latency.count()),
                       c.atMs});
+    handOver(batch.constData());  // read by the command log on the GUI thread
     emit commandsLogged(batch);
 }
 
