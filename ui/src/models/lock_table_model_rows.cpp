@@ -2,7 +2,6 @@
 // (sorting), removal, and lookups by key. The rows' presentation is lock_table_model.cpp.
 
 #include <QMetaMethod>
-#include <QThreadPool>
 #include <algorithm>
 #include <memory>
 #include <unordered_map>
@@ -12,7 +11,7 @@
 #include "lockscope/inspect/doctor.h"
 #include "models/lock_row_compare.h"
 #include "models/lock_table_model.h"
-#include "session/tsan_handover.h"
+#include "session/pool_run.h"
 
 namespace lockscope::ui {
 
@@ -321,13 +320,8 @@ void LockTableModel::freeOffThisThread(std::deque<Row> rows) {
     // Freeing a restarted server's 100,000 rows (their records' strings and fields) took 31 ms
     // of the GUI thread, the largest part of the restart's stall (gui_restart_bench). The rows
     // are no longer reachable from here and their records are immutable: a pool thread frees
-    // them. The hand-over makes this thread's last reads visible to ThreadSanitizer.
-    auto doomed = std::make_shared<std::deque<Row>>(std::move(rows));
-    handOver(doomed.get());
-    QThreadPool::globalInstance()->start([doomed = std::move(doomed)]() mutable {
-        takeOver(doomed.get());
-        doomed.reset();
-    });
+    // them (runOnPool makes the hand-over visible to ThreadSanitizer).
+    runOnPool([doomed = std::move(rows)]() mutable { doomed.clear(); });
 }
 
 std::vector<LockTableModel::Record> LockTableModel::recordsOfResource(
