@@ -17,6 +17,7 @@
 #include <QTimer>
 
 #include "cluster_fixture.h"
+#include "command_log_search.h"
 #include "lockscope/connection.h"
 #include "lockscope/inspect/audit_log.h"
 #include "lockscope/inspect/cluster_addressing.h"
@@ -433,11 +434,7 @@ class ClusterWindowTest : public QObject {
             QVERIFY2(!holders->item(r, 1)->text().startsWith(QLatin1Char('(')),
                      qPrintable(holders->item(r, 1)->text()));
         auto logged = [&](const QString& text) {
-            CommandLogModel* log = w.commandLog();
-            for (int r = 0; r < log->rowCount(); ++r)
-                if (log->index(r, CommandLogModel::Command).data().toString().contains(text))
-                    return true;
-            return false;
+            return lockscope::ui::testing::commandLogContains(*w.commandLog(), text);
         };
         QVERIFY(logged(QStringLiteral("cluster topology changed: slot %1 moved to").arg(slot)));
         QVERIFY(lockscope::ui::testing::saveScreenshot(
@@ -468,11 +465,7 @@ class ClusterWindowTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(cluster.connect(4).command({"ROLE"})[0].text() == "master", 10000);
         cluster.connect(4).command({"SET", after, "worker-2", "PX", "120000"});
         auto logged = [&](const QString& text) {
-            CommandLogModel* log = w.commandLog();
-            for (int row = 0; row < log->rowCount(); ++row)
-                if (log->index(row, CommandLogModel::Command).data().toString().contains(text))
-                    return true;
-            return false;
+            return lockscope::ui::testing::commandLogContains(*w.commandLog(), text);
         };
         QTRY_VERIFY_WITH_TIMEOUT(logged(QStringLiteral("cluster topology changed: failover")),
                                  10000);

@@ -9,6 +9,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include "command_log_search.h"
 #include "lockscope/connection.h"
 #include "models/command_log_model.h"
 #include "models/lock_table_model.h"
@@ -84,11 +85,7 @@ class SentinelWindowTest : public QObject {
         group.failover();
         QCOMPARE(group.primaryIndex(), 1);
         auto logged = [&](const QString& text) {
-            CommandLogModel* log = w.commandLog();
-            for (int r = 0; r < log->rowCount(); ++r)
-                if (log->index(r, CommandLogModel::Command).data().toString().contains(text))
-                    return true;
-            return false;
+            return lockscope::ui::testing::commandLogContains(*w.commandLog(), text);
         };
         const QString promoted = QString::fromStdString(group.server(1).endpoint().display());
         QTRY_VERIFY_WITH_TIMEOUT(
