@@ -73,15 +73,29 @@ void scanWholeCluster(const InspectorFlags& flags, inspect::ClusterRouter& route
         }
         scans.push_back(std::move(s));
     }
-    // Each record goes to the node whose shard serves its slot now.
-    for (auto& r : result.records) {
+    // Each record goes to the node whose shard serves its slot now: a node's part as a whole
+    // when all of it is still that node's (the usual case), else record by record.
+    auto nodeServing = [&](const inspect::LockRecord& r) {
         const inspect::ClusterNode* owner = router.topology().ownerOfSlot(r.slot);
         std::size_t to = first;
         for (std::size_t i = 0; i < result.nodes.size(); ++i) {
             const auto& n = result.nodes[i].node;
             if (owner && (n.id == owner->id || n.primaryId == owner->id)) to = first + i;
         }
-        if (to < scans.size()) scans[to].records.push_back(std::move(r));
+        return to;
+    };
+    for (std::size_t p = 0; p < result.parts.size(); ++p) {
+        auto& part = result.parts[p];
+        const std::size_t own = first + p;
+        if (p < result.nodes.size() && scans[own].records.empty() &&
+            std::all_of(part.begin(), part.end(),
+                        [&](const auto& r) { return nodeServing(r) == own; })) {
+            scans[own].records = std::move(part);
+            continue;
+        }
+        for (auto& r : part)
+            if (auto to = nodeServing(r); to < scans.size())
+                scans[to].records.push_back(std::move(r));
     }
     for (const auto& event : result.events) scans[first].notes.push_back("cluster: " + event);
     auto topology = std::make_shared<const inspect::ClusterTopology>(router.topology());

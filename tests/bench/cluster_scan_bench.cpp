@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <filesystem>
+#include <map>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -43,8 +44,15 @@ double processCpu() {
     return static_cast<double>(t.tv_sec) + static_cast<double>(t.tv_nsec) / 1e9;
 }
 
-// Sum of usec over INFO commandstats, in seconds; calls, if given, receives the commands run.
-double commandSeconds(int port, long* calls = nullptr) {
+// Server CPU and calls per command, summed over the nodes read (INFO commandstats).
+struct CommandCost {
+    double seconds = 0;
+    long calls = 0;
+};
+using CommandCosts = std::map<std::string, CommandCost>;
+
+// Sum of usec over INFO commandstats, in seconds; each command's share is added to *costs.
+double commandSeconds(int port, CommandCosts* costs) {
     redisContext* c = redisConnect("127.0.0.1", port);
     auto* r = static_cast<redisReply*>(redisCommand(c, "INFO commandstats"));
     double usec = 0;
@@ -53,9 +61,12 @@ double commandSeconds(int port, long* calls = nullptr) {
         auto at = line.find("usec=");
         if (line.rfind("cmdstat_", 0) == 0 && line.rfind("cmdstat_info", 0) != 0 &&
             at != std::string::npos) {
-            usec += std::atof(line.c_str() + at + 5);
+            const double used = std::atof(line.c_str() + at + 5);
+            usec += used;
+            CommandCost& cost = (*costs)[line.substr(8, line.find(':') - 8)];
+            cost.seconds += used / 1e6;
             auto n = line.find("calls=");
-            if (calls && n != std::string::npos) *calls += std::atol(line.c_str() + n + 6);
+            if (n != std::string::npos) cost.calls += std::atol(line.c_str() + n + 6);
         }
     }
     freeReplyObject(r);
@@ -135,8 +146,15 @@ int main() {
     double clientCpu = processCpu() - client0;
     std::vector<double> serverCpu;
     serverCpu.reserve(ports.size());
+    CommandCosts costs;
+    for (int port : ports) serverCpu.push_back(commandSeconds(port, &costs));
     long commands = 0;  // load-independent: what the server was asked to do
-    for (int port : ports) serverCpu.push_back(commandSeconds(port, &commands));
+    std::string byCommand;
+    for (const auto& [name, cost] : costs) {
+        commands += cost.calls;
+        byCommand += " " + name + " " + std::to_string(cost.seconds).substr(0, 4) + " s/" +
+                     std::to_string(cost.calls) + " calls";
+    }
     double projected =
         std::max(*std::max_element(serverCpu.begin(), serverCpu.end()), clientCpu / 3.0);
     double pyTime = -1;
@@ -151,16 +169,19 @@ int main() {
         if (std::fscanf(p, "%ld %lf", &pyCount, &pyTime) != 2) pyTime = -1;
         pclose(p);
     }
-    long withFence = std::count_if(result.records.begin(), result.records.end(),
+    long withFence = 0;
+    for (const auto& part : result.parts)
+        withFence += std::count_if(part.begin(), part.end(),
                                    [](const auto& r) { return r.fence.has_value(); });
     std::printf(
         "cluster annotate %ldk locks %.2f s | sequential names-only floor over the 3 primaries "
         "%.2f s (%.2fx) | projected with a machine per node %.2f s (%.2fx) | redis-py "
         "RedisCluster script %.2f s (%.1fx slower, %ld locks) | node server CPU %.2f/%.2f/%.2f s "
-        "| client CPU %.2f s | %.2f commands per lock | %ld names, %zu records, %ld with fence\n",
+        "| client CPU %.2f s | %.2f commands per lock | %ld names, %zu records, %ld with fence "
+        "| server CPU by command:%s\n",
         locks / 1000, annotate, floor, annotate / floor, projected, projected / floor, pyTime,
         pyTime / annotate, pyCount, serverCpu[0], serverCpu[1], serverCpu[2], clientCpu,
-        static_cast<double>(commands) / static_cast<double>(locks), names, result.records.size(),
-        withFence);
-    return result.records.size() == static_cast<std::size_t>(locks) ? 0 : 1;
+        static_cast<double>(commands) / static_cast<double>(locks), names, result.lockCount(),
+        withFence, byCommand.c_str());
+    return result.lockCount() == static_cast<std::size_t>(locks) ? 0 : 1;
 }

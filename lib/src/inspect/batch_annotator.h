@@ -46,6 +46,7 @@ class BatchAnnotator {
         bool perKeyGet = false;              // main stage sent as GET per key
         bool slotGroups = false;             // main stage sent as one MGET per slot
         std::vector<std::size_t> groupEnds;  // slot groups: keys [previous end, end)
+        std::vector<int> groupSlots;         // slot groups: the slot of each
         std::vector<int> fenceInGroup;       // per key: its fence's index in its group's MGET
         bool hlen = false;                   // follow-up sent HLEN per key
         bool typeSent = false;               // follow-up sent TYPE per key

@@ -74,6 +74,7 @@ BatchAnnotator::Sent BatchAnnotator::sendSlotGroups(Connection& c, std::vector<s
         }
         c.send(argv_);
         s.groupEnds.push_back(to);
+        s.groupSlots.push_back(slots[from]);
         from = to;
     }
     // A fence in another slot (lock:name / fence:name without a hash tag) is read alone; on
@@ -128,6 +129,7 @@ void BatchAnnotator::receiveSlotGroups(Connection& c, Sent& s, Output& out) {
             continue;
         }
         LockRecord r = makeRecord(std::move(s.keys[i]), s.sentAt, t);
+        r.slot = static_cast<std::int16_t>(s.groupSlots[group]);  // known: no second hash
         if (s.fenceInGroup[i] >= 0)
             r.fence = parseFence(values[static_cast<std::size_t>(s.fenceInGroup[i])]);
         else if (s.fenceIndex[i] >= 0)

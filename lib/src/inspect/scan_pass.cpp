@@ -120,6 +120,7 @@ bool ScanPass::finishRound(Round round, const Scanner::BatchCallback& onBatch,
     const bool stopping = stop.stop_requested();
     if (overlap_ && !stopping) compose(true);
     BatchAnnotator::Output out;
+    out.records = std::move(spareRecords_);
     for (auto& stage : round.stages) annotator_.receive(connection_, stage, out);
     ScanProgress& progress = summary_.progress;
     // A key whose slot moved mid-scan is read again by the cluster scan (cluster_scan.cpp).
@@ -132,6 +133,10 @@ bool ScanPass::finishRound(Round round, const Scanner::BatchCallback& onBatch,
     if (!out.records.empty() || round.scan) {
         ScanBatch batch{std::move(out.records), progress};
         if (onBatch) onBatch(batch);
+        // Whatever buffer the callback left (it moved the records out one by one) serves the
+        // next round: a fresh one each round had its pages faulted in again every time.
+        batch.records.clear();
+        spareRecords_ = std::move(batch.records);
     }
     if (stopping || stop.stop_requested()) return false;  // drain what is in flight
     // The rest ends at the deadline, where the loop's check stops the scan.

@@ -58,6 +58,7 @@ class ScanPass {
     std::string cursor_ = "0";
     bool scanDone_ = false;
     std::vector<std::string> pendingMain_, pendingFollow_;
+    std::vector<LockRecord> spareRecords_;  // the last batch's buffer, reused (finishRound)
     std::unordered_set<std::string> seen_;  // only when several patterns may overlap
     // A real SCAN never returns a cursor twice in one pass (the reversed cursor only grows):
     // one that comes back means a server or proxy that would keep the scan going forever.

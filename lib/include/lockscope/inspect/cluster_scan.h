@@ -36,11 +36,17 @@ struct ClusterScanOptions {
 };
 
 struct ClusterScanResult {
-    std::vector<LockRecord> records;  // each key once, sorted by key
+    // The locks, in parts: one per entry of `nodes` (what that node's scan found, in scan
+    // order), then one with the keys of the slots that moved during the scan, read again.
+    // Each key once across the parts. Kept apart rather than joined, so a million records are
+    // not moved once more (the CLI hands each part to its node whole).
+    std::vector<std::vector<LockRecord>> parts;
     std::vector<NodeScanReport> nodes;
     std::vector<std::string> events;  // topology changes seen during the scan
     std::uint64_t slotsReread = 0;    // slots read again because they moved during the scan
     bool cancelled = false;
+
+    std::size_t lockCount() const;
 };
 
 // Called from the scanning threads (one at a time) with every node's progress.

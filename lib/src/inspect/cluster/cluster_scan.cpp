@@ -87,7 +87,7 @@ void scanOneNode(ClusterRouter& router, const ClusterScanOptions& options, Share
                     mine.reserve(std::max(
                         after, std::size_t(double(after) / batch.progress.fraction * 1.1)));
                 for (auto& r : batch.records) {
-                    r.slot = static_cast<std::int16_t>(keyHashSlot(r.key));
+                    if (r.slot < 0) r.slot = static_cast<std::int16_t>(keyHashSlot(r.key));
                     mine.push_back(std::move(r));
                 }
                 std::lock_guard lock(shared.mutex);
@@ -106,9 +106,9 @@ void scanOneNode(ClusterRouter& router, const ClusterScanOptions& options, Share
         report.error = std::string(e.what()) + " (slots " + report.slotRanges + " not shown)";
         report.errorKind = e.kind();
     }
-    // Sorted here, on the node's own thread while the others may still scan, for the merge.
-    // No other thread touches this node's records until the threads are joined.
-    sortByKey(shared.records[index]);
+    // A key SCAN returned twice is dropped here, on the node's own thread while the others
+    // may still scan. No other thread touches this node's records until the threads are joined.
+    dropRepeatedKeys(shared.records[index]);
     std::lock_guard lock(shared.mutex);
     if (*shared.onProgress) (*shared.onProgress)(shared.reports);
 }
@@ -138,55 +138,66 @@ std::vector<SlotMotion> settle(ClusterRouter& router, std::stop_token stop) {
     return moving;
 }
 
+// One moved slot's keys, read from each of its nodes in turn (the last read wins).
+void readSlotAgain(ClusterRouter& router, const ClusterScanOptions& options, int slot,
+                   const std::vector<std::string>& nodeIds,
+                   std::map<std::string, LockRecord>& fresh, ClusterScanResult& result) {
+    for (const auto& id : nodeIds) {
+        const ClusterNode* node = router.topology().byId(id);
+        if (!node) continue;
+        try {
+            Connection& c = router.connectionTo(router.endpointOf(*node));
+            auto keys = keysInSlot(c, slot, options.scan.patterns);
+            if (keys.empty()) continue;
+            Scanner reader(c, options.scan);
+            for (auto& r : reader.readKeys(keys)) {
+                r.slot = static_cast<std::int16_t>(slot);
+                fresh.insert_or_assign(r.key, std::move(r));
+            }
+        } catch (const Error& e) {
+            result.events.push_back("slot " + std::to_string(slot) + " moved during the scan " +
+                                    "and could not be read again from " + node->address() + ": " +
+                                    e.what());
+        }
+    }
+}
+
 // Reads the keys of the moved slots again, from the node that gave them and then from the
-// one that took them (a key moves only that way, so none is missed), keeping the last read.
+// one that took them (a key moves only that way, so none is missed), keeping the last read;
+// they replace those slots' records, as the result's last part.
 void rereadMovedSlots(ClusterRouter& router, const ClusterScanOptions& options,
                       const std::map<int, std::vector<std::string>>& slotNodes,
-                      std::vector<LockRecord>& sorted, ClusterScanResult& result) {
-    if (slotNodes.empty()) return;
-    SlotSet slots;
-    std::map<std::string, LockRecord> fresh;  // the moved slots' keys: few
-    for (const auto& [slot, nodeIds] : slotNodes) {
-        slots.set(std::size_t(slot));
-        for (const auto& id : nodeIds) {
-            const ClusterNode* node = router.topology().byId(id);
-            if (!node) continue;
-            try {
-                Connection& c = router.connectionTo(router.endpointOf(*node));
-                auto keys = keysInSlot(c, slot, options.scan.patterns);
-                if (keys.empty()) continue;
-                Scanner reader(c, options.scan);
-                for (auto& r : reader.readKeys(keys)) {
-                    r.slot = static_cast<std::int16_t>(slot);
-                    fresh.insert_or_assign(r.key, std::move(r));  // the last read wins
-                }
-            } catch (const Error& e) {
-                result.events.push_back("slot " + std::to_string(slot) + " moved during the scan " +
-                                        "and could not be read again from " + node->address() +
-                                        ": " + e.what());
-            }
+                      ClusterScanResult& result) {
+    std::vector<LockRecord> reread;
+    if (!slotNodes.empty()) {
+        SlotSet slots;
+        std::map<std::string, LockRecord> fresh;  // the moved slots' keys: few
+        for (const auto& [slot, nodeIds] : slotNodes) {
+            slots.set(std::size_t(slot));
+            readSlotAgain(router, options, slot, nodeIds, fresh, result);
+            ++result.slotsReread;
         }
-        ++result.slotsReread;
+        dropSlots(result.parts, slots);
+        reread.reserve(fresh.size());
+        for (auto& [key, r] : fresh) reread.push_back(std::move(r));
     }
-    std::vector<LockRecord> freshSorted;
-    freshSorted.reserve(fresh.size());
-    for (auto& [key, r] : fresh) freshSorted.push_back(std::move(r));
-    replaceSlots(sorted, slots, std::move(freshSorted));
+    result.parts.push_back(std::move(reread));
 }
 
 // A lock whose fence counter hashes to a slot of another node: its node could not read the
 // counter (MOVED), so it is read here from the node that serves it, one pipeline per node.
 void readFencesOnOtherNodes(ClusterRouter& router, const ScanOptions& options,
-                            std::vector<LockRecord>& records, ClusterScanResult& result) {
+                            ClusterScanResult& result) {
     std::map<const ClusterNode*, std::vector<std::pair<LockRecord*, std::string>>> wanted;
-    for (auto& r : records) {
-        if (r.fence || r.type != ValueType::String) continue;
-        auto fenceKey = fenceKeyFor(r.key, options.layout);
-        if (!fenceKey) continue;
-        const ClusterNode* lockNode = router.topology().ownerOfSlot(r.slot);
-        const ClusterNode* fenceNode = router.topology().ownerOfSlot(keyHashSlot(*fenceKey));
-        if (fenceNode && fenceNode != lockNode) wanted[fenceNode].emplace_back(&r, *fenceKey);
-    }
+    for (auto& part : result.parts)
+        for (auto& r : part) {
+            if (r.fence || r.type != ValueType::String) continue;
+            auto fenceKey = fenceKeyFor(r.key, options.layout);
+            if (!fenceKey) continue;
+            const ClusterNode* lockNode = router.topology().ownerOfSlot(r.slot);
+            const ClusterNode* fenceNode = router.topology().ownerOfSlot(keyHashSlot(*fenceKey));
+            if (fenceNode && fenceNode != lockNode) wanted[fenceNode].emplace_back(&r, *fenceKey);
+        }
     for (auto& [node, list] : wanted) {
         try {
             Connection& c = router.connectionTo(router.endpointOf(*node));
@@ -219,7 +230,7 @@ ClusterScanResult scanPlainServer(ClusterRouter& router, const ClusterScanOption
     try {
         Scanner scanner(router.connectionTo(router.seed()), options.scan);
         ScanSummary summary;
-        result.records = scanner.collect(&summary, stop);
+        result.parts.push_back(scanner.collect(&summary, stop));
         report.progress = summary.progress;
         report.notes = summary.notes;
         report.done = !summary.cancelled;
@@ -228,11 +239,18 @@ ClusterScanResult scanPlainServer(ClusterRouter& router, const ClusterScanOption
         report.error = e.what();
         report.errorKind = e.kind();
     }
+    result.parts.resize(2);  // the node's part, and no slot moves on a plain server
     result.nodes.push_back(std::move(report));
     return result;
 }
 
 }  // namespace
+
+std::size_t ClusterScanResult::lockCount() const {
+    std::size_t n = 0;
+    for (const auto& part : parts) n += part.size();
+    return n;
+}
 
 ClusterScanResult scanCluster(ClusterRouter& router, const ClusterScanOptions& options,
                               const ClusterProgressCallback& onProgress, std::stop_token stop) {
@@ -279,11 +297,15 @@ ClusterScanResult scanCluster(ClusterRouter& router, const ClusterScanOptions& o
                                 "may be missing");
     }
 
-    // Each node's records are sorted by key already: merged, a key seen on two nodes (its
-    // slot moved during the scan) is kept as the first node in slot order saw it.
-    result.records = mergeSortedByKey(shared.records);
-    if (!result.cancelled) rereadMovedSlots(router, options, slotNodes, result.records, result);
-    readFencesOnOtherNodes(router, options.scan, result.records, result);
+    // A key seen on two nodes (its slot moved during the scan) is kept as the first node in
+    // slot order saw it, until its slot is read again below.
+    keepFirstNodesRecords(shared.records);
+    result.parts = std::move(shared.records);
+    if (result.cancelled)
+        result.parts.emplace_back();
+    else
+        rereadMovedSlots(router, options, slotNodes, result);
+    readFencesOnOtherNodes(router, options.scan, result);
     result.nodes = std::move(shared.reports);
     result.events.insert(result.events.begin(), router.events().begin(), router.events().end());
     return result;

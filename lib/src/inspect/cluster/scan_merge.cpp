@@ -1,58 +1,66 @@
 #include "scan_merge.h"
 
-#include <algorithm>
-#include <queue>
+#include <string_view>
+#include <unordered_set>
 #include <utility>
 
 namespace lockscope::inspect {
 namespace {
 
-bool keyLess(const LockRecord& a, const LockRecord& b) {
-    return a.key < b.key;
+bool inSlots(const LockRecord& r, const SlotSet& slots) {
+    return r.slot >= 0 && r.slot < kClusterSlots && slots.test(std::size_t(r.slot));
+}
+
+// Keeps the records whose flag is false, in order.
+void keepUnflagged(std::vector<LockRecord>& records, const std::vector<bool>& drop) {
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        if (drop[i]) continue;
+        if (kept != i) records[kept] = std::move(records[i]);
+        ++kept;
+    }
+    records.resize(kept);
 }
 
 }  // namespace
 
-void sortByKey(std::vector<LockRecord>& records) {
-    std::stable_sort(records.begin(), records.end(), keyLess);
+void dropRepeatedKeys(std::vector<LockRecord>& records) {
+    // The views point into the records' keys, which stay put until every key is seen.
+    std::unordered_set<std::string_view> seen;
+    seen.reserve(records.size());
+    std::vector<bool> repeated(records.size(), false);
+    bool any = false;
+    for (std::size_t i = 0; i < records.size(); ++i)
+        if (!seen.insert(records[i].key).second) repeated[i] = any = true;
+    if (any) keepUnflagged(records, repeated);
 }
 
-std::vector<LockRecord> mergeSortedByKey(std::vector<std::vector<LockRecord>>& batches) {
-    std::size_t total = 0;
-    for (const auto& b : batches) total += b.size();
-    std::vector<LockRecord> merged;
-    merged.reserve(total);
-    // The head of each batch, by (key, batch): a tie goes to the earlier batch.
-    using Head = std::pair<std::size_t, std::size_t>;  // batch, position
-    auto after = [&](const Head& a, const Head& b) {
-        const std::string& ka = batches[a.first][a.second].key;
-        const std::string& kb = batches[b.first][b.second].key;
-        const int c = ka.compare(kb);
-        return c != 0 ? c > 0 : a.first > b.first;
-    };
-    std::priority_queue<Head, std::vector<Head>, decltype(after)> heads(after);
-    for (std::size_t b = 0; b < batches.size(); ++b)
-        if (!batches[b].empty()) heads.emplace(b, 0);
-    while (!heads.empty()) {
-        auto [b, at] = heads.top();
-        heads.pop();
-        LockRecord& r = batches[b][at];
-        if (merged.empty() || merged.back().key != r.key) merged.push_back(std::move(r));
-        if (at + 1 < batches[b].size()) heads.emplace(b, at + 1);
+void keepFirstNodesRecords(std::vector<std::vector<LockRecord>>& nodes) {
+    // A key on two nodes hashes to a slot both returned records of: only those slots'
+    // keys are compared.
+    SlotSet seenOnce, seenTwice;
+    for (const auto& records : nodes) {
+        SlotSet mine;
+        for (const auto& r : records)
+            if (r.slot >= 0 && r.slot < kClusterSlots) mine.set(std::size_t(r.slot));
+        seenTwice |= seenOnce & mine;
+        seenOnce |= mine;
     }
-    for (auto& b : batches) b.clear();
-    return merged;
+    if (seenTwice.none()) return;
+    std::unordered_set<std::string_view> seen;  // views into records not yet moved
+    std::vector<std::vector<bool>> drop(nodes.size());
+    for (std::size_t n = 0; n < nodes.size(); ++n) {
+        drop[n].assign(nodes[n].size(), false);
+        for (std::size_t i = 0; i < nodes[n].size(); ++i)
+            if (inSlots(nodes[n][i], seenTwice) && !seen.insert(nodes[n][i].key).second)
+                drop[n][i] = true;
+    }
+    for (std::size_t n = 0; n < nodes.size(); ++n) keepUnflagged(nodes[n], drop[n]);
 }
 
-void replaceSlots(std::vector<LockRecord>& sorted, const SlotSet& slots,
-                  std::vector<LockRecord> fresh) {
-    std::erase_if(sorted, [&](const LockRecord& r) {
-        return r.slot >= 0 && r.slot < kClusterSlots && slots.test(std::size_t(r.slot));
-    });
-    const auto middle = static_cast<std::ptrdiff_t>(sorted.size());
-    sorted.insert(sorted.end(), std::make_move_iterator(fresh.begin()),
-                  std::make_move_iterator(fresh.end()));
-    std::inplace_merge(sorted.begin(), sorted.begin() + middle, sorted.end(), keyLess);
+void dropSlots(std::vector<std::vector<LockRecord>>& parts, const SlotSet& slots) {
+    for (auto& records : parts)
+        std::erase_if(records, [&](const LockRecord& r) { return inSlots(r, slots); });
 }
 
 }  // namespace lockscope::inspect
