@@ -200,6 +200,18 @@ class ClusterWindowTest : public QObject {
         QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
         QVERIFY2(finished[0][3].toBool(), qPrintable(finished[0][5].toString()));
         QCOMPARE(cluster.connect(2).command({"EXISTS", keys[2]}).integer(), 0);
+
+        // A lock of node 1 whose slot then moves to node 0: node 1's worker sends the release,
+        // hears MOVED and forwards it to node 0, checking node 0's name ("localhost"). Before,
+        // it checked its own node's name there and the release failed the TLS handshake.
+        const QString node1 = QString::fromStdString(cluster.url(1));
+        const QString key1 = QString::fromStdString(keys[1]);
+        const inspect::LockRecord first = *model->recordAt(model->rowOf(node1, key1));
+        cluster.moveSlot(int(inspect::keyHashSlot(keys[1])), 0);
+        w.hub()->act(node1, LockAction::Release, first);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 10000);
+        QVERIFY2(finished[1][3].toBool(), qPrintable(finished[1][5].toString()));
+        QCOMPARE(cluster.connect(0).command({"EXISTS", keys[1]}).integer(), 0);
     }
 
     // The operator releases locks whose slots moved after their rows appeared: one moved off

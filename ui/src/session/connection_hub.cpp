@@ -106,6 +106,8 @@ void ConnectionHub::openClusterMembers(const QString& profileId, const QStringLi
         member.name = parent.name + QStringLiteral(" · ") + hostPort;
         // Reached through the address map: its certificate names the node, not the tunnel.
         member.endpoint = memberEndpoint(parent.endpoint, hostPort, tlsNames.value(i));
+        // That name is this node's: the nodes its actions reach after a MOVED check theirs.
+        member.clusterAddressing.serverNameForAll = parent.endpoint.tls.serverName;
         member.clusterOf = profileId;
         open(member, options);
     }

@@ -6,6 +6,7 @@
 // TLS name checked is the node's own announced host, also when reached through a map.
 
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -17,6 +18,10 @@ namespace lockscope::inspect {
 struct ClusterAddressing {
     std::map<std::string, std::string> addressMap;  // "host:port" -> "host:port"
     bool throughSeedHost = false;
+    // The TLS name every node is checked against ("": each node's own announced host). Unset,
+    // the seed's is (the operator's --sni); set, the seed's name is the seed's alone, as for
+    // a seed that is itself one node of a cluster reached through the map.
+    std::optional<std::string> serverNameForAll;
 };
 
 // Adds "A=B" (both host:port, an IPv6 host in brackets) to the map. Throws

@@ -73,7 +73,8 @@ Endpoint nodeEndpoint(const Endpoint& seed, std::string_view host, int port,
     }
     // The certificate names the node, not the tunnel: check the announced name unless the
     // operator chose one (--sni) for all.
-    if (e.tls.enabled && seed.tls.serverName.empty() && redirected) e.tls.serverName = host;
+    if (addressing.serverNameForAll) e.tls.serverName = *addressing.serverNameForAll;
+    if (e.tls.enabled && e.tls.serverName.empty() && redirected) e.tls.serverName = host;
     return e;
 }
 
