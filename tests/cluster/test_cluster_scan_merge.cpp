@@ -49,6 +49,15 @@ TEST(ClusterScanMerge, DropRepeatedKeysKeepsTheFirstSightingInScanOrder) {
     std::vector<LockRecord> none;
     dropRepeatedKeys(none);
     EXPECT_TRUE(none.empty());
+
+    std::mt19937 rng(11);  // test-only randomness: many repeats, in any order
+    std::vector<LockRecord> many;
+    for (int i = 0; i < 5000; ++i)
+        many.push_back(record("lock:" + std::to_string(rng() % 1500), std::to_string(i)));
+    const std::vector<LockRecord> expected = firstSightings({many});
+    dropRepeatedKeys(many);
+    ASSERT_EQ(keysOf(many), keysOf(expected));
+    for (std::size_t i = 0; i < many.size(); ++i) EXPECT_EQ(many[i].token, expected[i].token);
 }
 
 TEST(ClusterScanMerge, AKeyOnTwoNodesKeepsTheEarlierNodesRecord) {

@@ -1,5 +1,7 @@
 #include "scan_merge.h"
 
+#include <algorithm>
+#include <functional>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -25,13 +27,30 @@ void keepUnflagged(std::vector<LockRecord>& records, const std::vector<bool>& dr
 }  // namespace
 
 void dropRepeatedKeys(std::vector<LockRecord>& records) {
-    // The views point into the records' keys, which stay put until every key is seen.
-    std::unordered_set<std::string_view> seen;
-    seen.reserve(records.size());
-    std::vector<bool> repeated(records.size(), false);
+    // (hash, position) pairs sorted put equal keys side by side, earliest first, without a
+    // heap node per key: a std::unordered_set of a million keys cost a scan thread a fifth
+    // of its CPU, in cache misses.
+    const std::size_t n = records.size();
+    std::vector<std::pair<std::size_t, std::size_t>> byHash(n);
+    for (std::size_t i = 0; i < n; ++i)
+        byHash[i] = {std::hash<std::string_view>{}(records[i].key), i};
+    std::sort(byHash.begin(), byHash.end());
+    std::vector<bool> repeated(n, false);
     bool any = false;
-    for (std::size_t i = 0; i < records.size(); ++i)
-        if (!seen.insert(records[i].key).second) repeated[i] = any = true;
+    for (std::size_t from = 0; from < n;) {
+        std::size_t to = from + 1;
+        while (to < n && byHash[to].first == byHash[from].first) ++to;
+        // One hash: a repeat or a collision (a run of one or two, in practice).
+        for (std::size_t a = from + 1; a < to; ++a) {
+            const std::string& key = records[byHash[a].second].key;
+            for (std::size_t b = from; b < a; ++b)
+                if (!repeated[byHash[b].second] && records[byHash[b].second].key == key) {
+                    repeated[byHash[a].second] = any = true;
+                    break;
+                }
+        }
+        from = to;
+    }
     if (any) keepUnflagged(records, repeated);
 }
 
