@@ -46,9 +46,12 @@ RedisCluster::RedisCluster(ClusterFixtureOptions options) : options_(std::move(o
     const int total = options_.replicas ? 2 * primaries : primaries;
     nodes_.resize(total);
     for (int i = 0; i < total; ++i) {
-        if (i < primaries) {
-            nodes_[i].firstSlot = kSlots * i / primaries;
-            nodes_[i].lastSlot = kSlots * (i + 1) / primaries - 1;
+        const int serving = primaries - options_.emptyPrimaries;
+        if (i < serving) {
+            nodes_[i].firstSlot = kSlots * i / serving;
+            nodes_[i].lastSlot = kSlots * (i + 1) / serving - 1;
+        } else if (i < primaries) {
+            nodes_[i].firstSlot = 0, nodes_[i].lastSlot = -1;  // no slots
         } else {
             nodes_[i].primaryIndex = i - primaries;
         }
@@ -119,7 +122,7 @@ Connection RedisCluster::connect(std::size_t i) const {
 void RedisCluster::assignSlotsAndMeet() {
     for (std::size_t i = 0; i < nodes_.size(); ++i) {
         const auto& n = nodes_[i];
-        if (n.primaryIndex >= 0) continue;
+        if (n.primaryIndex >= 0 || n.lastSlot < n.firstSlot) continue;
         connect(i).command(
             {"CLUSTER", "ADDSLOTSRANGE", std::to_string(n.firstSlot), std::to_string(n.lastSlot)});
     }

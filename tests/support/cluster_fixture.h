@@ -18,6 +18,9 @@ namespace lockscope::testing {
 
 struct ClusterFixtureOptions {
     int primaries = 3;
+    // The last this many primaries join with no slots (a scale-out's new primary, before
+    // any slot moves to it).
+    int emptyPrimaries = 0;
     bool replicas = false;  // one replica per primary
     bool tls = false;       // every port (clients, bus, replication) speaks TLS only
     // Non-empty: node i announces "<prefix><i>.invalid" and the cluster reports host names

@@ -453,6 +453,55 @@ class ClusterWindowTest : public QObject {
             &w, QStringLiteral("cluster-window-slot-moved")));
     }
 
+    // Scale-out: a fourth primary joins with no slots (no worker watches it), then a slot
+    // moves to it. The rows of that slot wait at the old node until the refreshed topology
+    // opens the new primary's worker, then move there with their history: never gone, never
+    // twice. Before, they left the table at once ("(released)" in the holder history) and came
+    // back as new locks only when the new primary's first scan found them.
+    void aSlotMovedToANewPrimaryKeepsItsRowsUntilItsWorkerTakesThem() {
+        lockscope::testing::RedisCluster cluster({.primaries = 4, .emptyPrimaries = 1});
+        std::string key;
+        for (int i = 0; key.empty(); ++i)
+            if (std::string k = "lock:{crate-" + std::to_string(i) + "}";
+                cluster.primaryFor(k) == 1)
+                key = k;
+        cluster.connect(1).command({"SET", key, "worker-9", "PX", "60000"});
+        ClusterWindow window(QStringLiteral("growing cluster"), cluster.endpoint(0));
+        MainWindow& w = window.window;
+        LockTableModel* model = w.inspector()->model();
+        const QString from = QString::fromStdString(cluster.url(1));
+        const QString to = QString::fromStdString(cluster.url(3));
+        const QString k = QString::fromStdString(key);
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(from, k) >= 0, 15000);
+        w.inspector()->selectKey(from, k);
+        cluster.connect(1).command({"PEXPIRE", key, "120000"});  // its holder renews it
+        QTRY_COMPARE_WITH_TIMEOUT(model->recordAt(model->rowOf(from, k))->renewals, 1, 5000);
+
+        QStringList violations;  // every 5 ms on the GUI thread: one row, never 0 or 2
+        QTimer sampler;
+        sampler.setInterval(5);
+        QObject::connect(&sampler, &QTimer::timeout, [&] {
+            const int rows = int(model->rowOf(from, k) >= 0) + int(model->rowOf(to, k) >= 0);
+            if (rows != 1 && violations.size() < 10)
+                violations << QStringLiteral("%1 rows").arg(rows);
+        });
+        sampler.start();
+        cluster.moveSlot(int(inspect::keyHashSlot(key)), 3);
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(to, k) >= 0, 8000);
+        QTest::qWait(1500);  // nothing comes back on the old node, nothing doubles
+        sampler.stop();
+        QVERIFY2(violations.isEmpty(), qPrintable(violations.join(QStringLiteral("; "))));
+        QCOMPARE(model->recordAt(model->rowOf(to, k))->renewals, 1);  // the history came along
+        QCOMPARE(QString::fromStdString(model->recordAt(model->rowOf(to, k))->instanceName()), to);
+        auto* holders = w.inspector()->detail()->findChild<QTableWidget*>();
+        QVERIFY(holders && holders->rowCount() >= 1);
+        for (int r = 0; r < holders->rowCount(); ++r)  // not "(released)" then "acquired"
+            QVERIFY2(!holders->item(r, 1)->text().startsWith(QLatin1Char('(')),
+                     qPrintable(holders->item(r, 1)->text()));
+        QVERIFY(lockscope::ui::testing::saveScreenshot(
+            &w, QStringLiteral("cluster-window-new-primary")));
+    }
+
     // A primary dies: the cluster promotes its replica, the window notes the topology change in
     // the command log, lists the new primary under the connection and reads what it holds.
     void aFailoverIsAnEventAndThePromotedReplicaIsWatched() {

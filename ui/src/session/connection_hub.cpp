@@ -1,5 +1,7 @@
 #include "session/connection_hub.h"
 
+#include <QTimer>
+#include <chrono>
 #include <future>
 
 #include "session/cluster_members.h"
@@ -7,6 +9,13 @@
 #include "lockscope/inspect/audit_log.h"
 
 namespace lockscope::ui {
+namespace {
+
+// How long a moved slot's rows wait for a worker to open for their new owner: the topology
+// refresh that opens it comes within a second or two of the MOVED.
+constexpr std::chrono::seconds kWaitForSlotOwner{10};
+
+}  // namespace
 
 ConnectionHub::ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent)
     : QObject(parent), audit_(std::move(audit)) {
@@ -80,6 +89,7 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
             });
     sessions_.insert(id, s);
     s.thread->start();
+    handWaitingSlots(instance);
 }
 
 // Each other primary of the cluster gets a worker of its own, named after the connection and
@@ -127,11 +137,40 @@ void ConnectionHub::handSlotOver(const QString& clusterId, const QString& from, 
             Qt::QueuedConnection);
         return;
     }
-    // A primary not watched yet (its worker opens when the topology names it, and its scan
-    // shows them): the rows leave the node that no longer holds them.
-    QStringList keys;
-    for (const auto& r : records) keys << QString::fromStdString(r.key);
-    emit locksChanged(from, {}, keys, false);
+    // A primary not watched yet: its worker opens when the refreshed topology names it, and
+    // takes the rows then. Until then they stay where they were, not shown as released.
+    waitingSlots_[to].append({from, slot, records});
+    QTimer::singleShot(kWaitForSlotOwner, this,
+                       [this, to, from, slot] { giveUpWaitingSlot(to, from, slot); });
+}
+
+void ConnectionHub::handWaitingSlots(const QString& instance) {
+    const QVector<WaitingSlot> waiting = waitingSlots_.take(instance);
+    for (const Session& s : sessions_) {
+        if (s.profile.displayUrl() != instance) continue;
+        for (const WaitingSlot& w : waiting)
+            QMetaObject::invokeMethod(
+                s.worker, [worker = s.worker, w] { worker->adoptSlot(w.from, w.slot, w.records); },
+                Qt::QueuedConnection);
+        return;
+    }
+}
+
+// No worker came for the slot's new owner (its topology could not be read, or it is
+// unreachable): the rows leave the node that no longer holds them, as a release would.
+void ConnectionHub::giveUpWaitingSlot(const QString& to, const QString& from, int slot) {
+    auto it = waitingSlots_.find(to);
+    if (it == waitingSlots_.end()) return;
+    for (qsizetype i = 0; i < it->size(); ++i) {
+        const WaitingSlot& w = it->at(i);
+        if (w.from != from || w.slot != slot) continue;
+        QStringList keys;
+        for (const auto& r : w.records) keys << QString::fromStdString(r.key);
+        it->remove(i);
+        if (it->isEmpty()) waitingSlots_.erase(it);
+        emit locksChanged(from, {}, keys, false);
+        return;
+    }
 }
 
 void ConnectionHub::reopen(const QString& profileId, const inspect::WatchOptions& options,

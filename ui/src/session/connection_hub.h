@@ -81,6 +81,16 @@ class ConnectionHub : public QObject {
                             const QStringList& tlsNames);
     void handSlotOver(const QString& clusterId, const QString& from, const QString& to, int slot,
                       const QVector<inspect::LockRecord>& records);
+    // A slot given to a primary no worker watches yet (a scale-out's new primary): its rows
+    // wait at the giving node for that worker, which the topology refresh opens.
+    struct WaitingSlot {
+        QString from;
+        int slot = -1;
+        QVector<inspect::LockRecord> records;
+    };
+    void handWaitingSlots(const QString& instance);
+    void giveUpWaitingSlot(const QString& to, const QString& from, int slot);
+    QHash<QString, QVector<WaitingSlot>> waitingSlots_;  // by the new owner's instance
 
     struct Session {
         ConnectionProfile profile;

@@ -399,8 +399,19 @@ void ConnectionWorker::adoptSlot(const QString& from, int slot,
     takeOver(records.constData());
     std::vector<inspect::LockRecord> given(records.begin(), records.end());
     if (!watch_ || stopped_) {
-        // Not connected now: the next watch's first rescan reads them with this history.
-        for (auto& r : given) memory_.table.observe(std::move(r));
+        // Not connected yet (a worker just opened for the slot's new owner) or not now: the
+        // rows move here at once, and the next watch's first rescan reads them with this
+        // history (before, they stayed with the node that gave the slot away).
+        const auto here = std::make_shared<const std::string>(instance_.toStdString());
+        QVector<inspect::LockRecord> moved;
+        moved.reserve(records.size());
+        for (auto& r : given) {
+            r.instance = here;
+            moved.append(r);
+            memory_.table.observe(std::move(r));
+        }
+        handOver(moved.constData());
+        emit locksMoved(from, instance_, moved, {});
         return;
     }
     try {
