@@ -174,15 +174,19 @@ Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& optio
     if (t.sentinels.empty()) throw InvalidArgumentError("no Sentinel given (--sentinel HOST:PORT)");
     if (t.service.empty()) throw InvalidArgumentError("no service name given (--service NAME)");
     std::vector<std::string> problems;
-    bool anyAnswered = false;
+    // Answers that asking again cannot change: the name unknown, the credentials refused.
+    std::size_t answered = 0, unknownService = 0, refused = 0;
     for (const auto& s : t.sentinels) {
         const std::string where = s.host + ":" + std::to_string(s.port);
+        bool thisAnswered = false;  // counted once, whether SENTINEL or the ROLE check failed
         try {
             Connection sentinel = openSentinel(t, s, options);
             Reply addr = sentinel.command({"SENTINEL", "get-master-addr-by-name", t.service});
-            anyAnswered = true;
+            thisAnswered = true;
+            ++answered;
             if (!addr.view().isArray() || addr.size() != 2) {
                 problems.push_back(where + " knows no service \"" + t.service + "\"");
+                ++unknownService;
                 continue;
             }
             Endpoint primary = t.data;
@@ -201,9 +205,15 @@ Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& optio
             if (role.size() > 0 && role[0].text() == "master") return primary;
             problems.push_back(where + " named " + primary.display() + ", which is a " +
                                std::string(role.size() ? role[0].text() : "?") + " now");
+        } catch (const AuthenticationError& e) {
+            // A wrong or missing password: the Sentinels' (at SENTINEL) or the data nodes' (at
+            // ROLE).
+            problems.push_back(where + ": " + e.what());
+            if (!thisAnswered) ++answered;
+            ++refused;
         } catch (const ReplyError& e) {
-            problems.push_back(where + ": " + e.what());  // denied, wrong password, no Sentinel
-            anyAnswered = true;
+            problems.push_back(where + ": " + e.what());  // denied, not a Sentinel, ROLE refused
+            if (!thisAnswered) ++answered;
         } catch (const IoError& e) {
             problems.push_back(where + ": " + e.what());
         }
@@ -212,8 +222,12 @@ Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& optio
     for (const auto& p : problems) all += (all.empty() ? "" : "; ") + p;
     const std::string asked = "asked " + std::to_string(t.sentinels.size()) + " Sentinel" +
                               (t.sentinels.size() == 1 ? "" : "s") + " for \"" + t.service + "\"";
-    if (!anyAnswered) throw ConnectionRefusedError("no Sentinel answered (" + asked + "): " + all);
-    throw ReplyError("no primary found for service \"" + t.service + "\" (" + asked + "): " + all);
+    if (answered == 0) throw ConnectionRefusedError("no Sentinel answered (" + asked + "): " + all);
+    const std::string message =
+        "no primary found for service \"" + t.service + "\" (" + asked + "): " + all;
+    if (unknownService == answered) throw UnknownServiceError(message);
+    if (refused == answered) throw AuthenticationError(message);
+    throw ReplyError(message);
 }
 
 namespace {

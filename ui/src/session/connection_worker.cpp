@@ -22,9 +22,11 @@ constexpr int kMaxBackoffMs = 10'000;
 constexpr int kMaxLogEntriesPerFlush = 400;
 
 bool isFatal(const Error& e) {
-    // Retrying cannot fix credentials or a denied SCAN; it can fix a restart or a failover.
+    // Retrying cannot fix credentials, a denied SCAN or a service name no Sentinel knows; it
+    // can fix a restart, a failover or Sentinels that are down.
     return e.kind() == ErrorKind::Authentication || e.kind() == ErrorKind::PermissionDenied ||
-           e.kind() == ErrorKind::InvalidArgument;
+           e.kind() == ErrorKind::InvalidArgument ||
+           dynamic_cast<const UnknownServiceError*>(&e) != nullptr;
 }
 
 }  // namespace
@@ -334,6 +336,7 @@ void ConnectionWorker::step() {
         // rows as stale when it hears this, and the ghosts of a restart are gone by then.
         if (state_ != ConnectionState::Connected) {
             backoffMs_ = 0;
+            lastFailure_.clear();
             setState(ConnectionState::Connected, tr("watching %1").arg(instance_));
         }
         if (update.rescanned || rescan) {
@@ -353,10 +356,15 @@ void ConnectionWorker::step() {
         if (isFatal(e)) {
             connection_.reset();
             watch_.reset();
+            noteFailure(tr("connection failed, not retried (edit the connection to fix it): %1")
+                            .arg(message));
             setState(ConnectionState::Failed, message);
             return;
         }
         backoffMs_ = backoffMs_ == 0 ? 500 : std::min(backoffMs_ * 2, kMaxBackoffMs);
+        noteFailure(tr("not connected: %1 — retrying, at most %2 s apart")
+                        .arg(message)
+                        .arg(kMaxBackoffMs / 1000));
         dropConnection();
         setState(
             ConnectionState::Reconnecting,
@@ -535,6 +543,14 @@ void ConnectionWorker::dropConnection() {
     if (watch_) memory_ = watch_->takeMemory();
     watch_.reset();
     connection_.reset();
+}
+
+void ConnectionWorker::noteFailure(const QString& note) {
+    // Once per new reason, not at every retry: the command log tells what went wrong without
+    // drowning the commands around it, and the status line and sidebar say it meanwhile.
+    if (note == lastFailure_) return;
+    lastFailure_ = note;
+    logNote(note);
 }
 
 void ConnectionWorker::logNote(const QString& note) {

@@ -133,6 +133,7 @@ class ConnectionWorker : public QObject {
     void auditRefusal(const QString& action, const inspect::LockRecord& seen, qint64 ttlMs,
                       const QString& why);
     void logNote(const QString& note);
+    void noteFailure(const QString& note);  // logNote, unless the last failure said the same
     void askAboutCluster();
     void followCluster();  // a topology change: noted in the command log, members updated
     void logClusterEvents();
@@ -159,6 +160,7 @@ class ConnectionWorker : public QObject {
     QTimer* stepTimer_ = nullptr;
     QTimer* logTimer_ = nullptr;
     int backoffMs_ = 0;
+    QString lastFailure_;  // the failure noted last in the command log, until connected again
     std::chrono::steady_clock::time_point nextStepAt_{};
     ConnectionState state_ = ConnectionState::Stopped;
     bool stopped_ = false;
