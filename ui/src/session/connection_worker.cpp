@@ -200,8 +200,8 @@ void ConnectionWorker::setState(ConnectionState state, const QString& message) {
 Endpoint ConnectionWorker::serverNow() {
     if (profile_.sentinelUrl.isEmpty()) return profile_.endpoint;
     using std::chrono::milliseconds;
-    SentinelTarget target = parseSentinelUrl(profile_.sentinelUrl.toStdString());
-    target.data = profile_.endpoint;  // the data nodes' credentials and TLS, as edited
+    // The data nodes' credentials and TLS as edited, the Sentinels' password from the vault.
+    const SentinelTarget target = profile_.sentinelTarget();
     const ConnectionOptions quick{.connectTimeout = milliseconds(1000),
                                   .commandTimeout = milliseconds(1000)};
     Endpoint primary = discoverPrimary(target, quick);

@@ -273,8 +273,7 @@ void ConnectionDialog::runTest() {
         emit testFinished(outcome.ok, outcome.message);
     });
     watcher->setFuture(runOnPool([p = profile()] {
-        return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint)
-                                       : testSentinelConnection(p.sentinelUrl, p.endpoint);
+        return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint) : testSentinelConnection(p);
     }));
 }
 
