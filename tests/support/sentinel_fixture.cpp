@@ -52,7 +52,7 @@ void waitFor(std::chrono::milliseconds timeout, const std::string& what, Ready r
 }
 
 // A redis.conf argument in double quotes, so a password with '#', spaces or quotes stays one.
-std::string quoted(const std::string& value) {
+std::string configQuoted(const std::string& value) {
     std::string out = "\"";
     for (char c : value) {
         if (c == '"' || c == '\\') out += '\\';
@@ -100,8 +100,8 @@ SentinelGroup::SentinelGroup(std::string service, std::string sentinelPassword)
                          "sentinel parallel-syncs " + service_ + " 1"};
         if (!sentinelPassword_.empty()) {
             // Clients and the other Sentinels alike must give it.
-            o.configLines.push_back("requirepass " + quoted(sentinelPassword_));
-            o.configLines.push_back("sentinel sentinel-pass " + quoted(sentinelPassword_));
+            o.configLines.push_back("requirepass " + configQuoted(sentinelPassword_));
+            o.configLines.push_back("sentinel sentinel-pass " + configQuoted(sentinelPassword_));
         }
         sentinels_.push_back(std::make_unique<LocalRedisServer>(o));
     }

@@ -27,6 +27,7 @@
 #include "session/profile_store.h"
 #include "ui_test_support.h"
 #include "widgets/connection_dialog.h"
+#include "widgets/connection_sidebar.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
 
@@ -178,7 +179,7 @@ class SentinelCredentialsTest : public QObject {
         QCOMPARE(label, QStringLiteral("Password of the Sentinels of %1:").arg(instance));
         LockTableModel* model = w.inspector()->model();
         QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(instance, QString::fromStdString(key)) >= 0, 15000);
-        QTRY_COMPARE_WITH_TIMEOUT(lastState(states), ConnectionState::Connected, 5000);
+        QTRY_VERIFY_WITH_TIMEOUT(lastState(states) == ConnectionState::Connected, 5000);
         QVERIFY(
             lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("sentinel-password-window")));
 
@@ -200,7 +201,7 @@ class SentinelCredentialsTest : public QObject {
             answerNextPrompt(typed, &label);
             w.connectProfile(id);
             QTRY_VERIFY_WITH_TIMEOUT(w.hub()->isOpen(id), 5000);
-            QTRY_COMPARE_WITH_TIMEOUT(lastState(states), ConnectionState::Failed, 10000);
+            QTRY_VERIFY_WITH_TIMEOUT(lastState(states) == ConnectionState::Failed, 10000);
             const QString shown = states.last()[2].toString();
             QVERIFY2(shown.contains(QStringLiteral("no primary found for service \"mymaster\"")),
                      qPrintable(shown));

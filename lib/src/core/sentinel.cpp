@@ -173,9 +173,9 @@ SentinelTarget parseSentinelUrl(std::string_view url) {
 Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& options) {
     if (t.sentinels.empty()) throw InvalidArgumentError("no Sentinel given (--sentinel HOST:PORT)");
     if (t.service.empty()) throw InvalidArgumentError("no service name given (--service NAME)");
-    std::vector<std::string> problems;
+    std::vector<std::string> problems, silent, knowNoService;
     // Answers that asking again cannot change: the name unknown, the credentials refused.
-    std::size_t answered = 0, unknownService = 0, refused = 0;
+    std::size_t answered = 0, refused = 0;
     for (const auto& s : t.sentinels) {
         const std::string where = s.host + ":" + std::to_string(s.port);
         bool thisAnswered = false;  // counted once, whether SENTINEL or the ROLE check failed
@@ -186,7 +186,7 @@ Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& optio
             ++answered;
             if (!addr.view().isArray() || addr.size() != 2) {
                 problems.push_back(where + " knows no service \"" + t.service + "\"");
-                ++unknownService;
+                knowNoService.push_back(where);
                 continue;
             }
             Endpoint primary = t.data;
@@ -216,6 +216,7 @@ Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& optio
             if (!thisAnswered) ++answered;
         } catch (const IoError& e) {
             problems.push_back(where + ": " + e.what());
+            if (!thisAnswered) silent.push_back(problems.back());
         }
     }
     std::string all;
@@ -225,7 +226,16 @@ Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& optio
     if (answered == 0) throw ConnectionRefusedError("no Sentinel answered (" + asked + "): " + all);
     const std::string message =
         "no primary found for service \"" + t.service + "\" (" + asked + "): " + all;
-    if (unknownService == answered) throw UnknownServiceError(message);
+    if (knowNoService.size() == answered) {
+        // Said once, not once per Sentinel: the ones that know no such name, and why the
+        // others were silent (down, unreachable).
+        std::string whom;
+        for (const auto& where : knowNoService) whom += (whom.empty() ? "" : ", ") + where;
+        for (const auto& why : silent) whom += "; " + why;
+        throw UnknownServiceError("no primary found for service \"" + t.service +
+                                  "\": no Sentinel knows a service of that name (asked " + whom +
+                                  ")");
+    }
     if (refused == answered) throw AuthenticationError(message);
     throw ReplyError(message);
 }
