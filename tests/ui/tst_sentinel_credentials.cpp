@@ -48,11 +48,11 @@ Widget* shownTopLevel() {
 
 // Answers the next question the window asks (a password prompt) with text, or cancels it
 // (answer empty optional); the prompt's label goes to *label.
-void answerNextPrompt(std::optional<QString> answer, QString* label) {
+void answerNextPrompt(const std::optional<QString>& answer, QString* label) {
     auto* poll = new QTimer;
     poll->setInterval(20);
     QObject::connect(poll, &QTimer::timeout, poll, [poll, answer, label] {
-        QInputDialog* prompt = shownTopLevel<QInputDialog>();
+        auto* prompt = shownTopLevel<QInputDialog>();
         if (!prompt) return;
         *label = prompt->labelText();
         if (answer) {
