@@ -42,6 +42,10 @@ struct ConnectionProfile {
     // sentinelPassword, which is never saved and wins over one in the URL.
     bool needsSentinelPassword = false;
     QString sentinelPassword;
+    // Behind Sentinel: the watch reads an online replica (SENTINEL replicas) and leaves the
+    // primary alone; releases and other actions still go to the primary (as the CLI's
+    // --scan-replicas). With no online replica the primary is read, and the log says so.
+    bool scanReplica = false;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     // Behind Sentinel, a connection to the service whoever is its primary.

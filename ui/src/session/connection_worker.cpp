@@ -233,9 +233,45 @@ void ConnectionWorker::connectNow() {
     // A key whose slot moved is kept and handed to the new owner's worker (handOffRedirected),
     // not dropped as gone until that node's sweep finds it.
     options_.handOffRedirects = cluster_ != nullptr || !profile_.clusterOf.isEmpty();
-    watch_ =
-        std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
+    // Actions always use connection_ (the primary); the watch may read a replica instead.
+    Connection& watched = openReplicaToWatch() ? *replicaConnection_ : *connection_;
+    watch_ = std::make_unique<inspect::LockWatch>(watched, options_, std::exchange(memory_, {}));
     watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
+}
+
+bool ConnectionWorker::openReplicaToWatch() {
+    if (profile_.sentinelUrl.isEmpty() || !profile_.scanReplica) return false;
+    const SentinelTarget target = profile_.sentinelTarget();
+    const QString service = QString::fromStdString(target.service);
+    const QString primary = QString::fromStdString(sentinelPrimary_);
+    QString note;
+    try {
+        const ConnectionOptions quick{.connectTimeout = std::chrono::milliseconds(1000),
+                                      .commandTimeout = std::chrono::milliseconds(1000)};
+        for (const Endpoint& replica : discoverReplicas(target, quick)) {
+            try {
+                // Read-only: the watch never writes, and a replica would refuse it anyway.
+                replicaConnection_ =
+                    std::make_unique<Connection>(Connection::open(replica, {.readOnly = true}));
+                observe(*replicaConnection_);
+                note = tr("Sentinel: scanning replica %1 of %2 (SENTINEL replicas); releases go "
+                          "to the primary %3")
+                           .arg(QString::fromStdString(replica.display()), service, primary);
+                break;
+            } catch (const IoError&) {
+                // Listed as online a moment ago: try the next one.
+            }
+        }
+        if (!replicaConnection_)
+            note = tr("Sentinel: no online replica of %1 answers: scanning the primary %2")
+                       .arg(service, primary);
+    } catch (const Error& e) {
+        note = tr("Sentinel: could not list the replicas of %1 (%2): scanning the primary %3")
+                   .arg(service, QString::fromStdString(e.what()), primary);
+    }
+    if (note != replicaNote_) logNote(note);  // once per change, not at every reconnect
+    replicaNote_ = note;
+    return replicaConnection_ != nullptr;
 }
 
 void ConnectionWorker::observe(Connection& connection) {
@@ -356,6 +392,7 @@ void ConnectionWorker::step() {
         if (isFatal(e)) {
             connection_.reset();
             watch_.reset();
+            replicaConnection_.reset();
             noteFailure(tr("connection failed, not retried (edit the connection to fix it): %1")
                             .arg(message));
             setState(ConnectionState::Failed, message);
@@ -542,6 +579,7 @@ void ConnectionWorker::auditRefusal(const QString& action, const inspect::LockRe
 void ConnectionWorker::dropConnection() {
     if (watch_) memory_ = watch_->takeMemory();
     watch_.reset();
+    replicaConnection_.reset();
     connection_.reset();
 }
 

@@ -125,6 +125,10 @@ class ConnectionWorker : public QObject {
     // name now (a different one than last time is a failover: noted, and failoverSeen).
     Endpoint serverNow();
     void noteFailover(const std::string& from, const std::string& to);
+    // Behind Sentinel with scanReplica: opens replicaConnection_ to an online replica for the
+    // watch (false: the primary is read). The choice is noted in the command log when it
+    // changes.
+    bool openReplicaToWatch();
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
@@ -154,6 +158,10 @@ class ConnectionWorker : public QObject {
     std::shared_ptr<inspect::AuditLog> audit_;
     inspect::WatchOptions options_;
     std::unique_ptr<Connection> connection_;
+    // Behind Sentinel with scanReplica: what the watch reads (connection_ is the primary, for
+    // actions). Declared after connection_ and before watch_: the watch goes first.
+    std::unique_ptr<Connection> replicaConnection_;
+    QString replicaNote_;
     std::unique_ptr<inspect::LockWatch> watch_;
     // The lost connection's locks and run_id: the next watch reconciles the view with them.
     inspect::WatchMemory memory_;
