@@ -1,6 +1,7 @@
 // Sentinel on real servers (a primary, a replica, three Sentinels): URL parsing and its bad
 // input, discovery, a SENTINEL FAILOVER during a watch (the watch follows, the release after
-// it reaches the new primary), all Sentinels down and a wrong service name (clear errors).
+// it reaches the new primary), all Sentinels down, a wrong service name and the Sentinels'
+// own password (clear errors).
 #include <gtest/gtest.h>
 #include <sys/wait.h>
 
@@ -97,7 +98,7 @@ TEST_F(SentinelTest, DiscoversThePrimaryFollowsAFailoverAndGivesClearErrors) {
     try {
         discoverPrimary(wrong);
         ADD_FAILURE() << "a wrong service name was accepted";
-    } catch (const ReplyError& e) {
+    } catch (const UnknownServiceError& e) {  // a window stops retrying on this one
         EXPECT_NE(std::string(e.what()).find("no-such-service"), std::string::npos) << e.what();
     }
     CliRun r = cli("list --json -u '" + group.url().substr(0, group.url().find('#')) + "#nope'");
@@ -178,6 +179,35 @@ TEST_F(SentinelTest, ScanReplicasReadsAReplicaFromSentinelReplicas) {
     CliRun table = cli("list --scan-replicas -u '" + group.url() + "'");
     ASSERT_EQ(table.code, 0) << table.err;
     EXPECT_NE(table.out.find("INSTANCE"), std::string::npos) << table.out;
+}
+
+// Sentinels with a password of their own (requirepass): reached with it, from the URL's
+// ?sentinel-password= too; without it or with a wrong one, an AuthenticationError (a window
+// does not retry it, the CLI exits "cannot connect") that never echoes the password.
+TEST(SentinelPassword, TheSentinelsPasswordIsGivenAndARefusalIsAnAuthenticationError) {
+    testing::SentinelGroup group("mymaster", "s3nt #&%=pw");
+    EXPECT_EQ(discoverPrimary(group.target()).port, group.server(0).port());
+    for (const char* given : {"", "wrong-pw"}) {
+        auto target = group.target();
+        target.sentinelPassword = given;
+        try {
+            discoverPrimary(target);
+            ADD_FAILURE() << "the Sentinels answered without their password: " << given;
+        } catch (const AuthenticationError& e) {
+            const std::string what = e.what();
+            EXPECT_NE(what.find("no primary found for service \"mymaster\""), std::string::npos)
+                << what;
+            EXPECT_NE(what.find(*given ? "WRONGPASS" : "NOAUTH"), std::string::npos) << what;
+            EXPECT_EQ(what.find("s3nt"), std::string::npos) << what;
+        }
+    }
+    CliRun list = cli("list --json -u '" + group.url() + "'");
+    EXPECT_EQ(list.code, 0) << list.err;
+    CliRun wrong =
+        cli("list --json --sentinel 127.0.0.1:" + std::to_string(group.sentinel(0).port()) +
+            " --service mymaster --sentinel-password wrong-pw");
+    EXPECT_EQ(wrong.code, 6) << wrong.err;
+    EXPECT_NE(wrong.err.find("WRONGPASS"), std::string::npos) << wrong.err;
 }
 
 TEST_F(SentinelTest, AllSentinelsDownIsAClearError) {

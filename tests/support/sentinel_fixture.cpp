@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -50,9 +51,35 @@ void waitFor(std::chrono::milliseconds timeout, const std::string& what, Ready r
     }
 }
 
+// A redis.conf argument in double quotes, so a password with '#', spaces or quotes stays one.
+std::string configQuoted(const std::string& value) {
+    std::string out = "\"";
+    for (char c : value) {
+        if (c == '"' || c == '\\') out += '\\';
+        out += c;
+    }
+    return out + "\"";
+}
+
+std::string percentEncoded(const std::string& value) {
+    static const char* hex = "0123456789ABCDEF";
+    std::string out;
+    for (unsigned char c : value) {
+        if (std::isalnum(c) || c == '-' || c == '_' || c == '.' || c == '~') {
+            out += static_cast<char>(c);
+        } else {
+            out += '%';
+            out += hex[c >> 4];
+            out += hex[c & 15];
+        }
+    }
+    return out;
+}
+
 }  // namespace
 
-SentinelGroup::SentinelGroup(std::string service) : service_(std::move(service)) {
+SentinelGroup::SentinelGroup(std::string service, std::string sentinelPassword)
+    : service_(std::move(service)), sentinelPassword_(std::move(sentinelPassword)) {
     servers_.push_back(std::make_unique<LocalRedisServer>(
         LocalRedisServerOptions{.configLines = {"repl-diskless-sync-delay 0"}}));
     const std::string primaryPort = std::to_string(servers_[0]->port());
@@ -71,11 +98,16 @@ SentinelGroup::SentinelGroup(std::string service) : service_(std::move(service))
                          "sentinel down-after-milliseconds " + service_ + " 1000",
                          "sentinel failover-timeout " + service_ + " 5000",
                          "sentinel parallel-syncs " + service_ + " 1"};
+        if (!sentinelPassword_.empty()) {
+            // Clients and the other Sentinels alike must give it.
+            o.configLines.push_back("requirepass " + configQuoted(sentinelPassword_));
+            o.configLines.push_back("sentinel sentinel-pass " + configQuoted(sentinelPassword_));
+        }
         sentinels_.push_back(std::make_unique<LocalRedisServer>(o));
     }
-    for (auto& s : sentinels_)
+    for (std::size_t i = 0; i < sentinels_.size(); ++i)
         waitFor(10s, "a Sentinel to see the replica", [&] {
-            Connection c = Connection::open(s->endpoint());
+            Connection c = Connection::open(sentinelEndpoint(i));
             return c.command({"SENTINEL", "replicas", service_}).size() == 1;
         });
 }
@@ -84,10 +116,18 @@ SentinelGroup::~SentinelGroup() {
     sentinels_.clear();  // first, so they do not fail over while the servers stop
 }
 
+Endpoint SentinelGroup::sentinelEndpoint(std::size_t i) const {
+    Endpoint e = sentinels_.at(i)->endpoint();
+    e.password = sentinelPassword_;
+    return e;
+}
+
 std::string SentinelGroup::url() const {
     std::string out = "redis-sentinel://";
     for (std::size_t i = 0; i < sentinels_.size(); ++i)
         out += (i ? ",127.0.0.1:" : "127.0.0.1:") + std::to_string(sentinels_[i]->port());
+    if (!sentinelPassword_.empty())
+        out += "?sentinel-password=" + percentEncoded(sentinelPassword_);
     return out + "#" + service_;
 }
 
@@ -109,7 +149,7 @@ int SentinelGroup::primaryIndex() {
 void SentinelGroup::failover() {
     int before = primaryIndex();
     int after = 1 - before;
-    Connection s = Connection::open(sentinels_[0]->endpoint());
+    Connection s = Connection::open(sentinelEndpoint(0));
     waitFor(10s, "SENTINEL FAILOVER to be accepted", [&] {
         s.command({"SENTINEL", "FAILOVER", service_});
         return true;
@@ -117,8 +157,8 @@ void SentinelGroup::failover() {
     const std::string newPort = std::to_string(servers_[after]->port());
     waitFor(15s, "the failover to complete", [&] {
         if (primaryIndex() != after) return false;
-        for (auto& sentinel : sentinels_) {
-            Connection c = Connection::open(sentinel->endpoint());
+        for (std::size_t i = 0; i < sentinels_.size(); ++i) {
+            Connection c = Connection::open(sentinelEndpoint(i));
             Reply addr = c.command({"SENTINEL", "get-master-addr-by-name", service_});
             if (addr.size() != 2 || addr[1].text() != newPort) return false;
         }

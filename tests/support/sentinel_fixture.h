@@ -2,7 +2,9 @@
 // A real Sentinel deployment for tests: a primary, a replica and three Sentinels
 // (redis-server in Sentinel mode, started through a link named redis-sentinel, as Debian's
 // redis-sentinel package does) on free loopback ports, watching the service "mymaster" with a
-// short down-after-milliseconds so SENTINEL FAILOVER completes in a few seconds.
+// short down-after-milliseconds so SENTINEL FAILOVER completes in a few seconds. With a
+// sentinelPassword the Sentinels require it (requirepass, and sentinel-pass among them), and
+// url() carries it as ?sentinel-password=.
 
 #include <memory>
 #include <string>
@@ -16,14 +18,16 @@ namespace lockscope::testing {
 
 class SentinelGroup {
   public:
-    explicit SentinelGroup(std::string service = "mymaster");
+    explicit SentinelGroup(std::string service = "mymaster", std::string sentinelPassword = {});
     ~SentinelGroup();
 
     LocalRedisServer& server(std::size_t i) { return *servers_.at(i); }  // 0: first primary
     LocalRedisServer& sentinel(std::size_t i) { return *sentinels_.at(i); }
     std::size_t sentinelCount() const { return sentinels_.size(); }
-    // redis-sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3#mymaster
+    // redis-sentinel://127.0.0.1:P1,127.0.0.1:P2,127.0.0.1:P3#mymaster (with
+    // ?sentinel-password=, percent-encoded, before the '#' when the Sentinels have one)
     std::string url() const;
+    const std::string& sentinelPassword() const { return sentinelPassword_; }
     SentinelTarget target() const;
     // The data server that is the primary now (ROLE), or -1.
     int primaryIndex();
@@ -31,7 +35,10 @@ class SentinelGroup {
     void failover();
 
   private:
+    Endpoint sentinelEndpoint(std::size_t i) const;  // with the Sentinels' password
+
     std::string service_;
+    std::string sentinelPassword_;
     TempDir links_;
     std::vector<std::unique_ptr<LocalRedisServer>> servers_;
     std::vector<std::unique_ptr<LocalRedisServer>> sentinels_;

@@ -1,6 +1,7 @@
 // The window behind Sentinel (tests/support/sentinel_fixture: a primary, a replica and three
 // Sentinels): a connection given as redis-sentinel://…#mymaster finds the primary through the
 // Sentinels and, on SENTINEL FAILOVER, follows the promoted replica with the same rows.
+#include <QCheckBox>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -15,6 +16,7 @@
 #include "models/lock_table_model.h"
 #include "sentinel_fixture.h"
 #include "session/connection_hub.h"
+#include "session/profile_store.h"
 #include "ui_test_support.h"
 #include "widgets/connection_dialog.h"
 #include "widgets/lock_detail_pane.h"
@@ -118,6 +120,81 @@ class SentinelWindowTest : public QObject {
         QVERIFY2(finished[0][3].toBool(), qPrintable(finished[0][5].toString()));
         Connection now = Connection::open(group.server(1).endpoint());
         QCOMPARE(now.command({"EXISTS", key}).integer(), 0);
+    }
+
+    // "Scan a replica": the dialog offers it for a Sentinel URL only, the settings keep it,
+    // and the window reads the locks from the replica the Sentinels list (a key written only
+    // there shows) while a release goes to the primary, where the lock is deleted. Before,
+    // the window always read the primary (only the CLI had --scan-replicas).
+    void scanningAReplicaReadsItAndReleasesOnThePrimary() {
+        lockscope::testing::SentinelGroup group;
+        const std::string key = "lock:{ledger-close}";
+        {
+            Connection primary = Connection::open(group.server(0).endpoint());
+            primary.command({"SET", key, "closer-2", "PX", "120000"});
+            primary.command({"WAIT", "1", "2000"});
+            // A key only the replica holds: seen in the window only if the replica is read.
+            Connection replica = Connection::open(group.server(1).endpoint());
+            replica.command({"CONFIG", "SET", "replica-read-only", "no"});
+            replica.command({"SET", "lock:{replica-only}", "ghost", "PX", "120000"});
+        }
+        ConnectionDialog dialog;
+        QVERIFY(!dialog.scanReplicaBox()->isEnabled());  // a new plain connection
+        dialog.urlEdit()->setText(QString::fromStdString(group.url()));
+        emit dialog.urlEdit()->textEdited(dialog.urlEdit()->text());
+        QVERIFY(dialog.scanReplicaBox()->isEnabled());
+        dialog.scanReplicaBox()->setChecked(true);
+        ConnectionProfile profile = dialog.profile();
+        QVERIFY(profile.scanReplica);
+
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        ProfileStore(settings).save({profile});
+        const QList<ConnectionProfile> loaded = ProfileStore(settings).load();
+        QCOMPARE(loaded.size(), 1);
+        QVERIFY(loaded[0].scanReplica);
+        settings.clear();  // the window below gets the profile as an extra, not twice
+
+        MainWindowOptions options;
+        options.auditLogPath = config.filePath("audit.jsonl");
+        profile.name = QStringLiteral("ledger (replica)");
+        options.extra.append(profile);
+        MainWindow w(settings, options);
+        w.resize(1280, 720);
+        w.show();
+        LockTableModel* model = w.inspector()->model();
+        const QString instance = profile.displayUrl();
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(instance, QStringLiteral("lock:{replica-only}")) >= 0,
+                                 15000);
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(instance, QString::fromStdString(key)) >= 0, 5000);
+        const QString replica = QString::fromStdString(group.server(1).endpoint().display());
+        const QString primary = QString::fromStdString(group.server(0).endpoint().display());
+        QVERIFY(lockscope::ui::testing::commandLogContains(
+            *w.commandLog(), QStringLiteral("Sentinel: scanning replica %1 of mymaster "
+                                            "(SENTINEL replicas); releases go to the primary %2")
+                                 .arg(replica, primary)));
+        QVERIFY(
+            lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("sentinel-replica-scan")));
+
+        QSignalSpy finished(w.hub(), &ConnectionHub::actionFinished);
+        w.hub()->act(instance, LockAction::Release,
+                     *model->recordAt(model->rowOf(instance, QString::fromStdString(key))));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 5000);
+        QVERIFY2(finished[0][3].toBool(), qPrintable(finished[0][5].toString()));
+        QCOMPARE(Connection::open(group.server(0).endpoint()).command({"EXISTS", key}).integer(),
+                 0);
+        // The replica follows, and so does the window.
+        QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(instance, QString::fromStdString(key)) < 0, 10000);
+        // The replica's own key is not on the primary: its release deletes nothing there.
+        w.hub()->act(
+            instance, LockAction::Release,
+            *model->recordAt(model->rowOf(instance, QStringLiteral("lock:{replica-only}"))));
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 2, 5000);
+        QVERIFY2(!finished[1][3].toBool(), qPrintable(finished[1][5].toString()));
+        QCOMPARE(Connection::open(group.server(1).endpoint())
+                     .command({"EXISTS", "lock:{replica-only}"})
+                     .integer(),
+                 1);
     }
 };
 

@@ -12,6 +12,7 @@
 
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
+#include "lockscope/errors.h"
 
 namespace lockscope {
 
@@ -38,9 +39,19 @@ SentinelTarget parseSentinelUrl(std::string_view url);
 // "host:port" or "host" (port 26379), as --sentinel takes it. Throws InvalidArgumentError.
 SentinelAddress parseSentinelAddress(std::string_view text);
 
+// Every Sentinel that answered said it monitors no service of that name: a wrong name, which
+// asking again will not fix (a window stops retrying; the CLI's exit code stays that of a
+// ReplyError).
+class UnknownServiceError : public ReplyError {
+  public:
+    using ReplyError::ReplyError;
+};
+
 // The primary's endpoint with the data credentials. Throws ConnectionRefusedError when no
-// Sentinel answers, ReplyError when none knows the service (or every answer failed the ROLE
-// check), both naming what was asked.
+// Sentinel answers, UnknownServiceError when every one that answered knows no such service,
+// AuthenticationError when every one that answered refused the credentials (the Sentinels' or,
+// at the ROLE check, the data nodes'), ReplyError otherwise (e.g. every answer failed the ROLE
+// check), all naming what was asked.
 Endpoint discoverPrimary(const SentinelTarget& target, const ConnectionOptions& options = {});
 
 // A connection to one Sentinel with the Sentinels' credentials and the data nodes' TLS.

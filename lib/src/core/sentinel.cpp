@@ -173,16 +173,20 @@ SentinelTarget parseSentinelUrl(std::string_view url) {
 Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& options) {
     if (t.sentinels.empty()) throw InvalidArgumentError("no Sentinel given (--sentinel HOST:PORT)");
     if (t.service.empty()) throw InvalidArgumentError("no service name given (--service NAME)");
-    std::vector<std::string> problems;
-    bool anyAnswered = false;
+    std::vector<std::string> problems, silent, knowNoService;
+    // Answers that asking again cannot change: the name unknown, the credentials refused.
+    std::size_t answered = 0, refused = 0;
     for (const auto& s : t.sentinels) {
         const std::string where = s.host + ":" + std::to_string(s.port);
+        bool thisAnswered = false;  // counted once, whether SENTINEL or the ROLE check failed
         try {
             Connection sentinel = openSentinel(t, s, options);
             Reply addr = sentinel.command({"SENTINEL", "get-master-addr-by-name", t.service});
-            anyAnswered = true;
+            thisAnswered = true;
+            ++answered;
             if (!addr.view().isArray() || addr.size() != 2) {
                 problems.push_back(where + " knows no service \"" + t.service + "\"");
+                knowNoService.push_back(where);
                 continue;
             }
             Endpoint primary = t.data;
@@ -201,19 +205,39 @@ Endpoint discoverPrimary(const SentinelTarget& t, const ConnectionOptions& optio
             if (role.size() > 0 && role[0].text() == "master") return primary;
             problems.push_back(where + " named " + primary.display() + ", which is a " +
                                std::string(role.size() ? role[0].text() : "?") + " now");
+        } catch (const AuthenticationError& e) {
+            // A wrong or missing password: the Sentinels' (at SENTINEL) or the data nodes' (at
+            // ROLE).
+            problems.push_back(where + ": " + e.what());
+            if (!thisAnswered) ++answered;
+            ++refused;
         } catch (const ReplyError& e) {
-            problems.push_back(where + ": " + e.what());  // denied, wrong password, no Sentinel
-            anyAnswered = true;
+            problems.push_back(where + ": " + e.what());  // denied, not a Sentinel, ROLE refused
+            if (!thisAnswered) ++answered;
         } catch (const IoError& e) {
             problems.push_back(where + ": " + e.what());
+            if (!thisAnswered) silent.push_back(problems.back());
         }
     }
     std::string all;
     for (const auto& p : problems) all += (all.empty() ? "" : "; ") + p;
     const std::string asked = "asked " + std::to_string(t.sentinels.size()) + " Sentinel" +
                               (t.sentinels.size() == 1 ? "" : "s") + " for \"" + t.service + "\"";
-    if (!anyAnswered) throw ConnectionRefusedError("no Sentinel answered (" + asked + "): " + all);
-    throw ReplyError("no primary found for service \"" + t.service + "\" (" + asked + "): " + all);
+    if (answered == 0) throw ConnectionRefusedError("no Sentinel answered (" + asked + "): " + all);
+    const std::string message =
+        "no primary found for service \"" + t.service + "\" (" + asked + "): " + all;
+    if (knowNoService.size() == answered) {
+        // Said once, not once per Sentinel: the ones that know no such name, and why the
+        // others were silent (down, unreachable).
+        std::string whom;
+        for (const auto& where : knowNoService) whom += (whom.empty() ? "" : ", ") + where;
+        for (const auto& why : silent) whom += "; " + why;
+        throw UnknownServiceError("no primary found for service \"" + t.service +
+                                  "\": no Sentinel knows a service of that name (asked " + whom +
+                                  ")");
+    }
+    if (refused == answered) throw AuthenticationError(message);
+    throw ReplyError(message);
 }
 
 namespace {

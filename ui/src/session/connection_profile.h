@@ -7,6 +7,7 @@
 
 #include "lockscope/endpoint.h"
 #include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/sentinel.h"
 
 namespace lockscope::ui {
 
@@ -34,8 +35,17 @@ struct ConnectionProfile {
     // Behind Sentinel: the Lettuce-style URL (redis-sentinel://h:p,h2:p2#service, lockscope/
     // sentinel.h). The worker asks the Sentinels for the primary and follows its failovers;
     // endpoint then holds the data nodes' user, password, db and TLS (its host is unused).
-    // Saved without passwords (ProfileStore).
+    // Saved without passwords (ProfileStore): sentinelUrlToSave().
     QString sentinelUrl;
+    // The Sentinels have a password of their own (?sentinel-password=): it comes from the
+    // keychain (PasswordVault::sentinelPasswordId) or is asked for at connect, into
+    // sentinelPassword, which is never saved and wins over one in the URL.
+    bool needsSentinelPassword = false;
+    QString sentinelPassword;
+    // Behind Sentinel: the watch reads an online replica (SENTINEL replicas) and leaves the
+    // primary alone; releases and other actions still go to the primary (as the CLI's
+    // --scan-replicas). With no online replica the primary is read, and the log says so.
+    bool scanReplica = false;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);
     // Behind Sentinel, a connection to the service whoever is its primary.
@@ -43,6 +53,11 @@ struct ConnectionProfile {
     // The connection's address, and the instance its rows carry: the Sentinel URL without
     // passwords behind Sentinel (the same across failovers), else the endpoint's.
     QString displayUrl() const;
+    // Behind Sentinel: the URL parsed, with the data nodes' endpoint as edited and
+    // sentinelPassword if set. Throws InvalidArgumentError for a bad URL.
+    SentinelTarget sentinelTarget() const;
+    // The Sentinel URL as saved: no password of either kind, the Sentinel user kept.
+    QString sentinelUrlToSave() const;
     // The address map as "announced=reachable" entries (the dialog's text, the settings').
     QStringList addressMapEntries() const;
 };

@@ -22,9 +22,11 @@ constexpr int kMaxBackoffMs = 10'000;
 constexpr int kMaxLogEntriesPerFlush = 400;
 
 bool isFatal(const Error& e) {
-    // Retrying cannot fix credentials or a denied SCAN; it can fix a restart or a failover.
+    // Retrying cannot fix credentials, a denied SCAN or a service name no Sentinel knows; it
+    // can fix a restart, a failover or Sentinels that are down.
     return e.kind() == ErrorKind::Authentication || e.kind() == ErrorKind::PermissionDenied ||
-           e.kind() == ErrorKind::InvalidArgument;
+           e.kind() == ErrorKind::InvalidArgument ||
+           dynamic_cast<const UnknownServiceError*>(&e) != nullptr;
 }
 
 }  // namespace
@@ -198,8 +200,8 @@ void ConnectionWorker::setState(ConnectionState state, const QString& message) {
 Endpoint ConnectionWorker::serverNow() {
     if (profile_.sentinelUrl.isEmpty()) return profile_.endpoint;
     using std::chrono::milliseconds;
-    SentinelTarget target = parseSentinelUrl(profile_.sentinelUrl.toStdString());
-    target.data = profile_.endpoint;  // the data nodes' credentials and TLS, as edited
+    // The data nodes' credentials and TLS as edited, the Sentinels' password from the vault.
+    const SentinelTarget target = profile_.sentinelTarget();
     const ConnectionOptions quick{.connectTimeout = milliseconds(1000),
                                   .commandTimeout = milliseconds(1000)};
     Endpoint primary = discoverPrimary(target, quick);
@@ -231,9 +233,45 @@ void ConnectionWorker::connectNow() {
     // A key whose slot moved is kept and handed to the new owner's worker (handOffRedirected),
     // not dropped as gone until that node's sweep finds it.
     options_.handOffRedirects = cluster_ != nullptr || !profile_.clusterOf.isEmpty();
-    watch_ =
-        std::make_unique<inspect::LockWatch>(*connection_, options_, std::exchange(memory_, {}));
+    // Actions always use connection_ (the primary); the watch may read a replica instead.
+    Connection& watched = openReplicaToWatch() ? *replicaConnection_ : *connection_;
+    watch_ = std::make_unique<inspect::LockWatch>(watched, options_, std::exchange(memory_, {}));
     watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
+}
+
+bool ConnectionWorker::openReplicaToWatch() {
+    if (profile_.sentinelUrl.isEmpty() || !profile_.scanReplica) return false;
+    const SentinelTarget target = profile_.sentinelTarget();
+    const QString service = QString::fromStdString(target.service);
+    const QString primary = QString::fromStdString(sentinelPrimary_);
+    QString note;
+    try {
+        const ConnectionOptions quick{.connectTimeout = std::chrono::milliseconds(1000),
+                                      .commandTimeout = std::chrono::milliseconds(1000)};
+        for (const Endpoint& replica : discoverReplicas(target, quick)) {
+            try {
+                // Read-only: the watch never writes, and a replica would refuse it anyway.
+                replicaConnection_ =
+                    std::make_unique<Connection>(Connection::open(replica, {.readOnly = true}));
+                observe(*replicaConnection_);
+                note = tr("Sentinel: scanning replica %1 of %2 (SENTINEL replicas); releases go "
+                          "to the primary %3")
+                           .arg(QString::fromStdString(replica.display()), service, primary);
+                break;
+            } catch (const IoError&) {
+                // Listed as online a moment ago: try the next one.
+            }
+        }
+        if (!replicaConnection_)
+            note = tr("Sentinel: no online replica of %1 answers: scanning the primary %2")
+                       .arg(service, primary);
+    } catch (const Error& e) {
+        note = tr("Sentinel: could not list the replicas of %1 (%2): scanning the primary %3")
+                   .arg(service, QString::fromStdString(e.what()), primary);
+    }
+    if (note != replicaNote_) logNote(note);  // once per change, not at every reconnect
+    replicaNote_ = note;
+    return replicaConnection_ != nullptr;
 }
 
 void ConnectionWorker::observe(Connection& connection) {
@@ -334,6 +372,7 @@ void ConnectionWorker::step() {
         // rows as stale when it hears this, and the ghosts of a restart are gone by then.
         if (state_ != ConnectionState::Connected) {
             backoffMs_ = 0;
+            lastFailure_.clear();
             setState(ConnectionState::Connected, tr("watching %1").arg(instance_));
         }
         if (update.rescanned || rescan) {
@@ -353,10 +392,16 @@ void ConnectionWorker::step() {
         if (isFatal(e)) {
             connection_.reset();
             watch_.reset();
+            replicaConnection_.reset();
+            noteFailure(tr("connection failed, not retried (edit the connection to fix it): %1")
+                            .arg(message));
             setState(ConnectionState::Failed, message);
             return;
         }
         backoffMs_ = backoffMs_ == 0 ? 500 : std::min(backoffMs_ * 2, kMaxBackoffMs);
+        noteFailure(tr("not connected: %1 — retrying, at most %2 s apart")
+                        .arg(message)
+                        .arg(kMaxBackoffMs / 1000));
         dropConnection();
         setState(
             ConnectionState::Reconnecting,
@@ -545,7 +590,16 @@ void ConnectionWorker::auditRefusal(const QString& action, const inspect::LockRe
 void ConnectionWorker::dropConnection() {
     if (watch_) memory_ = watch_->takeMemory();
     watch_.reset();
+    replicaConnection_.reset();
     connection_.reset();
+}
+
+void ConnectionWorker::noteFailure(const QString& note) {
+    // Once per new reason, not at every retry: the command log tells what went wrong without
+    // drowning the commands around it, and the status line and sidebar say it meanwhile.
+    if (note == lastFailure_) return;
+    lastFailure_ = note;
+    logNote(note);
 }
 
 void ConnectionWorker::logNote(const QString& note) {

@@ -125,6 +125,10 @@ class ConnectionWorker : public QObject {
     // name now (a different one than last time is a failover: noted, and failoverSeen).
     Endpoint serverNow();
     void noteFailover(const std::string& from, const std::string& to);
+    // Behind Sentinel with scanReplica: opens replicaConnection_ to an online replica for the
+    // watch (false: the primary is read). The choice is noted in the command log when it
+    // changes.
+    bool openReplicaToWatch();
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
@@ -133,6 +137,7 @@ class ConnectionWorker : public QObject {
     void auditRefusal(const QString& action, const inspect::LockRecord& seen, qint64 ttlMs,
                       const QString& why);
     void logNote(const QString& note);
+    void noteFailure(const QString& note);  // logNote, unless the last failure said the same
     void askAboutCluster();
     void followCluster();  // a topology change: noted in the command log, members updated
     void logClusterEvents();
@@ -153,12 +158,17 @@ class ConnectionWorker : public QObject {
     std::shared_ptr<inspect::AuditLog> audit_;
     inspect::WatchOptions options_;
     std::unique_ptr<Connection> connection_;
+    // Behind Sentinel with scanReplica: what the watch reads (connection_ is the primary, for
+    // actions). Declared after connection_ and before watch_: the watch goes first.
+    std::unique_ptr<Connection> replicaConnection_;
+    QString replicaNote_;
     std::unique_ptr<inspect::LockWatch> watch_;
     // The lost connection's locks and run_id: the next watch reconciles the view with them.
     inspect::WatchMemory memory_;
     QTimer* stepTimer_ = nullptr;
     QTimer* logTimer_ = nullptr;
     int backoffMs_ = 0;
+    QString lastFailure_;  // the failure noted last in the command log, until connected again
     std::chrono::steady_clock::time_point nextStepAt_{};
     ConnectionState state_ = ConnectionState::Stopped;
     bool stopped_ = false;

@@ -27,6 +27,10 @@ class PasswordVault : public QObject {
     static QString keyPassphraseId(const QString& profileId) {
         return profileId + QStringLiteral("/tls-key-passphrase");
     }
+    // Where the password of a profile's Sentinels is kept (they may have their own).
+    static QString sentinelPasswordId(const QString& profileId) {
+        return profileId + QStringLiteral("/sentinel-password");
+    }
 };
 
 }  // namespace lockscope::ui

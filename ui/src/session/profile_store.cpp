@@ -34,6 +34,17 @@ void saveTls(QSettings& s, const TlsOptions& tls) {
     s.setValue("tlsInsecure", tls.insecure);
 }
 
+// Whether the Sentinels want a password at connect: marked, typed into the URL, or at hand.
+bool needsSentinelPassword(const ConnectionProfile& p) {
+    if (p.sentinelUrl.isEmpty()) return false;
+    if (p.needsSentinelPassword || !p.sentinelPassword.isEmpty()) return true;
+    try {
+        return !p.sentinelTarget().sentinelPassword.empty();
+    } catch (const Error&) {
+        return false;  // a URL that does not parse holds no password we could read
+    }
+}
+
 }  // namespace
 
 QList<ConnectionProfile> ProfileStore::load() const {
@@ -55,6 +66,9 @@ QList<ConnectionProfile> ProfileStore::load() const {
         p.needsKeyPassphrase = settings_.value("needsKeyPassphrase", false).toBool();
         p.patterns = settings_.value("patterns", QStringList{"lock:*"}).toStringList();
         p.sentinelUrl = settings_.value("sentinel").toString();
+        p.needsSentinelPassword =
+            !p.sentinelUrl.isEmpty() && settings_.value("needsSentinelPassword", false).toBool();
+        p.scanReplica = !p.sentinelUrl.isEmpty() && settings_.value("scanReplica", false).toBool();
         for (const QString& m : settings_.value("clusterMap").toStringList()) {
             try {
                 inspect::addAddressMapping(p.clusterAddressing, m.toStdString());
@@ -92,8 +106,10 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         settings_.setValue("needsKeyPassphrase",
                            p.needsKeyPassphrase || !p.endpoint.tls.keyPassphrase.empty());
         settings_.setValue("patterns", p.patterns);
-        // Behind Sentinel: its URL without passwords (the data password is the vault's).
-        settings_.setValue("sentinel", p.sentinelUrl.isEmpty() ? QString() : p.displayUrl());
+        // Behind Sentinel: its URL without passwords (both are the vault's), its user kept.
+        settings_.setValue("sentinel", p.sentinelUrlToSave());
+        settings_.setValue("needsSentinelPassword", needsSentinelPassword(p));
+        settings_.setValue("scanReplica", !p.sentinelUrl.isEmpty() && p.scanReplica);
         settings_.setValue("clusterMap", p.addressMapEntries());
         settings_.setValue("clusterThroughSeedHost", p.clusterAddressing.throughSeedHost);
         settings_.setValue("maxLoad", p.maxLoad);

@@ -52,6 +52,10 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
         tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
     patterns_ = new QLineEdit;
     patterns_->setToolTip(tr("SCAN MATCH patterns, separated by commas"));
+    scanReplica_ = new QCheckBox(tr("Scan a replica (Sentinel); releases go to the primary"));
+    scanReplica_->setToolTip(
+        tr("Behind Sentinel: the locks are read from an online replica the Sentinels list, so "
+           "watching adds no load to the primary; a replica may lag the primary a little"));
     maxLoad_ = new QDoubleSpinBox;
     maxLoad_->setRange(0.1, 100.0);
     maxLoad_->setDecimals(1);
@@ -97,6 +101,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     watchForm->addRow(tr("Patterns:"), patterns_);
     watchForm->addRow(tr("Load &budget:"), maxLoad_);
     watchForm->addRow(QString(), readOnly_);
+    watchForm->addRow(QString(), scanReplica_);
 
     auto* cluster = new QGroupBox(tr("Cluster nodes"));
     auto* clusterForm = new QFormLayout(cluster);
@@ -166,6 +171,7 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     password_->setText(QString::fromStdString(profile.endpoint.password));
     tls_->setOptions(profile.endpoint.tls);
     readOnly_->setChecked(profile.readOnly);
+    scanReplica_->setChecked(profile.scanReplica);
     patterns_->setText(profile.patterns.join(QStringLiteral(", ")));
     maxLoad_->setValue(profile.maxLoad * 100.0);
     clusterMap_->setText(profile.addressMapEntries().join(QStringLiteral(", ")));
@@ -174,6 +180,7 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     const bool sentinel = !profile.sentinelUrl.isEmpty();  // the Sentinels name the host
     host_->setEnabled(!sentinel && profile.endpoint.unixPath.empty());
     port_->setEnabled(!sentinel && profile.endpoint.unixPath.empty());
+    scanReplica_->setEnabled(sentinel);
     syncing_ = false;
 }
 
@@ -189,6 +196,7 @@ ConnectionProfile ConnectionDialog::profile() const {
     p.endpoint.password = password_->text().toStdString();
     p.endpoint.tls = tls_->options();
     p.readOnly = readOnly_->isChecked();
+    p.scanReplica = !p.sentinelUrl.isEmpty() && scanReplica_->isChecked();
     p.patterns.clear();
     for (const QString& s : patterns_->text().split(',', Qt::SkipEmptyParts))
         if (!s.trimmed().isEmpty()) p.patterns.append(s.trimmed());
@@ -242,6 +250,7 @@ void ConnectionDialog::urlEdited() {
         host_->setText(QString::fromStdString(e.host));
         host_->setEnabled(!e.isUnix() && base_.sentinelUrl.isEmpty());
         port_->setEnabled(!e.isUnix() && base_.sentinelUrl.isEmpty());
+        scanReplica_->setEnabled(!base_.sentinelUrl.isEmpty());
         if (!e.isUnix()) port_->setValue(e.port);
         db_->setValue(e.db);
         user_->setText(QString::fromStdString(e.user));
@@ -273,8 +282,7 @@ void ConnectionDialog::runTest() {
         emit testFinished(outcome.ok, outcome.message);
     });
     watcher->setFuture(runOnPool([p = profile()] {
-        return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint)
-                                       : testSentinelConnection(p.sentinelUrl, p.endpoint);
+        return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint) : testSentinelConnection(p);
     }));
 }
 

@@ -36,6 +36,7 @@ class ConnectionDialog : public QDialog {
     QLineEdit* urlEdit() const { return url_; }
     QLineEdit* clusterMapEdit() const { return clusterMap_; }
     QCheckBox* throughSeedHostBox() const { return throughSeedHost_; }
+    QCheckBox* scanReplicaBox() const { return scanReplica_; }
     TlsSettingsBox* tlsBox() const { return tls_; }
 
   signals:
@@ -66,6 +67,7 @@ class ConnectionDialog : public QDialog {
     QLineEdit* password_;
     QCheckBox* remember_;
     QCheckBox* readOnly_;
+    QCheckBox* scanReplica_;  // behind Sentinel only
     QDoubleSpinBox* maxLoad_;
     QLineEdit* patterns_;
     QLineEdit* clusterMap_;       // "announced=reachable, ..."

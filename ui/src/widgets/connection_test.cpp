@@ -48,10 +48,9 @@ ConnectionTestOutcome testConnection(const Endpoint& endpoint) {
     }
 }
 
-ConnectionTestOutcome testSentinelConnection(const QString& sentinelUrl, const Endpoint& data) {
+ConnectionTestOutcome testSentinelConnection(const ConnectionProfile& profile) {
     try {
-        SentinelTarget target = parseSentinelUrl(sentinelUrl.toStdString());
-        target.data = data;
+        const SentinelTarget target = profile.sentinelTarget();
         const Endpoint primary =
             discoverPrimary(target, {.connectTimeout = std::chrono::milliseconds(3000),
                                      .commandTimeout = std::chrono::milliseconds(3000)});

@@ -8,6 +8,7 @@
 #include <QString>
 
 #include "lockscope/endpoint.h"
+#include "session/connection_profile.h"
 
 namespace lockscope::ui {
 
@@ -18,8 +19,9 @@ struct ConnectionTestOutcome {
 
 // Blocking: run it on a pool thread.
 ConnectionTestOutcome testConnection(const Endpoint& endpoint);
-// Behind Sentinel (lockscope/sentinel.h): asks the Sentinels for the primary, then tests it
-// as above with the data nodes' endpoint (credentials, db, TLS).
-ConnectionTestOutcome testSentinelConnection(const QString& sentinelUrl, const Endpoint& data);
+// Behind Sentinel (lockscope/sentinel.h): asks the Sentinels for the primary (with their
+// own credentials), then tests it as above with the data nodes' endpoint (credentials, db,
+// TLS). A failure is the lib's error, as the window's connection reports it.
+ConnectionTestOutcome testSentinelConnection(const ConnectionProfile& profile);
 
 }  // namespace lockscope::ui

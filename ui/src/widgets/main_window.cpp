@@ -38,6 +38,7 @@
 #include "teaching/history_view.h"
 #include "teaching/replay_panel.h"
 #include "widgets/connection_dialog.h"
+#include "widgets/connection_secrets.h"
 #include "widgets/connection_sidebar.h"
 #include "widgets/discover_dialog.h"
 #include "widgets/eliding_status_bar.h"
@@ -111,6 +112,7 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     auditPath_ = audit ? QString::fromStdString(audit->path()) : QString();
     hub_ = new ConnectionHub(audit, this);
     vault_ = new PasswordVault(this);
+    secrets_ = new ConnectionSecrets(*vault_, this);
     sandbox_ = new SandboxSession(this);
     sidebar_ = new ConnectionSidebar;
     inspector_ = new LockInspectorView(*hub_);
@@ -152,6 +154,8 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     connect(hub_, &ConnectionHub::commandsLogged, commandLog_, &CommandLogModel::append);
     connect(hub_, &ConnectionHub::actionFinished, this, &MainWindow::appendAuditTail);
     setStatusBar(new ElidingStatusBar(this));
+    connect(secrets_, &ConnectionSecrets::notStored, this,
+            [this](const QString& why) { statusBar()->showMessage(why, 8000); });
     connect(inspector_, &LockInspectorView::statusMessage, statusBar(), &QStatusBar::showMessage);
     loadIndicator_ = new LoadIndicator(*hub_);
     statusBar()->addPermanentWidget(loadIndicator_);
@@ -474,26 +478,11 @@ void MainWindow::addConnection() {
                     8000);
         });
     }
-    rememberKeyPassphrase(p, dialog.rememberPassword());
+    secrets_->keep(p, dialog.rememberPassword());
     sidebar_->addProfile(p);
     saveProfiles();
     showInspector();
     openWithPassword(p);  // this time with the password just typed
-}
-
-void MainWindow::rememberKeyPassphrase(ConnectionProfile& p, bool remember) {
-    const QString passphrase = QString::fromStdString(p.endpoint.tls.keyPassphrase);
-    p.needsKeyPassphrase = p.needsKeyPassphrase || !passphrase.isEmpty();
-    if (passphrase.isEmpty() || !remember) return;
-    vault_->store(PasswordVault::keyPassphraseId(p.id), passphrase,
-                  [this](bool stored, const QString& why) {
-                      if (!stored)
-                          statusBar()->showMessage(
-                              tr("TLS key passphrase not stored (no keychain: %1); it will be "
-                                 "asked for at connect")
-                                  .arg(why),
-                              8000);
-                  });
 }
 
 void MainWindow::editConnection(const QString& id) {
@@ -505,7 +494,7 @@ void MainWindow::editConnection(const QString& id) {
     ConnectionProfile p = dialog.profile();
     p.needsPassword = !p.endpoint.password.empty() || current->needsPassword;
     p.needsKeyPassphrase = current->needsKeyPassphrase && !p.endpoint.tls.keyFile.empty();
-    rememberKeyPassphrase(p, dialog.rememberPassword());
+    secrets_->keep(p, dialog.rememberPassword());
     if (!p.endpoint.password.empty() && dialog.rememberPassword())
         vault_->store(p.id, QString::fromStdString(p.endpoint.password),
                       [](bool, const QString&) {});
@@ -579,6 +568,8 @@ void MainWindow::duplicateConnection(const QString& id) {
     copy.name = tr("%1 (copy)").arg(current->name);
     copy.endpoint.password.clear();           // the stored password belongs to the original's id
     copy.endpoint.tls.keyPassphrase.clear();  // so does the key passphrase
+    copy.sentinelPassword.clear();            // and the Sentinels' password, even in the URL
+    copy.sentinelUrl = current->sentinelUrlToSave();
     sidebar_->addProfile(copy);
     saveProfiles();
 }
@@ -586,7 +577,7 @@ void MainWindow::duplicateConnection(const QString& id) {
 void MainWindow::removeConnection(const QString& id) {
     hub_->close(id);
     vault_->forget(id);
-    vault_->forget(PasswordVault::keyPassphraseId(id));
+    secrets_->forget(id);
     sidebar_->removeProfile(id);
     saveProfiles();
 }
@@ -619,27 +610,8 @@ void MainWindow::connectProfile(const QString& id) {
 }
 
 void MainWindow::openWithPassword(const ConnectionProfile& profile, bool mayAsk) {
-    if (!profile.needsKeyPassphrase || !profile.endpoint.tls.keyPassphrase.empty()) {
-        hub_->open(profile, watchOptions());
-        return;
-    }
-    // An encrypted TLS key: its passphrase from the keychain, else typed (never saved).
-    vault_->load(
-        PasswordVault::keyPassphraseId(profile.id),
-        [this, mayAsk, copy = profile](std::optional<QString> stored) mutable {
-            if (!stored && !mayAsk) return;
-            if (!stored) {
-                bool ok = false;
-                QString typed = QInputDialog::getText(
-                    this, tr("TLS key passphrase"),
-                    tr("Passphrase of %1:").arg(QString::fromStdString(copy.endpoint.tls.keyFile)),
-                    QLineEdit::Password, QString(), &ok);
-                if (!ok) return;
-                stored = typed;
-            }
-            copy.endpoint.tls.keyPassphrase = stored->toStdString();
-            hub_->open(copy, watchOptions());
-        });
+    secrets_->gather(profile, mayAsk,
+                     [this](const ConnectionProfile& p) { hub_->open(p, watchOptions()); });
 }
 
 inspect::WatchOptions MainWindow::watchOptions() const {

@@ -24,6 +24,7 @@ class AuditLogModel;
 class DiscoverDialog;
 class CommandLogModel;
 class ConnectionHub;
+class ConnectionSecrets;
 class ConnectionSidebar;
 class LoadIndicator;
 class LockInspectorView;
@@ -92,10 +93,10 @@ class MainWindow : public QMainWindow {
     void buildDocks();
     void restoreState();
     void saveProfiles();
-    // Opens the connection once its secrets are at hand: a TLS key passphrase comes from the
-    // keychain, else it is asked for (mayAsk false at start-up: then it waits for a connect).
+    // Opens the connection once its other secrets are at hand (ConnectionSecrets: a TLS key
+    // passphrase, the Sentinels' password), from the keychain, else asked for (mayAsk false
+    // at start-up: then it waits for a connect).
     void openWithPassword(const ConnectionProfile& profile, bool mayAsk = true);
-    void rememberKeyPassphrase(ConnectionProfile& profile, bool remember);
     void buildSettingsMenu();
     void updateLockActions();
     // The watch options the settings ask for (the renewal warning threshold).
@@ -109,6 +110,7 @@ class MainWindow : public QMainWindow {
     MainWindowOptions options_;
     ConnectionHub* hub_;
     PasswordVault* vault_;
+    ConnectionSecrets* secrets_;
     SandboxSession* sandbox_;
     ConnectionSidebar* sidebar_;
     QStackedWidget* center_;
