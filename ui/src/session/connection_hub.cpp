@@ -87,9 +87,11 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
                 openClusterMembers(id, others, tlsNames);
                 emit clusterNodesFound(id, nodeLines);
             });
+    // Rows of slots given to this node while no worker watched it: handed over before the
+    // thread starts (a queued call's captures were a race ThreadSanitizer reported).
+    s.worker->adoptWhenStarted(waitingSlots_.take(instance));
     sessions_.insert(id, s);
     s.thread->start();
-    handWaitingSlots(instance);
 }
 
 // Each other primary of the cluster gets a worker of its own, named after the connection and
@@ -144,25 +146,13 @@ void ConnectionHub::handSlotOver(const QString& clusterId, const QString& from, 
                        [this, to, from, slot] { giveUpWaitingSlot(to, from, slot); });
 }
 
-void ConnectionHub::handWaitingSlots(const QString& instance) {
-    const QVector<WaitingSlot> waiting = waitingSlots_.take(instance);
-    for (const Session& s : sessions_) {
-        if (s.profile.displayUrl() != instance) continue;
-        for (const WaitingSlot& w : waiting)
-            QMetaObject::invokeMethod(
-                s.worker, [worker = s.worker, w] { worker->adoptSlot(w.from, w.slot, w.records); },
-                Qt::QueuedConnection);
-        return;
-    }
-}
-
 // No worker came for the slot's new owner (its topology could not be read, or it is
 // unreachable): the rows leave the node that no longer holds them, as a release would.
 void ConnectionHub::giveUpWaitingSlot(const QString& to, const QString& from, int slot) {
     auto it = waitingSlots_.find(to);
     if (it == waitingSlots_.end()) return;
     for (qsizetype i = 0; i < it->size(); ++i) {
-        const WaitingSlot& w = it->at(i);
+        const ConnectionWorker::GivenSlot& w = it->at(i);
         if (w.from != from || w.slot != slot) continue;
         QStringList keys;
         for (const auto& r : w.records) keys << QString::fromStdString(r.key);

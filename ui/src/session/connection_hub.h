@@ -83,14 +83,9 @@ class ConnectionHub : public QObject {
                       const QVector<inspect::LockRecord>& records);
     // A slot given to a primary no worker watches yet (a scale-out's new primary): its rows
     // wait at the giving node for that worker, which the topology refresh opens.
-    struct WaitingSlot {
-        QString from;
-        int slot = -1;
-        QVector<inspect::LockRecord> records;
-    };
-    void handWaitingSlots(const QString& instance);
     void giveUpWaitingSlot(const QString& to, const QString& from, int slot);
-    QHash<QString, QVector<WaitingSlot>> waitingSlots_;  // by the new owner's instance
+    // By the new owner's instance; handed to its worker before its thread starts.
+    QHash<QString, QVector<ConnectionWorker::GivenSlot>> waitingSlots_;
 
     struct Session {
         ConnectionProfile profile;

@@ -135,6 +135,8 @@ void ConnectionWorker::start() {
     });
     logTimer_->start();
     setState(ConnectionState::Connecting, tr("connecting to %1").arg(instance_));
+    for (const GivenSlot& g : std::exchange(givenBeforeStart_, {}))
+        adoptSlot(g.from, g.slot, g.records);
     scheduleNext(0);
 }
 

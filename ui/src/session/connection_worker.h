@@ -62,6 +62,14 @@ class ConnectionWorker : public QObject {
     // Thread-safe: another primary's worker saw a slot move (MOVED): the topology is asked
     // again at the next step, so the sidebar and the Node column show the new slot ranges.
     void noteClusterRedirect() { clusterRedirect_.store(true); }
+    // Slots given to this worker's node before it opened (a scale-out's new primary): set
+    // before its thread starts, so the start orders them for the worker thread; adopted then.
+    struct GivenSlot {
+        QString from;
+        int slot = -1;
+        QVector<inspect::LockRecord> records;
+    };
+    void adoptWhenStarted(QVector<GivenSlot> given) { givenBeforeStart_ = std::move(given); }
 
   public slots:
     void start();               // connect and begin watching (on the worker thread)
@@ -114,6 +122,7 @@ class ConnectionWorker : public QObject {
                     const QStringList& gone);
 
   private:
+    QVector<GivenSlot> givenBeforeStart_;
     // Emits locksChanged, handing the records over to the receiving thread so that
     // ThreadSanitizer sees the order Qt's queue gives them (see tsan_handover.h).
     void emitLocksChanged(const std::vector<lockscope::inspect::LockRecord>& changed,
