@@ -228,6 +228,7 @@ int runWatch(const Arguments& args) {
     inspect::WatchOptions options;
     options.scan = flags.scan;
     options.doctor.layout = flags.scan.layout;
+    options.doctor.replicaOnPurpose = flags.scanReplicas;
     if (auto i = args.value("--interval"))
         options.pollInterval =
             std::chrono::milliseconds(parseNumberFlag("--interval", *i, 50, 3'600'000));

@@ -41,6 +41,7 @@ void judge(const InspectorFlags& flags, InstanceScan& s,
     inspect::DoctorOptions doctorOptions;
     doctorOptions.layout = flags.scan.layout;
     doctorOptions.cluster = std::move(cluster);
+    doctorOptions.replicaOnPurpose = flags.scanReplicas;
     inspect::Doctor(doctorOptions).annotate(s.records, s.facts);
     std::sort(s.records.begin(), s.records.end(),
               [](const auto& a, const auto& b) { return a.key < b.key; });

@@ -176,6 +176,10 @@ TEST_F(SentinelTest, ScanReplicasReadsAReplicaFromSentinelReplicas) {
     EXPECT_NE(list.out.find("lock:{job}"), std::string::npos) << list.out;
     EXPECT_NE(list.out.find(group.server(1).url()), std::string::npos) << list.out;
     EXPECT_NE(list.err.find("scanned replica"), std::string::npos) << list.err;
+    // Read on a replica as asked: not the "point LockScope at the primary" advice, but the
+    // failover risk of a replicated primary.
+    EXPECT_EQ(list.out.find("on-replica"), std::string::npos) << list.out;
+    EXPECT_NE(list.out.find("\"replicated\""), std::string::npos) << list.out;
     CliRun table = cli("list --scan-replicas -u '" + group.url() + "'");
     ASSERT_EQ(table.code, 0) << table.err;
     EXPECT_NE(table.out.find("INSTANCE"), std::string::npos) << table.out;

@@ -190,6 +190,10 @@ TEST_F(RedisTest, DoctorSeesReplicationOnBothSides) {
     EXPECT_EQ(replicaFacts.role, ServerRole::Replica);
     Doctor().annotate(onReplica, replicaFacts);
     EXPECT_EQ(onReplica[0].findings, bit(RuleId::OnReplica));
+    // Read there on purpose (--scan-replicas): no advice to read the primary, but the lock
+    // lives on a replicated primary, with its failover risk.
+    Doctor({.replicaOnPurpose = true}).annotate(onReplica, replicaFacts);
+    EXPECT_EQ(onReplica[0].findings, bit(RuleId::ReplicatedPrimary));
     auto onPrimary = scanAll(c);
     Doctor().annotate(onPrimary, primary);
     EXPECT_EQ(onPrimary[0].findings, bit(RuleId::ReplicatedPrimary));

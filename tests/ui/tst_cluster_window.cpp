@@ -21,6 +21,7 @@
 #include "lockscope/connection.h"
 #include "lockscope/inspect/audit_log.h"
 #include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "models/command_log_model.h"
 #include "models/lock_table_model.h"
@@ -500,6 +501,69 @@ class ClusterWindowTest : public QObject {
                      qPrintable(holders->item(r, 1)->text()));
         QVERIFY(lockscope::ui::testing::saveScreenshot(
             &w, QStringLiteral("cluster-window-new-primary")));
+    }
+
+    // "Scan replicas" on a cluster: each primary's locks are read from an online replica of its
+    // own shard (READONLY), so the primaries get no SCAN at all; the rows stay under their
+    // primary, without the "point LockScope at the primary" advice, and a release still goes
+    // to the primary. Before, the switch existed only behind Sentinel.
+    void scanReplicasReadsEachShardsReplicaAndReleasesOnThePrimary() {
+        lockscope::testing::RedisCluster cluster({.replicas = true});
+        std::vector<std::string> keys(3);  // one lock on each primary
+        for (int i = 0; keys[0].empty() || keys[1].empty() || keys[2].empty(); ++i) {
+            std::string key = "lock:{replica-read-" + std::to_string(i) + "}";
+            if (std::string& k = keys[cluster.primaryFor(key)]; k.empty()) k = key;
+        }
+        for (std::size_t n = 0; n < 3; ++n) {
+            Connection primary = cluster.connect(n);
+            primary.command({"SET", keys[n], "holder-" + std::to_string(n), "PX", "120000"});
+            QCOMPARE(primary.command({"WAIT", "1", "2000"}).integer(), 1);
+            primary.command({"CONFIG", "RESETSTAT"});
+        }
+        ConnectionProfile profile =
+            ConnectionProfile::create(QStringLiteral("replica-read cluster"), cluster.endpoint(0));
+        profile.scanReplica = true;
+        ClusterWindow window(profile);
+        MainWindow& w = window.window;
+        LockTableModel* model = w.inspector()->model();
+        auto logged = [&](const QString& text) {
+            return lockscope::ui::testing::commandLogContains(*w.commandLog(), text);
+        };
+        std::vector<inspect::LockRecord> seen;
+        for (std::size_t n = 0; n < 3; ++n) {
+            const QString node = QString::fromStdString(cluster.url(n));
+            const QString key = QString::fromStdString(keys[n]);
+            QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(node, key) >= 0, 15000);
+            const auto* record = model->recordAt(model->rowOf(node, key));
+            QVERIFY(!(record->findings & inspect::bit(inspect::RuleId::OnReplica)));
+            QVERIFY(record->findings & inspect::bit(inspect::RuleId::ReplicatedPrimary));
+            seen.push_back(*record);
+            const Endpoint primary = cluster.endpoint(n), replica = cluster.endpoint(3 + n);
+            const QString note = QStringLiteral("cluster: scanning replica %1:%2 of %3:%4")
+                                     .arg(QString::fromStdString(replica.host))
+                                     .arg(replica.port)
+                                     .arg(QString::fromStdString(primary.host))
+                                     .arg(primary.port);
+            QTRY_VERIFY2_WITH_TIMEOUT(logged(note), qPrintable(note), 5000);
+        }
+        for (std::size_t n = 0; n < 3; ++n) {
+            const std::string primaryStats =
+                std::string(cluster.connect(n).command({"INFO", "commandstats"}).text());
+            QVERIFY2(primaryStats.find("cmdstat_scan:") == std::string::npos,
+                     qPrintable(QString::fromStdString(primaryStats)));
+            const std::string replicaStats =
+                std::string(cluster.connect(3 + n).command({"INFO", "commandstats"}).text());
+            QVERIFY2(replicaStats.find("cmdstat_scan:") != std::string::npos,
+                     qPrintable(QString::fromStdString(replicaStats)));
+        }
+
+        QSignalSpy finished(w.hub(), &ConnectionHub::actionFinished);
+        w.hub()->act(QString::fromStdString(cluster.url(1)), LockAction::Release, seen[1]);
+        QTRY_COMPARE_WITH_TIMEOUT(finished.count(), 1, 10000);
+        QVERIFY2(finished.at(0).at(3).toBool(), qPrintable(finished.at(0).at(5).toString()));
+        QCOMPARE(cluster.connect(1).command({"EXISTS", keys[1]}).integer(), 0);
+        QVERIFY(lockscope::ui::testing::saveScreenshot(
+            &w, QStringLiteral("cluster-window-scan-replicas")));
     }
 
     // A primary dies: the cluster promotes its replica, the window notes the topology change in

@@ -12,6 +12,8 @@
 
 #include "command_log_search.h"
 #include "lockscope/connection.h"
+#include "lockscope/inspect/doctor.h"
+#include "lockscope/sandbox/local_redis_server.h"
 #include "models/command_log_model.h"
 #include "models/lock_table_model.h"
 #include "sentinel_fixture.h"
@@ -122,6 +124,43 @@ class SentinelWindowTest : public QObject {
         QCOMPARE(now.command({"EXISTS", key}).integer(), 0);
     }
 
+    // A Sentinel connection's endpoint holds the data nodes' user, password and TLS; its host
+    // and port are no server of the service (the default 127.0.0.1:6379, or the first
+    // Sentinel's as the dialog fills them). The window must never connect there. Before, it
+    // asked that address whether it was a cluster node, sending the data password to whatever
+    // listened on it.
+    void aSentinelConnectionNeverConnectsToItsEndpointsPlaceholderAddress() {
+        lockscope::testing::SentinelGroup group;
+        LocalRedisServer decoy;
+        Connection watcher = Connection::open(decoy.endpoint());
+        auto connectionsReceived = [&] {
+            const std::string stats(watcher.command({"INFO", "stats"}).text());
+            const auto at = stats.find("total_connections_received:");
+            return std::stol(stats.substr(at + std::string("total_connections_received:").size()));
+        };
+        const long before = connectionsReceived();
+        {
+            Connection primary = Connection::open(group.server(0).endpoint());
+            primary.command({"SET", "lock:{payroll}", "runner-3", "PX", "60000"});
+        }
+        ConnectionProfile profile = ConnectionProfile::createForSentinel(
+            QStringLiteral("payroll"), QString::fromStdString(group.url()));
+        profile.endpoint.host = decoy.endpoint().host;
+        profile.endpoint.port = decoy.port();
+        QTemporaryDir config;
+        QSettings settings(config.filePath("lockscope.ini"), QSettings::IniFormat);
+        MainWindowOptions options;
+        options.auditLogPath = config.filePath("audit.jsonl");
+        options.extra.append(profile);
+        MainWindow w(settings, options);
+        w.show();
+        QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowOf(
+                                     profile.displayUrl(), QStringLiteral("lock:{payroll}")) >= 0,
+                                 15000);
+        QTest::qWait(500);  // a refresh after the first scan asks nothing new either
+        QCOMPARE(connectionsReceived(), before);
+    }
+
     // "Scan a replica": the dialog offers it for a Sentinel URL only, the settings keep it,
     // and the window reads the locks from the replica the Sentinels list (a key written only
     // there shows) while a release goes to the primary, where the lock is deleted. Before,
@@ -173,6 +212,11 @@ class SentinelWindowTest : public QObject {
             *w.commandLog(), QStringLiteral("Sentinel: scanning replica %1 of mymaster "
                                             "(SENTINEL replicas); releases go to the primary %2")
                                  .arg(replica, primary)));
+        // Read on a replica as asked: no "point LockScope at the primary" advice.
+        const auto* onReplica =
+            model->recordAt(model->rowOf(instance, QString::fromStdString(key)));
+        QVERIFY(!(onReplica->findings & inspect::bit(inspect::RuleId::OnReplica)));
+        QVERIFY(onReplica->findings & inspect::bit(inspect::RuleId::ReplicatedPrimary));
         QVERIFY(
             lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("sentinel-replica-scan")));
 

@@ -158,7 +158,8 @@ std::uint32_t Doctor::examine(const LockRecord& r, const ServerFacts& server,
             f |= bit(RuleId::RenewedPastTtl);
         if (held > options_.heldTooLong.count()) f |= bit(RuleId::HeldTooLong);
     }
-    if (server.role == ServerRole::Replica) f |= bit(RuleId::OnReplica);
+    if (server.role == ServerRole::Replica)
+        f |= bit(options_.replicaOnPurpose ? RuleId::ReplicatedPrimary : RuleId::OnReplica);
     if (server.role == ServerRole::Primary && server.connectedReplicas > 0)
         f |= bit(RuleId::ReplicatedPrimary);
     return f;

@@ -42,9 +42,11 @@ struct ConnectionProfile {
     // sentinelPassword, which is never saved and wins over one in the URL.
     bool needsSentinelPassword = false;
     QString sentinelPassword;
-    // Behind Sentinel: the watch reads an online replica (SENTINEL replicas) and leaves the
-    // primary alone; releases and other actions still go to the primary (as the CLI's
-    // --scan-replicas). With no online replica the primary is read, and the log says so.
+    // "Scan replicas" (as the CLI's --scan-replicas): the watch reads an online replica and
+    // leaves the primary alone (behind Sentinel one the Sentinels list; on a Redis Cluster one
+    // of each primary's own shard, READONLY); releases and other actions still go to the
+    // primary. With no online replica the primary is read, and the log says so
+    // (replica_to_watch.h). On a single server it changes nothing.
     bool scanReplica = false;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);

@@ -8,11 +8,8 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
-#include "lockscope/inspect/cluster_watch_hand_off.h"
-#include "lockscope/inspect/library_release.h"
-#include "lockscope/sentinel.h"
-#include "session/cluster_members.h"
 #include "session/lock_companions.h"
+#include "session/replica_to_watch.h"
 #include "session/tsan_handover.h"
 
 namespace lockscope::ui {
@@ -201,21 +198,12 @@ void ConnectionWorker::setState(ConnectionState state, const QString& message) {
 
 Endpoint ConnectionWorker::serverNow() {
     if (profile_.sentinelUrl.isEmpty()) return profile_.endpoint;
-    using std::chrono::milliseconds;
     // The data nodes' credentials and TLS as edited, the Sentinels' password from the vault.
-    const SentinelTarget target = profile_.sentinelTarget();
-    const ConnectionOptions quick{.connectTimeout = milliseconds(1000),
-                                  .commandTimeout = milliseconds(1000)};
-    Endpoint primary = discoverPrimary(target, quick);
-    if (!sentinelSwitches_) sentinelSwitches_ = std::make_unique<SentinelSwitches>(target, quick);
-    const std::string now = primary.display();
-    if (sentinelPrimary_.empty())
-        logNote(tr("Sentinel: the primary of %1 is %2")
-                    .arg(QString::fromStdString(target.service), QString::fromStdString(now)));
-    else if (now != sentinelPrimary_)
-        noteFailover(sentinelPrimary_, now);
-    sentinelPrimary_ = now;
-    return primary;
+    if (!sentinel_) sentinel_ = std::make_unique<SentinelFollower>(profile_.sentinelTarget());
+    SentinelFollower::PrimaryNow now = sentinel_->primaryNow();
+    if (!now.firstNote.isEmpty()) logNote(now.firstNote);
+    if (now.failedOverFrom) noteFailover(*now.failedOverFrom, sentinel_->primary());
+    return now.endpoint;
 }
 
 void ConnectionWorker::noteFailover(const std::string& from, const std::string& to) {
@@ -237,42 +225,29 @@ void ConnectionWorker::connectNow() {
     options_.handOffRedirects = cluster_ != nullptr || !profile_.clusterOf.isEmpty();
     // Actions always use connection_ (the primary); the watch may read a replica instead.
     Connection& watched = openReplicaToWatch() ? *replicaConnection_ : *connection_;
+    options_.doctor.replicaOnPurpose = replicaConnection_ != nullptr;  // no "on-replica" advice
     watch_ = std::make_unique<inspect::LockWatch>(watched, options_, std::exchange(memory_, {}));
     watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
 }
 
 bool ConnectionWorker::openReplicaToWatch() {
-    if (profile_.sentinelUrl.isEmpty() || !profile_.scanReplica) return false;
-    const SentinelTarget target = profile_.sentinelTarget();
-    const QString service = QString::fromStdString(target.service);
-    const QString primary = QString::fromStdString(sentinelPrimary_);
-    QString note;
-    try {
-        const ConnectionOptions quick{.connectTimeout = std::chrono::milliseconds(1000),
-                                      .commandTimeout = std::chrono::milliseconds(1000)};
-        for (const Endpoint& replica : discoverReplicas(target, quick)) {
-            try {
-                // Read-only: the watch never writes, and a replica would refuse it anyway.
-                replicaConnection_ =
-                    std::make_unique<Connection>(Connection::open(replica, {.readOnly = true}));
-                observe(*replicaConnection_);
-                note = tr("Sentinel: scanning replica %1 of %2 (SENTINEL replicas); releases go "
-                          "to the primary %3")
-                           .arg(QString::fromStdString(replica.display()), service, primary);
-                break;
-            } catch (const IoError&) {
-                // Listed as online a moment ago: try the next one.
-            }
-        }
-        if (!replicaConnection_)
-            note = tr("Sentinel: no online replica of %1 answers: scanning the primary %2")
-                       .arg(service, primary);
-    } catch (const Error& e) {
-        note = tr("Sentinel: could not list the replicas of %1 (%2): scanning the primary %3")
-                   .arg(service, QString::fromStdString(e.what()), primary);
+    if (!profile_.scanReplica) return false;
+    const bool again = !replicaNote_.isEmpty();  // a reconnect: the replica may have changed
+    ReplicaToWatch chosen;
+    if (sentinel_) {
+        chosen = openSentinelReplica(sentinel_->target(), sentinel_->primary());
+    } else if (inspect::ClusterRouter* router = actionRouter()) {
+        chosen = openClusterReplica(*router, again);
+        logClusterEvents();  // what asking again found
+    } else {
+        chosen.note = tr("scan replicas: %1 is a single server, neither a Redis Cluster nor "
+                         "behind Sentinel: scanning it")
+                          .arg(instance_);
     }
-    if (note != replicaNote_) logNote(note);  // once per change, not at every reconnect
-    replicaNote_ = note;
+    replicaConnection_ = std::move(chosen.connection);
+    if (replicaConnection_) observe(*replicaConnection_);
+    if (chosen.note != replicaNote_) logNote(chosen.note);  // once per change, not per reconnect
+    replicaNote_ = chosen.note;
     return replicaConnection_ != nullptr;
 }
 
@@ -285,69 +260,13 @@ void ConnectionWorker::observe(Connection& connection) {
     });
 }
 
-void ConnectionWorker::askAboutCluster() {
-    if (clusterAsked_ || !profile_.clusterOf.isEmpty()) return;
-    clusterAsked_ = true;
-    try {
-        // Through the profile's address map: the nodes' announced addresses may be
-        // unreachable from here (NAT, containers, a tunnel).
-        cluster_ = std::make_unique<inspect::ClusterRouter>(
-            profile_.endpoint, ConnectionOptions{.readOnly = profile_.readOnly},
-            profile_.clusterAddressing);
-        auto members = describeClusterMembers(*cluster_, profile_.endpoint);
-        if (!members) {
-            cluster_.reset();
-            return;
-        }
-        logNote(members->topologyNote);
-        clusterPrimaries_ = members->otherPrimaries;
-        clusterNodeLines_ = members->nodeLines;
-        emit clusterFound(instance_, members->nodeLines, members->otherPrimaries,
-                          members->otherPrimaryTlsNames);
-    } catch (const Error& e) {
-        cluster_.reset();
-        logNote(tr("could not ask whether %1 is part of a cluster: %2")
-                    .arg(instance_, QString::fromStdString(e.what())));
-    }
-}
-
-void ConnectionWorker::followCluster() {
-    if (!cluster_) return;
-    const auto now = std::chrono::steady_clock::now();
-    if (clusterNodeLost_.exchange(false)) cluster_->noteNodeLost(now);
-    if (clusterRedirect_.exchange(false)) cluster_->noteRedirect();
-    try {
-        if (!cluster_->followTopology(now)) return;
-        logClusterEvents();
-        auto members = describeClusterMembers(*cluster_, profile_.endpoint);
-        // New slot ranges too (a slot moved): the sidebar and the Node column show them.
-        if (members && (members->otherPrimaries != clusterPrimaries_ ||
-                        members->nodeLines != clusterNodeLines_)) {
-            clusterPrimaries_ = members->otherPrimaries;
-            clusterNodeLines_ = members->nodeLines;
-            emit clusterFound(instance_, members->nodeLines, members->otherPrimaries,
-                              members->otherPrimaryTlsNames);
-        }
-    } catch (const Error&) {
-        // No node answered this time: the router asks again in a second.
-    }
-}
-
-void ConnectionWorker::logClusterEvents() {
-    if (!cluster_) return;
-    const auto& events = cluster_->events();
-    for (; clusterEventsSeen_ < events.size(); ++clusterEventsSeen_)
-        logNote(tr("cluster topology changed: %1")
-                    .arg(QString::fromStdString(events[clusterEventsSeen_])));
-}
-
 void ConnectionWorker::step() {
     if (stopped_) return;
     followCluster();
     try {
         // A Sentinel announced a failover (+switch-master): the next connection is to the new
         // primary, now, even while the old one (demoted to a replica) still answers reads.
-        if (connection_ && sentinelSwitches_ && sentinelSwitches_->switched()) dropConnection();
+        if (connection_ && sentinel_ && sentinel_->switched()) dropConnection();
         if (!connection_) connectNow();
         const std::stop_token scanStop = beginScan();
         applyFocus();
@@ -413,126 +332,17 @@ void ConnectionWorker::step() {
     }
 }
 
-void ConnectionWorker::handOffRedirected(inspect::WatchUpdate& update) {
-    if (update.redirected.empty()) return;
-    inspect::ClusterRouter* router = actionRouter();
-    if (!router) return;
-    std::vector<inspect::SlotGift> gifts;
-    try {
-        gifts = inspect::giveUpRedirectedSlots(*router, {watch_.get(), profile_.endpoint}, update);
-    } catch (const Error& e) {
-        // A node lost meanwhile: the keys stay as last seen, and the next round asks again.
-        router->noteError(e, std::chrono::steady_clock::now());
-        if (dynamic_cast<const IoError*>(&e) && router == memberRouter_.get())
-            memberRouter_.reset();
-        return;
-    }
-    logClusterEvents();
-    for (auto& gift : gifts) {
-        const QString to = QString::fromStdString(gift.to.display());
-        logNote(tr("cluster topology changed: slot %1 moved to %2; its %3 lock(s) follow it there")
-                    .arg(gift.slot)
-                    .arg(QString::fromStdString(gift.to.host + ":" + std::to_string(gift.to.port)))
-                    .arg(gift.records.size()));
-        QVector<inspect::LockRecord> records(std::make_move_iterator(gift.records.begin()),
-                                             std::make_move_iterator(gift.records.end()));
-        handOver(records.constData());  // read on the taker's thread (see tsan_handover.h)
-        emit slotGiven(instance_, to, gift.slot, records);
-    }
-}
-
-void ConnectionWorker::adoptSlot(const QString& from, int slot,
-                                 const QVector<inspect::LockRecord>& records) {
-    takeOver(records.constData());
-    std::vector<inspect::LockRecord> given(records.begin(), records.end());
-    if (!watch_ || stopped_) {
-        // Not connected yet (a worker just opened for the slot's new owner) or not now: the
-        // rows move here at once, and the next watch's first rescan reads them with this
-        // history (before, they stayed with the node that gave the slot away).
-        const auto here = std::make_shared<const std::string>(instance_.toStdString());
-        QVector<inspect::LockRecord> moved;
-        moved.reserve(records.size());
-        for (auto& r : given) {
-            r.instance = here;
-            moved.append(r);
-            memory_.table.observe(std::move(r));
-        }
-        handOver(moved.constData());
-        emit locksMoved(from, instance_, moved, {});
-        return;
-    }
-    try {
-        inspect::WatchUpdate update = watch_->adoptSlot(slot, std::move(given));
-        completeFromTable(update.changed, watch_->table());
-        QVector<inspect::LockRecord> moved(std::make_move_iterator(update.changed.begin()),
-                                           std::make_move_iterator(update.changed.end()));
-        QStringList gone;
-        for (const auto& key : update.removed) gone << QString::fromStdString(key);
-        handOver(moved.constData());
-        handOver(gone.constData());
-        emit locksMoved(from, instance_, moved, gone);
-    } catch (const Error&) {
-        nextStepAt_ = {};  // the next step finds out what happened and reports it
-        scheduleNext(0);
-    }
-}
-
-inspect::ClusterRouter* ConnectionWorker::actionRouter() {
-    if (cluster_) return cluster_.get();
-    if (profile_.clusterOf.isEmpty()) return nullptr;  // a plain server
-    // Seeded at this worker's own node: the topology is asked only when a key answers MOVED.
-    if (!memberRouter_)
-        memberRouter_ = std::make_unique<inspect::ClusterRouter>(
-            profile_.endpoint, ConnectionOptions{.readOnly = profile_.readOnly},
-            profile_.clusterAddressing);
-    return memberRouter_.get();
-}
-
-inspect::ActionResult ConnectionWorker::runAction(Connection& on, inspect::ClusterRouter* router,
-                                                  LockAction action,
-                                                  const inspect::LockRecord& seen, qint64 ttlMs,
-                                                  bool confirmed) {
-    inspect::SafeActions actions(on, audit_.get());
-    const std::string& k = seen.key;  // the exact bytes: a key need not be valid UTF-8
-    switch (action) {
-        case LockAction::Release: {
-            if (!inspect::hasLibraryRelease(seen.kind))
-                return actions.release(k, inspect::Holder::of(seen));
-            // Redisson, sidekiq and Spring locks are released the way their library expects,
-            // so its waiters wake (and a digest goes with all its keys, each to its own node).
-            inspect::LibraryRelease::KeyRoute route;
-            if (router)
-                route = [this, router](std::string_view key,
-                                       const inspect::LibraryRelease::ConnectionAct& act,
-                                       const inspect::LibraryRelease::ConnectionAct& beforeAsk) {
-                    router->onKey(
-                        key,
-                        [&](Connection& c) {
-                            observe(c);
-                            act(c);
-                        },
-                        beforeAsk);
-                };
-            return inspect::LibraryRelease(on, audit_.get(), route).release(seen);
-        }
-        case LockAction::AddTtl:
-            return actions.expire(k, inspect::Holder::of(seen), std::chrono::milliseconds(ttlMs));
-        case LockAction::ForceDelete:
-            return actions.forceDelete(k, confirmed);
-    }
-    return {};
-}
-
 void ConnectionWorker::act(LockAction action, const QString& key, const inspect::LockRecord& seen,
                            qint64 ttlMs, bool confirmed) {
-    static const char* names[] = {"release", "expire", "force-delete"};
-    QString name = QString::fromLatin1(names[int(action)]);
+    const LockActionRequest request{action, &seen, ttlMs, confirmed};
+    const QString name = actionName(action);
     if (!connection_) {
         const QString why = tr("not connected to %1").arg(instance_);
-        auditRefusal(name, seen, ttlMs, why);
+        auditRefusal(audit_.get(), instance_, request, why);
         emit actionFinished(instance_, key, name, false, -1, why);
         return;
     }
+    const auto observeIt = [this](Connection& c) { observe(c); };
     try {
         inspect::ActionResult result;
         if (inspect::ClusterRouter* router = actionRouter()) {
@@ -545,7 +355,7 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
                 seen.key,
                 [&](Connection& c) {
                     observe(c);
-                    result = runAction(c, router, action, seen, ttlMs, confirmed);
+                    result = runLockAction(c, router, audit_.get(), observeIt, request);
                 },
                 [&](Connection& c) {
                     observe(c);
@@ -553,7 +363,7 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
                 });
             logClusterEvents();
         } else {
-            result = runAction(*connection_, nullptr, action, seen, ttlMs, confirmed);
+            result = runLockAction(*connection_, nullptr, audit_.get(), observeIt, request);
         }
         emit actionFinished(instance_, key, name, result.ok(), int(result.outcome),
                             QString::fromStdString(result.message));
@@ -565,28 +375,6 @@ void ConnectionWorker::act(LockAction action, const QString& key, const inspect:
     }
     nextStepAt_ = {};  // show the result of the action at once
     scheduleNext(0);
-}
-
-void ConnectionWorker::auditRefusal(const QString& action, const inspect::LockRecord& seen,
-                                    qint64 ttlMs, const QString& why) {
-    // The README promises every manual action in the audit log, refused ones too.
-    if (!audit_) return;
-    inspect::AuditEntry entry;
-    entry.instance = instance_.toStdString();
-    entry.key = seen.key;
-    entry.action = action.toStdString();
-    if (seen.fields.empty())
-        entry.tokenSeen = seen.token;
-    else
-        entry.fieldsSeen = seen.fields;
-    if (action == QLatin1String("expire")) entry.ttlMs = ttlMs;
-    entry.result = "refused";
-    entry.detail = why.toStdString();
-    try {
-        audit_->append(entry);
-    } catch (const Error&) {
-        // The refusal is still shown; an unwritable audit log was reported at start.
-    }
 }
 
 void ConnectionWorker::dropConnection() {

@@ -24,9 +24,10 @@
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/safe_actions.h"
-#include "lockscope/sentinel_switches.h"
 #include "models/command_log_entry.h"
 #include "session/connection_profile.h"
+#include "session/lock_action.h"
+#include "session/sentinel_follower.h"
 
 namespace lockscope::inspect {
 class AuditLog;
@@ -36,8 +37,6 @@ namespace lockscope::ui {
 
 enum class ConnectionState { Connecting, Connected, Reconnecting, Failed, Stopped };
 QString toString(ConnectionState state);
-
-enum class LockAction { Release, AddTtl, ForceDelete };
 
 class ConnectionWorker : public QObject {
     Q_OBJECT
@@ -134,17 +133,15 @@ class ConnectionWorker : public QObject {
     // name now (a different one than last time is a failover: noted, and failoverSeen).
     Endpoint serverNow();
     void noteFailover(const std::string& from, const std::string& to);
-    // Behind Sentinel with scanReplica: opens replicaConnection_ to an online replica for the
-    // watch (false: the primary is read). The choice is noted in the command log when it
-    // changes.
+    // With scanReplica, behind Sentinel or on a cluster: opens replicaConnection_ to an
+    // online replica for the watch (false: the primary is read). The choice is noted in the
+    // command log when it changes (replica_to_watch.h).
     bool openReplicaToWatch();
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
     std::stop_token beginScan();
     void dropConnection();  // keeps what the watch knew for the next connection
-    void auditRefusal(const QString& action, const inspect::LockRecord& seen, qint64 ttlMs,
-                      const QString& why);
     void logNote(const QString& note);
     void noteFailure(const QString& note);  // logNote, unless the last failure said the same
     void askAboutCluster();
@@ -158,17 +155,14 @@ class ConnectionWorker : public QObject {
     // The router an action goes through on a cluster (null on a plain server): the
     // connection's own (cluster_), or for another primary's worker one seeded at its node.
     inspect::ClusterRouter* actionRouter();
-    inspect::ActionResult runAction(Connection& on, inspect::ClusterRouter* router,
-                                    LockAction action, const inspect::LockRecord& seen,
-                                    qint64 ttlMs, bool confirmed);
 
     ConnectionProfile profile_;
     QString instance_;
     std::shared_ptr<inspect::AuditLog> audit_;
     inspect::WatchOptions options_;
     std::unique_ptr<Connection> connection_;
-    // Behind Sentinel with scanReplica: what the watch reads (connection_ is the primary, for
-    // actions). Declared after connection_ and before watch_: the watch goes first.
+    // With scanReplica: what the watch reads (connection_ is the primary, for actions).
+    // Declared after connection_ and before watch_: the watch goes first.
     std::unique_ptr<Connection> replicaConnection_;
     QString replicaNote_;
     std::unique_ptr<inspect::LockWatch> watch_;
@@ -191,10 +185,8 @@ class ConnectionWorker : public QObject {
     // Another primary's worker: routes its actions to the key's slot owner (a slot moved by an
     // operator or a failover since the row was read). Made at the first action.
     std::unique_ptr<inspect::ClusterRouter> memberRouter_;
-    // Behind Sentinel: its announcements of a failover (+switch-master), and the primary
-    // connected last (Endpoint::display()).
-    std::unique_ptr<SentinelSwitches> sentinelSwitches_;
-    std::string sentinelPrimary_;
+    // Behind Sentinel: the service's primary and its failovers (made at the first connect).
+    std::unique_ptr<SentinelFollower> sentinel_;
     std::atomic<bool> clusterNodeLost_{false};  // set by the GUI thread (the hub)
     std::atomic<bool> clusterRedirect_{false};  // likewise
     QStringList clusterNodeLines_;

@@ -46,6 +46,12 @@ struct ClusterTopology {
 
     std::vector<const ClusterNode*> primaries() const;
     std::vector<const ClusterNode*> replicasOf(const ClusterNode& primary) const;
+    // The replica to read instead of the primary (--scan-replicas): its first one that is not
+    // failed; null when it has none.
+    const ClusterNode* onlineReplicaOf(const ClusterNode& primary) const;
+    // A replica's lag behind its primary in bytes of the replication stream, from the offsets
+    // CLUSTER SHARDS reports; -1 when either is unknown (CLUSTER SLOTS).
+    static std::int64_t lagBytes(const ClusterNode& primary, const ClusterNode& replica);
     // The primary that serves the slot; null when no node does (a slot not covered).
     const ClusterNode* ownerOfSlot(int slot) const;
     const ClusterNode* byId(std::string_view id) const;

@@ -67,6 +67,10 @@ struct DoctorOptions {
     KeyLayout layout;  // where the fence counter of a lock lives
     // Set on a Redis Cluster: who serves which slot, for "fence-on-other-node".
     std::shared_ptr<const ClusterTopology> cluster;
+    // The operator chose to read a replica (--scan-replicas, the window's switch): that is no
+    // mistake, so "on-replica" (point LockScope at the primary) is not said; the lock lives
+    // on a primary with a replica, so "replicated" is.
+    bool replicaOnPurpose = false;
 };
 
 class Doctor {

@@ -32,16 +32,9 @@ std::vector<NodeScanReport> planNodes(const ClusterTopology& t, bool scanReplica
         r.node = *primary;
         r.slotRanges = formatSlotRanges(primary->servedSlots);
         if (scanReplicas) {
-            const ClusterNode* chosen = nullptr;
-            for (const ClusterNode* replica : t.replicasOf(*primary))
-                if (replica->health != "fail" && replica->health != "failed") {
-                    chosen = replica;
-                    break;
-                }
-            if (chosen) {
+            if (const ClusterNode* chosen = t.onlineReplicaOf(*primary)) {
                 r.node = *chosen;
-                if (primary->replicationOffset >= 0 && chosen->replicationOffset >= 0)
-                    r.replicaLagBytes = primary->replicationOffset - chosen->replicationOffset;
+                r.replicaLagBytes = ClusterTopology::lagBytes(*primary, *chosen);
             } else {
                 r.notes.push_back("no online replica of " + primary->address() +
                                   ": scanned the primary");

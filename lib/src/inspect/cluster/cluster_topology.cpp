@@ -156,6 +156,17 @@ std::vector<const ClusterNode*> ClusterTopology::replicasOf(const ClusterNode& p
     return out;
 }
 
+const ClusterNode* ClusterTopology::onlineReplicaOf(const ClusterNode& primary) const {
+    for (const ClusterNode* replica : replicasOf(primary))
+        if (replica->health != "fail" && replica->health != "failed") return replica;
+    return nullptr;
+}
+
+std::int64_t ClusterTopology::lagBytes(const ClusterNode& primary, const ClusterNode& replica) {
+    if (primary.replicationOffset < 0 || replica.replicationOffset < 0) return -1;
+    return primary.replicationOffset - replica.replicationOffset;
+}
+
 const ClusterNode* ClusterTopology::ownerOfSlot(int slot) const {
     for (const auto& n : nodes)
         if (n.isPrimary())
