@@ -2,6 +2,7 @@
 // Sentinels): a connection given as redis-sentinel://…#mymaster finds the primary through the
 // Sentinels and, on SENTINEL FAILOVER, follows the promoted replica with the same rows.
 #include <QCheckBox>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSettings>
@@ -21,6 +22,7 @@
 #include "session/profile_store.h"
 #include "ui_test_support.h"
 #include "widgets/connection_dialog.h"
+#include "widgets/discover_dialog.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
@@ -142,6 +144,9 @@ class SentinelWindowTest : public QObject {
         {
             Connection primary = Connection::open(group.server(0).endpoint());
             primary.command({"SET", "lock:{payroll}", "runner-3", "PX", "60000"});
+            // Lock-shaped, outside the profile's patterns: for Discover to find on the primary.
+            primary.command(
+                {"SET", "nightly-report", "a3b1c0d2e4f611ee8a1b0242ac120002", "PX", "600000"});
         }
         ConnectionProfile profile = ConnectionProfile::createForSentinel(
             QStringLiteral("payroll"), QString::fromStdString(group.url()));
@@ -157,7 +162,15 @@ class SentinelWindowTest : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(w.inspector()->model()->rowOf(
                                      profile.displayUrl(), QStringLiteral("lock:{payroll}")) >= 0,
                                  15000);
-        QTest::qWait(500);  // a refresh after the first scan asks nothing new either
+        // Discover scans the service's primary too (before: the placeholder address).
+        DiscoverDialog* discover = w.discoverLocks(profile.id);
+        QVERIFY(discover);
+        QTRY_VERIFY_WITH_TIMEOUT(!discover->running(), 20000);
+        bool proposed = false;
+        for (int r = 0; r < discover->table()->rowCount(); ++r)
+            proposed |= discover->table()->item(r, 0)->text() == QStringLiteral("nightly-*");
+        QVERIFY2(proposed, qPrintable(discover->summary()->text()));
+        discover->close();
         QCOMPARE(connectionsReceived(), before);
     }
 

@@ -10,7 +10,10 @@
 #include <QTimer>
 #include <QVBoxLayout>
 
+#include <chrono>
+
 #include "lockscope/errors.h"
+#include "lockscope/sentinel.h"
 #include "session/pool_run.h"
 
 namespace lockscope::ui {
@@ -86,12 +89,19 @@ void DiscoverDialog::start() {
     stop_ = std::stop_source();
     inspect::DiscoverOptions options;
     for (const QString& p : profile_.patterns) options.currentPatterns.push_back(p.toStdString());
-    Endpoint endpoint = profile_.endpoint;
     auto seen = keysSeen_;
     auto token = stop_.get_token();
-    watcher_.setFuture(runOnPool([endpoint, options, seen, token] {
+    watcher_.setFuture(runOnPool([profile = profile_, options, seen, token] {
         DiscoverOutcome outcome;
         try {
+            // Behind Sentinel the endpoint's host is no server (the default, or the first
+            // Sentinel's): the service's primary now is scanned.
+            const Endpoint endpoint =
+                profile.sentinelUrl.isEmpty()
+                    ? profile.endpoint
+                    : discoverPrimary(profile.sentinelTarget(),
+                                      {.connectTimeout = std::chrono::milliseconds(3000),
+                                       .commandTimeout = std::chrono::milliseconds(3000)});
             // Its own connection, read-only: Discover only reads.
             Connection c = Connection::open(endpoint, {.readOnly = true});
             outcome.result = inspect::discover(
