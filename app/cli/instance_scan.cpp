@@ -36,13 +36,19 @@ int exitCodeFor(const Error& e) {
 
 namespace {
 
+// How the flags shape the doctor's judgement, the same for every way a scan is read.
+inspect::DoctorOptions doctorOptionsFor(const InspectorFlags& flags,
+                                        std::shared_ptr<const inspect::ClusterTopology> cluster) {
+    inspect::DoctorOptions options;
+    options.layout = flags.scan.layout;
+    options.cluster = std::move(cluster);
+    options.replicaOnPurpose = flags.scanReplicas;  // a replica read as asked is no mistake
+    return options;
+}
+
 void judge(const InspectorFlags& flags, InstanceScan& s,
            std::shared_ptr<const inspect::ClusterTopology> cluster = nullptr) {
-    inspect::DoctorOptions doctorOptions;
-    doctorOptions.layout = flags.scan.layout;
-    doctorOptions.cluster = std::move(cluster);
-    doctorOptions.replicaOnPurpose = flags.scanReplicas;
-    inspect::Doctor(doctorOptions).annotate(s.records, s.facts);
+    inspect::Doctor(doctorOptionsFor(flags, std::move(cluster))).annotate(s.records, s.facts);
     std::sort(s.records.begin(), s.records.end(),
               [](const auto& a, const auto& b) { return a.key < b.key; });
 }
@@ -188,9 +194,7 @@ void streamOne(const InspectorFlags& flags, InstanceScan& s, const RecordSink& s
         }
         Connection& c = router.connectionTo(s.endpoint);
         s.facts = inspect::probeServer(c);
-        inspect::DoctorOptions doctorOptions;
-        doctorOptions.layout = flags.scan.layout;
-        const inspect::Doctor doctor(doctorOptions);
+        const inspect::Doctor doctor(doctorOptionsFor(flags, nullptr));
         inspect::Scanner scanner(c, flags.scan);
         inspect::ScanSummary summary = scanner.run(
             [&](inspect::ScanBatch& batch) {
@@ -246,7 +250,7 @@ std::vector<InstanceScan> observeInstances(const InspectorFlags& flags,
     options.scan = flags.scan;
     options.pollInterval = interval;
     options.rescanInterval = observe + interval;  // one scan, then cheap re-reads
-    options.doctor.layout = flags.scan.layout;
+    options.doctor = doctorOptionsFor(flags, nullptr);
     options.followKeyspaceEvents = false;
     ConnectionOptions connection = connectionOptions(flags, true);
     connection.stop = stop;
