@@ -20,9 +20,7 @@ QString reason(const QKeychain::Job* job) {
         case QKeychain::AccessDeniedByUser:
         case QKeychain::AccessDenied:
             return vague ? PasswordVault::tr("access denied") : said;
-        case QKeychain::NoBackendAvailable:
-            return vague ? PasswordVault::tr("no keychain service answers") : said;
-        default:
+        default:  // no backend, or no Secret Service behind D-Bus
             return vague ? PasswordVault::tr("no keychain service answers") : said;
     }
 }

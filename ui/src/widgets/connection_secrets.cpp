@@ -136,10 +136,10 @@ void ConnectionSecrets::recall(
         state->needs.push_back(
             {PasswordVault::sentinelPasswordId(p.id), tr("Sentinel password"),
              [](ConnectionProfile& c, const QString& s) { c.sentinelPassword = s; }});
-    recallNext(std::move(state));
+    recallNext(state);
 }
 
-void ConnectionSecrets::recallNext(std::shared_ptr<Recalled> state) {
+void ConnectionSecrets::recallNext(const std::shared_ptr<Recalled>& state) {
     if (state->next == state->needs.size()) {
         QString unread;
         if (!state->unread.isEmpty())

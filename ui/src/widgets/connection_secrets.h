@@ -54,7 +54,7 @@ class ConnectionSecrets : public QObject {
     // One step of recall: the secrets still to look up (each a keychain id, a name and where
     // it goes), the names of those the keychain did not give, and its last reason.
     struct Recalled;
-    void recallNext(std::shared_ptr<Recalled> state);
+    void recallNext(const std::shared_ptr<Recalled>& state);
 
     PasswordVault& vault_;
     QWidget* window_;
