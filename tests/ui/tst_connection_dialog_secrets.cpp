@@ -69,6 +69,7 @@ class ConnectionDialogSecretsTest : public QObject {
         ConnectionDialog dialog;
         dialog.show();
         QVERIFY(QTest::qWaitForWindowActive(&dialog));
+        const int plainHeight = dialog.height();
         dialog.urlEdit()->clear();
         dialog.urlEdit()->setFocus();
         QTest::keyClicks(dialog.urlEdit(), url_);
@@ -84,6 +85,13 @@ class ConnectionDialogSecretsTest : public QObject {
         QVERIFY(p.needsSentinelPassword);
         QCOMPARE(p.sentinelUrlToSave(), bareUrl_);
         QVERIFY(!p.sentinelUrl.contains(QStringLiteral("sentinel-password")));
+        // The cluster section hid: the dialog follows, no room left over.
+        QTest::qWait(200);  // the layouts settle (a hint read at once may be the old one)
+        QTRY_COMPARE(dialog.height(), dialog.sizeHint().height());
+        QVERIFY2(dialog.height() < plainHeight,
+                 qPrintable(QStringLiteral("%1 px, %2 with the cluster section")
+                                .arg(dialog.height())
+                                .arg(plainHeight)));
         QVERIFY(lockscope::ui::testing::saveScreenshot(
             &dialog, QStringLiteral("connection-dialog-sentinel-pw")));
 

@@ -351,6 +351,7 @@ void ConnectionDialog::urlEditingFinished() {
     urlToRewrite_ = false;
     syncing_ = true;
     url_->setText(urlText(profile()));
+    url_->setCursorPosition(0);  // its scheme in view, not the service name alone
     syncing_ = false;
 }
 
