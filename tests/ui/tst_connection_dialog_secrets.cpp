@@ -101,6 +101,17 @@ class ConnectionDialogSecretsTest : public QObject {
         QCOMPARE(pasted.sentinelPasswordEdit()->text(), kSentinelPassword);
         QCOMPARE(pasted.urlEdit()->text(), bareUrl_);
 
+        // The Sentinels' user stays in the URL (it is saved), only the password moves.
+        const QString service = QStringLiteral("#mymaster");
+        const QString base = bareUrl_.left(bareUrl_.size() - service.size());
+        ConnectionDialog withUser;
+        setUrl(withUser,
+               base + QStringLiteral("?sentinel-user=watcher&sentinel-password=pw%26") + service);
+        QCOMPARE(withUser.sentinelPasswordEdit()->text(), QStringLiteral("pw&"));
+        QCOMPARE(withUser.urlEdit()->text(),
+                 base + QStringLiteral("?sentinel-user=watcher") + service);
+        QCOMPARE(withUser.profile().sentinelTarget().sentinelUser, std::string("watcher"));
+
         // The URL edited back to none: what it brought goes with it; typed by hand, it stays.
         setUrl(pasted, bareUrl_);
         QVERIFY(pasted.sentinelPasswordEdit()->text().isEmpty());
@@ -249,7 +260,13 @@ class ConnectionDialogSecretsTest : public QObject {
         dialog.show();
         dialog.setProfile(saved);
         QVERIFY(dialog.passwordEdit()->text().isEmpty());
-        auto [ok, message] = runTest(dialog);
+        // The keychain answers later: the click returns at once, Test says it is testing.
+        QSignalSpy finished(&dialog, &ConnectionDialog::testFinished);
+        dialog.testButton()->click();
+        QCOMPARE(dialog.testResult(), QStringLiteral("Testing…"));
+        QVERIFY(!dialog.testButton()->isEnabled());
+        QVERIFY(finished.wait(10000));
+        auto [ok, message] = std::pair{finished[0][0].toBool(), finished[0][1].toString()};
         QVERIFY2(!ok, qPrintable(message));
         // No keychain answers here; with one that holds nothing, the same (its reason differs).
         QVERIFY2(message.startsWith(
