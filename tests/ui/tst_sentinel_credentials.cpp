@@ -1,9 +1,9 @@
 // The Sentinels' own password in the window (tests/support/sentinel_fixture with requirepass on
-// the Sentinels): typed into the URL (?sentinel-password=), it reaches the Sentinels from the
-// dialog's Test and the window, goes to the keychain under its own id and never into the
-// settings file; a window that reloads the connection gets it from the keychain or, as here
-// where no keychain answers ("Cannot autolaunch D-Bus"), asks for it. A wrong or empty one is
-// a clear failure, not endless retries.
+// the Sentinels): typed into the URL (?sentinel-password=), it moves to the dialog's masked
+// Sentinel password field and reaches the Sentinels from the dialog's Test and the window, goes to
+// the keychain under its own id and never into the settings file; a window that reloads the
+// connection gets it from the keychain or, as here where no keychain answers ("Cannot autolaunch
+// D-Bus"), asks for it. A wrong or empty one is a clear failure, not endless retries.
 #include <QApplication>
 #include <QCheckBox>
 #include <QDialogButtonBox>
@@ -101,6 +101,8 @@ class SentinelCredentialsTest : public QObject {
             w.resize(1280, 720);
             w.show();
             QString testSaid;
+            QString urlShown;
+            QString fieldHolds;
             bool dialogFound = false;
             QSignalSpy messages(w.statusBar(), &QStatusBar::messageChanged);
             QTimer::singleShot(0, &w, [&] {
@@ -109,6 +111,9 @@ class SentinelCredentialsTest : public QObject {
                 if (!dialog) return;  // addConnection's dialog stays open: the test times out
                 dialog->urlEdit()->setText(url);
                 emit dialog->urlEdit()->textEdited(url);
+                // Moved out of the URL into the masked field, which Test and OK use.
+                urlShown = dialog->urlEdit()->text();
+                fieldHolds = dialog->sentinelPasswordEdit()->text();
                 QSignalSpy tested(dialog, &ConnectionDialog::testFinished);
                 dialog->testButton()->click();
                 tested.wait(10000);
@@ -121,6 +126,8 @@ class SentinelCredentialsTest : public QObject {
             });
             w.addConnection();
             QVERIFY(dialogFound);
+            QCOMPARE(fieldHolds, QString::fromStdString(kSentinelPassword));
+            QCOMPARE(urlShown, instance);
             // Test reached the primary through the Sentinels, with their password.
             QVERIFY2(testSaid.contains(
                          QStringLiteral("the primary of mymaster is %1")

@@ -20,6 +20,9 @@ class PasswordVault : public QObject {
                std::function<void(bool stored, QString why)> done);
     // done(password): nullopt when nothing is stored or the keychain is unavailable.
     void load(const QString& profileId, std::function<void(std::optional<QString>)> done);
+    // As load, with the keychain's reason when there is no password (to tell the operator).
+    void read(const QString& profileId,
+              std::function<void(std::optional<QString> password, QString why)> done);
     void forget(const QString& profileId);
 
     static QString serviceName() { return QStringLiteral("LockScope"); }

@@ -68,7 +68,9 @@ QList<ConnectionProfile> ProfileStore::load() const {
         p.sentinelUrl = settings_.value("sentinel").toString();
         p.needsSentinelPassword =
             !p.sentinelUrl.isEmpty() && settings_.value("needsSentinelPassword", false).toBool();
-        p.scanReplica = !p.sentinelUrl.isEmpty() && settings_.value("scanReplica", false).toBool();
+        // Any connection (a Redis Cluster reads a replica per shard too); older settings
+        // saved it as false for all but Sentinel ones, and lack it before that: off.
+        p.scanReplica = settings_.value("scanReplica", false).toBool();
         for (const QString& m : settings_.value("clusterMap").toStringList()) {
             try {
                 inspect::addAddressMapping(p.clusterAddressing, m.toStdString());
@@ -109,7 +111,7 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         // Behind Sentinel: its URL without passwords (both are the vault's), its user kept.
         settings_.setValue("sentinel", p.sentinelUrlToSave());
         settings_.setValue("needsSentinelPassword", needsSentinelPassword(p));
-        settings_.setValue("scanReplica", !p.sentinelUrl.isEmpty() && p.scanReplica);
+        settings_.setValue("scanReplica", p.scanReplica);
         settings_.setValue("clusterMap", p.addressMapEntries());
         settings_.setValue("clusterThroughSeedHost", p.clusterAddressing.throughSeedHost);
         settings_.setValue("maxLoad", p.maxLoad);

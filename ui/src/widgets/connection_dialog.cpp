@@ -15,15 +15,45 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 #include <algorithm>
+#include <optional>
 
 #include "lockscope/errors.h"
 #include "lockscope/sentinel.h"
+#include "session/password_vault.h"
 #include "session/pool_run.h"
+#include "widgets/connection_secrets.h"
 #include "widgets/connection_test.h"
 #include "widgets/screen_fit.h"
 #include "widgets/tls_settings_box.h"
 
 namespace lockscope::ui {
+namespace {
+
+// A Sentinel URL split: as saved (no password of either kind) and the Sentinels' password it
+// held. Throws InvalidArgumentError for a bad URL, or a password that is not UTF-8 text (the
+// field could not hold it as typed).
+struct SplitSentinelUrl {
+    SentinelTarget target;
+    QString bareUrl;
+    QString sentinelPassword;
+};
+
+SplitSentinelUrl splitSentinelUrl(const QString& url) {
+    SplitSentinelUrl split;
+    split.target = parseSentinelUrl(url.toStdString());
+    split.sentinelPassword = QString::fromStdString(split.target.sentinelPassword);
+    if (split.sentinelPassword.toStdString() != split.target.sentinelPassword)
+        throw InvalidArgumentError(
+            "the Sentinels' password in the URL is not UTF-8 text: type it in the Sentinel "
+            "password field");
+    ConnectionProfile bare;
+    bare.sentinelUrl = url;
+    bare.endpoint = split.target.data;
+    split.bareUrl = bare.sentinelUrlToSave();
+    return split;
+}
+
+}  // namespace
 
 ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Connection"));
@@ -41,21 +71,29 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     user_->setPlaceholderText(tr("default"));
     password_ = new QLineEdit;
     password_->setEchoMode(QLineEdit::Password);
+    sentinelPassword_ = new QLineEdit;
+    sentinelPassword_->setEchoMode(QLineEdit::Password);
+    sentinelPassword_->setPlaceholderText(tr("only when the Sentinels require one"));
+    sentinelPassword_->setToolTip(
+        tr("The Sentinels' own password (their requirepass), which may differ from the data "
+           "nodes'. Kept in the system keychain when you ask to remember it"));
     // A check box never wraps its text: kept short so that it fits the dialog at 560 px; the
     // TLS key passphrase it also keeps is said in the tooltip.
     remember_ = new QCheckBox(tr("&Remember in the system keychain, never in plain text"));
     remember_->setToolTip(
-        tr("The password and a TLS key passphrase are kept in the system keychain, never in a "
-           "file"));
+        tr("The password, a TLS key passphrase and the Sentinels' password are kept in the "
+           "system keychain, never in a file"));
     readOnly_ = new QCheckBox(tr("Read-only: never send a write"));
     readOnly_->setToolTip(
         tr("Release, Add TTL and Force delete are disabled, and the connection refuses any write"));
     patterns_ = new QLineEdit;
     patterns_->setToolTip(tr("SCAN MATCH patterns, separated by commas"));
-    scanReplica_ = new QCheckBox(tr("Scan a replica (Sentinel); releases go to the primary"));
+    // Short: a check box does not wrap (the dialog is 560 px at least); the tooltip says how.
+    scanReplica_ = new QCheckBox(tr("Scan replicas; releases go to the primary"));
     scanReplica_->setToolTip(
-        tr("Behind Sentinel: the locks are read from an online replica the Sentinels list, so "
-           "watching adds no load to the primary; a replica may lag the primary a little"));
+        tr("On a Redis Cluster, one replica per shard is read (READONLY); behind Sentinel, an "
+           "online replica the Sentinels list. The primaries get no scan load; a replica may "
+           "lag a little. On a single server it has no effect"));
     maxLoad_ = new QDoubleSpinBox;
     maxLoad_->setRange(0.1, 100.0);
     maxLoad_->setDecimals(1);
@@ -93,6 +131,8 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     serverForm->addRow(tr("Host:"), hostRow);
     serverForm->addRow(tr("ACL user:"), user_);
     serverForm->addRow(tr("Password:"), password_);
+    serverForm->addRow(tr("Sentinel pass&word:"), sentinelPassword_);
+    serverForm_ = serverForm;
     serverForm->addRow(QString(), remember_);
 
     auto* watch = new QGroupBox(tr("Inspection"));
@@ -103,8 +143,8 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     watchForm->addRow(QString(), readOnly_);
     watchForm->addRow(QString(), scanReplica_);
 
-    auto* cluster = new QGroupBox(tr("Cluster nodes"));
-    auto* clusterForm = new QFormLayout(cluster);
+    cluster_ = new QGroupBox(tr("Cluster nodes"));
+    auto* clusterForm = new QFormLayout(cluster_);
     clusterForm->addRow(tr("Address &map:"), clusterMap_);
     clusterForm->addRow(QString(), throughSeedHost_);
 
@@ -120,7 +160,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     sectionsLayout->addWidget(server);
     sectionsLayout->addWidget(tls_);
     sectionsLayout->addWidget(watch);
-    sectionsLayout->addWidget(cluster);
+    sectionsLayout->addWidget(cluster_);
     sections_ = new WholeContentScrollArea;
     sections_->setWidget(sections);
     // Fields shown or hidden (TLS on or off, the insecure warning): the dialog follows.
@@ -134,8 +174,13 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     layout->addLayout(testRow);
     layout->addWidget(buttons);
     setMinimumWidth(560);
+    vault_ = new PasswordVault(this);
+    secrets_ = new ConnectionSecrets(*vault_, this);
 
     connect(url_, &QLineEdit::textEdited, this, &ConnectionDialog::urlEdited);
+    connect(url_, &QLineEdit::editingFinished, this, &ConnectionDialog::urlEditingFinished);
+    connect(sentinelPassword_, &QLineEdit::textEdited, this,
+            [this] { sentinelPasswordFromUrl_ = false; });
     for (QLineEdit* e : {host_, user_, password_})
         connect(e, &QLineEdit::textEdited, this, &ConnectionDialog::fieldsEdited);
     connect(port_, &QSpinBox::valueChanged, this, &ConnectionDialog::fieldsEdited);
@@ -162,6 +207,19 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
 
 void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     base_ = profile;
+    sentinelPasswordFromUrl_ = false;
+    urlToRewrite_ = false;
+    QString sentinelPassword = profile.sentinelPassword;
+    if (!profile.sentinelUrl.isEmpty()) {
+        // A password in the URL (a profile made from one) moves to its field, as typed ones.
+        try {
+            const SplitSentinelUrl split = splitSentinelUrl(profile.sentinelUrl);
+            if (sentinelPassword.isEmpty()) sentinelPassword = split.sentinelPassword;
+            base_.sentinelUrl = split.bareUrl;
+        } catch (const Error&) {
+            // Kept as is: Test and OK report what is wrong with it.
+        }
+    }
     syncing_ = true;
     name_->setText(profile.name);
     host_->setText(QString::fromStdString(profile.endpoint.host));
@@ -176,11 +234,13 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     maxLoad_->setValue(profile.maxLoad * 100.0);
     clusterMap_->setText(profile.addressMapEntries().join(QStringLiteral(", ")));
     throughSeedHost_->setChecked(profile.clusterAddressing.throughSeedHost);
-    url_->setText(profile.displayUrl());
+    sentinelPassword_->setText(sentinelPassword);
+    url_->setText(urlText(base_));
     const bool sentinel = !profile.sentinelUrl.isEmpty();  // the Sentinels name the host
     host_->setEnabled(!sentinel && profile.endpoint.unixPath.empty());
     port_->setEnabled(!sentinel && profile.endpoint.unixPath.empty());
-    scanReplica_->setEnabled(sentinel);
+    scanReplica_->setEnabled(!profile.isSandbox);
+    showSentinelFields(sentinel);
     syncing_ = false;
 }
 
@@ -196,7 +256,15 @@ ConnectionProfile ConnectionDialog::profile() const {
     p.endpoint.password = password_->text().toStdString();
     p.endpoint.tls = tls_->options();
     p.readOnly = readOnly_->isChecked();
-    p.scanReplica = !p.sentinelUrl.isEmpty() && scanReplica_->isChecked();
+    p.scanReplica = !p.isSandbox && scanReplica_->isChecked();
+    if (p.sentinelUrl.isEmpty()) {
+        p.sentinelPassword.clear();
+        p.needsSentinelPassword = false;
+    } else {
+        // Empty on a saved connection whose password is the keychain's: still needed.
+        p.sentinelPassword = sentinelPassword_->text();
+        p.needsSentinelPassword = p.needsSentinelPassword || !p.sentinelPassword.isEmpty();
+    }
     p.patterns.clear();
     for (const QString& s : patterns_->text().split(',', Qt::SkipEmptyParts))
         if (!s.trimmed().isEmpty()) p.patterns.append(s.trimmed());
@@ -235,22 +303,34 @@ void ConnectionDialog::urlEdited() {
         // Behind Sentinel: the primary is asked for at each connect; the fields below hold
         // the data nodes' user, password, db and TLS from the URL, the host its first Sentinel.
         Endpoint e;
+        std::optional<QString> sentinelPassword;  // set: the field's new text
         if (isSentinelUrl(url.toStdString())) {
-            const SentinelTarget target = parseSentinelUrl(url.toStdString());
-            e = target.data;
-            e.host = target.sentinels.front().host;
-            e.port = target.sentinels.front().port;
-            base_.sentinelUrl = url;
+            const SplitSentinelUrl split = splitSentinelUrl(url);
+            e = split.target.data;
+            e.host = split.target.sentinels.front().host;
+            e.port = split.target.sentinels.front().port;
+            base_.sentinelUrl = split.bareUrl;
+            // Shown as saved once the operator leaves the field: no password of either kind
+            // (they have their fields), even an empty one.
+            urlToRewrite_ = split.bareUrl != url;
+            if (!split.sentinelPassword.isEmpty())
+                sentinelPassword = split.sentinelPassword;
+            else if (sentinelPasswordFromUrl_)
+                sentinelPassword = QString();  // taken out of the URL again
         } else {
             e = parseEndpoint(url.toStdString());
             base_.sentinelUrl.clear();
         }
         syncing_ = true;
+        if (sentinelPassword) {
+            sentinelPassword_->setText(*sentinelPassword);
+            sentinelPasswordFromUrl_ = !sentinelPassword->isEmpty();
+        }
+        showSentinelFields(!base_.sentinelUrl.isEmpty());
         base_.endpoint.unixPath = e.unixPath;
         host_->setText(QString::fromStdString(e.host));
         host_->setEnabled(!e.isUnix() && base_.sentinelUrl.isEmpty());
         port_->setEnabled(!e.isUnix() && base_.sentinelUrl.isEmpty());
-        scanReplica_->setEnabled(!base_.sentinelUrl.isEmpty());
         if (!e.isUnix()) port_->setValue(e.port);
         db_->setValue(e.db);
         user_->setText(QString::fromStdString(e.user));
@@ -258,15 +338,37 @@ void ConnectionDialog::urlEdited() {
         tls_->setChecked(e.tls.enabled && !e.isUnix());
         syncing_ = false;
         result_->clear();
+        // Typed by hand, the URL is rewritten when the operator leaves it; set at once
+        // (pasted from outside the field, set by a program), now.
+        if (!url_->hasFocus()) urlEditingFinished();
     } catch (const Error& e) {
         showResult(false, QString::fromStdString(e.what()));
     }
 }
 
+void ConnectionDialog::urlEditingFinished() {
+    if (!urlToRewrite_) return;
+    urlToRewrite_ = false;
+    syncing_ = true;
+    url_->setText(urlText(profile()));
+    url_->setCursorPosition(0);  // its scheme in view, not the service name alone
+    syncing_ = false;
+}
+
+QString ConnectionDialog::urlText(const ConnectionProfile& p) {
+    return p.sentinelUrl.isEmpty() ? p.displayUrl() : p.sentinelUrlToSave();
+}
+
+void ConnectionDialog::showSentinelFields(bool sentinel) {
+    serverForm_->setRowVisible(sentinelPassword_, sentinel);
+    // The Sentinels name the primary: no cluster address map applies.
+    cluster_->setVisible(!sentinel);
+}
+
 void ConnectionDialog::fieldsEdited() {
     if (syncing_) return;
     syncing_ = true;
-    url_->setText(profile().displayUrl());
+    url_->setText(urlText(profile()));
     syncing_ = false;
 }
 
@@ -281,9 +383,21 @@ void ConnectionDialog::runTest() {
         showResult(outcome.ok, outcome.message);
         emit testFinished(outcome.ok, outcome.message);
     });
-    watcher->setFuture(runOnPool([p = profile()] {
-        return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint) : testSentinelConnection(p);
-    }));
+    // A saved connection's secrets in the keychain, read as connecting reads them (the
+    // lookup answers later: the dialog stays responsive meanwhile).
+    secrets_->recall(profile(), [this, watcher](const ConnectionProfile& p, const QString& unread) {
+        if (!unread.isEmpty()) {
+            // Testing without them would only say NOAUTH: say what is missing instead.
+            watcher->deleteLater();
+            testButton_->setEnabled(true);
+            showResult(false, unread);
+            emit testFinished(false, unread);
+            return;
+        }
+        watcher->setFuture(runOnPool([p] {
+            return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint) : testSentinelConnection(p);
+        }));
+    });
 }
 
 void ConnectionDialog::showResult(bool ok, const QString& message) {

@@ -2,13 +2,17 @@
 // Add or edit a connection: a URL field kept in step with separate fields, a TLS section
 // (TlsSettingsBox), a read-only switch, the key patterns to watch, and a Test button that
 // reports success (over TLS: protocol, cipher, certificate) or the exact error (the test
-// runs on a worker thread).
+// runs on a worker thread). Behind Sentinel, the Sentinels' own password has its own masked
+// field (one typed into the URL moves there) and the cluster section hides. Test on a saved
+// connection first reads the secrets it needs from the keychain, as connecting does.
 
 #include <QDialog>
 
 #include "session/connection_profile.h"
 
 class QCheckBox;
+class QFormLayout;
+class QGroupBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
@@ -17,6 +21,8 @@ class QDoubleSpinBox;
 
 namespace lockscope::ui {
 
+class ConnectionSecrets;
+class PasswordVault;
 class TlsSettingsBox;
 class WholeContentScrollArea;
 
@@ -37,6 +43,9 @@ class ConnectionDialog : public QDialog {
     QLineEdit* clusterMapEdit() const { return clusterMap_; }
     QCheckBox* throughSeedHostBox() const { return throughSeedHost_; }
     QCheckBox* scanReplicaBox() const { return scanReplica_; }
+    QLineEdit* sentinelPasswordEdit() const { return sentinelPassword_; }
+    QLineEdit* passwordEdit() const { return password_; }
+    QGroupBox* clusterBox() const { return cluster_; }
     TlsSettingsBox* tlsBox() const { return tls_; }
 
   signals:
@@ -50,11 +59,17 @@ class ConnectionDialog : public QDialog {
     void urlEdited();
     void fieldsEdited();
     void runTest();
+    void urlEditingFinished();
 
   private:
     // The address map as typed; the first bad entry's reason in error (if given).
     inspect::ClusterAddressing parseClusterMap(QString* error) const;
     void showResult(bool ok, const QString& message);
+    // The sections a Sentinel URL shows (its password) and hides (the cluster nodes).
+    void showSentinelFields(bool sentinel);
+    // What the URL field shows for p: behind Sentinel its URL as saved (no password of
+    // either kind: they have their fields), else the endpoint's.
+    static QString urlText(const ConnectionProfile& p);
 
     ConnectionProfile base_;
     WholeContentScrollArea* sections_;
@@ -65,17 +80,27 @@ class ConnectionDialog : public QDialog {
     QSpinBox* db_;
     QLineEdit* user_;
     QLineEdit* password_;
+    QLineEdit* sentinelPassword_;  // behind Sentinel only
+    QFormLayout* serverForm_;
     QCheckBox* remember_;
     QCheckBox* readOnly_;
-    QCheckBox* scanReplica_;  // behind Sentinel only
+    QCheckBox* scanReplica_;
     QDoubleSpinBox* maxLoad_;
     QLineEdit* patterns_;
     QLineEdit* clusterMap_;       // "announced=reachable, ..."
     QCheckBox* throughSeedHost_;  // every node at the seed's host, its announced port
+    QGroupBox* cluster_;
     TlsSettingsBox* tls_;
     QPushButton* testButton_;
     QLabel* result_;
+    PasswordVault* vault_;
+    ConnectionSecrets* secrets_;
     bool syncing_ = false;
+    // The Sentinel password field holds what the URL held: a URL edited to hold none clears it.
+    bool sentinelPasswordFromUrl_ = false;
+    // A password moved out of the URL while the operator types in it: the URL field is
+    // rewritten without it once they leave the field, not under their cursor.
+    bool urlToRewrite_ = false;
 };
 
 }  // namespace lockscope::ui

@@ -2,8 +2,10 @@
 
 #include <QInputDialog>
 #include <QLineEdit>
+#include <QStringList>
 #include <QWidget>
 #include <optional>
+#include <vector>
 
 #include "lockscope/errors.h"
 #include "session/password_vault.h"
@@ -97,6 +99,67 @@ void ConnectionSecrets::fetch(const ConnectionProfile& profile, const QString& v
         }
         fill(copy, *stored);
         gather(copy, mayAsk, std::move(open));
+    });
+}
+
+struct ConnectionSecrets::Recalled {
+    struct Need {
+        QString vaultId;
+        QString name;  // as the operator knows it, for "could not be read"
+        std::function<void(ConnectionProfile&, const QString&)> fill;
+    };
+    ConnectionProfile profile;
+    std::vector<Need> needs;
+    std::size_t next = 0;
+    QStringList unread;
+    QString why;
+    std::function<void(const ConnectionProfile&, const QString&)> done;
+};
+
+void ConnectionSecrets::recall(
+    const ConnectionProfile& p,
+    std::function<void(const ConnectionProfile&, const QString& unread)> done) {
+    auto state = std::make_shared<Recalled>();
+    state->profile = p;
+    state->done = std::move(done);
+    if (p.needsPassword && p.endpoint.password.empty())
+        state->needs.push_back({p.id, tr("password"), [](ConnectionProfile& c, const QString& s) {
+                                    c.endpoint.password = s.toStdString();
+                                }});
+    if (p.needsKeyPassphrase && p.endpoint.tls.keyPassphrase.empty() &&
+        !p.endpoint.tls.keyFile.empty())
+        state->needs.push_back({PasswordVault::keyPassphraseId(p.id), tr("TLS key passphrase"),
+                                [](ConnectionProfile& c, const QString& s) {
+                                    c.endpoint.tls.keyPassphrase = s.toStdString();
+                                }});
+    if (p.needsSentinelPassword && sentinelPasswordAtHand(p).isEmpty())
+        state->needs.push_back(
+            {PasswordVault::sentinelPasswordId(p.id), tr("Sentinel password"),
+             [](ConnectionProfile& c, const QString& s) { c.sentinelPassword = s; }});
+    recallNext(state);
+}
+
+void ConnectionSecrets::recallNext(const std::shared_ptr<Recalled>& state) {
+    if (state->next == state->needs.size()) {
+        QString unread;
+        if (!state->unread.isEmpty())
+            unread = tr("The saved %1 could not be read from the keychain (%2): type %3 and "
+                        "test again")
+                         .arg(state->unread.join(tr(" and ")), state->why,
+                              state->unread.size() == 1 ? tr("it") : tr("them"));
+        state->done(state->profile, unread);
+        return;
+    }
+    const Recalled::Need& need = state->needs[state->next++];
+    vault_.read(need.vaultId, [this, state, fill = need.fill, name = need.name](
+                                  std::optional<QString> stored, const QString& why) {
+        if (stored) {
+            fill(state->profile, *stored);
+        } else {
+            state->unread << name;
+            state->why = why.isEmpty() ? tr("nothing stored") : why;
+        }
+        recallNext(state);
     });
 }
 

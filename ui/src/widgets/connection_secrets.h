@@ -7,6 +7,7 @@
 
 #include <QObject>
 #include <functional>
+#include <memory>
 
 #include "session/connection_profile.h"
 
@@ -32,6 +33,12 @@ class ConnectionSecrets : public QObject {
     void gather(const ConnectionProfile& profile, bool mayAsk,
                 std::function<void(const ConnectionProfile&)> open);
     void forget(const QString& profileId);
+    // For the dialog's Test on an edited connection: every secret the profile needs (its
+    // password, TLS key passphrase, Sentinels' password) and lacks is read from the keychain,
+    // nothing is asked. done gets the profile so filled and, when some could not be read,
+    // what they are and the keychain's reason (else empty).
+    void recall(const ConnectionProfile& profile,
+                std::function<void(const ConnectionProfile&, const QString& unread)> done);
 
   signals:
     void notStored(const QString& message);
@@ -43,6 +50,11 @@ class ConnectionSecrets : public QObject {
                const QString& label, bool mayAsk,
                std::function<void(ConnectionProfile&, const QString&)> fill,
                std::function<void(const ConnectionProfile&)> open);
+
+    // One step of recall: the secrets still to look up (each a keychain id, a name and where
+    // it goes), the names of those the keychain did not give, and its last reason.
+    struct Recalled;
+    void recallNext(const std::shared_ptr<Recalled>& state);
 
     PasswordVault& vault_;
     QWidget* window_;

@@ -6,6 +6,8 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QStyleOptionGroupBox>
+#include <QStylePainter>
 #include <QToolButton>
 
 namespace lockscope::ui {
@@ -66,6 +68,36 @@ TlsSettingsBox::TlsSettingsBox(QWidget* parent) : QGroupBox(tr("TLS (rediss://)"
 void TlsSettingsBox::showFields(bool on) {
     // Every row but the last, the warning, which updateWarning shows when it applies.
     for (int row = 0; row + 1 < form_->rowCount(); ++row) form_->setRowVisible(row, on);
+    // With no row shown, the layout's margins and the box's frame still drew an empty strip
+    // under the check box: off, the box is its title line alone (paintEvent drops the frame).
+    if (!on && fieldMargins_.isNull()) fieldMargins_ = form_->contentsMargins();
+    form_->setContentsMargins(on ? fieldMargins_ : QMargins());
+    if (on) {
+        setMinimumHeight(0);
+        setMaximumHeight(QWIDGETSIZE_MAX);
+        return;
+    }
+    // The style keeps room under the title for the frame: off, only the title line's height.
+    QStyleOptionGroupBox option;
+    initStyleOption(&option);
+    const QRect title =
+        style()
+            ->subControlRect(QStyle::CC_GroupBox, &option, QStyle::SC_GroupBoxCheckBox, this)
+            .united(style()->subControlRect(QStyle::CC_GroupBox, &option, QStyle::SC_GroupBoxLabel,
+                                            this));
+    setFixedHeight(title.bottom() + 2);
+}
+
+void TlsSettingsBox::paintEvent(QPaintEvent* event) {
+    if (isChecked()) {
+        QGroupBox::paintEvent(event);
+        return;
+    }
+    QStylePainter painter(this);
+    QStyleOptionGroupBox option;
+    initStyleOption(&option);
+    option.subControls &= ~QStyle::SC_GroupBoxFrame;
+    painter.drawComplexControl(QStyle::CC_GroupBox, option);
 }
 
 QLineEdit* TlsSettingsBox::pathRow(const QString& label, const QString& tip, const QString& filter,

@@ -8,6 +8,7 @@
 // dialog was 744 px tall, taller than a 720 px screen.
 
 #include <QGroupBox>
+#include <QMargins>
 
 #include "lockscope/endpoint.h"
 
@@ -40,6 +41,9 @@ class TlsSettingsBox : public QGroupBox {
     // TLS was switched on or off (the URL's scheme follows).
     void enabledChanged(bool enabled);
 
+  protected:
+    void paintEvent(QPaintEvent* event) override;
+
   private:
     enum class Pick { File, Directory };
     QLineEdit* pathRow(const QString& label, const QString& tip, const QString& filter, Pick pick,
@@ -56,6 +60,7 @@ class TlsSettingsBox : public QGroupBox {
     QCheckBox* verify_;
     QLabel* warning_;
     QFormLayout* form_;
+    QMargins fieldMargins_;  // the form's margins while its fields show
 };
 
 }  // namespace lockscope::ui
