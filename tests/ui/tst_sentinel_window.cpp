@@ -174,7 +174,7 @@ class SentinelWindowTest : public QObject {
         QCOMPARE(connectionsReceived(), before);
     }
 
-    // "Scan a replica": the dialog offers it for a Sentinel URL only, the settings keep it,
+    // "Scan replicas": the dialog offers it (for a cluster too), the settings keep it,
     // and the window reads the locks from the replica the Sentinels list (a key written only
     // there shows) while a release goes to the primary, where the lock is deleted. Before,
     // the window always read the primary (only the CLI had --scan-replicas).
@@ -191,7 +191,7 @@ class SentinelWindowTest : public QObject {
             replica.command({"SET", "lock:{replica-only}", "ghost", "PX", "120000"});
         }
         ConnectionDialog dialog;
-        QVERIFY(!dialog.scanReplicaBox()->isEnabled());  // a new plain connection
+        QVERIFY(dialog.scanReplicaBox()->isEnabled());  // for a cluster or Sentinel alike
         dialog.urlEdit()->setText(QString::fromStdString(group.url()));
         emit dialog.urlEdit()->textEdited(dialog.urlEdit()->text());
         QVERIFY(dialog.scanReplicaBox()->isEnabled());
