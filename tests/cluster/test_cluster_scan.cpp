@@ -3,6 +3,7 @@
 // cancel across the cluster.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <atomic>
 #include <set>
 #include <thread>
@@ -190,6 +191,18 @@ TEST(ClusterScan, ReplicasAreScannedWithReadonlyAndSayHowFarTheyLag) {
     keys.resize(3000);
     testing::writeLocks(cluster, keys);
     for (std::size_t p = 0; p < 3; ++p) cluster.connect(p).command({"WAIT", "1", "5000"});
+    // A replica's offset reaches the node asked by gossip, a few pings later: until then
+    // CLUSTER SHARDS says 0 and the lag is not known (-1), not the primary's whole offset.
+    for (int i = 0; i < 100; ++i) {
+        ClusterRouter probe(cluster.endpoint(0), {.readOnly = true});
+        ASSERT_TRUE(probe.isCluster());
+        const auto& nodes = probe.topology().nodes;
+        if (std::all_of(nodes.begin(), nodes.end(), [](const ClusterNode& n) {
+                return n.isPrimary() || n.replicationOffset > 0;
+            }))
+            break;
+        std::this_thread::sleep_for(100ms);
+    }
     ClusterRouter router(cluster.endpoint(0), {.readOnly = true});
     ClusterScanOptions options;
     options.scanReplicas = true;

@@ -50,7 +50,9 @@ struct ClusterTopology {
     // failed; null when it has none.
     const ClusterNode* onlineReplicaOf(const ClusterNode& primary) const;
     // A replica's lag behind its primary in bytes of the replication stream, from the offsets
-    // CLUSTER SHARDS reports; -1 when either is unknown (CLUSTER SLOTS).
+    // CLUSTER SHARDS reports (0 when it looks ahead: the offsets are heard at different
+    // moments); -1 when either is unknown (CLUSTER SLOTS, or a replica whose offset the node
+    // asked has not heard yet).
     static std::int64_t lagBytes(const ClusterNode& primary, const ClusterNode& replica);
     // The primary that serves the slot; null when no node does (a slot not covered).
     const ClusterNode* ownerOfSlot(int slot) const;

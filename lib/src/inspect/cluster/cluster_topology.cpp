@@ -163,8 +163,12 @@ const ClusterNode* ClusterTopology::onlineReplicaOf(const ClusterNode& primary) 
 }
 
 std::int64_t ClusterTopology::lagBytes(const ClusterNode& primary, const ClusterNode& replica) {
-    if (primary.replicationOffset < 0 || replica.replicationOffset < 0) return -1;
-    return primary.replicationOffset - replica.replicationOffset;
+    // A replica's offset reaches the other nodes by gossip: until it has, CLUSTER SHARDS says
+    // 0 ("loading"), which is no measure of its lag.
+    if (primary.replicationOffset < 0 || replica.replicationOffset <= 0) return -1;
+    // The node asked heard each offset at its own moment, so a replica that is caught up can
+    // look a few bytes ahead of its primary: that is no lag at all.
+    return std::max<std::int64_t>(0, primary.replicationOffset - replica.replicationOffset);
 }
 
 const ClusterNode* ClusterTopology::ownerOfSlot(int slot) const {
