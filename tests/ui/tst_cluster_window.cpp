@@ -564,6 +564,21 @@ class ClusterWindowTest : public QObject {
         QCOMPARE(cluster.connect(1).command({"EXISTS", keys[1]}).integer(), 0);
         QVERIFY(lockscope::ui::testing::saveScreenshot(
             &w, QStringLiteral("cluster-window-scan-replicas")));
+
+        // Node 0's replica stops: its watch falls back to the primary (the rows stay); when
+        // the replica is back, the watch returns to it within the retry period.
+        const QString node0 = QString::fromStdString(cluster.url(0));
+        const QString key0 = QString::fromStdString(keys[0]);
+        auto scans = [&](std::size_t n) {
+            const std::string stats(cluster.connect(n).command({"INFO", "commandstats"}).text());
+            return stats.find("cmdstat_scan:") != std::string::npos;
+        };
+        cluster.node(3).server->stop();
+        QTRY_VERIFY_WITH_TIMEOUT(scans(0), 10000);
+        QVERIFY(model->rowOf(node0, key0) >= 0);
+        cluster.node(3).server->start();
+        QTRY_VERIFY_WITH_TIMEOUT(scans(3), 20000);
+        QVERIFY(model->rowOf(node0, key0) >= 0);
     }
 
     // A primary dies: the cluster promotes its replica, the window notes the topology change in

@@ -17,6 +17,8 @@ namespace {
 
 constexpr int kMaxBackoffMs = 10'000;
 constexpr int kMaxLogEntriesPerFlush = 400;
+// With "Scan replicas", how often a watch that fell back to the primary looks for a replica.
+constexpr std::chrono::seconds kReplicaRetry{10};
 
 bool isFatal(const Error& e) {
     // Retrying cannot fix credentials, a denied SCAN or a service name no Sentinel knows; it
@@ -224,10 +226,27 @@ void ConnectionWorker::connectNow() {
     // not dropped as gone until that node's sweep finds it.
     options_.handOffRedirects = cluster_ != nullptr || !profile_.clusterOf.isEmpty();
     // Actions always use connection_ (the primary); the watch may read a replica instead.
-    Connection& watched = openReplicaToWatch() ? *replicaConnection_ : *connection_;
+    openReplicaToWatch();
+    replicaRetryAt_ = std::chrono::steady_clock::now() + kReplicaRetry;
+    watchNow();
+}
+
+void ConnectionWorker::watchNow() {
+    Connection& watched = replicaConnection_ ? *replicaConnection_ : *connection_;
     options_.doctor.replicaOnPurpose = replicaConnection_ != nullptr;  // no "on-replica" advice
     watch_ = std::make_unique<inspect::LockWatch>(watched, options_, std::exchange(memory_, {}));
     watch_->setFocus(appliedFocus_);  // a reconnected watch reads the same rows first
+}
+
+void ConnectionWorker::retryReplica() {
+    if (!profile_.scanReplica || replicaConnection_ || !watch_) return;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < replicaRetryAt_) return;
+    replicaRetryAt_ = now + kReplicaRetry;
+    if (!openReplicaToWatch()) return;
+    // A replica answers again: the watch moves there with what it knew, as at a reconnect.
+    memory_ = watch_->takeMemory();
+    watchNow();
 }
 
 bool ConnectionWorker::openReplicaToWatch() {
@@ -268,6 +287,7 @@ void ConnectionWorker::step() {
         // primary, now, even while the old one (demoted to a replica) still answers reads.
         if (connection_ && sentinel_ && sentinel_->switched()) dropConnection();
         if (!connection_) connectNow();
+        retryReplica();
         const std::stop_token scanStop = beginScan();
         applyFocus();
         bool rescan = !watch_->table().size() || state_ != ConnectionState::Connected;

@@ -137,6 +137,11 @@ class ConnectionWorker : public QObject {
     // online replica for the watch (false: the primary is read). The choice is noted in the
     // command log when it changes (replica_to_watch.h).
     bool openReplicaToWatch();
+    // A new watch on replicaConnection_ if open, else on connection_, with memory_.
+    void watchNow();
+    // With scanReplica, a watch reading the primary because no replica answered looks for
+    // one again every kReplicaRetry, and moves there when one answers.
+    void retryReplica();
     void scheduleNext(int ms);
     void setState(ConnectionState state, const QString& message);
     void flushCommandLog();
@@ -165,6 +170,7 @@ class ConnectionWorker : public QObject {
     // Declared after connection_ and before watch_: the watch goes first.
     std::unique_ptr<Connection> replicaConnection_;
     QString replicaNote_;
+    std::chrono::steady_clock::time_point replicaRetryAt_{};
     std::unique_ptr<inspect::LockWatch> watch_;
     // The lost connection's locks and run_id: the next watch reconciles the view with them.
     inspect::WatchMemory memory_;
