@@ -251,8 +251,18 @@ void ConnectionDialog::runTest() {
             emit testFinished(false, unread);
             return;
         }
-        watcher->setFuture(runOnPool([p] {
-            return p.sentinelUrl.isEmpty() ? testConnection(p.endpoint) : testSentinelConnection(p);
+        std::optional<SentinelTarget> target;  // std types only go to the pool thread
+        try {
+            if (!p.sentinelUrl.isEmpty()) target = p.sentinelTarget();
+        } catch (const Error& e) {
+            watcher->deleteLater();
+            testButton_->setEnabled(true);
+            showResult(false, QString::fromStdString(e.what()));
+            emit testFinished(false, QString::fromStdString(e.what()));
+            return;
+        }
+        watcher->setFuture(runOnPool([endpoint = p.endpoint, target] {
+            return target ? testSentinelConnection(*target) : testConnection(endpoint);
         }));
     });
 }

@@ -48,9 +48,8 @@ ConnectionTestOutcome testConnection(const Endpoint& endpoint) {
     }
 }
 
-ConnectionTestOutcome testSentinelConnection(const ConnectionProfile& profile) {
+ConnectionTestOutcome testSentinelConnection(const SentinelTarget& target) {
     try {
-        const SentinelTarget target = profile.sentinelTarget();
         const Endpoint primary =
             discoverPrimary(target, {.connectTimeout = std::chrono::milliseconds(3000),
                                      .commandTimeout = std::chrono::milliseconds(3000)});

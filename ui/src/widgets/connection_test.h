@@ -8,7 +8,7 @@
 #include <QString>
 
 #include "lockscope/endpoint.h"
-#include "session/connection_profile.h"
+#include "lockscope/sentinel.h"
 
 namespace lockscope::ui {
 
@@ -22,6 +22,8 @@ ConnectionTestOutcome testConnection(const Endpoint& endpoint);
 // Behind Sentinel (lockscope/sentinel.h): asks the Sentinels for the primary (with their
 // own credentials), then tests it as above with the data nodes' endpoint (credentials, db,
 // TLS). A failure is the lib's error, as the window's connection reports it.
-ConnectionTestOutcome testSentinelConnection(const ConnectionProfile& profile);
+// Takes only std types: nothing implicitly shared with the GUI thread's QStrings goes to the
+// pool thread (its copies' reference counts would be dropped there, out of TSan's sight).
+ConnectionTestOutcome testSentinelConnection(const SentinelTarget& target);
 
 }  // namespace lockscope::ui
