@@ -12,8 +12,9 @@
 namespace lockscope::ui {
 
 struct ConnectionProfile {
-    QString id;    // stable key for settings and the keychain
-    QString name;  // what the sidebar shows
+    QString id;     // stable key for settings and the keychain
+    QString name;   // what the sidebar shows
+    QString group;  // the folder it sits in (e.g. an environment); empty: none
     Endpoint endpoint;
     bool readOnly = false;
     QStringList patterns{QStringLiteral("lock:*")};

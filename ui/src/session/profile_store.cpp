@@ -55,6 +55,7 @@ QList<ConnectionProfile> ProfileStore::load() const {
         ConnectionProfile p;
         p.id = settings_.value("id").toString();
         p.name = settings_.value("name").toString();
+        p.group = settings_.value("group").toString();
         p.endpoint.host = settings_.value("host", "127.0.0.1").toString().toStdString();
         p.endpoint.port = settings_.value("port", 6379).toInt();
         p.endpoint.unixPath = settings_.value("unixPath").toString().toStdString();
@@ -97,6 +98,7 @@ void ProfileStore::save(const QList<ConnectionProfile>& profiles) {
         settings_.setArrayIndex(index++);
         settings_.setValue("id", p.id);
         settings_.setValue("name", p.name);
+        settings_.setValue("group", p.group);
         settings_.setValue("host", QString::fromStdString(p.endpoint.host));
         settings_.setValue("port", p.endpoint.port);
         settings_.setValue("unixPath", QString::fromStdString(p.endpoint.unixPath));

@@ -254,6 +254,11 @@ void MainWindow::buildActions() {
                         [this] { addConnection(); }));
     file->addAction(
         add("play", tr("Open history…"), QKeySequence::Open, [this] { chooseHistory(); }));
+    file->addSeparator();
+    file->addAction(add("add-connection", tr("Import connections…"), QKeySequence(),
+                        [this] { chooseConnectionsToImport(); }));
+    file->addAction(
+        add("export", tr("Export connections…"), QKeySequence(), [this] { chooseExportFile(); }));
 }
 
 void MainWindow::chooseHistory() {

@@ -20,6 +20,8 @@ class QTableView;
 
 namespace lockscope::ui {
 
+class ImportConnectionsDialog;
+
 class AuditLogModel;
 class DiscoverDialog;
 class CommandLogModel;
@@ -84,11 +86,20 @@ class MainWindow : public QMainWindow {
     // status-bar message saying why) when it is no history; nothing else changes then.
     bool openHistory(const QString& path);
     void chooseHistory();  // File → Open history…
+    // File → Import connections…: reads the file (another tool's export or a URL list) and
+    // opens the review dialog, or says in a message box why the file cannot be read. The
+    // dialog (returned for tests) imports what is ticked when accepted.
+    ImportConnectionsDialog* importConnectionsFrom(const QString& path);
+    void chooseConnectionsToImport();
+    // File → Export connections…: LockScope's own connections file, without any secret.
+    bool exportConnectionsTo(const QString& path);
+    void chooseExportFile();
 
   protected:
     void closeEvent(QCloseEvent* event) override;
 
   private:
+    void importChosen(const ImportConnectionsDialog& dialog);
     void buildActions();
     void buildDocks();
     void restoreState();
