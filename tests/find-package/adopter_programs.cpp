@@ -28,13 +28,11 @@ int fencedNightlyJob(const lockscope::Endpoint& endpoint) {
 }
 
 int workerWithWatchdog(const lockscope::Endpoint& endpoint) {
-    lockscope::RedisLock lock(lockscope::Connection::open(endpoint), "worker:queue",
-                              {.ttl = 3s});
-    auto held = lock.hold(Clock::now() + 2s,
-                          {.retry = {.delay = 20ms},
-                           .watchdog = {.onLost = [](const std::string& why) {
-                               std::fprintf(stderr, "lost: %s\n", why.c_str());
-                           }}});
+    lockscope::RedisLock lock(lockscope::Connection::open(endpoint), "worker:queue", {.ttl = 3s});
+    auto held = lock.hold(Clock::now() + 2s, {.retry = {.delay = 20ms},
+                                              .watchdog = {.onLost = [](const std::string& why) {
+                                                  std::fprintf(stderr, "lost: %s\n", why.c_str());
+                                              }}});
     if (!held) return 1;
     for (int step = 0; step < 3 && !held->cancellation().stop_requested(); ++step) {
     }
@@ -51,7 +49,8 @@ int redlockOverThree(const lockscope::Endpoint& a, const lockscope::Endpoint& b,
 }
 
 int standardAdapters(const lockscope::Endpoint& endpoint) {
-    auto connection = std::make_shared<lockscope::Connection>(lockscope::Connection::open(endpoint));
+    auto connection =
+        std::make_shared<lockscope::Connection>(lockscope::Connection::open(endpoint));
     lockscope::RedisLock first(connection, "std:first", {.ttl = 5s});
     lockscope::RedisLock second(connection, "std:second", {.ttl = 5s});
     {
@@ -73,8 +72,8 @@ int main(int argc, char** argv) {
     }
     try {
         auto endpoint = lockscope::parseEndpoint(argv[1]);
-        int failed = fencedNightlyJob(endpoint) + workerWithWatchdog(endpoint) +
-                     standardAdapters(endpoint);
+        int failed =
+            fencedNightlyJob(endpoint) + workerWithWatchdog(endpoint) + standardAdapters(endpoint);
         if (argc >= 4)
             failed += redlockOverThree(endpoint, lockscope::parseEndpoint(argv[2]),
                                        lockscope::parseEndpoint(argv[3]));

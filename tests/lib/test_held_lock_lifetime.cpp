@@ -39,8 +39,8 @@ Escaped holdInAFunctionThatOwnsTheLock(const Endpoint& endpoint, std::atomic<int
 TEST_F(RedisTest, ASecondHoldLeavesTheFirstHoldsLeaseAndWatchdogAlone) {
     RedisLock lock(connect(), "held:twice", {.ttl = 600ms});
     std::atomic<int> lostCalls{0};
-    auto first =
-        lock.hold(Clock::now() + 1s, {.watchdog = {.onLost = [&](const std::string&) { ++lostCalls; }}});
+    auto first = lock.hold(Clock::now() + 1s,
+                           {.watchdog = {.onLost = [&](const std::string&) { ++lostCalls; }}});
     ASSERT_TRUE(first);
     std::optional<HeldLock> second;
     auto start = Clock::now();

@@ -14,8 +14,7 @@ TEST_F(RedisTest, EqualPrefixesAreRefusedBeforeAnythingIsSent) {
     auto c = std::make_shared<Connection>(connect());
     EXPECT_THROW(RedisLock(c, "p", {.lockPrefix = "same:", .fencePrefix = "same:"}),
                  InvalidArgumentError);
-    EXPECT_THROW(RedisLock(c, "p", {.lockPrefix = "", .fencePrefix = ""}),
-                 InvalidArgumentError);
+    EXPECT_THROW(RedisLock(c, "p", {.lockPrefix = "", .fencePrefix = ""}), InvalidArgumentError);
     try {
         RedisLock(c, "p", {.lockPrefix = "x:", .fencePrefix = "x:"});
     } catch (const InvalidArgumentError& e) {
@@ -36,8 +35,7 @@ TEST_F(RedisTest, PrefixesWithBracesOrControlBytesAreRefused) {
     auto c = std::make_shared<Connection>(connect());
     EXPECT_THROW(RedisLock(c, "p", {.lockPrefix = "lk{zz}:"}), InvalidArgumentError);
     EXPECT_THROW(RedisLock(c, "p", {.fencePrefix = "f}:"}), InvalidArgumentError);
-    EXPECT_THROW(RedisLock(c, "p", {.lockPrefix = std::string("l\0:", 3)}),
-                 InvalidArgumentError);
+    EXPECT_THROW(RedisLock(c, "p", {.lockPrefix = std::string("l\0:", 3)}), InvalidArgumentError);
     EXPECT_THROW(RedisLock(c, "p", {.fencePrefix = "f\n"}), InvalidArgumentError);
     EXPECT_THROW(RedisLock(c, "p", {.lockPrefix = std::string(600, 'l')}), InvalidArgumentError);
     EXPECT_THROW(RedisLock(c, "p", {.ttl = -5ms}), InvalidArgumentError);

@@ -18,7 +18,7 @@ struct TlsOptions {
     // terminal: an encrypted key without it is refused with a clear error.
     std::string keyPassphrase{};
     std::string serverName{};  // SNI and the name checked; empty: the endpoint's host
-    bool insecure = false;   // skip verification of the chain and the name (loudly marked)
+    bool insecure = false;     // skip verification of the chain and the name (loudly marked)
     bool operator==(const TlsOptions&) const = default;
 };
 

@@ -188,9 +188,9 @@ class RedisLock {
     Acquisition acquireUntil(Clock::time_point deadline, RetryOptions retry, std::stop_token stop);
     void abandonUnknownAcquire();
     bool tryLockUntil(Clock::time_point deadline);
-    void checkHoldable(const HoldOptions& options) const;
-    bool releaseHeld();              // the HeldLock's release: also opens the gate
-    void detachHandle() noexcept;    // ~RedisLock: a live HeldLock is told and released
+    void checkHoldable(const HoldOptions& options, bool gateClosed) const;
+    bool releaseHeld();            // the HeldLock's release: also opens the gate
+    void detachHandle() noexcept;  // ~RedisLock: a live HeldLock is told and released
     Acquisition runAcquireScript();
     void recordAcquisition(Acquisition& result, Clock::time_point sentAt,
                            Clock::time_point startedAt);
@@ -204,8 +204,8 @@ class RedisLock {
     Clock::time_point acquiredAt_{};
     Clock::time_point leaseEnd_{};  // by our clock, with a safety margin
     std::shared_ptr<Watchdog> watchdog_;
-    std::unique_ptr<detail::LocalGate> gate_;    // the standard interface's and hold()'s holder
-    std::weak_ptr<HeldLock::State> handle_;      // the live HeldLock, if any
+    std::unique_ptr<detail::LocalGate> gate_;  // the standard interface's and hold()'s holder
+    std::weak_ptr<HeldLock::State> handle_;    // the live HeldLock, if any
 };
 
 // Releases the lock on scope exit. Never throws from its destructor (an error while

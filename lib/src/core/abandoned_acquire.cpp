@@ -13,8 +13,8 @@ using Clock = std::chrono::steady_clock;
 using namespace std::chrono_literals;
 
 // One try; returns when the server answered (the key is ours no longer either way).
-void releaseOnce(const Endpoint& endpoint, const ConnectionOptions& options,
-                 const std::string& key, const std::string& token, const Script& release) {
+void releaseOnce(const Endpoint& endpoint, const ConnectionOptions& options, const std::string& key,
+                 const std::string& token, const Script& release) {
     Connection connection = Connection::open(endpoint, options);
     connection.command({"PING"});
     connection.eval(release, {key}, {token});
@@ -22,12 +22,11 @@ void releaseOnce(const Endpoint& endpoint, const ConnectionOptions& options,
 
 }  // namespace
 
-void releaseWhenServerAnswers(const Endpoint& endpoint, ConnectionOptions options,
-                              std::string key, std::string token,
-                              std::chrono::milliseconds giveUpAfter) {
+void releaseWhenServerAnswers(const Endpoint& endpoint, ConnectionOptions options, std::string key,
+                              std::string token, std::chrono::milliseconds giveUpAfter) {
     options.connectTimeout = std::min(options.connectTimeout, std::chrono::milliseconds(1000));
     options.commandTimeout = std::min(options.commandTimeout, std::chrono::milliseconds(1000));
-    options.stop = {};       // the caller's stop ended the wait, not this clean-up
+    options.stop = {};  // the caller's stop ended the wait, not this clean-up
     options.readOnly = false;
     // A copy of the script: the thread may outlive the static one at process exit.
     std::thread([endpoint, options, key = std::move(key), token = std::move(token),

@@ -13,8 +13,8 @@ namespace lockscope::detail {
 // answers a PING on a fresh connection (sent after the lost acquire, it is read after it),
 // with the owner-checked release script. It keeps trying for `giveUpAfter`, then leaves the
 // key to its TTL.
-void releaseWhenServerAnswers(const Endpoint& endpoint, ConnectionOptions options,
-                              std::string key, std::string token,
+void releaseWhenServerAnswers(const Endpoint& endpoint, ConnectionOptions options, std::string key,
+                              std::string token,
                               std::chrono::milliseconds giveUpAfter = std::chrono::minutes(10));
 
 }  // namespace lockscope::detail

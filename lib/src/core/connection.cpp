@@ -197,8 +197,9 @@ Connection::~Connection() = default;
 Connection::State& Connection::live() const {
     // A moved-from connection has no state: a clear error, not a null dereference.
     if (!state_)
-        throw InvalidArgumentError("this Connection was moved from: it is not connected to "
-                                   "anything (use the connection it was moved to)");
+        throw InvalidArgumentError(
+            "this Connection was moved from: it is not connected to "
+            "anything (use the connection it was moved to)");
     return *state_;
 }
 

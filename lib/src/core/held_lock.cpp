@@ -92,24 +92,26 @@ std::shared_ptr<Watchdog> RedisLock::startWatchdog(WatchdogOptions options) {
 }
 
 // What hold() refuses before it sends anything, so a refused call never touches a lease.
-void RedisLock::checkHoldable(const HoldOptions& options) const {
+// `gateClosed`: this call holds the object, so a running watchdog is a manual one.
+void RedisLock::checkHoldable(const HoldOptions& options, bool gateClosed) const {
     if (options.watchdog.interval >= options_.ttl - leaseSafetyMargin(options_.ttl))
         throw InvalidArgumentError(
             "watchdog interval " + std::to_string(options.watchdog.interval.count()) +
             " ms is not shorter than the lease of " + key_ + " (" +
             std::to_string(options_.ttl.count()) + " ms): use 0 for ttl / 3");
+    if (!gateClosed) return;
     if (auto running = watchdog(); running && !running->lost())
-        throw InvalidArgumentError("a watchdog started by startWatchdog() already renews " +
-                                   key_ + ": release() the lock before hold()");
+        throw InvalidArgumentError("a watchdog started by startWatchdog() already renews " + key_ +
+                                   ": release() the lock before hold()");
 }
 
 std::optional<HeldLock> RedisLock::hold(Clock::time_point deadline, HoldOptions options) {
-    checkHoldable(options);
+    checkHoldable(options, false);
     // One holder per lock object (a HeldLock or the standard interface): a second hold()
     // waits for it, and never reaches the lease the first one holds.
     if (!gate_->closeBefore(deadline, options.stop)) return std::nullopt;
     detail::GateHold gate(*gate_);
-    checkHoldable(options);  // startWatchdog() may have run while we waited
+    checkHoldable(options, true);
     bool heldBefore = fence().has_value();
     Acquisition acquired = acquireUntil(deadline, options.retry, options.stop);
     if (!acquired) return std::nullopt;
@@ -157,8 +159,7 @@ void RedisLock::detachHandle() noexcept {
     } catch (...) {
         // The TTL frees the key; the handle is told below either way.
     }
-    state->reportLost("the RedisLock for " + key_ +
-                      " was destroyed while this HeldLock held it: " +
+    state->reportLost("the RedisLock for " + key_ + " was destroyed while this HeldLock held it: " +
                       (deleted ? "it released the key" : "the key expires with its TTL") +
                       "; the handle holds nothing");
 }
@@ -214,8 +215,9 @@ std::string HeldLock::lostReason() const {
 RedisLock& HeldLock::lock() const {
     std::lock_guard guard(state().mutex);
     if (!state_->lock)
-        throw InvalidArgumentError("the RedisLock of this HeldLock was destroyed (lock "
-                                   "destroyed): the handle holds nothing");
+        throw InvalidArgumentError(
+            "the RedisLock of this HeldLock was destroyed (lock "
+            "destroyed): the handle holds nothing");
     return *state_->lock;
 }
 

@@ -26,7 +26,7 @@ struct HeldLock::State {
     // holdLock(): the handle owns its lock (and through it the connection). Destroyed last.
     std::unique_ptr<RedisLock> ownedLock;
 
-    mutable std::mutex mutex;  // guards what follows: the watchdog's thread reports loss
+    mutable std::mutex mutex;   // guards what follows: the watchdog's thread reports loss
     RedisLock* lock = nullptr;  // null once the lock was destroyed (detached)
     bool released = false;      // released, or detached: nothing left to release
     bool lost = false;

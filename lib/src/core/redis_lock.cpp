@@ -214,8 +214,7 @@ Acquisition RedisLock::acquireUntil(Clock::time_point deadline, RetryOptions ret
 
 void RedisLock::abandonUnknownAcquire() {
     if (fence()) return;  // a lease we held before: the unanswered attempt only renewed it
-    detail::releaseWhenServerAnswers(connection_->endpoint(), connection_->options(), key_,
-                                     token_);
+    detail::releaseWhenServerAnswers(connection_->endpoint(), connection_->options(), key_, token_);
     token_ = randomToken();  // a later acquire must not be mistaken for the abandoned one
 }
 

@@ -24,8 +24,7 @@ bool RedisLock::try_lock() {
     detail::GateHold gate(*gate_);
     try {
         // One attempt, its lost-reply retry included, within one commandTimeout.
-        if (!attemptOnce(Clock::now(), Clock::now() + connection_->commandTimeout()))
-            return false;
+        if (!attemptOnce(Clock::now(), Clock::now() + connection_->commandTimeout())) return false;
     } catch (const OutcomeUnknownError&) {
         abandonUnknownAcquire();
         return false;
