@@ -8,11 +8,13 @@
 #include "lockscope/errors.h"
 #include "lockscope/redis_lock.h"
 #include "redis_fixture.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
 using Clock = std::chrono::steady_clock;
 using lockscope::testing::RedisTest;
+using lockscope::testing::scaled;
 
 namespace {
 
@@ -37,7 +39,7 @@ Escaped holdInAFunctionThatOwnsTheLock(const Endpoint& endpoint, std::atomic<int
 // a second watchdog and, on its way out, sent DEL for our key: the first holder worked on
 // without the lock and was never told.
 TEST_F(RedisTest, ASecondHoldLeavesTheFirstHoldsLeaseAndWatchdogAlone) {
-    RedisLock lock(connect(), "held:twice", {.ttl = 600ms});
+    RedisLock lock(connect(), "held:twice", {.ttl = scaled(1000ms)});
     std::atomic<int> lostCalls{0};
     auto first = lock.hold(Clock::now() + 1s,
                            {.watchdog = {.onLost = [&](const std::string&) { ++lostCalls; }}});
@@ -48,7 +50,7 @@ TEST_F(RedisTest, ASecondHoldLeavesTheFirstHoldsLeaseAndWatchdogAlone) {
     EXPECT_FALSE(second) << "one holder per lock object, like a std::timed_mutex";
     EXPECT_GE(Clock::now() - start, 150ms) << "a second hold() waits until its deadline";
     EXPECT_TRUE(lock.ownedOnServer()) << "the refused hold() touched the first one's lease";
-    std::this_thread::sleep_for(1500ms);  // more than two TTLs: only a live watchdog keeps it
+    std::this_thread::sleep_for(scaled(2200ms));  // > two TTLs: only a live watchdog keeps it
     EXPECT_EQ(observer().command({"GET", lock.key()}).text(), lock.token());
     EXPECT_FALSE(first->lost());
     EXPECT_EQ(lostCalls.load(), 0);
@@ -62,13 +64,13 @@ TEST_F(RedisTest, ASecondHoldLeavesTheFirstHoldsLeaseAndWatchdogAlone) {
 // The same trap through the low-level path: acquire() and startWatchdog() by hand, then
 // hold(). Refused before anything is sent; the lease and its watchdog stay.
 TEST_F(RedisTest, HoldOverAManualWatchdogIsRefusedWithoutTouchingTheLease) {
-    RedisLock lock(connect(), "held:manual", {.ttl = 600ms});
+    RedisLock lock(connect(), "held:manual", {.ttl = scaled(1000ms)});
     ASSERT_TRUE(lock.acquire());
     auto dog = lock.startWatchdog();
     auto sent = lock.connection()->commandsSent();
     EXPECT_THROW((void)lock.hold(Clock::now() + 1s), InvalidArgumentError);
     EXPECT_EQ(lock.connection()->commandsSent(), sent) << "a refused hold() sent something";
-    std::this_thread::sleep_for(1000ms);
+    std::this_thread::sleep_for(scaled(2200ms));
     EXPECT_TRUE(lock.ownedOnServer());
     EXPECT_FALSE(dog->lost());
     EXPECT_TRUE(lock.release());
