@@ -103,3 +103,18 @@ TEST_F(RedisTest, AHandleThatOutlivesItsLockReportsLockDestroyedAndLeavesNoKey) 
     escaped.held.reset();  // the destructor has nothing to do either
     EXPECT_EQ(lostCalls.load(), 1) << "the loss is reported once";
 }
+
+// A handle released before its lock died must not reach the dead lock either.
+TEST_F(RedisTest, AReleasedHandleThatOutlivesItsLockRefusesToNameIt) {
+    std::optional<HeldLock> held;
+    {
+        RedisLock lock(connect(), "held:released-escape", {.ttl = 5000ms});
+        held = lock.hold(Clock::now() + 1s);
+        ASSERT_TRUE(held);
+        EXPECT_TRUE(held->release());
+        EXPECT_EQ(&held->lock(), &lock) << "while the lock lives, the handle names it";
+    }
+    EXPECT_THROW((void)held->lock(), InvalidArgumentError);
+    EXPECT_FALSE(held->release());
+    EXPECT_FALSE(held->lost()) << "it was released in time: nothing was lost";
+}

@@ -204,8 +204,11 @@ class RedisLock {
     Clock::time_point acquiredAt_{};
     Clock::time_point leaseEnd_{};  // by our clock, with a safety margin
     std::shared_ptr<Watchdog> watchdog_;
-    std::unique_ptr<detail::LocalGate> gate_;  // the standard interface's and hold()'s holder
-    std::weak_ptr<HeldLock::State> handle_;    // the live HeldLock, if any
+    // The standard interface's and hold()'s holder; shared so a HeldLock can tell that its
+    // lock no longer exists.
+    std::shared_ptr<detail::LocalGate> gate_;
+    // the standard interface's and hold()'s holder
+    std::weak_ptr<HeldLock::State> handle_;  // the live HeldLock, if any
 };
 
 // Releases the lock on scope exit. Never throws from its destructor (an error while

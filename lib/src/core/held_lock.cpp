@@ -139,6 +139,7 @@ std::optional<HeldLock> RedisLock::hold(Clock::time_point deadline, HoldOptions 
         throw;
     }
     state->lock = this;
+    state->lockAlive = gate_;
     handle_ = state;
     gate.commit();  // the handle's release() opens it
     return HeldLock(std::move(state));
@@ -214,7 +215,7 @@ std::string HeldLock::lostReason() const {
 
 RedisLock& HeldLock::lock() const {
     std::lock_guard guard(state().mutex);
-    if (!state_->lock)
+    if (!state_->lock || state_->lockAlive.expired())
         throw InvalidArgumentError(
             "the RedisLock of this HeldLock was destroyed (lock "
             "destroyed): the handle holds nothing");

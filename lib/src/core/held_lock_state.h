@@ -16,6 +16,9 @@ namespace lockscope {
 
 class RedisLock;
 class Watchdog;
+namespace detail {
+class LocalGate;
+}
 
 struct HeldLock::State {
     std::int64_t fence = 0;
@@ -28,7 +31,9 @@ struct HeldLock::State {
 
     mutable std::mutex mutex;   // guards what follows: the watchdog's thread reports loss
     RedisLock* lock = nullptr;  // null once the lock was destroyed (detached)
-    bool released = false;      // released, or detached: nothing left to release
+    // Expires with the lock: a handle released before its lock died must not reach it either.
+    std::weak_ptr<detail::LocalGate> lockAlive;
+    bool released = false;  // released, or detached: nothing left to release
     bool lost = false;
     std::string lostReason;
 

@@ -61,7 +61,7 @@ RedisLock::RedisLock(std::shared_ptr<Connection> connection, std::string_view na
     : connection_(required(std::move(connection))),
       name_(name),
       options_(std::move(options)),
-      gate_(std::make_unique<detail::LocalGate>()) {
+      gate_(std::make_shared<detail::LocalGate>()) {
     validateLockName(name);
     validateLockOptions(options_);
     key_ = options_.lockPrefix + "{" + name_ + "}";
