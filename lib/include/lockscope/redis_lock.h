@@ -110,7 +110,8 @@ class RedisLock {
     // with delay + jitter between attempts, until
     // `stop` is requested (then nullopt), and through I/O errors (the server restarting, a
     // lost reply: the next idempotent attempt finds our token). Rethrows the last I/O error
-    // when the deadline passes after one; other errors (ACL, wrong password) at once.
+    // when the deadline passes and no attempt was answered; other errors (ACL, wrong
+    // password) at once.
     // Each command is capped at the time left (see Deadlines above).
     [[nodiscard]] std::optional<std::int64_t> acquire(Clock::time_point deadline,
                                                       RetryOptions retry = {},

@@ -186,7 +186,8 @@ Acquisition RedisLock::acquireUntil(Clock::time_point deadline, RetryOptions ret
                                     std::stop_token stop) {
     auto startedAt = Clock::now();
     std::exception_ptr ioError;
-    bool unknown = false;  // an attempt may have set our token without our hearing of it
+    bool unknown = false;   // an attempt may have set our token without our hearing of it
+    bool answered = false;  // an attempt got an answer: the lock was busy, as far as we know
     while (!stop.stop_requested()) {
         try {
             Acquisition result = attemptOnce(startedAt, deadline);
@@ -194,6 +195,7 @@ Acquisition RedisLock::acquireUntil(Clock::time_point deadline, RetryOptions ret
             // token (already held) or lost to the same holder.
             ioError = nullptr;
             unknown = false;
+            answered = true;
             if (result) return result;
         } catch (const OutcomeUnknownError&) {
             ioError = std::current_exception();
@@ -208,7 +210,9 @@ Acquisition RedisLock::acquireUntil(Clock::time_point deadline, RetryOptions ret
         if (!sleepUntil(std::min(deadline, now + retry.delay + jitterOf(retry)), stop)) break;
     }
     if (unknown) abandonUnknownAcquire();
-    if (ioError && !stop.stop_requested()) std::rethrow_exception(ioError);
+    // The last attempt, made at the deadline with what little time was left, may time out
+    // where the earlier ones were answered "busy": that is a busy lock, not a failure.
+    if (ioError && !answered && !stop.stop_requested()) std::rethrow_exception(ioError);
     return {};
 }
 
