@@ -142,7 +142,7 @@ TEST_F(AclServer, UserDeniedEvalshaGetsAPermissionErrorAndNothingChanges) {
     e.password = "pw";
     RedisLock lock(Connection::open(e), "report:daily");
     try {
-        lock.acquire();
+        (void)lock.acquire();
         FAIL() << "acquired without EVALSHA";
     } catch (const PermissionError& err) {
         EXPECT_EQ(err.kind(), ErrorKind::PermissionDenied);
@@ -252,4 +252,27 @@ TEST_F(RedisTest, UnixSocketEndpoint) {
     c.command({"SET", "k", "v"});
     EXPECT_EQ(keyCount(), 0);  // the key is in db 2, the observer looks at db 0
     EXPECT_EQ(c.command({"DBSIZE"}).integer(), 1);
+}
+
+// Before: a moved-from Connection dereferenced its null state and crashed (issue 33, item 6).
+TEST_F(RedisTest, AMovedFromConnectionThrowsAClearError) {
+    Connection first = connect();
+    Connection second = std::move(first);
+    // NOLINTBEGIN(bugprone-use-after-move): using the moved-from object is the point
+    try {
+        first.command({"PING"});
+        ADD_FAILURE() << "no error";
+    } catch (const InvalidArgumentError& e) {
+        EXPECT_NE(std::string(e.what()).find("moved from"), std::string::npos) << e.what();
+    }
+    EXPECT_THROW(first.eval(scripts::release(), {"k"}, {"t"}), InvalidArgumentError);
+    EXPECT_THROW(first.pipeline({{"PING"}}), InvalidArgumentError);
+    EXPECT_THROW(first.send({"PING"}), InvalidArgumentError);
+    EXPECT_THROW((void)first.endpoint(), InvalidArgumentError);
+    EXPECT_THROW((void)first.openSibling(), InvalidArgumentError);
+    EXPECT_THROW(first.setCommandTimeout(10ms), InvalidArgumentError);
+    // NOLINTEND(bugprone-use-after-move)
+    EXPECT_EQ(second.command({"PING"}).text(), "PONG");
+    first = std::move(second);  // assignment revives it
+    EXPECT_EQ(first.command({"PING"}).text(), "PONG");
 }

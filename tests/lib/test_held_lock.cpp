@@ -143,7 +143,7 @@ TEST_F(RedisTest, ObserverHearsEveryStepWithDurations) {
         std::this_thread::sleep_for(2ms);
     EXPECT_EQ(events.last().kind, LockEventKind::Lost);
     EXPECT_FALSE(events.last().reason.empty());
-    lock.release();
+    (void)lock.release();
     EXPECT_FALSE(events.last().stillOwned);
 }
 
@@ -166,7 +166,7 @@ TEST_F(RedisTest, FenceThatGoesBackwardsAfterARestartIsDetected) {
         auto fence = lock.acquire();
         ASSERT_TRUE(fence);
         EXPECT_TRUE(store.write("daily", "report", *fence).accepted());
-        lock.release();
+        (void)lock.release();
     }
     server().restart();  // no persistence: the counter is gone
     RedisLock after(c, "held:regress", {.observer = events.observer()});
@@ -179,7 +179,7 @@ TEST_F(RedisTest, FenceThatGoesBackwardsAfterARestartIsDetected) {
     FencedWrite refused = store.write("daily", "new report", *acquired.fence);
     EXPECT_EQ(refused.status, FencedWrite::Status::Stale);
     EXPECT_EQ(refused.currentFence, 2);
-    after.release();
+    (void)after.release();
 
     // The remedy without persistence: seed the counter from the resource's own highest fence.
     observer().command({"SET", after.fenceKey(), std::to_string(store.read("daily")->fence)});
@@ -188,5 +188,5 @@ TEST_F(RedisTest, FenceThatGoesBackwardsAfterARestartIsDetected) {
     EXPECT_EQ(fresh.status, AcquireStatus::Acquired);
     EXPECT_EQ(fresh.fence, 3);
     EXPECT_TRUE(store.write("daily", "new report", *fresh.fence).accepted());
-    seeded.release();
+    (void)seeded.release();
 }

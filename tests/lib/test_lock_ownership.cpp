@@ -44,7 +44,7 @@ TEST_F(RedisTest, AcquireWhoseReplyWasLostIsRecognisedByTheRetry) {
     // times out is the one that runs when the server wakes up.
     observer().command({"SCRIPT", "LOAD", scripts::acquireOrRenew().source()});
     server().pause();
-    EXPECT_THROW(lock.acquire(), IoError);
+    EXPECT_THROW((void)lock.acquire(), IoError);
     server().resume();
     // The script ran when the server woke up: our token is there.
     for (int i = 0; i < 100 && observer().command({"GET", lock.key()}).isNil(); ++i)
@@ -167,6 +167,6 @@ TEST_F(RedisTest, BlockingAcquireRethrowsTheLastIoErrorAtTheDeadline) {
     RedisLock lock(connect({.connectTimeout = 50ms, .commandTimeout = 50ms}), "own:down");
     server().stop();
     auto start = Clock::now();
-    EXPECT_THROW(lock.acquire(Clock::now() + 300ms, {10ms, 10ms}), IoError);
+    EXPECT_THROW((void)lock.acquire(Clock::now() + 300ms, {10ms, 10ms}), IoError);
     EXPECT_LT(Clock::now() - start, 2s);
 }

@@ -109,6 +109,16 @@ TEST(RedlockValidation, LockNamesAreCheckedLikeRedisLock) {
     EXPECT_THROW(ok.startWatchdog(), InvalidArgumentError);  // not held
 }
 
+// Before: a prefix with its own hash tag ("lk{zz}:") was accepted (issue 33, item 5).
+TEST(RedlockValidation, PrefixesAreCheckedLikeRedisLocks) {
+    auto nodes = std::make_shared<RedlockNodeSet>(ports({7001, 7002, 7003}));
+    auto message = invalidArgument([&] { Redlock lock(nodes, "x", {.lockPrefix = "lk{zz}:"}); });
+    EXPECT_NE(message.find("lock prefix"), std::string::npos) << message;
+    invalidArgument([&] { Redlock lock(nodes, "x", {.lockPrefix = "l\x01:"}); });
+    Redlock fine(nodes, "x", {.lockPrefix = "jobs:"});
+    EXPECT_EQ(fine.key(), "jobs:{x}");
+}
+
 TEST(RedlockValidation, EachLockDrawsItsOwnToken) {
     auto nodes = std::make_shared<RedlockNodeSet>(ports({7001, 7002, 7003}));
     Redlock a(nodes, "x"), b(nodes, "x");

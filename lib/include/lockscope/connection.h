@@ -9,7 +9,8 @@
 // is an OutcomeUnknownError. Each command has one deadline (commandTimeout, not reset by
 // progress), one reply may not grow past maxReplyBytes, and a stop token interrupts a wait
 // within 50 ms. Not thread-safe: one thread owns a connection; other threads open their
-// own (see openSibling()).
+// own (see openSibling()). Moved-from: every member but the destructor and assignment
+// throws InvalidArgumentError.
 
 #include <chrono>
 #include <cstdint>
@@ -41,7 +42,7 @@ struct ConnectionOptions {
     // (the inspector shows at most a few MB of any value).
     std::size_t maxReplyBytes = 64u << 20;
     // Stops a connect or command that waits (CancelledError within 50 ms).
-    std::stop_token stop;
+    std::stop_token stop{};
 };
 
 // What the Test button of the connection dialog reports about a TLS connection.
@@ -135,6 +136,7 @@ class Connection {
   private:
     struct State;
     explicit Connection(std::unique_ptr<State> state);
+    State& live() const;  // throws InvalidArgumentError when moved from
     std::unique_ptr<State> state_;
 };
 

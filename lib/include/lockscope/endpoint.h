@@ -10,26 +10,26 @@ namespace lockscope {
 // Profiles keep these paths, never the contents of a key or its passphrase.
 struct TlsOptions {
     bool enabled = false;
-    std::string caFile;    // PEM bundle to trust; empty (and no caDir): the system store
-    std::string caDir;     // a hashed certificate directory (c_rehash) to trust
-    std::string certFile;  // client certificate for mutual TLS
-    std::string keyFile;   // its private key
+    std::string caFile{};    // PEM bundle to trust; empty (and no caDir): the system store
+    std::string caDir{};     // a hashed certificate directory (c_rehash) to trust
+    std::string certFile{};  // client certificate for mutual TLS
+    std::string keyFile{};   // its private key
     // The passphrase of an encrypted key (the window keeps it in the keychain). Never on a
     // terminal: an encrypted key without it is refused with a clear error.
-    std::string keyPassphrase;
-    std::string serverName;  // SNI and the name checked; empty: the endpoint's host
-    bool insecure = false;   // skip verification of the chain and the name (loudly marked)
+    std::string keyPassphrase{};
+    std::string serverName{};  // SNI and the name checked; empty: the endpoint's host
+    bool insecure = false;     // skip verification of the chain and the name (loudly marked)
     bool operator==(const TlsOptions&) const = default;
 };
 
 struct Endpoint {
     std::string host = "127.0.0.1";
     int port = 6379;
-    std::string unixPath;  // non-empty: connect through this Unix socket instead of TCP
-    std::string user;      // ACL user; empty means the default user
-    std::string password;  // empty means no AUTH
+    std::string unixPath{};  // non-empty: connect through this Unix socket instead of TCP
+    std::string user{};      // ACL user; empty means the default user
+    std::string password{};  // empty means no AUTH
     int db = 0;
-    TlsOptions tls;
+    TlsOptions tls{};
 
     bool isUnix() const { return !unixPath.empty(); }
     // A URL that identifies the server without its password, for messages and records.

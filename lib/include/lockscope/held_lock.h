@@ -15,6 +15,19 @@
 // it, or at release when the key no longer held our token), lost() and lostReason() say it,
 // and release() returns false.
 //
+// Lifetime: a HeldLock may outlive the RedisLock that made it (returned out of the function
+// that owned the lock, say). The lock detaches its handle when it is destroyed: it releases
+// the key itself (the handle can no longer), and the handle reports the loss like any other
+// — lost() true, lostReason() "the RedisLock ... was destroyed while this HeldLock held it",
+// onLost called once, cancellation() requested — then release() returns false and sends
+// nothing, and lock() throws InvalidArgumentError. A handle from holdLock() (hold_lock.h)
+// owns its lock and connection, so it has no such limit.
+//
+// Exclusion: while a HeldLock holds it, its RedisLock is locked for hold() and the standard
+// interface (try_lock() is false, a second hold() waits until its deadline and returns
+// nullopt); release() unlocks it. The existing lease and its watchdog are never touched by
+// such a refused call.
+//
 // Thread rules: one thread uses a HeldLock (the thread that uses its RedisLock); lost(),
 // lostReason() and cancellation() may be read from any thread. Moved-from: holds nothing,
 // and every member but the destructor and assignment throws InvalidArgumentError.
@@ -28,6 +41,9 @@ namespace lockscope {
 
 class RedisLock;
 class Watchdog;
+namespace detail {
+struct HeldLockAccess;
+}
 
 class HeldLock {
   public:
@@ -45,21 +61,22 @@ class HeldLock {
     std::stop_token cancellation() const;
     bool lost() const;
     std::string lostReason() const;
+    // The lock this handle holds. Throws InvalidArgumentError once the lock was destroyed.
     RedisLock& lock() const;
 
     // Stops the watchdog and deletes the key if it still holds our token. true: we held the
     // lock until now; false: it had been lost (lostReason() says why; onLost was called).
     // A second call returns false and sends nothing. Throws IoError when the server cannot
     // be reached (the lease then expires by itself).
-    bool release();
+    [[nodiscard]] bool release();
 
   private:
     friend class RedisLock;
+    friend struct detail::HeldLockAccess;  // holdLock() hands the handle its own lock
     struct State;
-    HeldLock(RedisLock& lock, std::shared_ptr<State> state);
+    explicit HeldLock(std::shared_ptr<State> state);
     const State& state() const;
 
-    RedisLock* lock_ = nullptr;
     std::shared_ptr<State> state_;
 };
 

@@ -5,18 +5,37 @@
 #include <chrono>
 #include <stop_token>
 #include <string>
+#include <string_view>
 
 #include "lockscope/lock_observer.h"
 #include "lockscope/watchdog.h"
 
 namespace lockscope {
 
+// Every member has a default initialiser, so designated initialisers ({.ttl = 5s}) that
+// name only some of them compile with -Wall -Wextra -Werror.
 struct LockOptions {
     std::chrono::milliseconds ttl{30'000};
     std::string lockPrefix = "lock:";    // key = prefix + "{" + name + "}"
     std::string fencePrefix = "fence:";  // fence counter = prefix + "{" + name + "}"
-    LockObserver observer;               // optional: hears acquired/extended/lost/released/...
+    LockObserver observer{};             // optional: hears acquired/extended/lost/released/...
 };
+
+// Throws InvalidArgumentError for a name that is empty, longer than 512 bytes, or holds
+// control bytes or braces (braces would break the {hash tag} that keeps lock and fence
+// in one Cluster slot).
+void validateLockName(std::string_view name);
+
+// Throws InvalidArgumentError for a key prefix longer than 512 bytes or holding control
+// bytes or braces: a brace would put its own {hash tag} before the name's, so the lock and
+// its fence counter could land in different Cluster slots. `what` names it in the message.
+void validateKeyPrefix(std::string_view prefix, std::string_view what);
+
+// Throws InvalidArgumentError for a TTL ≤ 0, a bad prefix (validateKeyPrefix), or a lock
+// prefix equal to the fence prefix (the lock key would be the fence counter: the acquire
+// script would set it and then fail to count it, leaving our token behind). RedisLock's
+// constructor calls it, so a bad option never reaches the server.
+void validateLockOptions(const LockOptions& options);
 
 // How a blocking acquire waits between attempts: delay plus a random share of jitter, so
 // contending clients do not retry in lockstep.
@@ -27,12 +46,12 @@ struct RetryOptions {
 
 // What RedisLock::hold() does besides acquiring.
 struct HoldOptions {
-    RetryOptions retry;
+    RetryOptions retry{};
     // The watchdog's interval (0: ttl / 3) and its onLost, called on the watchdog's thread as
     // soon as the loss is seen — or, when no watchdog saw it, at release (on the releasing
     // thread) if the key no longer held our token. Either way at most once.
-    WatchdogOptions watchdog;
-    std::stop_token stop;  // cancels the waiting for the lock (hold() then returns nullopt)
+    WatchdogOptions watchdog{};
+    std::stop_token stop{};  // cancels the waiting for the lock (hold() then returns nullopt)
 };
 
 }  // namespace lockscope

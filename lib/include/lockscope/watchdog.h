@@ -45,7 +45,7 @@ struct WatchdogOptions {
     std::chrono::milliseconds interval{0};
     // Called once, on the watchdog thread, with the reason, when the lock is lost. See the
     // thread rules above for what it may do.
-    std::function<void(const std::string& reason)> onLost;
+    std::function<void(const std::string& reason)> onLost{};
 };
 
 // What one renewal achieved, as a renew function reports it.

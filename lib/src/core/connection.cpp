@@ -194,6 +194,15 @@ Connection::Connection(Connection&&) noexcept = default;
 Connection& Connection::operator=(Connection&&) noexcept = default;
 Connection::~Connection() = default;
 
+Connection::State& Connection::live() const {
+    // A moved-from connection has no state: a clear error, not a null dereference.
+    if (!state_)
+        throw InvalidArgumentError(
+            "this Connection was moved from: it is not connected to "
+            "anything (use the connection it was moved to)");
+    return *state_;
+}
+
 Connection Connection::open(const Endpoint& endpoint, const ConnectionOptions& options) {
     auto state = std::make_unique<State>(endpoint, options);
     state->connect();
@@ -201,11 +210,11 @@ Connection Connection::open(const Endpoint& endpoint, const ConnectionOptions& o
 }
 
 Connection Connection::openSibling() const {
-    return open(state_->endpoint, state_->options);
+    return open(live().endpoint, live().options);
 }
 
 Reply Connection::command(Argv argv) {
-    State& s = *state_;
+    State& s = live();
     s.checkAllowed(argv);
     auto start = Clock::now();
     bool isWrite = !isReadOnlySafe(argv);
@@ -218,7 +227,7 @@ Reply Connection::command(Argv argv) {
 }
 
 std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::string>>& commands) {
-    State& s = *state_;
+    State& s = live();
     std::vector<std::vector<std::string_view>> views;
     views.reserve(commands.size());
     bool anyWrite = false;
@@ -245,7 +254,7 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
 }
 
 void Connection::send(Argv argv) {
-    State& s = *state_;
+    State& s = live();
     s.checkAllowed(argv);
     if (!s.channel.isOpen()) s.connect();
     appendRespRequest(s.channel.outgoing(), argv);
@@ -262,7 +271,7 @@ void Connection::send(Argv argv) {
 }
 
 void Connection::flush() {
-    State& s = *state_;
+    State& s = live();
     if (!s.channel.isOpen()) return;
     if (!s.streamed.empty()) {
         // Latency counts from here: the time the command spent queued locally is ours.
@@ -281,7 +290,7 @@ void Connection::flush() {
 }
 
 Reply Connection::receive() {
-    State& s = *state_;
+    State& s = live();
     if (!s.channel.isOpen())
         throw ConnectionLostError("pipeline read on " + s.where() +
                                   ": the connection was reset, so no reply is pending");
@@ -301,7 +310,7 @@ Reply Connection::receive() {
 }
 
 bool Connection::waitForReply(std::chrono::milliseconds timeout) {
-    State& s = *state_;
+    State& s = live();
     if (!s.channel.isOpen())
         throw ConnectionLostError("wait on " + s.where() + ": the connection was reset");
     return s.channel.waitReadable(timeout);
@@ -328,38 +337,38 @@ Reply Connection::eval(const Script& script, Argv keys, Argv args) {
 }
 
 void Connection::reconnect() {
-    state_->connect();
+    live().connect();
 }
 
 void Connection::setCommandTimeout(std::chrono::milliseconds timeout) {
-    state_->options.commandTimeout = timeout;
+    live().options.commandTimeout = timeout;
 }
 
 void Connection::setConnectTimeout(std::chrono::milliseconds timeout) {
-    state_->options.connectTimeout = timeout;
+    live().options.connectTimeout = timeout;
 }
 
 std::chrono::milliseconds Connection::commandTimeout() const {
-    return state_->options.commandTimeout;
+    return live().options.commandTimeout;
 }
 const Endpoint& Connection::endpoint() const {
-    return state_->endpoint;
+    return live().endpoint;
 }
 const ConnectionOptions& Connection::options() const {
-    return state_->options;
+    return live().options;
 }
 void Connection::setObserver(CommandObserver observer) {
-    state_->observer = std::move(observer);
+    live().observer = std::move(observer);
 }
 std::uint64_t Connection::commandsSent() const {
-    return state_->commandsSent;
+    return live().commandsSent;
 }
 void Connection::setStopToken(std::stop_token stop) {
-    state_->options.stop = std::move(stop);
+    live().options.stop = std::move(stop);
 }
 std::optional<TlsSessionInfo> Connection::tlsSession() const {
-    if (!state_->endpoint.tls.enabled || !state_->channel.isOpen()) return std::nullopt;
-    return state_->channel.tlsSession();
+    if (!live().endpoint.tls.enabled || !live().channel.isOpen()) return std::nullopt;
+    return live().channel.tlsSession();
 }
 
 }  // namespace lockscope

@@ -6,6 +6,8 @@
 #include <mutex>
 #include <utility>
 
+#include "held_lock_state.h"
+#include "local_gate.h"
 #include "lockscope/errors.h"
 #include "lockscope/redis_lock.h"
 
@@ -15,36 +17,38 @@ using std::chrono::duration_cast;
 using std::chrono::microseconds;
 using std::chrono::milliseconds;
 
-struct HeldLock::State {
-    std::int64_t fence = 0;
-    bool fenceRegressed = false;
-    std::shared_ptr<Watchdog> watchdog;
-    std::function<void(const std::string&)> onLost;
-    std::stop_source cancel;
-    mutable std::mutex mutex;  // guards what follows: the watchdog's thread reports loss
-    bool lost = false;
-    bool released = false;
-    std::string lostReason;
+HeldLock::State::~State() = default;
 
-    // Once, from whichever thread sees the loss first.
-    void reportLost(const std::string& reason) {
-        std::function<void(const std::string&)> callback;
-        {
-            std::lock_guard lock(mutex);
-            if (lost) return;
-            lost = true;
-            lostReason = reason;
-            callback = onLost;
-        }
-        cancel.request_stop();
-        if (!callback) return;
-        try {
-            callback(reason);
-        } catch (...) {
-            // Called from a destructor or the watchdog's thread: nowhere to throw to.
-        }
+void HeldLock::State::reportLost(const std::string& reason) {
+    std::function<void(const std::string&)> callback;
+    {
+        std::lock_guard guard(mutex);
+        if (lost) return;
+        lost = true;
+        lostReason = reason;
+        callback = onLost;
     }
-};
+    cancel.request_stop();
+    if (!callback) return;
+    try {
+        callback(reason);
+    } catch (...) {
+        // Called from a destructor or the watchdog's thread: nowhere to throw to.
+    }
+}
+
+RedisLock* HeldLock::State::take() {
+    std::lock_guard guard(mutex);
+    if (released) return nullptr;
+    released = true;
+    return lock;
+}
+
+bool HeldLock::State::detach() {
+    std::lock_guard guard(mutex);
+    lock = nullptr;
+    return !std::exchange(released, true);
+}
 
 std::shared_ptr<Watchdog> RedisLock::startWatchdog(WatchdogOptions options) {
     if (!isHeld())
@@ -87,7 +91,28 @@ std::shared_ptr<Watchdog> RedisLock::startWatchdog(WatchdogOptions options) {
     return dog;
 }
 
+// What hold() refuses before it sends anything, so a refused call never touches a lease.
+// `gateClosed`: this call holds the object, so a running watchdog is a manual one.
+void RedisLock::checkHoldable(const HoldOptions& options, bool gateClosed) const {
+    if (options.watchdog.interval >= options_.ttl - leaseSafetyMargin(options_.ttl))
+        throw InvalidArgumentError(
+            "watchdog interval " + std::to_string(options.watchdog.interval.count()) +
+            " ms is not shorter than the lease of " + key_ + " (" +
+            std::to_string(options_.ttl.count()) + " ms): use 0 for ttl / 3");
+    if (!gateClosed) return;
+    if (auto running = watchdog(); running && !running->lost())
+        throw InvalidArgumentError("a watchdog started by startWatchdog() already renews " + key_ +
+                                   ": release() the lock before hold()");
+}
+
 std::optional<HeldLock> RedisLock::hold(Clock::time_point deadline, HoldOptions options) {
+    checkHoldable(options, false);
+    // One holder per lock object (a HeldLock or the standard interface): a second hold()
+    // waits for it, and never reaches the lease the first one holds.
+    if (!gate_->closeBefore(deadline, options.stop)) return std::nullopt;
+    detail::GateHold gate(*gate_);
+    checkHoldable(options, true);
+    bool heldBefore = fence().has_value();
     Acquisition acquired = acquireUntil(deadline, options.retry, options.stop);
     if (!acquired) return std::nullopt;
     auto state = std::make_shared<HeldLock::State>();
@@ -102,22 +127,51 @@ std::optional<HeldLock> RedisLock::hold(Clock::time_point deadline, HoldOptions 
     try {
         state->watchdog = startWatchdog(std::move(options.watchdog));
     } catch (...) {
-        unlock();  // a handle we cannot return must not leave the lock held
+        // A handle we cannot return must not leave a lock this call took; a lease that was
+        // ours before the call (acquire()) stays as it was.
+        if (!heldBefore) {
+            try {
+                (void)release();
+            } catch (...) {
+                // The TTL frees it; the caller hears the first error.
+            }
+        }
         throw;
     }
-    return HeldLock(*this, std::move(state));
+    state->lock = this;
+    state->lockAlive = gate_;
+    handle_ = state;
+    gate.commit();  // the handle's release() opens it
+    return HeldLock(std::move(state));
 }
 
-HeldLock::HeldLock(RedisLock& lock, std::shared_ptr<State> state)
-    : lock_(&lock), state_(std::move(state)) {}
+bool RedisLock::releaseHeld() {
+    detail::GateHold gate(*gate_);  // whatever release() does, the handle is done
+    handle_.reset();
+    return release();
+}
 
-HeldLock::HeldLock(HeldLock&& other) noexcept
-    : lock_(std::exchange(other.lock_, nullptr)), state_(std::move(other.state_)) {}
+void RedisLock::detachHandle() noexcept {
+    auto state = handle_.lock();
+    if (!state || !state->detach()) return;
+    bool deleted = false;
+    try {
+        deleted = releaseHeld();
+    } catch (...) {
+        // The TTL frees the key; the handle is told below either way.
+    }
+    state->reportLost("the RedisLock for " + key_ + " was destroyed while this HeldLock held it: " +
+                      (deleted ? "it released the key" : "the key expires with its TTL") +
+                      "; the handle holds nothing");
+}
+
+HeldLock::HeldLock(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+HeldLock::HeldLock(HeldLock&& other) noexcept : state_(std::move(other.state_)) {}
 
 HeldLock& HeldLock::operator=(HeldLock&& other) noexcept {
     if (this != &other) {
         HeldLock previous(std::move(*this));  // released at the end of this block
-        lock_ = std::exchange(other.lock_, nullptr);
         state_ = std::move(other.state_);
     }
     return *this;
@@ -126,7 +180,7 @@ HeldLock& HeldLock::operator=(HeldLock&& other) noexcept {
 HeldLock::~HeldLock() {
     if (!state_) return;
     try {
-        release();
+        (void)release();
     } catch (...) {
         // The lease expires by itself; a destructor must not throw.
     }
@@ -160,21 +214,28 @@ std::string HeldLock::lostReason() const {
 }
 
 RedisLock& HeldLock::lock() const {
-    state();
-    return *lock_;
+    std::lock_guard guard(state().mutex);
+    if (!state_->lock || state_->lockAlive.expired())
+        throw InvalidArgumentError(
+            "the RedisLock of this HeldLock was destroyed (lock "
+            "destroyed): the handle holds nothing");
+    return *state_->lock;
 }
 
 bool HeldLock::release() {
     state();
-    {
-        std::lock_guard lock(state_->mutex);
-        if (state_->released) return false;
-        state_->released = true;
+    RedisLock* lock = state_->take();
+    if (!lock) return false;  // released already, or the lock was destroyed (reported then)
+    bool deleted = false;
+    try {
+        deleted = lock->releaseHeld();  // stops the watchdog first
+    } catch (...) {
+        state_->watchdog.reset();
+        throw;
     }
-    bool deleted = lock_->release();  // stops the watchdog first
-    state_->watchdog.reset();         // its connection is closed with it
+    state_->watchdog.reset();  // its connection is closed with it
     if (!deleted)
-        state_->reportLost("at release " + lock_->key() +
+        state_->reportLost("at release " + lock->key() +
                            " no longer held our token (it expired or another client took it)");
     return deleted && !lost();
 }

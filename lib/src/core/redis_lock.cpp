@@ -5,7 +5,11 @@
 #include <thread>
 #include <utility>
 
+#include "abandoned_acquire.h"
+#include "command_budget.h"
 #include "fence_history.h"
+#include "held_lock_state.h"
+#include "local_gate.h"
 #include "lockscope/errors.h"
 #include "lockscope/lock_scripts.h"
 #include "lockscope/token.h"
@@ -52,28 +56,14 @@ const char* toString(AcquireStatus status) {
     return "?";
 }
 
-void validateLockName(std::string_view name) {
-    if (name.empty()) throw InvalidArgumentError("lock name is empty");
-    if (name.size() > 512)
-        throw InvalidArgumentError("lock name is " + std::to_string(name.size()) +
-                                   " bytes long; the limit is 512");
-    for (unsigned char c : name) {
-        if (c < 0x20 || c == 0x7f)
-            throw InvalidArgumentError("lock name contains a control or binary byte (0x" +
-                                       std::string(1, "0123456789abcdef"[c >> 4]) +
-                                       std::string(1, "0123456789abcdef"[c & 0xf]) + ")");
-        if (c == '{' || c == '}')
-            throw InvalidArgumentError(
-                "lock name contains a brace; braces would break the {hash tag} that keeps "
-                "the lock and its fence counter in one Cluster slot");
-    }
-}
-
 RedisLock::RedisLock(std::shared_ptr<Connection> connection, std::string_view name,
                      LockOptions options)
-    : connection_(required(std::move(connection))), name_(name), options_(std::move(options)) {
+    : connection_(required(std::move(connection))),
+      name_(name),
+      options_(std::move(options)),
+      gate_(std::make_shared<detail::LocalGate>()) {
     validateLockName(name);
-    if (options_.ttl.count() <= 0) throw InvalidArgumentError("lock TTL must be positive");
+    validateLockOptions(options_);
     key_ = options_.lockPrefix + "{" + name_ + "}";
     fenceKey_ = options_.fencePrefix + "{" + name_ + "}";
     token_ = randomToken();
@@ -83,6 +73,7 @@ RedisLock::RedisLock(Connection&& connection, std::string_view name, LockOptions
     : RedisLock(std::make_shared<Connection>(std::move(connection)), name, std::move(options)) {}
 
 RedisLock::~RedisLock() {
+    detachHandle();  // a HeldLock that outlives this lock must not reach into it
     std::shared_ptr<Watchdog> dog;
     {
         std::lock_guard lock(mutex_);
@@ -121,16 +112,26 @@ Acquisition RedisLock::runAcquireScript() {
     return result;
 }
 
-Acquisition RedisLock::attemptOnce(Clock::time_point startedAt) {
+Acquisition RedisLock::attemptOnce(Clock::time_point startedAt, Clock::time_point deadline) {
+    detail::CommandBudget budget(*connection_, deadline);
     auto sentAt = Clock::now();
     Acquisition result;
     try {
         result = runAcquireScript();
-    } catch (const OutcomeUnknownError&) {
+    } catch (const OutcomeUnknownError& first) {
         // The script may have run. Running the idempotent acquire again answers it: our
         // token there → the fence (TTL reset); free → acquired now; another's → busy. The
         // lease can only have started after the first send, so that stays acquiredAt.
-        result = runAcquireScript();
+        if (Clock::now() >= deadline) throw;
+        budget.cap();
+        try {
+            result = runAcquireScript();
+        } catch (const IoError& second) {
+            // Unanswered again: whether the first one ran is still unknown.
+            throw OutcomeUnknownError(std::string(first.what()) +
+                                      "; the retry that would have told got no answer either (" +
+                                      second.what() + ")");
+        }
     }
     if (result) recordAcquisition(result, sentAt, startedAt);
     return result;
@@ -169,7 +170,7 @@ void RedisLock::recordAcquisition(Acquisition& result, Clock::time_point sentAt,
 }
 
 Acquisition RedisLock::tryAcquire() {
-    return attemptOnce(Clock::now());
+    return attemptOnce(Clock::now(), Clock::time_point::max());
 }
 
 std::optional<std::int64_t> RedisLock::acquire() {
@@ -184,29 +185,41 @@ std::optional<std::int64_t> RedisLock::acquire(Clock::time_point deadline, Retry
 Acquisition RedisLock::acquireUntil(Clock::time_point deadline, RetryOptions retry,
                                     std::stop_token stop) {
     auto startedAt = Clock::now();
+    std::exception_ptr ioError;
+    bool unknown = false;   // an attempt may have set our token without our hearing of it
+    bool answered = false;  // an attempt got an answer: the lock was busy, as far as we know
     while (!stop.stop_requested()) {
-        std::exception_ptr ioError;
         try {
-            if (auto result = attemptOnce(startedAt)) return result;
+            Acquisition result = attemptOnce(startedAt, deadline);
+            // An answer also settles an earlier unanswered attempt: it would have found our
+            // token (already held) or lost to the same holder.
+            ioError = nullptr;
+            unknown = false;
+            answered = true;
+            if (result) return result;
+        } catch (const OutcomeUnknownError&) {
+            ioError = std::current_exception();
+            unknown = true;
         } catch (const IoError&) {
-            // Transient (a restart, a failover, a lost reply): the next attempt is idempotent,
-            // so it also resolves whether this one ran.
+            // Transient (a restart, a failover): the next attempt is idempotent.
             ioError = std::current_exception();
         }
         // The last attempt is made at the deadline itself, so a waiter gets the whole wait.
         auto now = Clock::now();
-        auto next = std::min(deadline, now + retry.delay + jitterOf(retry));
-        if (now >= deadline) {
-            if (!ioError) return {};
-            try {
-                release();  // a lost reply may have left our key: do not block others
-            } catch (...) {
-            }
-            std::rethrow_exception(ioError);
-        }
-        if (!sleepUntil(next, stop)) break;
+        if (now >= deadline) break;
+        if (!sleepUntil(std::min(deadline, now + retry.delay + jitterOf(retry)), stop)) break;
     }
+    if (unknown) abandonUnknownAcquire();
+    // The last attempt, made at the deadline with what little time was left, may time out
+    // where the earlier ones were answered "busy": that is a busy lock, not a failure.
+    if (ioError && !answered && !stop.stop_requested()) std::rethrow_exception(ioError);
     return {};
+}
+
+void RedisLock::abandonUnknownAcquire() {
+    if (fence()) return;  // a lease we held before: the unanswered attempt only renewed it
+    detail::releaseWhenServerAnswers(connection_->endpoint(), connection_->options(), key_, token_);
+    token_ = randomToken();  // a later acquire must not be mistaken for the abandoned one
 }
 
 bool RedisLock::extend() {
@@ -286,22 +299,6 @@ RedisLock::Clock::time_point RedisLock::acquiredAt() const {
 std::shared_ptr<Watchdog> RedisLock::watchdog() const {
     std::lock_guard lock(mutex_);
     return watchdog_;
-}
-
-void RedisLock::lock() {
-    acquire(Clock::time_point::max());
-}
-
-bool RedisLock::try_lock() {
-    return acquire().has_value();
-}
-
-void RedisLock::unlock() noexcept {
-    try {
-        release();
-    } catch (...) {
-        // unlock() runs in destructors (std::unique_lock): the TTL frees what is left.
-    }
 }
 
 LockGuard::~LockGuard() noexcept {

@@ -48,6 +48,7 @@ Redlock::Redlock(std::shared_ptr<RedlockNodeSet> nodes, std::string_view name,
                  RedlockOptions options)
     : nodes_(required(std::move(nodes))), name_(name), options_(std::move(options)) {
     validateLockName(name);
+    validateKeyPrefix(options_.lockPrefix, "lock prefix");
     validateTiming(options_);
     key_ = options_.lockPrefix + "{" + name_ + "}";
     token_ = randomToken();

@@ -61,7 +61,7 @@ struct RedlockOptions {
     std::string lockPrefix = "lock:";  // key = prefix + "{" + name + "}", as RedisLock
     // Called on the calling thread after every round (each acquire attempt, the release
     // after a failed attempt, extend, release): the inspector and teaching panel show them.
-    std::function<void(const RedlockAttempt&)> onAttempt;
+    std::function<void(const RedlockAttempt&)> onAttempt{};
     // Optional: hears the outcome of each call as a LockEvent whose `round` is the
     // RedlockAttempt — Acquired or AcquireFailed once per tryAcquire()/acquire(deadline)
     // (waited: since the call began), Extended or ExtendFailed per extend(), Released per
@@ -69,7 +69,7 @@ struct RedlockOptions {
     // round). Watchdog renewals and the clean-up release after a failed attempt are not
     // events (onAttempt shows those rounds). Same rules as LockOptions::observer: quick, no
     // calls back into this lock, exceptions dropped.
-    LockObserver observer;
+    LockObserver observer{};
 };
 
 class Redlock {
@@ -79,7 +79,8 @@ class Redlock {
     // Shares the node set: it lives as long as any lock that uses it. Throws
     // InvalidArgumentError for a null node set, a bad name (see validateLockName), TTL ≤ 0,
     // a TTL too short to leave any validity after the drift allowance and the node timeout,
-    // or a node timeout ≤ 0 or ≥ TTL / 2. A fresh 128-bit token from the OS CSPRNG
+    // a node timeout ≤ 0 or ≥ TTL / 2, or a lock prefix with braces or control bytes
+    // (validateKeyPrefix). A fresh 128-bit token from the OS CSPRNG
     // identifies this lock on every node.
     Redlock(std::shared_ptr<RedlockNodeSet> nodes, std::string_view name,
             RedlockOptions options = {});
@@ -94,7 +95,7 @@ class Redlock {
     // (nodes with our token reset its TTL and count as granted) and never releases it; if
     // that renewal falls short the lock stays as it was, valid until validUntil().
     // Never throws for a node's failure: the attempt says what happened on each node.
-    RedlockAttempt tryAcquire();
+    [[nodiscard]] RedlockAttempt tryAcquire();
     // Attempts until one succeeds or the next would start after the deadline, waiting
     // delay + a random share of jitter between attempts. Returns the last attempt.
     RedlockAttempt acquire(Clock::time_point deadline, RetryOptions retry = {});
