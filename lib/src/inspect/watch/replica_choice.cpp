@@ -60,7 +60,9 @@ ReplicaLister clusterReplicas(ClusterRouter& router) {
         for (const ClusterNode* p : router.topology().primaries()) {
             if (!samePlace(router.endpointOf(*p), primary)) continue;
             for (const ClusterNode* r : router.topology().replicasOf(*p))
-                if (r->health == "online") out.push_back(router.endpointOf(*r));
+                // "loading" too: a replica's state reaches the others by gossip, late.
+                if (r->health != "fail" && r->health != "failed")
+                    out.push_back(router.endpointOf(*r));
         }
         return out;
     };
