@@ -76,7 +76,7 @@ class ServerWatch {
     void requestRescan(bool fullSpeed = false);
     // New patterns for every node's watch at once; the next round rescans each node with
     // them. Throws InvalidArgumentError for a bad pattern, changing nothing.
-    std::vector<WatchEvent> setPatterns(std::vector<std::string> patterns);
+    std::vector<WatchEvent> setPatterns(const std::vector<std::string>& patterns);
     // The keys a person sees now, on whichever node holds them.
     void setFocus(const std::vector<std::string>& keys);
     void setBudget(double share);

@@ -274,7 +274,7 @@ void ServerWatch::requestRescan(bool fullSpeed) {
     impl_->nextRound = {};
 }
 
-std::vector<WatchEvent> ServerWatch::setPatterns(std::vector<std::string> patterns) {
+std::vector<WatchEvent> ServerWatch::setPatterns(const std::vector<std::string>& patterns) {
     ScanOptions scan = options_.watch.scan;
     scan.patterns = patterns;
     validate(scan);  // throws before anything changed
