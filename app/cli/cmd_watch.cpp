@@ -65,6 +65,12 @@ class WatchPrinter {
             case inspect::WatchEvent::Kind::Failover:
                 failover(e);
                 return true;
+            case inspect::WatchEvent::Kind::Resync:
+                line({{"event", "resync"}, {"instance", e.node}, {"complete", e.complete}},
+                     e.node + (e.complete ? ": resynced, the view is complete again"
+                                          : ": the view is incomplete until a full pass "
+                                            "after the server answers again"));
+                return false;
             case inspect::WatchEvent::Kind::Note:
                 std::fprintf(stderr, "lockscope-cli watch: %s\n", describe(e.note).c_str());
                 return false;

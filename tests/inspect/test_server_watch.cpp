@@ -2,6 +2,8 @@
 // bad options, and patterns changed while it runs.
 #include <gtest/gtest.h>
 
+#include <future>
+
 #include "lockscope/errors.h"
 #include "lockscope/inspect/server_watch.h"
 #include "redis_fixture.h"
@@ -128,6 +130,68 @@ TEST_F(ServerWatchTest, PatternsChangedApplyAtTheNextRound) {
     ASSERT_TRUE(d.runUntil(
         [](const auto& ev) { return shown(ev, "job-lock:default:b") && removed(ev, "lock:a"); },
         5s));
+}
+
+// A server that restarts and loads its data back (slowly: key-load-delay): the restart is
+// reported, the view is said incomplete from the loss until the first full pass after it, and
+// the lock loaded back is never reported gone.
+class LoadingServerWatch : public RedisTest {
+  protected:
+    LocalRedisServerOptions serverOptions() const override {
+        LocalRedisServerOptions o;
+        o.persistence = true;
+        o.configLines = {"key-load-delay 50"};  // µs per key: 20,000 keys load in ~1 s
+        return o;
+    }
+};
+
+TEST_F(LoadingServerWatch, ARestartThatLoadsIsReportedAndTheResyncIsSaid) {
+    std::vector<std::vector<std::string>> writes;
+    for (int i = 0; i < 20000; ++i) writes.push_back({"SET", "k:" + std::to_string(i), "v"});
+    observer().pipeline(writes);
+    observer().command({"SET", "lock:a", "tok-a"});
+    observer().command({"BGREWRITEAOF"});  // loaded as an RDB preamble: key-load-delay applies
+    for (int i = 0; i < 100; ++i) {
+        std::string info(observer().command({"INFO", "persistence"}).text());
+        if (info.find("aof_rewrite_in_progress:0") != std::string::npos &&
+            info.find("aof_rewrite_scheduled:0") != std::string::npos)
+            break;
+        std::this_thread::sleep_for(50ms);
+    }
+    inspect::ServerWatchOptions o;
+    o.endpoint = endpoint();
+    o.watch.pollInterval = 100ms;
+    o.watch.scan.patterns = {"lock:*"};
+    inspect::ServerWatch watch(o);
+    ServerWatchDriver d(watch);
+    d.open();
+    ASSERT_TRUE(d.runUntil([](const auto& ev) { return shown(ev, "lock:a"); }, 5s));
+    // The engine runs on while the server restarts (start() returns once it answers).
+    std::atomic<bool> restarted{false};
+    auto driving = std::async(std::launch::async, [&] {
+        d.runUntil(
+            [&](const auto& ev) {
+                if (!restarted) return false;
+                for (const auto& e : ev)
+                    if (e.kind == WatchEvent::Kind::Resync && e.complete) return true;
+                return false;
+            },
+            30s);
+    });
+    server().stop();
+    std::this_thread::sleep_for(300ms);
+    server().start();
+    restarted = true;
+    driving.get();
+    bool incomplete = false, complete = false, restartSaid = false;
+    for (const auto& e : d.events()) {
+        if (e.kind == WatchEvent::Kind::Resync) (e.complete ? complete : incomplete) = true;
+        if (e.kind == WatchEvent::Kind::Rows && !e.rows.restartNote.empty()) restartSaid = true;
+    }
+    EXPECT_TRUE(incomplete);
+    EXPECT_TRUE(complete);
+    EXPECT_TRUE(restartSaid);
+    EXPECT_FALSE(removed(d.events(), "lock:a"));  // loaded back: still held
 }
 
 }  // namespace

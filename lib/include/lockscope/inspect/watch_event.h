@@ -53,6 +53,9 @@ struct WatchEvent {
         Topology,   // change: one line of what the cluster's topology changed
         Failover,   // node, from, to, shard: another server is the primary now
         Note,       // node (may be empty: the whole connection), note
+        // node, complete: false when a node's view stopped being complete (its connection was
+        // lost, it restarted or is loading), true after the first full pass once it answers.
+        Resync,
     };
     Kind kind = Kind::Note;
     std::string node;  // the node's name: Endpoint::display() of the server it was opened at
@@ -67,6 +70,7 @@ struct WatchEvent {
     std::string shard;
     bool sentinel = false;
     WatchNote note;
+    bool complete = false;  // Resync
 };
 
 }  // namespace lockscope::inspect

@@ -52,6 +52,7 @@ void NodeWatch::watchOn(std::unique_ptr<Connection> connection, bool replica) {
     watch_.reset();
     connection_ = std::move(connection);
     readsReplica_ = replica;
+    lastRunId_.clear();
     WatchOptions options = setup_.watch;
     options.doctor.replicaOnPurpose = replica;  // no "point it at the primary" advice
     watch_ = std::make_unique<LockWatch>(*connection_, options, std::exchange(memory_, {}));
@@ -115,6 +116,8 @@ std::optional<WatchUpdate> NodeWatch::step(std::stop_token stop, std::vector<Wat
     }
     returnToReplica(events);
     WatchUpdate u = readOnce(stop);
+    // A read cut short by the stop reports a cancelled read, not news (nor a first scan).
+    if (stop.stop_requested()) return std::nullopt;
     afterRead(u, events);
     return u;
 }
@@ -148,8 +151,24 @@ void NodeWatch::setState(NodeState state, const std::string& error,
     events.push_back(std::move(e));
 }
 
-void NodeWatch::afterRead(const WatchUpdate& update, std::vector<WatchEvent>& events) {
+// A restart the watch itself could not report: a server that answered INFO with its new
+// run_id while still loading its data (LOADING) let the watch's first step after the
+// reconnect fail after the restart was seen, and the rescan that followed said nothing.
+void NodeWatch::noticeRestart(WatchUpdate& update) {
+    const std::string& runId = watch_->server().runId;
+    if (update.restartNote.empty() && !lastRunId_.empty() && !runId.empty() && runId != lastRunId_)
+        update.restartNote = "server restarted (run_id " + lastRunId_.substr(0, 8) + "… → " +
+                             runId.substr(0, 8) + "…): locks it held before are gone";
+    if (!runId.empty()) lastRunId_ = runId;
+}
+
+void NodeWatch::afterRead(WatchUpdate& update, std::vector<WatchEvent>& events) {
     if (update.connected) {
+        noticeRestart(update);
+        if (resyncing_ && update.rescanned) {
+            resyncing_ = false;
+            resyncDone_ = true;
+        }
         ++pollsOk_;
         scanned_ = true;
         backoff_.succeeded();
@@ -159,6 +178,15 @@ void NodeWatch::afterRead(const WatchUpdate& update, std::vector<WatchEvent>& ev
     }
     ++pollsFailed_;
     retryAt_ = SteadyClock::now() + backoff_.failed();
+    if (!resyncing_ && pollsOk_ > 0) {
+        // What is shown was read before the loss: incomplete until a full pass after it.
+        resyncing_ = true;
+        WatchEvent e;
+        e.kind = WatchEvent::Kind::Resync;
+        e.node = setup_.name;
+        e.complete = false;
+        events.push_back(std::move(e));
+    }
     if (readsReplica_) {
         // The replica stopped: the next attempt chooses again (another replica, or the
         // primary), with what this watch knew.

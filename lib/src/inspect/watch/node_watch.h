@@ -11,6 +11,7 @@
 #include <optional>
 #include <stop_token>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lockscope/connection.h"
@@ -67,13 +68,17 @@ class NodeWatch {
     bool failedLastRead() const { return state_ == NodeState::Reconnecting; }
     SteadyClock::time_point retryAt() const { return retryAt_; }
     WatchedNode view() const;
+    // After the update that ended a resync (a full pass once the node answers again): true
+    // once, for the Resync event that follows its rows.
+    bool takeResyncDone() { return std::exchange(resyncDone_, false); }
 
   private:
     void watchOn(std::unique_ptr<Connection> connection, bool replica);
     void note(const WatchNote& n, std::vector<WatchEvent>& events);
     void returnToReplica(std::vector<WatchEvent>& events);
     WatchUpdate readOnce(std::stop_token stop);
-    void afterRead(const WatchUpdate& update, std::vector<WatchEvent>& events);
+    void afterRead(WatchUpdate& update, std::vector<WatchEvent>& events);
+    void noticeRestart(WatchUpdate& update);
     void setState(NodeState state, const std::string& error, std::vector<WatchEvent>& events);
 
     NodeWatchSetup setup_;
@@ -89,6 +94,8 @@ class NodeWatch {
     SteadyClock::time_point retryAt_{}, replicaRetryAt_{};
     int pollsOk_ = 0, pollsFailed_ = 0;
     bool scanned_ = false;
+    std::string lastRunId_;  // of the server read, at its last answer
+    bool resyncing_ = false, resyncDone_ = false;
 };
 
 }  // namespace lockscope::inspect

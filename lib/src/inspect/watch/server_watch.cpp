@@ -214,6 +214,13 @@ void ServerWatch::Impl::reportRows(std::vector<std::optional<WatchUpdate>>& upda
         e.node = nodes[i].node->name();
         e.rows = std::move(*updates[i]);
         events.push_back(std::move(e));
+        if (nodes[i].node->takeResyncDone()) {
+            WatchEvent done;
+            done.kind = WatchEvent::Kind::Resync;
+            done.node = nodes[i].node->name();
+            done.complete = true;
+            events.push_back(std::move(done));
+        }
     }
 }
 
