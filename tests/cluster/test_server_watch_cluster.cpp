@@ -126,6 +126,34 @@ TEST(ServerWatchCluster, AStoppedReplicaFallsBackToThePrimaryAndReturns) {
     EXPECT_FALSE(removed(d.events(), key));  // still held: never reported gone
 }
 
+// Issue 35 item 5: a cluster with a primary down (no replica to promote) says which node does
+// not answer and which slots have no primary, once, and when it answers again.
+TEST(ServerWatchCluster, ANodeDownIsNamedWithTheSlotsLeftWithoutAPrimary) {
+    RedisCluster cluster;
+    inspect::ServerWatch watch(clusterOptions(cluster));
+    ServerWatchDriver d(watch);
+    d.open();
+    d.runFor(500ms);
+    cluster.node(1).server->stop();
+    ASSERT_TRUE(
+        d.runUntil([](const auto& ev) { return noted(ev, WatchNoteId::ClusterDown); }, 10s));
+    std::size_t downNotes = 0;
+    for (const auto& e : d.events()) {
+        if (e.kind != WatchEvent::Kind::Note || e.note.id != WatchNoteId::ClusterDown) continue;
+        ++downNotes;
+        ASSERT_EQ(e.note.args.size(), 2u);
+        EXPECT_EQ(e.note.args[0], cluster.url(1));
+        EXPECT_EQ(e.note.args[1], "5461-10921");
+    }
+    d.runFor(1500ms);
+    cluster.node(1).server->start();
+    ASSERT_TRUE(d.runUntil([](const auto& ev) { return noted(ev, WatchNoteId::ClusterUp); }, 20s));
+    downNotes = 0;
+    for (const auto& e : d.events())
+        downNotes += e.kind == WatchEvent::Kind::Note && e.note.id == WatchNoteId::ClusterDown;
+    EXPECT_EQ(downNotes, 1u);  // said once, not at every failed retry
+}
+
 TEST(ServerWatchSentinel, FollowsASentinelFailover) {
     SentinelGroup group;
     {

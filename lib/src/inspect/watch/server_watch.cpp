@@ -203,6 +203,31 @@ void ServerWatch::Impl::reportTopology(std::vector<WatchEvent>& events) {
     }
 }
 
+void ServerWatch::Impl::reportClusterHealth(std::vector<WatchEvent>& events) {
+    if (!router) return;
+    std::string down;
+    std::vector<SlotRange> orphaned;
+    for (const auto& w : nodes) {
+        if (!w.node->failedLastRead()) continue;
+        down += (down.empty() ? "" : ", ") + w.node->primary().display();
+        const ClusterNode* owner = router->topology().ownerOfSlot(w.node->firstSlot());
+        if (owner)
+            orphaned.insert(orphaned.end(), owner->servedSlots.begin(), owner->servedSlots.end());
+    }
+    std::sort(orphaned.begin(), orphaned.end(),
+              [](const SlotRange& a, const SlotRange& b) { return a.first < b.first; });
+    const std::string slots = formatSlotRanges(orphaned);
+    const std::string said = down + "|" + slots;
+    if (down.empty()) {
+        if (!clusterDownSaid.empty()) events.push_back(noteEvent({}, {WatchNoteId::ClusterUp, {}}));
+        clusterDownSaid.clear();
+        return;
+    }
+    if (said == clusterDownSaid) return;
+    clusterDownSaid = said;
+    events.push_back(noteEvent({}, {WatchNoteId::ClusterDown, {down, slots}}));
+}
+
 void ServerWatch::Impl::reportRows(std::vector<std::optional<WatchUpdate>>& updates,
                                    std::vector<WatchEvent>& events) {
     for (std::size_t i = 0; i < nodes.size(); ++i) {
@@ -245,6 +270,7 @@ std::vector<WatchEvent> ServerWatch::step(std::stop_token stop) {
     }
     if (!stop.stop_requested()) d.handOff(updates, events);
     d.reportRows(updates, events);
+    d.reportClusterHealth(events);
     return events;
 }
 

@@ -25,6 +25,7 @@ struct ServerWatch::Impl {
     std::size_t topologySeen = 0;  // the router's events already reported
     SteadyClock::time_point nextRound{};
     bool opened = false;
+    std::string clusterDownSaid;  // the last ClusterDown's arguments, joined; empty: up
 
     NodeWatchSetup setupFor(const ServerWatchOptions& o, Endpoint primary, std::string shard,
                             int firstSlot);
@@ -36,6 +37,9 @@ struct ServerWatch::Impl {
                         std::vector<WatchEvent>& events);
     void handOff(std::vector<std::optional<WatchUpdate>>& updates, std::vector<WatchEvent>& events);
     void reportTopology(std::vector<WatchEvent>& events);
+    // On a cluster: which watched primaries do not answer and which slots have no primary
+    // that answers, said once per change (ClusterDown), and ClusterUp when all answer again.
+    void reportClusterHealth(std::vector<WatchEvent>& events);
     void reportRows(std::vector<std::optional<WatchUpdate>>& updates,
                     std::vector<WatchEvent>& events);
 };

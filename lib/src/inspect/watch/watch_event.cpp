@@ -71,7 +71,7 @@ std::string describe(const WatchNote& n) {
             return "the cluster is down: " + arg(n, 0) +
                    " not answering; slots without a primary: " + arg(n, 1);
         case WatchNoteId::ClusterUp:
-            return "the cluster serves every slot again";
+            return "cluster: every primary answers again";
         case WatchNoteId::FullSpeedScan:
             return "rescanning at full speed, as asked: the load budget does not pace this scan";
         case WatchNoteId::PatternsChanged:
