@@ -1,21 +1,18 @@
-// lockscope-cli watch: a terminal view of the locks with live countdowns.
+// lockscope-cli watch: a terminal view of the locks with live countdowns. The watching itself
+// is the library's engine (lockscope/inspect/server_watch.h), the same as under the window and
+// the exporter; this command prints its events and redraws the table.
 #include <unistd.h>
 
 #include <csignal>
 #include <cstdio>
+#include <map>
 #include <memory>
-#include <thread>
 
 #include "cli_command.h"
 #include "connection_flags.h"
-#include "instance_scan.h"
 #include "interrupt.h"
 #include "lock_table_text.h"
-#include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_watch_hand_off.h"
-#include "lockscope/inspect/lock_watch.h"
-#include "lockscope/sentinel_switches.h"
-#include "scan_targets.h"
+#include "lockscope/inspect/server_watch.h"
 #include "watch_events.h"
 
 namespace lockscope::cli {
@@ -23,30 +20,6 @@ namespace {
 
 using namespace std::chrono_literals;
 volatile std::sig_atomic_t terminated = 0;  // SIGTERM: stop as asked, exit 0
-
-struct WatchedServer {
-    Endpoint endpoint;
-    WatchTarget target;  // a cluster's primary: how to find its shard's primary after a failover
-    std::unique_ptr<Connection> connection;
-    std::unique_ptr<inspect::LockWatch> watch;
-    std::unique_ptr<WatchEvents> events;
-    std::string status;
-    int pollsOk = 0, pollsFailed = 0;
-    bool scanned = false;  // a first scan ended (not cut short by Ctrl+C)
-    std::chrono::milliseconds backoff{0};
-    inspect::SteadyClock::time_point retryAt{};
-    std::string lastError;
-    inspect::SteadyClock::time_point nextSentinelCheck{};
-};
-
-// Errors a server gives while it is busy for a while (a long script, loading its data after a
-// restart, a replica without its master): wait and retry, never give up for good.
-bool passes(const ReplyError& e) {
-    std::string_view m = e.what();
-    for (const char* transient : {"BUSY", "LOADING", "MASTERDOWN", "TRYAGAIN"})
-        if (m.find(transient) != std::string_view::npos) return true;
-    return false;
-}
 
 // "420 commands/s, server 2.1% of a core (budget 5%)": what watching costs the server now.
 std::string describeLoad(const inspect::LoadFigures& f) {
@@ -56,142 +29,97 @@ std::string describeLoad(const inspect::LoadFigures& f) {
     return text;
 }
 
-// One poll of one server; a failure backs off (doubling, up to 10 s) and shows the state.
-inspect::WatchUpdate poll(WatchedServer& s, std::chrono::milliseconds interval,
-                          std::stop_token stop) {
-    auto now = inspect::SteadyClock::now();
-    inspect::WatchUpdate u;
-    try {
-        u = s.watch->step(stop);
-    } catch (const ReplyError& e) {
-        if (!passes(e)) throw;
-        u.connected = false;
-        u.error = e.what();
-    }
-    if (u.connected) {
-        ++s.pollsOk;
-        s.backoff = std::chrono::milliseconds(0);
-        s.status = std::string("connected, keyspace events ") +
-                   inspect::toString(s.watch->server().keyspaceEvents) + ", " +
-                   describeLoad(s.watch->load());
-        return u;
-    }
-    ++s.pollsFailed;
-    s.lastError = u.error;
-    s.backoff = std::min<std::chrono::milliseconds>(std::max(s.backoff * 2, interval), 10s);
-    s.retryAt = now + s.backoff;
-    s.status = "not read (" + u.error + "), retrying in " +
-               std::to_string(s.backoff.count() / 1000.0).substr(0, 4) + " s";
-    return u;
-}
-
-// On a cluster: the node that serves the shard as the router knows it. The router is shared
-// by the cluster's primaries and asks the cluster again only when its policy says so (a lost
-// node, a redirect, CLUSTERDOWN, or 30 s: topology_refresh_policy.h), not every second for
-// each primary. nodeLost: this primary's poll failed, its replica may be about to take over.
-Endpoint shardPrimaryFollowed(const WatchTarget& target, bool nodeLost) {
-    const auto now = inspect::SteadyClock::now();
-    if (nodeLost) target.cluster->noteNodeLost(now);
-    target.cluster->followTopology(now);
-    const inspect::ClusterNode* owner = target.cluster->topology().ownerOfSlot(target.firstSlot);
-    return owner ? target.cluster->endpointOf(*owner) : target.endpoint;
-}
-
-// Behind Sentinel: asks which server is the primary (each second, and at once after a failed
-// poll or a +switch-master: a demoted primary still answers reads, so a poll alone would not
-// notice); on a cluster, looks up which node serves the shard now (shardPrimaryFollowed). A
-// new primary takes the place of the old one under the same watch, which keeps its history,
-// and the failover is reported as an event.
-void followFailover(WatchedServer& s, const InspectorFlags& flags, bool askNow) {
-    auto now = inspect::SteadyClock::now();
-    if ((!flags.sentinel && !s.target.cluster) || (!askNow && now < s.nextSentinelCheck)) return;
-    s.nextSentinelCheck = now + 1s;
-    Endpoint primary;
-    try {
-        primary = s.target.cluster ? shardPrimaryFollowed(s.target, askNow)
-                                   : discoverPrimary(*flags.sentinel, {.connectTimeout = 500ms,
-                                                                       .commandTimeout = 500ms});
-    } catch (const Error&) {
-        return;  // asked again on the next check; the poll shows the state meanwhile
-    }
-    if (primary.display() == s.endpoint.display()) return;
-    try {
-        *s.connection = Connection::open(primary, connectionOptions(flags, true));
-    } catch (const Error&) {
-        return;
-    }
-    const std::string from = s.endpoint.display();
-    const std::string what =
-        s.target.cluster ? "the shard with slots " + s.target.slotRanges : flags.sentinel->service;
-    s.endpoint = primary;
-    s.retryAt = now;
-    s.backoff = std::chrono::milliseconds(0);
-    s.watch->requestRescan();  // what the new primary holds, now (a failover can lose locks)
-    if (flags.json) {
-        nlohmann::json line{{"event", "failover"}, {"from", from}, {"to", primary.display()}};
-        if (s.target.cluster)
-            line["slots"] = s.target.slotRanges;
-        else
-            line["service"] = flags.sentinel->service;
-        std::printf("%s\n", line.dump().c_str());
-        std::fflush(stdout);
-    } else {
-        std::fprintf(stderr,
-                     "lockscope-cli watch: failover of %s: the primary is now %s (was %s)\n",
-                     what.c_str(), primary.display().c_str(), from.c_str());
+// The status line of one watched node, from its state as the engine reports it.
+std::string statusOf(const inspect::WatchedNode& n, const std::string& retry) {
+    switch (n.state) {
+        case inspect::NodeState::Connected:
+            return std::string("connected") + (n.readsReplica ? " to replica " + n.endpoint : "") +
+                   ", keyspace events " + inspect::toString(n.watch->server().keyspaceEvents) +
+                   ", " + describeLoad(n.watch->load());
+        case inspect::NodeState::Reconnecting:
+            return "not read (" + n.error + "), retrying in " + retry + " s";
+        default:
+            return inspect::toString(n.state);
     }
 }
 
-// On a cluster: a read that answered MOVED or ASK hands the slot's locks to the watch of
-// their new owner in the same round (cluster_watch_hand_off.h), and the topology change the
-// router then learns is reported. updates[i] is servers[i]'s (an empty one for the others).
-void handOffMovedSlots(std::vector<WatchedServer>& servers,
-                       std::vector<inspect::WatchUpdate>& updates, bool json,
-                       std::size_t& topologyEventsShown) {
-    inspect::ClusterRouter* router = nullptr;
-    std::vector<inspect::WatchedPrimary> watched;
-    for (auto& s : servers) {
-        if (!s.target.cluster) continue;
-        router = s.target.cluster.get();  // a watch names one cluster (one router)
-        watched.push_back({s.watch.get(), s.endpoint});
-    }
-    if (!router) return;
-    std::vector<inspect::WatchUpdate> clusterUpdates;
-    std::vector<std::size_t> at;
-    for (std::size_t i = 0; i < servers.size(); ++i)
-        if (servers[i].target.cluster) {
-            clusterUpdates.push_back(std::move(updates[i]));
-            at.push_back(i);
+// What the command prints of the engines' events: JSON lines with --json, else notes on
+// stderr and a redrawn table.
+class WatchPrinter {
+  public:
+    explicit WatchPrinter(bool json) : json_(json) {}
+
+    // Returns whether the table changed (a redraw is due).
+    bool print(const inspect::WatchEvent& e) {
+        switch (e.kind) {
+            case inspect::WatchEvent::Kind::Rows:
+                return rows(e);
+            case inspect::WatchEvent::Kind::NodeState:
+                if (e.state == inspect::NodeState::Reconnecting)
+                    retryIn_[e.node] = std::to_string(e.retryIn.count() / 1000.0).substr(0, 4);
+                return false;
+            case inspect::WatchEvent::Kind::Topology:
+                line({{"event", "topology"}, {"change", e.change}},
+                     "cluster topology changed: " + e.change);
+                return false;
+            case inspect::WatchEvent::Kind::Failover:
+                failover(e);
+                return true;
+            case inspect::WatchEvent::Kind::Resync:
+                line({{"event", "resync"}, {"instance", e.node}, {"complete", e.complete}},
+                     e.node + (e.complete ? ": resynced, the view is complete again"
+                                          : ": the view is incomplete until a full pass "
+                                            "after the server answers again"));
+                return false;
+            case inspect::WatchEvent::Kind::Note:
+                std::fprintf(stderr, "lockscope-cli watch: %s\n", describe(e.note).c_str());
+                return false;
         }
-    try {
-        inspect::handOffRedirectedKeys(*router, watched, clusterUpdates);
-    } catch (const Error&) {
-        // A node lost meanwhile: its poll reports it, and the failover follows.
+        return false;
     }
-    for (std::size_t k = 0; k < at.size(); ++k) updates[at[k]] = std::move(clusterUpdates[k]);
-    const auto& events = router->events();
-    for (; topologyEventsShown < events.size(); ++topologyEventsShown) {
-        if (json)
-            std::printf("%s\n", nlohmann::json{{"event", "topology"},
-                                               {"change", events[topologyEventsShown]}}
-                                    .dump()
-                                    .c_str());
-        else
-            std::fprintf(stderr, "lockscope-cli watch: cluster topology changed: %s\n",
-                         events[topologyEventsShown].c_str());
-    }
-    std::fflush(stdout);
-}
+    const std::string& retryIn(const std::string& node) { return retryIn_[node]; }
 
-void redraw(const std::vector<WatchedServer>& servers, bool ansi) {
+  private:
+    bool rows(const inspect::WatchEvent& e) {
+        const auto& u = e.rows;
+        auto& events = events_.try_emplace(e.node, e.node).first->second;
+        if (json_) events.print(stdout, u);
+        return !u.changed.empty() || !u.removed.empty() || !u.movedAway.empty() || !u.connected;
+    }
+    void failover(const inspect::WatchEvent& e) {
+        nlohmann::json j{{"event", "failover"}, {"from", e.from}, {"to", e.to}};
+        j[e.sentinel ? "service" : "slots"] = e.shard;
+        const std::string what = e.sentinel ? e.shard : "the shard with slots " + e.shard;
+        line(j, "failover of " + what + ": the primary is now " + e.to + " (was " + e.from + ")");
+    }
+    void line(const nlohmann::json& j, const std::string& text) {
+        if (json_) {
+            std::printf("%s\n", j.dump().c_str());
+            std::fflush(stdout);
+        } else {
+            std::fprintf(stderr, "lockscope-cli watch: %s\n", text.c_str());
+        }
+    }
+
+    bool json_;
+    std::map<std::string, WatchEvents> events_;  // by node: what each node's lines said
+    std::map<std::string, std::string> retryIn_;
+};
+
+void redraw(const std::vector<std::unique_ptr<inspect::ServerWatch>>& engines,
+            WatchPrinter& printer, bool ansi) {
     auto now = inspect::SteadyClock::now();
     std::vector<const inspect::LockRecord*> records;
     std::string status;
-    for (const auto& s : servers) {
-        for (const auto& [key, r] : s.watch->table().records()) records.push_back(&*r);
-        status += s.endpoint.display() + ": " + s.status + "\n";
-    }
-    std::string screen = formatLockTable(records, servers.size() > 1, now);
+    std::size_t nodes = 0;
+    for (const auto& engine : engines)
+        for (const auto& n : engine->nodes()) {
+            ++nodes;
+            if (n.watch)
+                for (const auto& [key, r] : n.watch->table().records()) records.push_back(&*r);
+            status += n.name + ": " + statusOf(n, printer.retryIn(n.name)) + "\n";
+        }
+    std::string screen = formatLockTable(records, nodes > 1, now);
     if (ansi) std::fputs("\x1b[H\x1b[2J", stdout);
     std::fputs(status.c_str(), stdout);
     std::fputs(screen.c_str(), stdout);
@@ -202,33 +130,44 @@ void redraw(const std::vector<WatchedServer>& servers, bool ansi) {
 
 // Ctrl+C: the output ends with a mark, so a script reading it knows the watch was stopped and
 // whether the first scan of each server was complete. Exit 130, as shells expect.
-int reportInterrupt(const std::vector<WatchedServer>& servers, bool json) {
-    for (const auto& s : servers) {
-        const bool scanned = s.scanned;
-        if (json) {
-            nlohmann::json line{{"event", "interrupted"},
-                                {"instance", s.endpoint.display()},
-                                {"partial", !scanned},
-                                {"locks", s.watch->table().records().size()}};
-            std::printf("%s\n", line.dump().c_str());
-        } else {
-            std::fprintf(stderr, "lockscope-cli watch: %s: interrupted %s\n",
-                         s.endpoint.display().c_str(),
-                         scanned ? "(the last screen above was complete)"
-                                 : "before its first scan ended: nothing above is complete");
+int reportInterrupt(const std::vector<std::unique_ptr<inspect::ServerWatch>>& engines, bool json) {
+    for (const auto& engine : engines)
+        for (const auto& n : engine->nodes()) {
+            if (json) {
+                nlohmann::json line{{"event", "interrupted"},
+                                    {"instance", n.name},
+                                    {"partial", !n.scanned},
+                                    {"locks", n.watch ? n.watch->table().records().size() : 0}};
+                std::printf("%s\n", line.dump().c_str());
+            } else {
+                std::fprintf(stderr, "lockscope-cli watch: %s: interrupted %s\n", n.name.c_str(),
+                             n.scanned ? "(the last screen above was complete)"
+                                       : "before its first scan ended: nothing above is complete");
+            }
         }
-    }
     std::fflush(stdout);
     return InterruptStop::kExitCode;
 }
 
-int runWatch(const Arguments& args) {
-    if (!args.positionals().empty()) throw UsageError("watch takes no arguments, only options");
-    InspectorFlags flags = parseInspectorFlags(args);
+// A run in which no poll of a node succeeded showed nothing true: say so, and fail.
+int reportNothingRead(const std::vector<std::unique_ptr<inspect::ServerWatch>>& engines) {
+    int code = kOk;
+    for (const auto& engine : engines)
+        for (const auto& n : engine->nodes())
+            if (n.pollsOk == 0 && n.pollsFailed > 0) {
+                std::fprintf(stderr,
+                             "lockscope-cli watch: %s: every poll failed (%d), nothing was read; "
+                             "last error: %s\n",
+                             n.name.c_str(), n.pollsFailed, n.error.c_str());
+                code = kCannotConnect;
+            }
+    return code;
+}
+
+inspect::WatchOptions watchOptions(const Arguments& args, const InspectorFlags& flags) {
     inspect::WatchOptions options;
     options.scan = flags.scan;
     options.doctor.layout = flags.scan.layout;
-    options.doctor.replicaOnPurpose = flags.scanReplicas;
     if (auto i = args.value("--interval"))
         options.pollInterval =
             std::chrono::milliseconds(parseNumberFlag("--interval", *i, 50, 3'600'000));
@@ -237,6 +176,13 @@ int runWatch(const Arguments& args) {
     // the steady state keeps to the default budget (5% of one server core).
     if (args.value("--max-load")) options.budget = flags.scan.maxLoad;
     options.includeNonLocks = args.has("--include-non-locks");
+    return options;
+}
+
+int runWatch(const Arguments& args) {
+    if (!args.positionals().empty()) throw UsageError("watch takes no arguments, only options");
+    InspectorFlags flags = parseInspectorFlags(args);
+    const inspect::WatchOptions options = watchOptions(args, flags);
     std::optional<std::chrono::milliseconds> duration;
     if (auto f = args.value("--for"))
         duration = std::chrono::seconds(parseNumberFlag("--for", *f, 0, 86'400));
@@ -247,103 +193,40 @@ int runWatch(const Arguments& args) {
     ConnectionOptions connection = connectionOptions(flags, true);
     connection.stop = interrupt.token();
 
-    std::vector<WatchedServer> servers;
-    for (auto& target : primariesToWatch(flags)) {  // a cluster: each of its primaries
-        const Endpoint e = target.endpoint;
-        WatchedServer s;
-        s.endpoint = e;
-        s.target = std::move(target);
+    WatchPrinter printer(flags.json);
+    std::vector<std::unique_ptr<inspect::ServerWatch>> engines;
+    for (const auto& endpoint : flags.endpoints) {  // one engine per server, cluster or service
+        auto engine = std::make_unique<inspect::ServerWatch>(
+            inspect::ServerWatchOptions{.endpoint = endpoint,
+                                        .sentinel = flags.sentinel,
+                                        .connection = connection,
+                                        .clusterAddressing = flags.clusterAddressing,
+                                        .scanReplicas = flags.scanReplicas,
+                                        .watch = options});
         // Connecting is checked now, so a wrong address or password fails at once.
-        s.connection = std::make_unique<Connection>(Connection::open(e, connection));
-        inspect::WatchOptions own = options;
-        own.handOffRedirects = s.target.cluster != nullptr;  // handOffMovedSlots reads them
-        s.watch = std::make_unique<inspect::LockWatch>(*s.connection, own);
-        s.events = std::make_unique<WatchEvents>(e.display());
-        servers.push_back(std::move(s));
+        for (const auto& e : engine->open()) printer.print(e);
+        engines.push_back(std::move(engine));
+        if (flags.sentinel) break;  // the service is one server, whatever the endpoints
     }
-    // Behind Sentinel, a failover is heard the moment a Sentinel announces it.
-    std::unique_ptr<SentinelSwitches> switches;
-    if (flags.sentinel)
-        switches = std::make_unique<SentinelSwitches>(
-            *flags.sentinel, ConnectionOptions{.connectTimeout = 500ms, .commandTimeout = 500ms});
     const bool ansi = !flags.json && isatty(STDOUT_FILENO);
     const auto start = inspect::SteadyClock::now();
-    auto nextPoll = start;
-    std::size_t topologyEventsShown = 0;  // the cluster router's events already reported
     auto stopping = [&] { return terminated || interrupt.interrupted(); };
+    // Between rounds: keyspace notifications (when the server publishes them) bring changes
+    // at once, and the countdown is interpolated for the redraw.
+    const auto slice = std::min<std::chrono::milliseconds>(100ms, options.pollInterval);
     while (!stopping() && (!duration || inspect::SteadyClock::now() - start < *duration)) {
-        auto now = inspect::SteadyClock::now();
         bool changed = false;
-        const bool switched = switches && switches->switched();
-        if (now >= nextPoll || switched) {
-            std::vector<inspect::WatchUpdate> round(servers.size());
-            std::vector<bool> polled(servers.size(), false);
-            for (std::size_t i = 0; i < servers.size(); ++i) {
-                auto& s = servers[i];
-                if (now < s.retryAt && !switched) continue;
-                followFailover(s, flags, switched);
-                round[i] = poll(s, options.pollInterval, interrupt.token());
-                if (stopping()) break;  // a stopped poll reports a cancelled read, not news
-                polled[i] = true;
-                s.scanned = s.scanned || round[i].connected;
-                if (!round[i].connected) followFailover(s, flags, true);
-            }
-            if (!stopping()) handOffMovedSlots(servers, round, flags.json, topologyEventsShown);
-            for (std::size_t i = 0; i < servers.size() && !stopping(); ++i) {
-                const auto& u = round[i];
-                if (!polled[i] && u.changed.empty() && u.movedAway.empty()) continue;
-                changed = changed || !u.changed.empty() || !u.removed.empty() ||
-                          !u.movedAway.empty() || !u.connected;
-                if (flags.json) servers[i].events->print(stdout, u);
-                if (!u.connected && !flags.json && !ansi)
-                    std::fprintf(stderr, "lockscope-cli watch: %s: %s\n",
-                                 servers[i].endpoint.display().c_str(), servers[i].status.c_str());
-            }
-            nextPoll = now + options.pollInterval;
+        for (auto& engine : engines) {
+            for (const auto& e : engine->step(interrupt.token()))
+                changed = printer.print(e) || changed;
+            if (stopping()) break;
+            for (const auto& e : engine->waitForEvents(slice / engines.size(), interrupt.token()))
+                changed = printer.print(e) || changed;
         }
-        // Between polls: keyspace notifications (when the server publishes them) bring
-        // changes at once, and the countdown is interpolated for the redraw.
-        auto slice =
-            std::chrono::milliseconds(std::max<long>(10, 100 / static_cast<long>(servers.size())));
-        for (std::size_t i = 0; i < servers.size(); ++i) {
-            auto& s = servers[i];
-            if (s.pollsOk == 0 || inspect::SteadyClock::now() < s.retryAt) continue;
-            std::vector<inspect::WatchUpdate> events(servers.size());
-            try {
-                events[i] = s.watch->waitForEvents(
-                    std::min<std::chrono::milliseconds>(slice, options.pollInterval),
-                    interrupt.token());
-            } catch (const ReplyError& e) {
-                if (!passes(e)) throw;
-                continue;  // the next poll reports it
-            }
-            if (stopping()) continue;
-            if (!events[i].redirected.empty())
-                handOffMovedSlots(servers, events, flags.json, topologyEventsShown);
-            for (std::size_t k = 0; k < servers.size(); ++k) {
-                const auto& u = events[k];
-                if (u.changed.empty() && u.removed.empty() && u.movedAway.empty() && u.connected)
-                    continue;
-                changed = true;
-                if (flags.json) servers[k].events->print(stdout, u);
-            }
-        }
-        if (servers.size() == 1 && servers[0].pollsOk == 0)
-            std::this_thread::sleep_for(std::min<std::chrono::milliseconds>(slice, 100ms));
-        if (!flags.json && (ansi || changed) && !stopping()) redraw(servers, ansi);
+        if (!flags.json && (ansi || changed) && !stopping()) redraw(engines, printer, ansi);
     }
-    if (interrupt.interrupted()) return reportInterrupt(servers, flags.json);
-    // A run in which no poll of a server succeeded showed nothing true: say so, and fail.
-    int code = kOk;
-    for (const auto& s : servers)
-        if (s.pollsOk == 0 && s.pollsFailed > 0) {
-            std::fprintf(stderr,
-                         "lockscope-cli watch: %s: every poll failed (%d), nothing was read; "
-                         "last error: %s\n",
-                         s.endpoint.display().c_str(), s.pollsFailed, s.lastError.c_str());
-            code = kCannotConnect;
-        }
-    return code;
+    if (interrupt.interrupted()) return reportInterrupt(engines, flags.json);
+    return reportNothingRead(engines);
 }
 
 Registration watch(

@@ -4,6 +4,7 @@
 #include <prometheus/exposer.h>
 #include <prometheus/text_serializer.h>
 
+#include "lock_census_watches.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/lock_families.h"
@@ -12,36 +13,6 @@
 #include "metric_families.h"
 
 namespace lockscope::exporter {
-namespace {
-constexpr std::size_t kMaxHeldUuidLocks = 100000;
-constexpr std::size_t kCensusBatch = 10000;
-
-// Counts one instance's locks as its watch knows them, a batch of copies at a time (memory
-// stays with the watch's table). UUID-valued locks wait for the end (up to a cap): only then
-// can a Spring registry be told by the UUID its locks share.
-void addInstance(const inspect::LockTable& table, CensusBuilder& builder) {
-    const auto now = SteadyClock::now();
-    const auto wall = std::chrono::system_clock::now();
-    std::vector<inspect::LockRecord> batch, uuidLocks;
-    auto flush = [&] {
-        inspect::attachRedissonFences(batch);
-        for (auto& r : batch) {
-            if (r.kind == inspect::LockKind::Uuid && uuidLocks.size() < kMaxHeldUuidLocks)
-                uuidLocks.push_back(std::move(r));
-            else
-                builder.add(r, now, wall);
-        }
-        batch.clear();
-    };
-    for (const auto& [key, record] : table.records()) {
-        batch.push_back(*record);
-        if (batch.size() >= kCensusBatch) flush();
-    }
-    flush();
-    inspect::recogniseSpringRegistries(uuidLocks);
-    for (auto& r : uuidLocks) builder.add(r, now, wall);
-}
-}  // namespace
 
 // What a scrape reads: the last complete census and the lifetime counters, swapped whole
 // when a census ends, so a scrape never waits for a scan nor sees half of one.
@@ -101,7 +72,10 @@ LockExporter::LockExporter(ExporterOptions options)
             throw InvalidArgumentError("a --key-labels pattern must be 1 to 1024 characters");
     if (!(options_.budget > 0.0 && options_.budget <= 1.0))
         throw InvalidArgumentError("the load budget must be above 0% and at most 100%");
-    watched_.resize(options_.instances.size());
+    watched_ = std::make_unique<CensusWatches>(
+        options_.instances, options_.connection,
+        inspect::WatchOptions{
+            .scan = options_.scan, .pollInterval = pollInterval(), .budget = options_.budget});
 }
 
 LockExporter::~LockExporter() {
@@ -172,32 +146,7 @@ void LockExporter::censusOnce() {
 }
 
 void LockExporter::stepWatches(bool rescan) {
-    for (std::size_t i = 0; i < watched_.size(); ++i) stepWatch(i, rescan);
-}
-
-void LockExporter::stepWatch(std::size_t i, bool rescan) {
-    Watched& w = watched_[i];
-    const auto start = SteadyClock::now();
-    try {
-        if (!w.connection) {
-            auto connection = std::make_unique<Connection>(
-                Connection::open(options_.instances[i], options_.connection));
-            inspect::WatchOptions watchOptions{
-                .scan = options_.scan, .pollInterval = pollInterval(), .budget = options_.budget};
-            w.watch = std::make_unique<inspect::LockWatch>(*connection, watchOptions);
-            w.connection = std::move(connection);
-        } else if (rescan) {
-            w.watch->requestRescan();
-        }
-        w.up = w.watch->step().connected;
-    } catch (const Error&) {
-        w.up = false;
-    }
-    if (!w.up) {
-        w.watch.reset();  // reconnect (and rescan) next time
-        w.connection.reset();
-    }
-    w.lastStepSeconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
+    watched_->step(rescan);
 }
 
 void LockExporter::publishCensus() {
@@ -212,14 +161,7 @@ void LockExporter::publishCensus() {
         std::move(previous), options_.keyLabelPatterns,
         [&](const inspect::LockRecord& r) { return doctor.examine(r, facts, SteadyClock::now()); },
         options_.maxKeySeries);
-    for (std::size_t i = 0; i < watched_.size(); ++i) {
-        const Watched& w = watched_[i];
-        if (w.up && w.watch) {
-            facts = w.watch->server();
-            addInstance(w.watch->table(), builder);
-        }
-        builder.instanceDone(options_.instances[i].display(), w.up, w.lastStepSeconds);
-    }
+    watched_->census(builder, facts);
     collectable_->publish(builder.result());
     {
         std::lock_guard lock(trackerMutex_);

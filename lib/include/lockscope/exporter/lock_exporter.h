@@ -1,8 +1,8 @@
 #pragma once
-// A Prometheus exporter for stuck locks: it watches each server as the window and `watch` do
-// (LockWatch: a first scan paced by scan.maxLoad, then re-reads and a sweep for new keys
-// within a server-time budget, WatchPolicy), takes a census of what the watches know every
-// interval, and serves the last complete census on /metrics through
+// A Prometheus exporter for stuck locks: it watches each server as the window and `watch` do,
+// on the same engine (ServerWatch: every primary of a cluster; a first scan paced by scan.maxLoad,
+// then re-reads and a sweep for new keys within a server-time budget, WatchPolicy), takes a census
+// of what the watches know every interval, and serves the last complete census on /metrics through
 // prometheus-cpp's pull exposer. A scrape never waits for a scan: it reads the census that
 // finished last. Metrics are labelled by instance and kind (and finding); per-key series only
 // for keys the operator names (keyLabelPatterns), capped.
@@ -29,6 +29,8 @@ class Exposer;
 }
 
 namespace lockscope::exporter {
+
+class CensusWatches;
 
 struct ExporterOptions {
     std::string listen = "127.0.0.1:9471";  // host:port; port 0 picks a free one
@@ -72,15 +74,8 @@ class LockExporter {
 
   private:
     class Collectable;
-    struct Watched {
-        std::unique_ptr<Connection> connection;  // opened lazily, dropped when it fails
-        std::unique_ptr<inspect::LockWatch> watch;
-        bool up = false;
-        double lastStepSeconds = 0;
-    };
     void loop();
     void stepWatches(bool rescan);
-    void stepWatch(std::size_t i, bool rescan);
     void publishCensus();
     std::chrono::milliseconds pollInterval() const;
 
@@ -89,7 +84,8 @@ class LockExporter {
     std::unique_ptr<prometheus::Exposer> exposer_;
     std::unordered_map<std::uint64_t, TrackedLock> tracker_;
     mutable std::mutex trackerMutex_;
-    std::vector<Watched> watched_;  // per instance, under censusMutex_
+    // One watch engine per instance (a cluster's every primary), under censusMutex_.
+    std::unique_ptr<CensusWatches> watched_;
     std::mutex censusMutex_;
     std::atomic<std::uint64_t> completed_{0};
     std::mutex stopMutex_;

@@ -8,14 +8,13 @@
 namespace lockscope::inspect {
 namespace {
 
-bool clusterDisabled(const ReplyError& e) {
-    return std::string_view(e.what()).find("cluster support disabled") != std::string_view::npos;
-}
-
-bool unknownSubcommand(const ReplyError& e) {
-    std::string_view m(e.what());
-    return e.code() == ServerErrorCode::UnknownCommand ||
-           m.find("unknown subcommand") != std::string_view::npos;
+// A server that cannot answer the question: a plain server ("ERR This instance has cluster
+// support disabled"), or one too old for CLUSTER SHARDS ("ERR unknown subcommand"), or with
+// the command renamed away. Told by the reply's code, never by its text: any generic ERR or
+// unknown command means "no topology from this question"; LOADING, BUSY and the others are
+// the server's state, thrown.
+bool cannotAnswer(const ReplyError& e) {
+    return e.code() == ServerErrorCode::Err || e.code() == ServerErrorCode::UnknownCommand;
 }
 
 [[noreturn]] void badShape(const Connection& c, std::string_view command, std::string_view why) {
@@ -194,8 +193,7 @@ std::optional<ClusterTopology> discoverTopology(Connection& connection,
     } catch (const PermissionError&) {
         // Some ACLs allow the older SLOTS only: try it below.
     } catch (const ReplyError& e) {
-        if (clusterDisabled(e)) return std::nullopt;
-        if (!unknownSubcommand(e)) throw;
+        if (!cannotAnswer(e)) throw;  // asked again the older way: SLOTS tells a plain server
     }
     try {
         Reply slots = connection.command({"CLUSTER", "SLOTS"});
@@ -207,7 +205,7 @@ std::optional<ClusterTopology> discoverTopology(Connection& connection,
                              "; if this server is part of a cluster, only its own keys are shown");
         return std::nullopt;
     } catch (const ReplyError& e) {
-        if (clusterDisabled(e) || unknownSubcommand(e)) return std::nullopt;
+        if (cannotAnswer(e)) return std::nullopt;
         throw;
     }
 }

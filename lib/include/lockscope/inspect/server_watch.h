@@ -1,0 +1,94 @@
+#pragma once
+// One watch engine for one connection, the same under the window, `lockscope-cli watch` and
+// the exporter. Given a server, any node of a Redis Cluster or a Sentinel service, it finds
+// the topology and watches each primary with a LockWatch of its own (or, with scanReplicas,
+// a replica of it: each listed replica is tried in turn, the primary is read when none
+// answers, and a replica is looked for again every replicaRetry). It follows failovers (a
+// Sentinel's +switch-master or answer, a cluster's new shard primary after a lost node),
+// hands a moved slot's locks to the new owner's watch with their history, retries a lost
+// node with one backoff (500 ms doubling to 10 s) and reports everything as value-typed
+// events (watch_event.h). The load budget and the sweep are each node's LockWatch's.
+//
+// Threads: a ServerWatch belongs to the thread that calls it, like LockWatch; its events are
+// values. Not copyable.
+
+#include <chrono>
+#include <memory>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <vector>
+
+#include "lockscope/connection.h"
+#include "lockscope/endpoint.h"
+#include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/lock_watch.h"
+#include "lockscope/inspect/watch_event.h"
+#include "lockscope/sentinel.h"
+
+namespace lockscope::inspect {
+
+struct ServerWatchOptions {
+    Endpoint endpoint;                       // a server or a cluster node (ignored with sentinel)
+    std::optional<SentinelTarget> sentinel;  // behind Sentinel: the service's primary is watched
+    ConnectionOptions connection;            // the data nodes'; the watch only reads
+    ClusterAddressing clusterAddressing;
+    bool scanReplicas = false;  // read a replica of each primary when one answers
+    WatchOptions watch;
+    std::chrono::milliseconds replicaRetry{10000};  // reading a primary: look for a replica again
+};
+
+// A node's watch as a front end shows it: its table, state and figures.
+struct WatchedNode {
+    std::string name;                  // Endpoint::display() of the server it was opened at
+    std::string endpoint;              // the server it reads now (a replica, a new primary)
+    std::string shard;                 // on a cluster: the shard's slots ("0-5460")
+    const LockWatch* watch = nullptr;  // null until connected once
+    NodeState state = NodeState::Connecting;
+    std::string error;  // the last failure
+    int pollsOk = 0, pollsFailed = 0;
+    bool scanned = false;  // a first scan ended
+    bool readsReplica = false;
+};
+
+class ServerWatch {
+  public:
+    // Checks the options (InvalidArgumentError); no I/O.
+    explicit ServerWatch(ServerWatchOptions options);
+    ~ServerWatch();
+    ServerWatch(const ServerWatch&) = delete;
+    ServerWatch& operator=(const ServerWatch&) = delete;
+
+    // Finds the topology and connects to every node it watches. Throws the connection's
+    // errors (a wrong address or password, an unknown Sentinel service), so a front end can
+    // fail at once; later failures are events. Returns the events of the opening (notes).
+    std::vector<WatchEvent> open();
+    // One round: every node whose poll or retry is due reads, failovers are followed, moved
+    // slots handed off. switched: a Sentinel announced a failover (checked by the round too).
+    std::vector<WatchEvent> step(std::stop_token stop = {});
+    // Between rounds: waits up to `wait` for keyspace notifications on every node.
+    std::vector<WatchEvent> waitForEvents(std::chrono::milliseconds wait,
+                                          std::stop_token stop = {});
+    // When the next round is due (a poll interval after the last, or a node's retry).
+    SteadyClock::time_point nextStepAt() const;
+
+    // The next round rescans every node (the operator's Refresh).
+    void requestRescan(bool fullSpeed = false);
+    // New patterns for every node's watch at once; the next round rescans each node with
+    // them. Throws InvalidArgumentError for a bad pattern, changing nothing.
+    std::vector<WatchEvent> setPatterns(const std::vector<std::string>& patterns);
+    // The keys a person sees now, on whichever node holds them.
+    void setFocus(const std::vector<std::string>& keys);
+    void setBudget(double share);
+
+    std::vector<WatchedNode> nodes() const;
+    bool isCluster() const;
+    const ServerWatchOptions& options() const { return options_; }
+
+  private:
+    struct Impl;
+    ServerWatchOptions options_;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace lockscope::inspect

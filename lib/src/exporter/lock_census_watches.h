@@ -1,0 +1,45 @@
+#pragma once
+// What the exporter's census reads: one watch engine (lockscope/inspect/server_watch.h) per
+// instance the operator named, so on a Redis Cluster every primary is watched (and behind
+// Sentinel the service's primary, followed through failovers), as in the window and `watch`.
+// An instance is up when every node it watches answered its last read.
+// Not thread-safe: the exporter's census thread owns it.
+
+#include <chrono>
+#include <memory>
+#include <vector>
+
+#include "lockscope/endpoint.h"
+#include "lockscope/exporter/lock_census.h"
+#include "lockscope/inspect/server_facts.h"
+#include "lockscope/inspect/server_watch.h"
+
+namespace lockscope::exporter {
+
+class CensusWatches {
+  public:
+    CensusWatches(const std::vector<Endpoint>& instances, const ConnectionOptions& connection,
+                  const inspect::WatchOptions& watch);
+    ~CensusWatches();
+
+    // One round of every instance: opened when not yet (or after it could not be), rescanned
+    // first when asked.
+    void step(bool rescan);
+    // Adds every node's locks to the census, under its instance; facts is set to the node's
+    // before its locks are added (the examiner reads it).
+    void census(CensusBuilder& builder, inspect::ServerFacts& facts) const;
+    std::size_t size() const { return watched_.size(); }
+
+  private:
+    struct Watched {
+        std::string instance;  // the -u given
+        std::unique_ptr<inspect::ServerWatch> engine;
+        bool opened = false;
+        bool up = false;
+        double lastStepSeconds = 0;
+    };
+    void stepOne(Watched& w, bool rescan);
+    std::vector<Watched> watched_;
+};
+
+}  // namespace lockscope::exporter

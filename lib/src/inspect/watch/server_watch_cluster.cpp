@@ -1,0 +1,81 @@
+// The cluster half of ServerWatch (server_watch.h): handing a moved slot's locks to the new
+// owner's watch, reporting the topology's changes and which primaries do not answer.
+
+#include <algorithm>
+
+#include "lockscope/errors.h"
+#include "lockscope/inspect/cluster_watch_hand_off.h"
+#include "server_watch_impl.h"
+
+namespace lockscope::inspect {
+
+// On a cluster: reads that answered MOVED or ASK hand the slot's locks to the watch of their
+// new owner in the same round (cluster_watch_hand_off.h), and the topology changes the router
+// learned are reported. updates[i] belongs to nodes[i].
+void ServerWatch::Impl::handOff(std::vector<std::optional<WatchUpdate>>& updates,
+                                std::vector<WatchEvent>& events) {
+    if (!router) return;
+    std::vector<WatchedPrimary> watched;
+    std::vector<WatchUpdate> round;
+    std::vector<std::size_t> at;
+    for (std::size_t i = 0; i < nodes.size(); ++i) {
+        LockWatch* watch = nodes[i].node->watch();
+        if (!watch) continue;
+        watched.push_back({watch, nodes[i].node->primary()});
+        round.push_back(updates[i] ? std::move(*updates[i]) : WatchUpdate{});
+        at.push_back(i);
+    }
+    std::vector<SlotHandOff> moved;
+    try {
+        moved = handOffRedirectedKeys(*router, watched, round);
+    } catch (const Error&) {
+        // A node lost meanwhile: its read reports it, and the failover follows.
+    }
+    for (std::size_t k = 0; k < at.size(); ++k) {
+        if (!updates[at[k]] && round[k].changed.empty() && round[k].movedAway.empty()) continue;
+        updates[at[k]] = std::move(round[k]);
+    }
+    for (const auto& h : moved)
+        events.push_back(
+            noteEvent(h.from, {WatchNoteId::SlotMoved,
+                               {std::to_string(h.slot), h.to, std::to_string(h.keys.size())}}));
+    reportTopology(events);
+}
+
+void ServerWatch::Impl::reportTopology(std::vector<WatchEvent>& events) {
+    if (!router) return;
+    const auto& changes = router->events();
+    for (; topologySeen < changes.size(); ++topologySeen) {
+        WatchEvent e;
+        e.kind = WatchEvent::Kind::Topology;
+        e.change = changes[topologySeen];
+        events.push_back(std::move(e));
+    }
+}
+
+void ServerWatch::Impl::reportClusterHealth(std::vector<WatchEvent>& events) {
+    if (!router) return;
+    std::string down;
+    std::vector<SlotRange> orphaned;
+    for (const auto& w : nodes) {
+        if (!w.node->failedLastRead()) continue;
+        down += (down.empty() ? "" : ", ") + w.node->primary().display();
+        const ClusterNode* owner = router->topology().ownerOfSlot(w.node->firstSlot());
+        if (owner)
+            orphaned.insert(orphaned.end(), owner->servedSlots.begin(), owner->servedSlots.end());
+    }
+    std::sort(orphaned.begin(), orphaned.end(),
+              [](const SlotRange& a, const SlotRange& b) { return a.first < b.first; });
+    const std::string slots = formatSlotRanges(orphaned);
+    const std::string said = down + "|" + slots;
+    if (down.empty()) {
+        if (!clusterDownSaid.empty()) events.push_back(noteEvent({}, {WatchNoteId::ClusterUp, {}}));
+        clusterDownSaid.clear();
+        return;
+    }
+    if (said == clusterDownSaid) return;
+    clusterDownSaid = said;
+    events.push_back(noteEvent({}, {WatchNoteId::ClusterDown, {down, slots}}));
+}
+
+}  // namespace lockscope::inspect
