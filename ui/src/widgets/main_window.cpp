@@ -254,6 +254,15 @@ void MainWindow::buildActions() {
                         [this] { addConnection(); }));
     file->addAction(
         add("play", tr("Open history…"), QKeySequence::Open, [this] { chooseHistory(); }));
+    file->addSeparator();
+    // Ctrl+Q spelled out: QKeySequence::Quit is empty on some platforms. Closing the window
+    // saves its state and ends the application (closeEvent).
+    quitAction_ = new QAction(tr("&Quit"), this);
+    quitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quitAction_->setMenuRole(QAction::QuitRole);
+    connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+    addAction(quitAction_);
+    file->addAction(quitAction_);
 }
 
 void MainWindow::chooseHistory() {

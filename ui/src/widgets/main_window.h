@@ -45,6 +45,7 @@ class MainWindow : public QMainWindow {
     QAction* releaseAction() const { return releaseAction_; }
     QAction* addTtlAction() const { return addTtlAction_; }
     QAction* forceDeleteAction() const { return forceDeleteAction_; }
+    QAction* quitAction() const { return quitAction_; }  // File → Quit, Ctrl+Q
 
     explicit MainWindow(QSettings& settings, MainWindowOptions options = {},
                         QWidget* parent = nullptr);
@@ -129,6 +130,7 @@ class MainWindow : public QMainWindow {
     QAction* forceDeleteAction_ = nullptr;
     QAction* copyAction_ = nullptr;
     QAction* discoverAction_ = nullptr;
+    QAction* quitAction_ = nullptr;
     QString auditPath_;
     ReplayPanel* teaching_ = nullptr;
     bool presenter_ = false;
