@@ -9,7 +9,7 @@ namespace {
 
 constexpr int kMargin = 4;
 constexpr int kIconSide = 14;
-constexpr int kColumnGap = 10;
+constexpr int kColumnGap = 8;
 constexpr int kColumns = 4;  // address, role, slots, state
 
 int lineHeight(const QFontMetrics& metrics) {
@@ -43,6 +43,29 @@ QStringList ConnectionItemDelegate::nodeColumns(const QString& line) {
     if (parts.size() == 3) return {parts[0], parts[1], QString(), parts[2]};  // a replica
     while (parts.size() < kColumns) parts << QString();
     return parts;
+}
+
+QList<QStringList> ConnectionItemDelegate::nodeRows(const QString& text) {
+    const QStringList lines = text.split(QLatin1Char('\n'));
+    QList<QStringList> nodes;
+    for (qsizetype i = 2; i < lines.size(); ++i) nodes << nodeColumns(lines[i]);
+    // One host for every node (a cluster on one machine, or behind one address map): the
+    // port says which node; the host is in the connection's line above.
+    bool oneHost = !nodes.isEmpty();
+    const QString host = nodes.isEmpty() ? QString() : nodes.front()[0].section(':', 0, -2);
+    for (const QStringList& n : nodes) oneHost = oneHost && n[0].section(':', 0, -2) == host;
+    bool allOnline = true, allPrimaries = true;
+    for (const QStringList& n : nodes) {
+        allOnline = allOnline && n[3] == QLatin1String("online");
+        allPrimaries = allPrimaries && n[1] == QLatin1String("primary");
+    }
+    // What every node shares is said once, not on each line: the sidebar is 240 px wide.
+    for (QStringList& n : nodes) {
+        if (oneHost) n[0] = QLatin1Char(':') + n[0].section(':', -1);
+        if (allPrimaries) n[1].clear();  // no replicas: the role tells nothing
+        if (allOnline) n[3].clear();     // the connection's state says so
+    }
+    return nodes;
 }
 
 QSize ConnectionItemDelegate::sizeHint(const QStyleOptionViewItem& option,
@@ -90,8 +113,7 @@ void ConnectionItemDelegate::paint(QPainter* painter, const QStyleOptionViewItem
     }
 
     // The cluster's nodes: a tree, one line each, the columns aligned across the lines.
-    QList<QStringList> nodes;
-    for (qsizetype i = 2; i < lines.size(); ++i) nodes << nodeColumns(lines[i]);
+    const QList<QStringList> nodes = nodeRows(index.data(Qt::DisplayRole).toString());
     if (!nodes.isEmpty()) {
         painter->setFont(option.font);
         const int branch = metrics.horizontalAdvance(QStringLiteral("└─ "));
@@ -113,7 +135,7 @@ void ConnectionItemDelegate::paint(QPainter* painter, const QStyleOptionViewItem
                 const QRect box(x, top, std::min(width, area.right() - x), height);
                 painter->drawText(box, Qt::AlignLeft | Qt::AlignVCenter,
                                   metrics.elidedText(cell, Qt::ElideMiddle, box.width()));
-                x += width + kColumnGap;
+                if (width > 0) x += width + kColumnGap;
             }
         }
     }

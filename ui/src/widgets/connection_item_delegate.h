@@ -21,6 +21,10 @@ class ConnectionItemDelegate : public QStyledItemDelegate {
     // One node line ("127.0.0.1:7000 · primary · slots 0-5460 · online") as its columns:
     // address, role, slots ("" for a replica), state. Public for the tests.
     static QStringList nodeColumns(const QString& line);
+    // The node lines of an item's text as drawn: the host left out when every node has the
+    // same one (the port names the node), the role when every node is a primary, the state
+    // when every node is online.
+    static QList<QStringList> nodeRows(const QString& text);
 };
 
 }  // namespace lockscope::ui
