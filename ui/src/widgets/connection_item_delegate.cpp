@@ -98,7 +98,7 @@ void ConnectionItemDelegate::paint(QPainter* painter, const QStyleOptionViewItem
     const int textLeft = area.left() + kIconSide + kMargin;
     painter->save();
 
-    const QIcon icon = index.data(Qt::DecorationRole).value<QIcon>();
+    const auto icon = index.data(Qt::DecorationRole).value<QIcon>();
     const int iconTop = area.top() + (height - kIconSide) / 2;
     icon.paint(painter, QRect(area.left(), iconTop, kIconSide, kIconSide));
     // The connection's name (bold), then its address and state.
