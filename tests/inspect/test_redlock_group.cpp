@@ -212,3 +212,26 @@ TEST(RedlockGroupCli, ListGroupJsonOnThreeServers) {
     EXPECT_GT(validity, 0);
     EXPECT_LE(validity, minPttl);
 }
+
+// Issue 35: a redis-py lock on one cluster node, with three other servers connected, was judged
+// a Redlock that nobody holds. Only a Redlock client's format, or the same key and holder on two
+// independent servers, makes a lock a Redlock.
+TEST(RedlockGroup, OnlyARedlockIsJudgedAsOne) {
+    LockRecord redisPy = record(kThree[0], "report", "a3b1c0d2e4f611ee8a1b0242ac120002", 60'000);
+    redisPy.kind = LockKind::RedisPy;
+    EXPECT_FALSE(isRedlock({redisPy}, kThree));
+    LockRecord shedLock = redisPy;
+    shedLock.kind = LockKind::ShedLock;
+    EXPECT_FALSE(isRedlock({shedLock}, kThree));
+    // A Redlock client's token, on one server so far: a Redlock.
+    EXPECT_TRUE(isRedlock({record(kThree[0], "pay", "t1", 10'000)}, kThree));
+    // The same key and holder on two independent servers: a client that locked both.
+    LockRecord onB = redisPy;
+    onB.instance = std::make_shared<const std::string>(kThree[1]);
+    EXPECT_TRUE(isRedlock({redisPy, onB}, kThree));
+    // ... but not when the second server is no independent one (a node of the same cluster).
+    EXPECT_FALSE(isRedlock({redisPy, onB}, {kThree[0], kThree[2]}));
+    // Another holder on the second server: two locks that share a name.
+    onB.token = "b3b1c0d2e4f611ee8a1b0242ac120002";
+    EXPECT_FALSE(isRedlock({redisPy, onB}, kThree));
+}

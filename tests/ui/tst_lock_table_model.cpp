@@ -363,6 +363,42 @@ class LockTableModelTest : public QObject {
         QCOMPARE(QString::fromStdString(model.recordAt(model.rowCount() - 1)->key), first);
     }
 
+    void rowsThatVanishWhileHeldStayUntilTheHoldEnds() {
+        // A short-lived lock above the pointer vanished between press and release: the rows
+        // below moved up a place and the click selected the next lock.
+        Table table;
+        auto& model = table.model;
+        model.sort(LockTableModel::Remaining);
+        Records make(9);
+        QVector<inspect::LockRecord> rows = make.range(1, 6);
+        for (int i = 0; i < rows.size(); ++i) rows[i].pttlMs = std::int64_t{1000} * (i + 1);
+        model.apply(kInstance, rows, true);
+        const QString top = QString::fromStdString(model.recordAt(0)->key);
+        const QString third = QString::fromStdString(model.recordAt(2)->key);
+        const QString fourth = QString::fromStdString(model.recordAt(3)->key);
+        model.setOrderHeld(true);
+        model.removeKeys(kInstance, {top});
+        model.apply(kInstance, QVector<inspect::LockRecord>(rows.begin() + 1, rows.end()), true);
+        QCOMPARE(model.rowCount(), 5);  // still there, in its place
+        QCOMPARE(QString::fromStdString(model.recordAt(2)->key), third);
+        QVERIFY(model.index(0, 0).data(LockTableModel::StaleRole).toBool());  // greyed
+        QVERIFY(model.isStale(*model.recordAt(0)));  // so no action can be taken on it
+        QVERIFY(!model.isStale(*model.recordAt(2)));
+        // A vanished lock that comes back during the hold is its row again, not stale.
+        model.removeKeys(kInstance, {fourth});
+        QVERIFY(model.isStale(*model.recordAt(3)));
+        model.apply(kInstance, {rows[3]}, false);
+        QVERIFY(!model.isStale(*model.recordAt(3)));
+        model.setOrderHeld(false);
+        QCOMPARE(model.rowCount(), 4);
+        QCOMPARE(model.rowOf(kInstance, top), -1);
+        QVERIFY(model.rowOf(kInstance, fourth) >= 0);
+        QVERIFY(rowOfAgreesWithRows(model));
+        // Not held, a removal is at once.
+        model.removeKeys(kInstance, {third});
+        QCOMPARE(model.rowCount(), 3);
+    }
+
     void staleRowsSayWhenTheyWereLastSeen() {
         Table table;
         auto& model = table.model;
@@ -420,6 +456,52 @@ class LockTableModelTest : public QObject {
                  QStringLiteral("refused"));
         model.setPath(dir.filePath("missing.jsonl"));
         QCOMPARE(model.rowCount(), 0);
+    }
+
+    void auditIntentAndResultAreOneRow() {
+        // The viewer showed an action as two identical-looking rows, the first with an empty
+        // Result: the intent (written before the command is sent) and the result.
+        QTemporaryDir dir;
+        const QString path = dir.filePath("audit.jsonl");
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(
+            R"({"time":"2026-12-01T00:00:00.000Z","instance":"redis://a:1","key":"lock:{a}","action":"release","token_seen":"t1","result":"","id":"i1","phase":"intent"})"
+            "\n"
+            R"({"time":"2026-12-01T00:00:00.010Z","instance":"redis://a:1","key":"lock:{a}","action":"release","token_seen":"t1","result":"done","detail":"released","id":"i1","phase":"result"})"
+            "\n"
+            R"({"time":"2026-12-01T00:00:01.000Z","instance":"redis://a:1","key":"lock:{b}","action":"release","token_seen":"t2","result":"","id":"i2","phase":"intent"})"
+            "\n");
+        file.flush();
+        AuditLogModel model;
+        QAbstractItemModelTester tester(&model,
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        model.setPath(path);
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(0, AuditLogModel::Key).data().toString(), QStringLiteral("lock:{a}"));
+        QCOMPARE(model.index(0, AuditLogModel::Result).data().toString(), QStringLiteral("done"));
+        // An intent with no result yet says so, distinct from any result.
+        QCOMPARE(model.index(1, AuditLogModel::Result).data().toString(),
+                 QStringLiteral("sent: no result recorded yet"));
+        // Its result, written later, completes the same row.
+        QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
+        file.write(
+            R"({"time":"2026-12-01T00:00:01.020Z","instance":"redis://a:1","key":"lock:{b}","action":"release","token_seen":"t2","result":"token-changed","detail":"now held by t3","id":"i2","phase":"result"})"
+            "\n");
+        file.flush();
+        model.reload();
+        QCOMPARE(model.rowCount(), 2);
+        QCOMPARE(model.index(1, AuditLogModel::Result).data().toString(),
+                 QStringLiteral("token-changed"));
+        QVERIFY(model.index(1, AuditLogModel::Key).data(Qt::ToolTipRole).toString().contains("t3"));
+        QVERIFY(changed.count() >= 1);
+        // A result whose intent is not in the part read (a long log) is a row of its own.
+        file.write(
+            R"({"time":"2026-12-01T00:00:02.000Z","instance":"redis://a:1","key":"lock:{c}","action":"release","result":"done","id":"gone","phase":"result"})"
+            "\n");
+        file.flush();
+        model.reload();
+        QCOMPARE(model.rowCount(), 3);
     }
 
     void filterMatchesAnyCaseAndFindingIds() {

@@ -4,6 +4,7 @@
 #include <map>
 #include <set>
 
+#include "lockscope/errors.h"
 #include "lockscope/inspect/lock_shape.h"
 
 namespace lockscope::inspect {
@@ -96,47 +97,163 @@ bool globMatch(std::string_view p, std::string_view s) {
     return pi == p.size();
 }
 
+namespace {
+
+// What the nodes scanned so far found, joined into one result.
+class DiscoverTally {
+  public:
+    explicit DiscoverTally(const DiscoverOptions& options) : options_(options) {}
+
+    // Scans one server to its end (or the stop), adding what it finds. Its progress adds the
+    // keys of the servers scanned before it, so it counts the whole keyspace.
+    void scan(Connection& connection, std::stop_token stop,
+              const std::function<void(const ScanProgress&)>& onProgress) {
+        ScanOptions scan;
+        scan.patterns = {"*"};
+        scan.count = options_.count;
+        scan.maxLoad = options_.maxLoad;
+        scan.maxValueBytes = 300;  // enough to judge a token
+        Scanner scanner(connection, scan);
+        const std::uint64_t before = result_.keysScanned;
+        ScanSummary summary = scanner.run(
+            [&](ScanBatch& batch) {
+                for (const LockRecord& r : batch.records) count(r);
+                if (!onProgress) return;
+                ScanProgress progress = batch.progress;
+                progress.keysSeen += before;
+                onProgress(progress);
+            },
+            stop);
+        result_.keysScanned = before + summary.progress.keysSeen;
+        result_.cancelled = result_.cancelled || summary.cancelled;
+        result_.notes.insert(result_.notes.end(), summary.notes.begin(), summary.notes.end());
+    }
+
+    DiscoverResult& result() { return result_; }
+
+    DiscoverResult finish() {
+        for (auto& [pattern, t] : tallies_)
+            result_.proposals.push_back(
+                {pattern, t.keys, {t.kinds.begin(), t.kinds.end()}, std::move(t.examples)});
+        std::stable_sort(
+            result_.proposals.begin(), result_.proposals.end(),
+            [](const PatternProposal& a, const PatternProposal& b) { return a.keys > b.keys; });
+        return std::move(result_);
+    }
+
+  private:
+    void count(const LockRecord& r) {
+        if (!isLockShaped(r)) return;
+        ++result_.lockShaped;
+        const auto& current = options_.currentPatterns;
+        if (std::any_of(current.begin(), current.end(),
+                        [&](const std::string& p) { return globMatch(p, r.key); })) {
+            ++result_.alreadyCovered;
+            return;
+        }
+        Tally& t = tallies_[proposePattern(r.key)];
+        ++t.keys;
+        t.kinds.insert(toString(r.kind));
+        if (t.examples.size() < options_.maxExamples) t.examples.push_back(r.key);
+    }
+
+    const DiscoverOptions& options_;
+    DiscoverResult result_;
+    std::map<std::string, Tally> tallies_;
+};
+
+// The slots of 0..16383 that no primary of the topology serves.
+std::vector<SlotRange> slotsWithoutPrimary(const ClusterTopology& topology) {
+    std::vector<bool> served(kClusterSlots, false);
+    for (const ClusterNode* primary : topology.primaries())
+        for (const SlotRange& range : primary->servedSlots)
+            for (int slot = std::max(0, range.first); slot <= range.last && slot < kClusterSlots;
+                 ++slot)
+                served[std::size_t(slot)] = true;
+    std::vector<SlotRange> gaps;
+    for (int slot = 0; slot < kClusterSlots; ++slot) {
+        if (served[std::size_t(slot)]) continue;
+        if (!gaps.empty() && gaps.back().last == slot - 1)
+            gaps.back().last = slot;
+        else
+            gaps.push_back({slot, slot});
+    }
+    return gaps;
+}
+
+// The shards' primaries in slot order (the same listing whichever node was asked); the
+// primaries with no slots hold no keys a client can reach and are left out.
+std::vector<const ClusterNode*> primariesInSlotOrder(const ClusterTopology& topology) {
+    std::vector<const ClusterNode*> primaries;
+    for (const ClusterNode* p : topology.primaries())
+        if (!p->servedSlots.empty()) primaries.push_back(p);
+    std::sort(primaries.begin(), primaries.end(), [](const ClusterNode* a, const ClusterNode* b) {
+        return a->servedSlots.front().first < b->servedSlots.front().first;
+    });
+    return primaries;
+}
+
+// One shard: its primary, or an online replica when asked (the primary, said so, when none).
+void scanShard(ClusterRouter& router, const ClusterNode& primary, DiscoverTally& tally,
+               std::stop_token stop, const std::function<void(const ScanProgress&)>& onProgress,
+               bool scanReplicas) {
+    const std::string slots = formatSlotRanges(primary.servedSlots);
+    const ClusterNode* node = &primary;
+    if (scanReplicas) {
+        if (const ClusterNode* replica = router.topology().onlineReplicaOf(primary))
+            node = replica;
+        else
+            tally.result().notes.push_back("no online replica of " + primary.address() +
+                                           ": scanned the primary");
+    }
+    try {
+        ConnectionOptions options = router.options();
+        options.stop = stop;
+        Connection c = Connection::open(router.endpointOf(*node), options);
+        if (!node->isPrimary()) c.command({"READONLY"});
+        tally.scan(c, stop, onProgress);
+        tally.result().nodesScanned.push_back(node->address() + " (slots " + slots + ")");
+    } catch (const CancelledError&) {
+        tally.result().cancelled = true;
+    } catch (const Error& e) {
+        if (stop.stop_requested()) {
+            tally.result().cancelled = true;  // the stop broke a wait: not the node's fault
+            return;
+        }
+        tally.result().unscanned.push_back({node->address(), slots, e.what()});
+    }
+}
+
+}  // namespace
+
 DiscoverResult discover(Connection& connection, const DiscoverOptions& options,
                         std::stop_token stop,
                         const std::function<void(const ScanProgress&)>& onProgress) {
-    ScanOptions scan;
-    scan.patterns = {"*"};
-    scan.count = options.count;
-    scan.maxLoad = options.maxLoad;
-    scan.maxValueBytes = 300;  // enough to judge a token
-    Scanner scanner(connection, scan);
-    DiscoverResult result;
-    std::map<std::string, Tally> tallies;
-    ScanSummary summary = scanner.run(
-        [&](ScanBatch& batch) {
-            for (const LockRecord& r : batch.records) {
-                if (!isLockShaped(r)) continue;
-                ++result.lockShaped;
-                bool covered =
-                    std::any_of(options.currentPatterns.begin(), options.currentPatterns.end(),
-                                [&](const std::string& p) { return globMatch(p, r.key); });
-                if (covered) {
-                    ++result.alreadyCovered;
-                    continue;
-                }
-                Tally& t = tallies[proposePattern(r.key)];
-                ++t.keys;
-                t.kinds.insert(toString(r.kind));
-                if (t.examples.size() < options.maxExamples) t.examples.push_back(r.key);
-            }
-            if (onProgress) onProgress(batch.progress);
-        },
-        stop);
-    result.keysScanned = summary.progress.keysSeen;
-    result.cancelled = summary.cancelled;
-    result.notes = summary.notes;
-    for (auto& [pattern, t] : tallies)
-        result.proposals.push_back(
-            {pattern, t.keys, {t.kinds.begin(), t.kinds.end()}, std::move(t.examples)});
-    std::stable_sort(
-        result.proposals.begin(), result.proposals.end(),
-        [](const PatternProposal& a, const PatternProposal& b) { return a.keys > b.keys; });
-    return result;
+    DiscoverTally tally(options);
+    tally.scan(connection, stop, onProgress);
+    tally.result().nodesScanned.push_back(connection.endpoint().display());
+    return tally.finish();
+}
+
+DiscoverResult discover(ClusterRouter& router, const DiscoverOptions& options, std::stop_token stop,
+                        const std::function<void(const ScanProgress&)>& onProgress) {
+    if (!router.isCluster()) {
+        DiscoverResult result =
+            discover(router.connectionTo(router.seed()), options, stop, onProgress);
+        result.notes.insert(result.notes.begin(), router.notes().begin(), router.notes().end());
+        return result;
+    }
+    DiscoverTally tally(options);
+    if (const auto gaps = slotsWithoutPrimary(router.topology()); !gaps.empty())
+        tally.result().slotsWithoutPrimary = formatSlotRanges(gaps);  // "none" when empty
+    for (const ClusterNode* primary : primariesInSlotOrder(router.topology())) {
+        if (stop.stop_requested()) {
+            tally.result().cancelled = true;
+            break;
+        }
+        scanShard(router, *primary, tally, stop, onProgress, options.scanReplicas);
+    }
+    return tally.finish();
 }
 
 }  // namespace lockscope::inspect

@@ -46,6 +46,42 @@ const char* toString(RedlockNodeState state) {
     return "absent";
 }
 
+bool isRedlockFormat(LockKind kind) {
+    switch (kind) {
+        case LockKind::NodeRedlock:
+        case LockKind::Redsync:
+        case LockKind::RedisPlusPlus:
+        case LockKind::RedlockNet:
+        case LockKind::Pottery:
+        case LockKind::ActiveJobUniqueness:
+            return true;
+        default:
+            return false;
+    }
+}
+
+bool isRedlock(const std::vector<LockRecord>& records,
+               const std::vector<std::string>& independentInstances) {
+    auto independent = [&](const LockRecord& r) {
+        return std::find(independentInstances.begin(), independentInstances.end(),
+                         r.instanceName()) != independentInstances.end();
+    };
+    for (const LockRecord& r : records)
+        if (isRedlockFormat(r.kind)) return true;
+    // The same key and holder on two independent servers: a client that locked both.
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const LockRecord& a = records[i];
+        if (!independent(a)) continue;
+        for (std::size_t j = i + 1; j < records.size(); ++j) {
+            const LockRecord& b = records[j];
+            if (independent(b) && b.instanceName() != a.instanceName() && b.key == a.key &&
+                holderOf(a) == holderOf(b))
+                return true;
+        }
+    }
+    return false;
+}
+
 RedlockGroupView analyzeGroup(const std::vector<LockRecord>& records, const ResourceGroup& group,
                               const std::vector<std::string>& instances,
                               SteadyClock::time_point now,

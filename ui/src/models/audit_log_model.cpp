@@ -28,6 +28,7 @@ void AuditLogModel::setPath(const QString& path) {
     offset_ = 0;
     partial_.clear();
     entries_.clear();
+    openIntents_.clear();
     endResetModel();
     QFile file(path_);
     if (file.exists() && file.size() > kMaxInitialRead) offset_ = file.size() - kMaxInitialRead;
@@ -40,6 +41,7 @@ void AuditLogModel::reload() {
     if (file.size() < offset_) {  // truncated or replaced: start over
         offset_ = 0;
         partial_.clear();
+        openIntents_.clear();
     }
     file.seek(offset_);
     QByteArray fresh = file.readAll();
@@ -48,13 +50,33 @@ void AuditLogModel::reload() {
     const qsizetype end = partial_.lastIndexOf('\n');
     if (end < 0) return;
     QVector<Entry> added;
-    for (const QByteArray& line : partial_.left(end).split('\n'))
-        if (!line.trimmed().isEmpty()) added.append(parse(line));
+    for (const QByteArray& line : partial_.left(end).split('\n')) {
+        if (line.trimmed().isEmpty()) continue;
+        Entry e = parse(line);
+        if (!e.intent && completeIntent(e, added)) continue;
+        if (e.intent && !e.id.isEmpty())
+            openIntents_.insert(e.id, int(entries_.size() + added.size()));
+        added.append(std::move(e));
+    }
     partial_.remove(0, end + 1);
     if (added.isEmpty()) return;
     beginInsertRows({}, int(entries_.size()), int(entries_.size() + added.size() - 1));
     entries_ += added;
     endInsertRows();
+}
+
+bool AuditLogModel::completeIntent(const Entry& result, QVector<Entry>& added) {
+    if (result.id.isEmpty()) return false;
+    const auto open = openIntents_.constFind(result.id);
+    if (open == openIntents_.constEnd()) return false;
+    const int row = *open;
+    openIntents_.erase(open);
+    Entry& intent = row < entries_.size() ? entries_[row] : added[row - int(entries_.size())];
+    intent.cells[Result] = result.cells[Result];
+    intent.detail = result.detail;
+    intent.intent = false;
+    if (row < entries_.size()) emit dataChanged(index(row, 0), index(row, ColumnCount - 1));
+    return true;
 }
 
 AuditLogModel::Entry AuditLogModel::parse(const QByteArray& line) {
@@ -75,6 +97,10 @@ AuditLogModel::Entry AuditLogModel::parse(const QByteArray& line) {
     e.cells[Key] = textOf(o.value("key"));
     e.cells[Action] = textOf(o.value("action"));
     e.cells[Result] = textOf(o.value("result"));
+    e.id = textOf(o.value("id"));
+    e.intent = textOf(o.value("phase")) == QLatin1String("intent");
+    // Sent, and no result written (yet, or ever: the window closed or crashed meanwhile).
+    if (e.intent) e.cells[Result] = tr("sent: no result recorded yet");
     e.detail = textOf(o.value("detail"));
     QString token = textOf(o.value("token_seen"));
     if (!token.isEmpty()) e.detail += tr("\ntoken seen: %1").arg(token.left(200));

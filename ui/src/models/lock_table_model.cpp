@@ -136,6 +136,11 @@ void LockTableModel::setInstanceName(const QString& instance, const QString& nam
 }
 
 bool LockTableModel::isStale(const Record& record) const {
+    if (!heldRemovals_.empty()) {
+        // A row gone while the order is held: shown until the hold ends, never acted on.
+        const int id = idOf(record.instanceName(), record.key);
+        if (id >= 0 && slots_[std::size_t(id)].goneWhileHeld) return true;
+    }
     return !staleSince_.empty() && staleSince_.count(record.instanceName()) > 0;
 }
 

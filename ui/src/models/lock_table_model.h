@@ -92,8 +92,18 @@ class LockTableModel : public QAbstractTableModel {
     // The Node column: what the instance is in its cluster ("primary · 0-5460").
     void setNodeDescription(const QString& instance, const QString& description);
     bool hasNodeDescriptions() const { return !nodeDescriptions_.empty(); }
+    QString nodeDescription(const QString& instance) const {
+        const auto it = nodeDescriptions_.find(instance.toStdString());
+        return it == nodeDescriptions_.end() ? QString() : it->second;
+    }
+    // Whether the instance is a node of a Redis Cluster (it has a node description).
+    bool isClusterNode(const QString& instance) const {
+        return nodeDescriptions_.find(instance.toStdString()) != nodeDescriptions_.end();
+    }
     void removeKey(const QString& instance, const QString& key);
-    void removeKeys(const QString& instance, const QStringList& keys);
+    // While the order is held the rows stay, greyed, until it is released (setOrderHeld);
+    // evenWhileHeld: now (keys that moved to another node, shown there already).
+    void removeKeys(const QString& instance, const QStringList& keys, bool evenWhileHeld = false);
     // Makes room for this many rows now, while growing is cheap, rather than at each
     // doubling of a million-row table (a scan in progress knows roughly how many come).
     void reserve(int rows);
@@ -102,8 +112,11 @@ class LockTableModel : public QAbstractTableModel {
     // Orders the rows by a column (-1: arrival order) and keeps them so as they change.
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
     int sortColumn() const { return sortColumn_; }
-    // While held, rows whose sort key changed (a renewal) stay where they are, so a click
-    // lands on the row under the pointer; the pending order is applied when released.
+    // While held, no row moves: rows whose sort key changed (a renewal) stay where they are,
+    // new rows wait at the end, and rows that vanish (a short-lived lock released) stay,
+    // greyed and stale, so a click lands on the row under the pointer. The pending order and
+    // removals are applied when released; a vanished key that comes back meanwhile is its
+    // row again.
     void setOrderHeld(bool held);
     bool orderHeld() const { return orderHeld_; }
     // Whether the row's instance, key, resource, kind, holder or a finding id contains the
@@ -158,6 +171,7 @@ class LockTableModel : public QAbstractTableModel {
         SharedRecord record;           // never null in a row in use
         std::int64_t largestPttl = 0;  // scale of the TTL bar
         Clock::time_point highlightedAt{};
+        bool goneWhileHeld = false;  // vanished while the order was held: removed on release
     };
     const Row& rowAt(int position) const { return slots_[std::size_t(order_.idAt(position))]; }
     static void freeOffThisThread(std::deque<Row> rows);
@@ -167,6 +181,8 @@ class LockTableModel : public QAbstractTableModel {
                        const std::vector<std::size_t>& added, std::vector<int>& moved);
     void keepSorted(const std::vector<int>& moved);
     void removeIds(const std::vector<int>& ids);
+    // removeIds(), or while the order is held, marks the rows gone (see setOrderHeld).
+    void removeOrHold(const std::vector<int>& ids);
     void removeAll();
     bool vanishedIsConnected() const;
     int idOf(std::string_view instance, std::string_view key) const {
@@ -207,7 +223,8 @@ class LockTableModel : public QAbstractTableModel {
     std::map<std::string, std::shared_ptr<const std::string>> instanceStrings_;
     QTimer ticker_;
     QTimer resortTimer_;
-    std::vector<int> unsorted_;  // ids whose sort key changed since the last re-sort
+    std::vector<int> unsorted_;      // ids whose sort key changed since the last re-sort
+    std::vector<int> heldRemovals_;  // ids of rows gone while the order was held
     bool orderHeld_ = false;
     bool resortPaced_ = false;
     std::function<Clock::time_point()> now_ = [] { return Clock::now(); };

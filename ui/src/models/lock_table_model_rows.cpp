@@ -48,6 +48,7 @@ void LockTableModel::apply(const QString& instance, std::span<const SharedRecord
         }
         if (complete) seen.insert(id);
         Row& row = slots_[std::size_t(id)];
+        if (std::exchange(row.goneWhileHeld, false)) std::erase(heldRemovals_, id);  // back
         bool handedOff = !row.record->sameHolder(rec);
         if (sortColumn_ >= 0 && compareLockRecords(*row.record, rec, sortColumn_) != 0)
             moved.push_back(id);
@@ -70,7 +71,7 @@ void LockTableModel::apply(const QString& instance, std::span<const SharedRecord
     }
     appendNewRows(instance, records, added, moved);
     keepSorted(moved);
-    removeIds(gone);
+    removeOrHold(gone);
 }
 
 void LockTableModel::appendNewRows(const QString& instance, std::span<const SharedRecord> records,
@@ -131,7 +132,24 @@ void LockTableModel::keepSorted(const std::vector<int>& moved) {
 void LockTableModel::setOrderHeld(bool held) {
     if (held == orderHeld_) return;
     orderHeld_ = held;
-    if (!held && !unsorted_.empty()) resortNow();
+    if (held) return;
+    removeIds(std::exchange(heldRemovals_, {}));
+    if (!unsorted_.empty()) resortNow();
+}
+
+void LockTableModel::removeOrHold(const std::vector<int>& ids) {
+    if (!orderHeld_) {
+        removeIds(ids);
+        return;
+    }
+    std::vector<int> greyed;
+    for (int id : ids) {
+        Row& row = slots_[std::size_t(id)];
+        if (std::exchange(row.goneWhileHeld, true)) continue;
+        heldRemovals_.push_back(id);
+        greyed.push_back(order_.positionOf(id));
+    }
+    emitChanged(std::move(greyed));
 }
 
 void LockTableModel::setResortPaced(bool paced) {
@@ -215,7 +233,8 @@ void LockTableModel::removeKey(const QString& instance, const QString& key) {
     removeKeys(instance, {key});
 }
 
-void LockTableModel::removeKeys(const QString& instance, const QStringList& keys) {
+void LockTableModel::removeKeys(const QString& instance, const QStringList& keys,
+                                bool evenWhileHeld) {
     std::vector<int> ids;
     const std::string instanceName = instance.toStdString();
     for (const QString& key : keys) {
@@ -224,7 +243,10 @@ void LockTableModel::removeKeys(const QString& instance, const QStringList& keys
     }
     std::sort(ids.begin(), ids.end());
     ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    removeIds(ids);
+    if (evenWhileHeld)
+        removeIds(ids);
+    else
+        removeOrHold(ids);
 }
 
 void LockTableModel::removeInstance(const QString& instance) {
@@ -284,6 +306,10 @@ void LockTableModel::removeIds(const std::vector<int>& ids) {
     }
     order_.popTail(count);
     endRemoveRows();
+    // Rows removed outright (their instance closed) while others waited for the hold's end.
+    if (!heldRemovals_.empty())
+        std::erase_if(heldRemovals_,
+                      [this](int id) { return !slots_[std::size_t(id)].goneWhileHeld; });
     for (const auto& [instance, key] : removed) emit vanished(instance, key);
 }
 
@@ -311,6 +337,7 @@ void LockTableModel::removeAll() {
     keys_.clear();
     freeSlots_.clear();
     unsorted_.clear();
+    heldRemovals_.clear();
     index_.clear();
     endResetModel();
     for (const auto& [instance, key] : removed) emit vanished(instance, key);

@@ -1,5 +1,7 @@
 #include "widgets/connection_sidebar.h"
 
+#include "widgets/connection_item_delegate.h"
+
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QListWidget>
@@ -48,7 +50,11 @@ ConnectionSidebar::ConnectionSidebar(QWidget* parent) : QWidget(parent) {
     auto* header = new QLabel(tr("<b>Connections</b>"));
     list_ = new QListWidget;
     list_->setIconSize(QSize(14, 14));
-    list_->setWordWrap(true);
+    // Drawn by the delegate: the name, the address and state, a cluster's nodes as a tree
+    // with columns (the wrapped text broke node lines mid-phrase).
+    list_->setWordWrap(false);
+    list_->setItemDelegate(new ConnectionItemDelegate(list_));
+    list_->setUniformItemSizes(false);
     list_->setContextMenuPolicy(Qt::CustomContextMenu);
     auto* add = new QToolButton;
     add->setIcon(QIcon(QStringLiteral(":/icons/add-connection.svg")));

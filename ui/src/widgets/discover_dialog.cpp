@@ -13,6 +13,7 @@
 #include <chrono>
 
 #include "lockscope/errors.h"
+#include "lockscope/inspect/cluster_router.h"
 #include "lockscope/sentinel.h"
 #include "session/pool_run.h"
 
@@ -25,6 +26,27 @@ QString joined(const std::vector<std::string>& items) {
     QStringList out;
     for (const auto& s : items) out << QString::fromStdString(s);
     return out.join(QStringLiteral(", "));
+}
+
+// " on 3 nodes" for a cluster (every shard read), "" for one server.
+QString nodesText(const inspect::DiscoverResult& r) {
+    const std::size_t all = r.nodesScanned.size() + r.unscanned.size();
+    if (all <= 1) return {};
+    if (r.unscanned.empty()) return QObject::tr(" on %1 nodes").arg(all);
+    return QObject::tr(" on %1 of %2 nodes").arg(r.nodesScanned.size()).arg(all);
+}
+
+// What was not read, in words: a partial scan must say what it could not see.
+QString partialText(const inspect::DiscoverResult& r) {
+    QString out;
+    for (const auto& u : r.unscanned)
+        out += QObject::tr(" Not scanned: %1 (slots %2): %3.")
+                   .arg(QString::fromStdString(u.address), QString::fromStdString(u.slotRanges),
+                        QString::fromStdString(u.error));
+    if (!r.slotsWithoutPrimary.empty())
+        out += QObject::tr(" Not scanned: slots %1 have no primary.")
+                   .arg(QString::fromStdString(r.slotsWithoutPrimary));
+    return out;
 }
 
 }  // namespace
@@ -89,6 +111,7 @@ void DiscoverDialog::start() {
     stop_ = std::stop_source();
     inspect::DiscoverOptions options;
     for (const QString& p : profile_.patterns) options.currentPatterns.push_back(p.toStdString());
+    options.scanReplicas = profile_.scanReplica;
     auto seen = keysSeen_;
     auto token = stop_.get_token();
     watcher_.setFuture(runOnPool([profile = profile_, options, seen, token] {
@@ -102,10 +125,11 @@ void DiscoverDialog::start() {
                     : discoverPrimary(profile.sentinelTarget(),
                                       {.connectTimeout = std::chrono::milliseconds(3000),
                                        .commandTimeout = std::chrono::milliseconds(3000)});
-            // Its own connection, read-only: Discover only reads.
-            Connection c = Connection::open(endpoint, {.readOnly = true});
+            // Its own connections, read-only: Discover only reads. A cluster behind the
+            // endpoint: every shard is scanned, not only the node named.
+            inspect::ClusterRouter router(endpoint, {.readOnly = true}, profile.clusterAddressing);
             outcome.result = inspect::discover(
-                c, options, token,
+                router, options, token,
                 [seen](const inspect::ScanProgress& p) { seen->store(p.keysSeen); });
         } catch (const Error& e) {
             outcome.error = QString::fromStdString(e.what());
@@ -122,14 +146,19 @@ void DiscoverDialog::showOutcome(const DiscoverOutcome& outcome) {
         return;
     }
     const auto& r = outcome.result;
-    QString text = tr("%1 keys scanned%2: %3 look like locks, %4 already covered by %5.")
+    QString text = tr("%1 keys scanned%2%3: %4 look like locks, %5 already covered by %6.")
                        .arg(r.keysScanned)
-                       .arg(r.cancelled ? tr(" (cancelled)") : QString())
+                       .arg(nodesText(r), r.cancelled ? tr(" (cancelled)") : QString())
                        .arg(r.lockShaped)
                        .arg(r.alreadyCovered)
                        .arg(profile_.patterns.join(", "));
-    text += r.proposals.empty() ? tr(" No lock outside the patterns.")
-                                : tr(" Patterns that would cover the others:");
+    text += partialText(r);
+    if (r.proposals.empty())
+        text += r.complete() ? tr(" No lock outside the patterns.")
+                             : tr(" No lock outside the patterns in what was scanned; the "
+                                  "rest is unknown.");
+    else
+        text += tr(" Patterns that would cover the others:");
     summary_->setText(text);
     table_->setRowCount(int(r.proposals.size()));
     for (int i = 0; i < int(r.proposals.size()); ++i) {

@@ -70,6 +70,7 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     tabs->addTab(group_, tr("Redlock group"));
     groupTabs_ = tabs;
     auto* split = new QSplitter(Qt::Horizontal);
+    split_ = split;
     split->addWidget(plot_);
     split->addWidget(tabs);
     split->setStretchFactor(0, 3);
@@ -97,7 +98,9 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
 }
 
 void LockDetailPane::setGroupTitle(const QString& title) {
-    groupTabs_->setTabText(groupTabs_->indexOf(group_), title);
+    const int tab = groupTabs_->indexOf(group_);
+    groupTabs_->setTabVisible(tab, !title.isEmpty());
+    if (!title.isEmpty()) groupTabs_->setTabText(tab, title);
 }
 
 void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record,
@@ -118,6 +121,10 @@ void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record,
               : stale    ? tr("The connection is down: the lock may be gone or have changed hands")
               : readOnly ? tr("Read-only connection: LockScope sends no writes")
                          : QString();
+    // With no lock, only the title and the hint: the chart and the tabs would be empty boxes
+    // taking half the window's height (the inspector then gives the table that room).
+    split_->setVisible(bool(record));
+    for (QPushButton* b : {release_, addTtl_, forceDelete_}) b->setVisible(bool(record));
     if (!record) {
         title_->setText(tr("No lock selected"));
         summary_->setText(
@@ -228,6 +235,7 @@ void LockDetailPane::confirmRelease() {
                            "one below."),
                         QMessageBox::Yes | QMessageBox::Cancel, this);
         box.setInformativeText(
+            whereText(seen) +
             tr("Key: %1\nHolder: %2\nFence: %3\nTTL: %4")
                 .arg(
                     QString::fromUtf8(seen.key.data(), qsizetype(seen.key.size())),
@@ -244,14 +252,31 @@ void LockDetailPane::confirmRelease() {
     emit releaseRequested(*record_);
 }
 
+QString LockDetailPane::whereText(const inspect::LockRecord& seen) const {
+    // Which server the action goes to: with several connections (or a cluster's nodes) the
+    // key alone does not say which lock is meant.
+    const QString node = QString::fromStdString(seen.instanceName());
+    QString text;
+    if (!connectionName_.isEmpty()) text += tr("Connection: %1\n").arg(connectionName_);
+    text += nodeRole_.isEmpty() ? tr("Node: %1\n").arg(node)
+                                : tr("Node: %1 (%2)\n").arg(node, nodeRole_);
+    return text;
+}
+
+void LockDetailPane::setWhere(const QString& connectionName, const QString& nodeRole) {
+    connectionName_ = connectionName;
+    nodeRole_ = nodeRole;
+}
+
 void LockDetailPane::confirmForceDelete() {
     if (!record_) return;
     QString key = QString::fromStdString(record_->key);
     bool ok = false;
     QString typed = QInputDialog::getText(
         this, tr("Force delete"),
-        tr("Force delete removes the key whoever holds it now. Type the key name to confirm:\n%1")
-            .arg(key),
+        tr("Force delete removes the key whoever holds it now. Type the key name to "
+           "confirm:\n%1\n%2")
+            .arg(whereText(*record_).trimmed(), key),
         QLineEdit::Normal, QString(), &ok);
     if (!ok) return;
     if (typed != key) {

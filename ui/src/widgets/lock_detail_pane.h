@@ -36,7 +36,11 @@ class LockDetailPane : public QWidget {
     // The lock shown no longer exists: keep it on screen, marked gone, with no actions.
     void markVanished(const LockTrack* track);
 
-    // Release asks first (key, holder, fence, TTL; Enter confirms) unless turned off.
+    // Where the lock shown lives, named by the confirmations: the connection's name and, on a
+    // cluster, the node's role and slots ("primary · 0-5460"; "" for a plain server).
+    void setWhere(const QString& connectionName, const QString& nodeRole);
+    // Release asks first (connection, node, key, holder, fence, TTL; Enter confirms) unless
+    // turned off.
     void setConfirmRelease(bool confirm) { confirmRelease_ = confirm; }
     bool confirmsRelease() const { return confirmRelease_; }
 
@@ -48,8 +52,10 @@ class LockDetailPane : public QWidget {
     QLabel* titleLabel() const { return title_; }
     PttlPlot* plot() const { return plot_; }
     RedlockGroupPanel* group() const { return group_; }
-    // "Redlock group", or "Digest" for a sidekiq-unique-jobs key.
+    // "Redlock group", or "Digest" for a sidekiq-unique-jobs key; "" hides the tab (a lock
+    // with no group).
     void setGroupTitle(const QString& title);
+    QTabWidget* groupTabs() const { return groupTabs_; }
     const std::optional<inspect::LockRecord>& shown() const { return record_; }
 
     // Why an action button is off ("" when it is on): for the toolbar's tooltips.
@@ -68,6 +74,8 @@ class LockDetailPane : public QWidget {
     void confirmForceDelete();
     void confirmRelease();
     void updateSummary();
+    // "Connection: …\nNode: …\n" for the confirmations.
+    QString whereText(const inspect::LockRecord& seen) const;
 
     std::optional<inspect::LockRecord> record_;
     QLabel* title_;
@@ -77,12 +85,14 @@ class LockDetailPane : public QWidget {
     QTextBrowser* findings_;
     RedlockGroupPanel* group_;
     QTabWidget* groupTabs_ = nullptr;
+    QWidget* split_ = nullptr;  // the chart beside the tabs: hidden with no lock selected
     QPushButton* release_;
     QPushButton* addTtl_;
     QPushButton* forceDelete_;
     QLabel* readOnlyNote_;
     QLabel* result_;
     bool confirmRelease_ = true;
+    QString connectionName_, nodeRole_;
     bool stale_ = false;
     bool vanished_ = false;
     QString whyOff_;  // why every action is off, when it is

@@ -289,7 +289,7 @@ void LockInspectorView::onLocksMoved(const QString& from, const QString& to,
             followKey_ = movedTo;
         }
     }
-    model_->removeKeys(from, keys);
+    model_->removeKeys(from, keys, true);  // shown under their new node at once
     // The rows are new to the window under their new node: one shared copy each, as a scan's.
     std::vector<inspect::SharedLockRecord> moved;
     moved.reserve(std::size_t(records.size()));
@@ -440,10 +440,13 @@ void LockInspectorView::applyUpdate(const QString& instance,
         }
     }
     QString selected = selectedRowKey();
+    // The selected lock, or another key of its resource (its Redlock or digest group).
+    const auto& shown = detail_->shown();
     bool touched =
         removed.contains(selected.section('\n', 1)) ||
         std::any_of(changed.begin(), changed.end(), [&](const auto& r) {
-            return LockTableModel::rowKey(instance, QString::fromStdString(r->key)) == selected;
+            return LockTableModel::rowKey(instance, QString::fromStdString(r->key)) == selected ||
+                   (shown && r->resource() == shown->resource());
         });
     if (touched)
         showSelected();
@@ -520,26 +523,59 @@ void LockInspectorView::showSelected() {
     if (rows.isEmpty()) {
         detail_->showLock(std::nullopt, nullptr, false);
         detail_->plot()->setFailovers({});
+        fitDetail(false);
         return;
     }
+    fitDetail(true);
     const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
     if (!record) return;
+    const QString instance = QString::fromStdString(record->instanceName());
+    const ConnectionProfile* profile = hub_.profileForInstance(instance);
+    const ConnectionProfile* connection =
+        profile && !profile->clusterOf.isEmpty() ? hub_.profile(profile->clusterOf) : profile;
+    detail_->setWhere(connection ? connection->name : QString(), model_->nodeDescription(instance));
     detail_->showLock(*record, history_.ensure(selectedRowKey(), *record), selectedIsReadOnly(),
                       model_->isStale(*record));
     const auto failovers = failovers_.find(QString::fromStdString(record->instanceName()));
     detail_->plot()->setFailovers(failovers != failovers_.end() ? failovers->second
                                                                 : std::vector<double>{});
-    std::vector<std::string> instances;
-    for (const QString& i : model_->instanceNames()) instances.push_back(i.toStdString());
-    std::sort(instances.begin(), instances.end());
-    if (record->kind == inspect::LockKind::SidekiqUniqueJobs) {
-        detail_->setGroupTitle(tr("Digest"));
-        detail_->group()->showDigest(*record, model_->recordsOfResource(record->resource()));
-        return;
+    std::vector<GroupInstance> instances;
+    for (const QString& i : model_->instanceNames()) {
+        const ConnectionProfile* p = hub_.profileForInstance(i);
+        const QString server = !p ? i : p->clusterOf.isEmpty() ? p->id : p->clusterOf;
+        instances.push_back({i.toStdString(), server, model_->isClusterNode(i)});
     }
-    detail_->setGroupTitle(tr("Redlock group"));
-    detail_->group()->show(std::string(record->resource()),
-                           model_->recordsOfResource(record->resource()), instances);
+    detail_->setGroupTitle(detail_->group()->showFor(
+        *record, model_->recordsOfResource(record->resource()), instances));
+}
+
+void LockInspectorView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    // Laid out now: the first view of the table, with no lock selected yet, gets its room.
+    QTimer::singleShot(0, this, [this] {
+        if (!selectedRowKey().isEmpty()) return;
+        detailOpen_ = true;
+        fitDetail(false);
+    });
+}
+
+void LockInspectorView::fitDetail(bool lockShown) {
+    // With no lock selected the pane is a title and a hint: the table gets the height it took
+    // (half the window at 1280x720). The operator's split comes back with a selection.
+    if (lockShown == detailOpen_) return;
+    detailOpen_ = lockShown;
+    const QList<int> sizes = splitter_->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (total <= 0) return;  // not laid out yet: the stretch factors decide
+    if (!lockShown) {
+        openSplit_ = sizes;
+        const int compact = detail_->sizeHint().height();
+        splitter_->setSizes({total - compact, compact});
+    } else if (!openSplit_.isEmpty() && openSplit_.value(1) > detail_->sizeHint().height()) {
+        splitter_->setSizes(openSplit_);
+    } else {
+        splitter_->setSizes({total * 3 / 5, total - total * 3 / 5});
+    }
 }
 
 void LockInspectorView::updateInstanceColumns() {
@@ -599,7 +635,14 @@ bool LockInspectorView::eventFilter(QObject* watched, QEvent* event) {
                 updateOrderHold();
                 break;
             case QEvent::MouseButtonPress:
+            case QEvent::MouseButtonDblClick:
+                buttonDown_ = true;
                 lastPress_.start();
+                updateOrderHold();
+                break;
+            case QEvent::MouseButtonRelease:
+                buttonDown_ = false;
+                lastPress_.start();  // the second after the click holds too
                 updateOrderHold();
                 break;
             default:
@@ -612,9 +655,12 @@ bool LockInspectorView::eventFilter(QObject* watched, QEvent* event) {
 void LockInspectorView::updateOrderHold() {
     constexpr int kHoldAfterPressMs = 1000;
     const int sincePress = lastPress_.isValid() ? int(lastPress_.elapsed()) : kHoldAfterPressMs;
-    const bool hold = pointerOverTable_ || sincePress < kHoldAfterPressMs;
+    // From the press to the release nothing moves, however long the button is held (a press
+    // with no hover, as from a touch screen or a test, too).
+    const bool hold = pointerOverTable_ || buttonDown_ || sincePress < kHoldAfterPressMs;
     model_->setOrderHeld(hold);
-    if (hold && !pointerOverTable_) holdRelease_.start(kHoldAfterPressMs - sincePress);
+    if (hold && !pointerOverTable_ && !buttonDown_)
+        holdRelease_.start(std::max(0, kHoldAfterPressMs - sincePress));
 }
 
 void LockInspectorView::focusFilter() {

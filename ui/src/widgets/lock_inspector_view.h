@@ -54,6 +54,7 @@ class LockInspectorView : public QWidget {
 
   protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
 
   signals:
     void statusMessage(const QString& message, int timeoutMs);
@@ -87,6 +88,8 @@ class LockInspectorView : public QWidget {
     void updateInstanceColumns();
     void showScanProgress();
     void showSelected();
+    // Gives the detail pane its room when a lock is shown, and the table when none is.
+    void fitDetail(bool lockShown);
     bool selectedIsReadOnly() const;
     QString selectedRowKey() const;
 
@@ -116,8 +119,11 @@ class LockInspectorView : public QWidget {
     std::size_t reservedTracks_ = 0;  // lock histories the history was last sized for
     bool trimWhenApplied_ = false;    // a scan finished: return freed memory once it is applied
     QElapsedTimer lastTrim_;
+    bool detailOpen_ = true;  // the detail pane has the operator's split (a lock shown)
+    QList<int> openSplit_;    // that split, kept while no lock is shown
     bool pointerOverTable_ = false;
-    QString followKey_;  // row key of a selected lock that vanished: followed if it returns
+    bool buttonDown_ = false;  // a mouse button pressed on the table and not yet released
+    QString followKey_;        // row key of a selected lock that vanished: followed if it returns
     QElapsedTimer lastPress_;
     QTimer holdRelease_;
     QTimer focusTimer_;

@@ -259,6 +259,15 @@ void MainWindow::buildActions() {
                         [this] { chooseConnectionsToImport(); }));
     file->addAction(
         add("export", tr("Export connections…"), QKeySequence(), [this] { chooseExportFile(); }));
+    file->addSeparator();
+    // Ctrl+Q spelled out: QKeySequence::Quit is empty on some platforms. Closing the window
+    // saves its state and ends the application (closeEvent).
+    quitAction_ = new QAction(tr("&Quit"), this);
+    quitAction_->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_Q));
+    quitAction_->setMenuRole(QAction::QuitRole);
+    connect(quitAction_, &QAction::triggered, this, &QWidget::close);
+    addAction(quitAction_);
+    file->addAction(quitAction_);
 }
 
 void MainWindow::chooseHistory() {

@@ -47,6 +47,7 @@ class MainWindow : public QMainWindow {
     QAction* releaseAction() const { return releaseAction_; }
     QAction* addTtlAction() const { return addTtlAction_; }
     QAction* forceDeleteAction() const { return forceDeleteAction_; }
+    QAction* quitAction() const { return quitAction_; }  // File → Quit, Ctrl+Q
 
     explicit MainWindow(QSettings& settings, MainWindowOptions options = {},
                         QWidget* parent = nullptr);
@@ -140,6 +141,7 @@ class MainWindow : public QMainWindow {
     QAction* forceDeleteAction_ = nullptr;
     QAction* copyAction_ = nullptr;
     QAction* discoverAction_ = nullptr;
+    QAction* quitAction_ = nullptr;
     QString auditPath_;
     ReplayPanel* teaching_ = nullptr;
     bool presenter_ = false;

@@ -113,8 +113,11 @@ void PttlPlot::redraw() {
     plot_->graph(0)->setData(x, y, true);
     double from = x.isEmpty() ? now - 60 : std::min(x.first(), now - 10);
     plot_->xAxis->setRange(from, now + 1);
-    plot_->yAxis->setRange(0, maxY * 1.15);
-    if (track_) placeEventLabels(*track_);
+    const int labelRows = track_ ? placeEventLabels(*track_) : 0;
+    // The labels' rows at the top stay clear of the curve: the range grows by their band
+    // (on a long-renewed lock the labels were drawn over the sawtooth's teeth).
+    const double band = labelBand(labelRows);
+    plot_->yAxis->setRange(0, maxY * 1.05 / std::max(0.3, 1.0 - band));
     placeFailoverMarks(track_ ? from : now + 2);
     plot_->xAxis->setLabel(title_);
     plot_->replot(QCustomPlot::rpQueuedReplot);
@@ -158,7 +161,14 @@ void PttlPlot::placeFailoverMarks(double from) {
     }
 }
 
-void PttlPlot::placeEventLabels(const LockTrack& track) {
+double PttlPlot::labelBand(int rows) const {
+    if (rows == 0) return 0;
+    const QFontMetrics metrics(font());
+    return 0.01 +
+           double(rows * (metrics.height() + 2) + 4) / std::max(1, plot_->axisRect()->height());
+}
+
+int PttlPlot::placeEventLabels(const LockTrack& track) {
     // Labels go in rows under the top of the chart: each takes the first row where the
     // label before it has ended, so two never overlap; past kRows, the line stays and the
     // label is left out (the token history tab lists every event).
@@ -169,6 +179,7 @@ void PttlPlot::placeEventLabels(const LockTrack& track) {
     std::array<double, kRows> rowEnd;
     rowEnd.fill(-1e9);
     labelsShown_ = 0;
+    int rowsUsed = 0;
     for (const HolderChange& h : track.holders) {
         const QColor color = eventColor(h.event);
         auto* line = new QCPItemStraightLine(plot_);
@@ -188,6 +199,7 @@ void PttlPlot::placeEventLabels(const LockTrack& track) {
         while (row < kRows && rowEnd[std::size_t(row)] > left) ++row;
         if (row == kRows) continue;
         rowEnd[std::size_t(row)] = right;
+        rowsUsed = std::max(rowsUsed, row + 1);
         auto* label = new QCPItemText(plot_);
         label->position->setTypeX(QCPItemPosition::ptPlotCoords);
         label->position->setTypeY(QCPItemPosition::ptAxisRectRatio);
@@ -197,6 +209,7 @@ void PttlPlot::placeEventLabels(const LockTrack& track) {
         label->setText(leftOfLine ? text.trimmed() + QLatin1Char(' ') : text);
         ++labelsShown_;
     }
+    return rowsUsed;
 }
 
 }  // namespace lockscope::ui

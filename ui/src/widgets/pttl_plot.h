@@ -32,7 +32,10 @@ class PttlPlot : public QWidget {
 
   private:
     void redraw();
-    void placeEventLabels(const LockTrack& track);
+    // Returns the rows of labels used (0 to 4).
+    int placeEventLabels(const LockTrack& track);
+    // The share of the chart's height the label rows take at its top.
+    double labelBand(int rows) const;
     void placeFailoverMarks(double from);
 
     QCustomPlot* plot_;

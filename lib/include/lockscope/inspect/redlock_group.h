@@ -46,6 +46,18 @@ RedlockGroupView analyzeGroup(const std::vector<LockRecord>& records, const Reso
                               SteadyClock::time_point now,
                               const std::vector<std::string>& unreachable = {});
 
+// Kinds that Redlock clients write: node-redlock, redsync, redis-plus-plus's RedLock,
+// RedLock.net, pottery, redlock-rb (through activejob-uniqueness).
+bool isRedlockFormat(LockKind kind);
+
+// Whether one resource's records are a Redlock, so that a majority verdict means something:
+// a Redlock client's format, or the same key held by the same holder on two or more of the
+// independent servers (records on other instances are not counted). A redis-py or ShedLock
+// lock on one server is no Redlock however many other servers are connected: judged as one,
+// it read "no majority: nobody holds this lock" while its holder ran.
+bool isRedlock(const std::vector<LockRecord>& records,
+               const std::vector<std::string>& independentInstances);
+
 // One JSON object: resource, nodes[{instance,state,key,token,pttl_ms}], quorum, agreeing,
 // majority, token (null without a majority), validity_ms.
 std::string toJsonLine(const RedlockGroupView& view);

@@ -1,0 +1,30 @@
+#pragma once
+// How the sidebar draws a connection: its name, its address and state, and for a Redis
+// Cluster its nodes as a tree with aligned columns (address, role, slots, state), one line
+// each. The item's text stays what it was ("name\nurl · state\n   node · role · slots … ·
+// state"), so a reader of the list (a test, an accessibility tool) gets the same words; only
+// the drawing changes: the node lines wrapped mid-phrase in a 240-px sidebar.
+
+#include <QStyledItemDelegate>
+
+namespace lockscope::ui {
+
+class ConnectionItemDelegate : public QStyledItemDelegate {
+    Q_OBJECT
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+
+    void paint(QPainter* painter, const QStyleOptionViewItem& option,
+               const QModelIndex& index) const override;
+    QSize sizeHint(const QStyleOptionViewItem& option, const QModelIndex& index) const override;
+
+    // One node line ("127.0.0.1:7000 · primary · slots 0-5460 · online") as its columns:
+    // address, role, slots ("" for a replica), state. Public for the tests.
+    static QStringList nodeColumns(const QString& line);
+    // The node lines of an item's text as drawn: the host left out when every node has the
+    // same one (the port names the node), the role when every node is a primary, the state
+    // when every node is online.
+    static QList<QStringList> nodeRows(const QString& text);
+};
+
+}  // namespace lockscope::ui
