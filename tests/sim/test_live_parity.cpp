@@ -18,14 +18,17 @@ namespace {
 
 class LiveParity : public RedisTest {
   protected:
-    void expectParity(const std::string& name, int realMsPerVirtualSecond) {
+    void expectParity(const std::string& name, int realMsPerVirtualSecond,
+                      const std::vector<std::string>& sets = {}) {
         const Scenario& scenario = scenarioNamed(name);
-        RunResult simulated = runSimulated(scenario, scenario.defaults(), 5);
+        ScenarioParams params = scenario.defaults();
+        for (const auto& s : sets) params.assign(s);
+        RunResult simulated = runSimulated(scenario, params, 5);
         LiveOptions options;
         options.endpoint = endpoint();
         options.realMsPerVirtualSecond = realMsPerVirtualSecond;
         auto start = std::chrono::steady_clock::now();
-        RunResult live = runLive(scenario, scenario.defaults(), 5, options);
+        RunResult live = runLive(scenario, params, 5, options);
         auto took = std::chrono::steady_clock::now() - start;
 
         expectSameStory(live, simulated);
@@ -55,6 +58,16 @@ TEST_F(LiveParity, GetThenDel) {
 }
 TEST_F(LiveParity, AtomicCounter) {
     expectParity("atomic-counter", 1000);
+}
+
+// Issue 34, item 10: commands that land on the very millisecond a key's TTL runs out. Redis 7
+// keeps the key until its clock passes the deadline (keyIsExpired: now > when), so at the
+// deadline GET still returns the token; the model must answer the same.
+TEST_F(LiveParity, ExpiryRaceAtTheDeadline) {
+    expectParity("expiry-race", 1000, {"step_ms=100"});
+}
+TEST_F(LiveParity, GetThenDelAtTheDeadline) {
+    expectParity("get-then-del", 1000, {"b_at_ms=200"});
 }
 
 TEST_F(LiveParity, RefusesToTouchExistingKeys) {
