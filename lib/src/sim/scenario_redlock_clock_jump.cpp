@@ -51,7 +51,7 @@ Scenario redlockClockJumpScenario() {
     // A token cannot save this one (both clients got theirs in order): only whether both
     // held it, the stale write, and fencing=2's refused holder.
     s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
-                  measure::holderWritesRejected()};
+                  measure::lateWrites(), measure::holderWritesRejected()};
     s.build = build;
     return s;
 }

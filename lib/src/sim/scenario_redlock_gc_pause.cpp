@@ -57,7 +57,8 @@ Scenario redlockGcPauseScenario() {
         "frozen process sends nothing.";
     // Did both hold it, and which writes did the store take (and which did it reject)?
     s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
-                  measure::staleWritesRejected(), measure::corruptedWrites()};
+                  measure::lateWrites(), measure::staleWritesRejected(),
+                  measure::corruptedWrites()};
     s.build = build;
     return s;
 }
