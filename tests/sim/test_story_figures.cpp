@@ -63,3 +63,20 @@ TEST(StoryFigures, TheConditionalUpdateIsNarratedAsTheUpdateItIs) {
     const RunResult unique = simulate("seat-hold", {"fix=1"});
     EXPECT_TRUE(anyBeatSays(unique.recording, "The bookings table records"));
 }
+
+// Item 9: a pause that ends inside a longer one does not resume the actor.
+TEST(StoryFigures, APauseEndingInsideAnotherDoesNotResumeTheActor) {
+    Replay replay("redlock-gc-pause");  // client1 is frozen from 0.050s to 15.050s
+    replay.pauseInstanceAt("client1", 1000, 2000);
+    const Recording& r = replay.recording();
+    const int innerEnd = findBeat(r, [](const Beat& b) { return b.time == 3000; });
+    ASSERT_GE(innerEnd, 0);
+    EXPECT_EQ(r.beats[innerEnd].narration.find("resumes"), std::string::npos)
+        << r.beats[innerEnd].narration;
+    EXPECT_NE(r.beats[innerEnd].narration.find("frozen until 15.050s"), std::string::npos)
+        << r.beats[innerEnd].narration;
+    const int outerEnd = findBeat(r, [](const Beat& b) {
+        return b.time == 15050 && b.narration.find("resumes") != std::string::npos;
+    });
+    EXPECT_GE(outerEnd, 0);
+}

@@ -136,6 +136,15 @@ struct Announcer {
         const Actor* a = world.actor(p.actor);
         if (!a || a->crashed) return;
         closeInterval(world, recording, a->lane(), IntervalKind::Pause, world.now);
+        // Pauses may overlap: while another still holds the actor, it does not resume.
+        const VirtualMs frozenUntil = world.faults.effectiveWake(p.actor, world.now);
+        if (frozenUntil > world.now) {
+            beat(event(EventKind::Note, a->lane(), p.actor, "still frozen"),
+                 p.actor + "'s " + p.reason + " of " + formatDuration(p.to - p.from) +
+                     " ends, but another pause keeps it frozen until " +
+                     formatVirtualTime(frozenUntil) + ".");
+            return;
+        }
         std::string facts;
         const Holding* mine = world.lastHoldingOf(p.actor);
         if (mine && !mine->current && mine->lostAt >= p.from)
