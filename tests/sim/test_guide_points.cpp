@@ -56,3 +56,17 @@ TEST(GuidePoints, VerdictsFrameTheLockAsForEfficiencyOrForCorrectness) {
     EXPECT_NE(broken.find("For correctness a lock alone is not enough"), std::string::npos)
         << broken;
 }
+
+// seat-hold closes with the guide's token note: why a version the database increments (or an
+// atomically incremented counter) is a fencing token and a version read and written back is
+// the trap.
+TEST(GuidePoints, SeatHoldSaysWhichTokensFenceAndWhichIsTheTrap) {
+    const RunResult run = simulate("seat-hold");
+    const int note = findBeat(run.recording, [](const Beat& b) {
+        return b.narration.find("derived from the booking version") != std::string::npos;
+    });
+    ASSERT_GE(note, 0);
+    const std::string& text = run.recording.beats[note].narration;
+    EXPECT_NE(text.find("atomically incremented counter"), std::string::npos) << text;
+    EXPECT_NE(text.find("two holders can read the same version"), std::string::npos) << text;
+}
