@@ -80,3 +80,24 @@ TEST(StoryFigures, APauseEndingInsideAnotherDoesNotResumeTheActor) {
     });
     EXPECT_GE(outerEnd, 0);
 }
+
+// Item 9: the operator's "run now" happens when the narration promised it, even before the
+// instance's own scheduled trigger (it queued behind that trigger and never ran).
+TEST(StoryFigures, TheOperatorsRunNowHappensWhenPromised) {
+    const RunResult run = simulate("setnx-expire-crash", {"operator_at_ms=20000"});
+    const int promise = findBeat(run.recording, [](const Beat& b) {
+        return b.narration.find("run now") != std::string::npos && b.actor == "operator";
+    });
+    ASSERT_GE(promise, 0);
+    const int pressed = findBeat(
+        run.recording,
+        [](const Beat& b) {
+            return b.actor == "B" && b.narration.find("presses \"run now\"") != std::string::npos;
+        },
+        promise + 1);
+    ASSERT_GE(pressed, 0) << run.recording.beats[promise].narration;
+    EXPECT_NE(run.recording.beats[promise].narration.find(
+                  formatVirtualTime(run.recording.beats[pressed].time)),
+              std::string::npos)
+        << run.recording.beats[promise].narration;
+}
