@@ -36,9 +36,9 @@ TEST(GuidePoints, RedlockRunsOnThreeFiveOrSevenNodesWithAQuorumOfHalfPlusOne) {
         EXPECT_EQ(acquireSets(run.recording), nodes);  // the cost: one round trip per node
         const int intro = findBeat(run.recording, [](const Beat& b) { return b.time == 0; });
         ASSERT_GE(intro, 0);
-        EXPECT_NE(run.recording.beats[intro].narration.find("a majority of " +
-                                                             std::to_string(quorum)),
-                  std::string::npos)
+        EXPECT_NE(
+            run.recording.beats[intro].narration.find("a majority of " + std::to_string(quorum)),
+            std::string::npos)
             << run.recording.beats[intro].narration;
         // No N saves a lock from a pause past its TTL: the stale write lands on every N.
         EXPECT_EQ(run.outcome.overlappingHolds, 1);

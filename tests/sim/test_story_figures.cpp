@@ -21,8 +21,8 @@ std::string narrationWith(const Recording& r, const std::string& actor, const st
 }
 
 bool anyBeatSays(const Recording& r, const std::string& part) {
-    return findBeat(r, [&](const Beat& b) { return b.narration.find(part) != std::string::npos; }) >=
-           0;
+    return findBeat(
+               r, [&](const Beat& b) { return b.narration.find(part) != std::string::npos; }) >= 0;
 }
 
 }  // namespace

@@ -13,7 +13,8 @@ using namespace lockscope::sim;
 
 namespace {
 
-ScenarioFile story(const std::string& name, const std::vector<std::pair<std::string, int>>& set = {}) {
+ScenarioFile story(const std::string& name,
+                   const std::vector<std::pair<std::string, int>>& set = {}) {
     ScenarioFile file;
     file.story = name;
     for (const ParamSpec& p : scenarioNamed(name).params) {
@@ -79,8 +80,7 @@ TEST(VerdictAgreesWithExplore, OnTheIssuesThreeDisagreements) {
         // client held the lock; --explore reports it as written, so the verdict must say so.
         SCOPED_TRACE("expiry-race");
         const auto asWritten = openScenario(story("expiry-race"));
-        EXPECT_EQ(calledCorrect(asWritten->outcome()),
-                  !anyBroken(asWritten->outcome().broken))
+        EXPECT_EQ(calledCorrect(asWritten->outcome()), !anyBroken(asWritten->outcome().broken))
             << runVerdict(asWritten->outcome());
         expectAgreement(story("expiry-race"), 30);
     }
