@@ -20,9 +20,8 @@ int keyLanes(const Recording& r) {
 // The SETs client1's first acquire sent, one per node.
 int acquireSets(const Recording& r) {
     int n = 0;
-    for (const TimelineEvent& e : r.events)
-        n += e.actor == "client1" && e.kind == EventKind::Command && e.time == 0 &&
-             e.command.starts_with("SET ");
+    for (const Beat& b : r.beats)
+        n += b.actor == "client1" && b.time == 0 && b.command.find("NX PX") != std::string::npos;
     return n;
 }
 

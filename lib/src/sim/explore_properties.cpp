@@ -46,7 +46,12 @@ bool mutualExclusionBroken(const Recording& recording, const OutcomeSummary& out
 
 bool staleWriteAccepted(const Recording& r, const OutcomeSummary& outcome) {
     if (outcome.staleWritesAccepted > 0) return true;  // the report row, by write_order.h
-    return writeAfterStaleRead(r) || interleavedChunk(r);
+    if (writeAfterStaleRead(r)) return true;
+    // Without a store the shared file is the resource; with one, the stored report is.
+    const bool hasStore = std::any_of(r.lanes.begin(), r.lanes.end(), [](const Lane& l) {
+        return l.kind == LaneKind::FencedStore;
+    });
+    return !hasStore && interleavedChunk(r);
 }
 
 bool stuckLock(const Recording& r) {

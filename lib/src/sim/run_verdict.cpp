@@ -99,10 +99,10 @@ Phrases breaches(const OutcomeSummary& o) {
     // The counter's cause sentence already tells its overlaps.
     if (o.overlappingHolds > 0 && lostUpdateCause(o).empty())
         p.push_back("two clients held the lock at the same time " + times(o.overlappingHolds));
-    if (o.broken.mutualExclusion && o.overlappingHolds == 0 && o.duplicateRuns == 0)
-        p.push_back("two clients believed they held the lock at the same time");
     if (o.foreignDeletions > 0)
         p.push_back("a client deleted a lock it did not own " + times(o.foreignDeletions));
+    if (o.broken.mutualExclusion && o.overlappingHolds == 0 && o.duplicateRuns == 0)
+        p.push_back("two clients believed they held the lock at the same time");
     if (o.duplicateRuns > 0)
         p.push_back("the job started again while another run was alive or done " +
                     times(o.duplicateRuns));

@@ -69,8 +69,7 @@ Scenario redlockGcPauseScenario() {
         "frozen process sends nothing.";
     // Did both hold it, and which writes did the store take (and which did it reject)?
     s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
-                  measure::lateWrites(), measure::staleWritesRejected(),
-                  measure::corruptedWrites()};
+                  measure::staleWritesRejected(), measure::corruptedWrites()};
     s.build = build;
     return s;
 }
