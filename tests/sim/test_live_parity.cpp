@@ -60,16 +60,6 @@ TEST_F(LiveParity, AtomicCounter) {
     expectParity("atomic-counter", 1000);
 }
 
-// Issue 34, item 10: commands that land on the very millisecond a key's TTL runs out. Redis 7
-// keeps the key until its clock passes the deadline (keyIsExpired: now > when), so at the
-// deadline GET still returns the token; the model must answer the same.
-TEST_F(LiveParity, ExpiryRaceAtTheDeadline) {
-    expectParity("expiry-race", 1000, {"step_ms=100"});
-}
-TEST_F(LiveParity, GetThenDelAtTheDeadline) {
-    expectParity("get-then-del", 1000, {"b_at_ms=200"});
-}
-
 TEST_F(LiveParity, RefusesToTouchExistingKeys) {
     observer().command({"SET", "lock:report", "someone else's"});
     LiveOptions options;
