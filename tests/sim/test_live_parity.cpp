@@ -18,14 +18,17 @@ namespace {
 
 class LiveParity : public RedisTest {
   protected:
-    void expectParity(const std::string& name, int realMsPerVirtualSecond) {
+    void expectParity(const std::string& name, int realMsPerVirtualSecond,
+                      const std::vector<std::string>& sets = {}) {
         const Scenario& scenario = scenarioNamed(name);
-        RunResult simulated = runSimulated(scenario, scenario.defaults(), 5);
+        ScenarioParams params = scenario.defaults();
+        for (const auto& s : sets) params.assign(s);
+        RunResult simulated = runSimulated(scenario, params, 5);
         LiveOptions options;
         options.endpoint = endpoint();
         options.realMsPerVirtualSecond = realMsPerVirtualSecond;
         auto start = std::chrono::steady_clock::now();
-        RunResult live = runLive(scenario, scenario.defaults(), 5, options);
+        RunResult live = runLive(scenario, params, 5, options);
         auto took = std::chrono::steady_clock::now() - start;
 
         expectSameStory(live, simulated);

@@ -81,7 +81,7 @@ TEST(Messages, ReportJobsRedlockValidityAndClockJumpNarrateById) {
         {"redlock-gc-pause", "sim.redlock.oks",
          "client1 has OK from A, B, C, D and E: 5 of 5 (a majority is 3) in 5 ms since it "
          "started at 0.000s. Validity = 10 s − 5 ms − drift 102 ms = 9.893 s. client1 holds the "
-         "lock until 9.893s by its own clock."},
+         "lock until 9.898s by its own clock."},
         {"redlock-clock-jump", "sim.clock.jumps",
          "C's clock jumps 9.5 s forward (an NTP step, a VM resumed after suspension). client1's "
          "key there had 9 s left; by C's clock it now has none: it expires now."},

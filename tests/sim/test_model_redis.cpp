@@ -54,17 +54,22 @@ TEST_F(RedisTest, ModelAnswersLikeRealRedis) {
     }
 }
 
-TEST(ModelRedis, KeysExpireAtTheirDeadlineInVirtualTime) {
+// Issue 34, item 10: as in Redis 7 (keyIsExpired: now > when), a key lives through the
+// millisecond of its deadline (PTTL 0, GET still returns it) and is gone from the next.
+TEST(ModelRedis, KeysExpireOnceTheClockPassesTheirDeadline) {
     ModelRedis model;
     model.execute(RedisCommand::set("k", "v", true, TtlUnit::Seconds, 10), 1000);
     EXPECT_EQ(model.pttl("k", 1000), 10000);
     EXPECT_EQ(model.pttl("k", 10999), 1);
-    EXPECT_EQ(model.nextDeadline(), 11000);
+    EXPECT_EQ(model.nextDeadline(), 11001);  // the first millisecond it is gone
     EXPECT_EQ(
         model.execute(RedisCommand::set("k", "w", true, TtlUnit::Seconds, 10), 10999).summary(),
         "(nil)");
-    EXPECT_EQ(model.execute(RedisCommand::get("k"), 11000).summary(), "(nil)");
-    EXPECT_EQ(model.pttl("k", 11000), -2);
+    EXPECT_EQ(model.pttl("k", 11000), 0);
+    EXPECT_EQ(model.execute(RedisCommand::get("k"), 11000).summary(), "\"v\"");
+    EXPECT_TRUE(model.expireDue(11000).empty());
+    EXPECT_EQ(model.execute(RedisCommand::get("k"), 11001).summary(), "(nil)");
+    EXPECT_EQ(model.pttl("k", 11001), -2);
 }
 
 TEST(ModelRedis, ExtendMovesTheDeadlineOnlyForTheOwner) {
@@ -76,8 +81,8 @@ TEST(ModelRedis, ExtendMovesTheDeadlineOnlyForTheOwner) {
     EXPECT_EQ(model.execute(RedisCommand::extend("l", "other", 200), 150).integer, 0);
     EXPECT_EQ(model.execute(RedisCommand::extend("l", "me", 200), 150).integer, 1);
     EXPECT_EQ(model.pttl("l", 150), 200);
-    EXPECT_EQ(model.expireDue(349).size(), 0u);
-    EXPECT_EQ(model.expireDue(350), std::vector<std::string>{"l"});
+    EXPECT_EQ(model.expireDue(350).size(), 0u);
+    EXPECT_EQ(model.expireDue(351), std::vector<std::string>{"l"});
     EXPECT_EQ(model.execute(RedisCommand::acquire("l", "f", "other", 200), 351).integer, 2);
 }
 
@@ -116,9 +121,9 @@ TEST(ModelRedis, AClockJumpOnOneServerExpiresItsKeysEarly) {
     jumpy.setClockOffset(8000);  // its clock leaps 8 s forward at t = 1 s
     EXPECT_EQ(steady.pttl("k", 1000), 9000);
     EXPECT_EQ(jumpy.pttl("k", 1000), 1000);
-    EXPECT_EQ(jumpy.nextDeadline(), 2000);  // in simulation time
+    EXPECT_EQ(jumpy.nextDeadline(), 2001);  // in simulation time, the first ms it is gone
     EXPECT_EQ(jumpy.peek("k", 1000)->deadline, 2000);
-    EXPECT_TRUE(jumpy.expireDue(1999).empty());
-    EXPECT_EQ(jumpy.expireDue(2000), std::vector<std::string>{"k"});
+    EXPECT_TRUE(jumpy.expireDue(2000).empty());
+    EXPECT_EQ(jumpy.expireDue(2001), std::vector<std::string>{"k"});
     EXPECT_TRUE(steady.peek("k", 2000).has_value());
 }

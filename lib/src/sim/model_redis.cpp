@@ -6,11 +6,21 @@
 
 namespace lockscope::sim {
 
+namespace {
+
+// Redis 7 keeps a key until its clock passes the deadline (keyIsExpired: now > when): at the
+// deadline itself GET still returns it and PTTL answers 0.
+bool pastDeadline(VirtualMs now, VirtualMs deadline) {
+    return now > deadline;
+}
+
+}  // namespace
+
 ModelEntry* ModelRedis::live(const std::string& key, VirtualMs simNow) {
     const VirtualMs now = local(simNow);
     auto it = keys_.find(key);
     if (it == keys_.end()) return nullptr;
-    if (it->second.deadline && now >= *it->second.deadline) {  // lazily expired
+    if (it->second.deadline && pastDeadline(now, *it->second.deadline)) {  // lazily expired
         keys_.erase(it);
         return nullptr;
     }
@@ -20,7 +30,8 @@ ModelEntry* ModelRedis::live(const std::string& key, VirtualMs simNow) {
 std::optional<ModelEntry> ModelRedis::peek(const std::string& key, VirtualMs simNow) const {
     const VirtualMs now = local(simNow);
     auto it = keys_.find(key);
-    if (it == keys_.end() || (it->second.deadline && now >= *it->second.deadline)) return {};
+    if (it == keys_.end() || (it->second.deadline && pastDeadline(now, *it->second.deadline)))
+        return {};
     ModelEntry entry = it->second;
     if (entry.deadline) *entry.deadline -= clockOffset_;
     return entry;
@@ -37,14 +48,15 @@ std::optional<VirtualMs> ModelRedis::nextDeadline() const {
     std::optional<VirtualMs> earliest;
     for (const auto& [key, entry] : keys_)
         if (entry.deadline && (!earliest || *entry.deadline < *earliest)) earliest = entry.deadline;
-    if (earliest) *earliest -= clockOffset_;  // in simulation time
+    // The first millisecond the key is gone, in simulation time.
+    if (earliest) *earliest = *earliest + 1 - clockOffset_;
     return earliest;
 }
 
 std::vector<std::string> ModelRedis::expireDue(VirtualMs now) {
     std::vector<std::string> gone;
     for (auto it = keys_.begin(); it != keys_.end();) {
-        if (it->second.deadline && local(now) >= *it->second.deadline) {
+        if (it->second.deadline && pastDeadline(local(now), *it->second.deadline)) {
             gone.push_back(it->first);
             it = keys_.erase(it);
         } else {

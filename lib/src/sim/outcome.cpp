@@ -19,8 +19,10 @@ std::string formatDistributed(const OutcomeSummary& o) {
     line(s, "  of which after a clock jump expired its key", o.overlapsAfterClockJump);
     line(s, "lock attempts that failed or were refused", o.lockAttemptsFailed);
     line(s, "WAITs short of replicas", o.waitsShort);
-    line(s, "stale writes accepted", o.staleWritesAccepted);
+    line(s, "stale writes accepted (after a newer holder's)", o.staleWritesAccepted);
+    line(s, "late writes accepted (lease gone, no newer holder's yet)", o.lateWrites);
     line(s, "stale writes rejected", o.staleWritesRejected);
+    line(s, "stale writes refused only because the same number came first", o.tiedWritesRejected);
     line(s, "writes rejected although the writer held the lock", o.holderWritesRejected);
     line(s, "corrupted writes", o.corruptedWrites);
     line(s, "bookings confirmed", o.bookingsConfirmed);
@@ -67,8 +69,10 @@ std::string formatOutcome(const OutcomeSummary& o) {
     line("runs aborted (lock lost)", o.runsAborted);
     line("runs crashed", o.runsCrashed);
     line("emails held back by the date key", o.emailsSuppressed);
+    line("  the holder's held back, a lock-less run's sent", o.holderEmailsHeldBack);
     line("corrupted reports emailed", o.corruptedReportsEmailed);
-    line("stale writes accepted", o.staleWritesAccepted);
+    line("stale writes accepted (after a newer holder's)", o.staleWritesAccepted);
+    line("late writes accepted (lease gone, no newer holder's yet)", o.lateWrites);
     line("locks lost under a working holder", o.leaseLapses);
     line("orphan locks released", o.orphansReleased);
     s += std::string("  output file intact at the end: ") + (o.outputFileIntact ? "yes" : "no") +

@@ -1,5 +1,7 @@
 #include "plain_lock_report_job.h"
 
+#include <algorithm>
+
 namespace lockscope::sim {
 
 std::string otherRunsFacts(const World& world, const std::string& self) {
@@ -51,8 +53,9 @@ void PlainLockReportJob::step(StepContext& context) {
 void PlainLockReportJob::trigger(StepContext& context) {
     const std::string& key = config_.key;
     std::string others = otherRunsFacts(context.world(), name());
-    const Message openerMessage{
-        triggerIndex_ == 0 ? "sim.report.scheduler-fires" : "sim.report.run-now", {name()}};
+    const bool pressed = std::find(runNow_.begin(), runNow_.end(), context.now()) != runNow_.end();
+    const Message openerMessage{pressed ? "sim.report.run-now" : "sim.report.scheduler-fires",
+                                {name()}};
     const std::string opener = renderEnglish(openerMessage);
     ++triggerIndex_;
     bool acquired;
@@ -121,8 +124,13 @@ void PlainLockReportJob::release(StepContext& context) {
 }
 
 void PlainLockReportJob::runNow(World& world, VirtualMs at) {
-    triggers_.push_back(at);
-    if (phase_ != Phase::Trigger || wake || triggerIndex_ + 1 != triggers_.size()) return;
+    // In time order among the triggers still to come: a press before the scheduler's own
+    // trigger runs first (before, it queued behind it and never ran).
+    const auto next = triggers_.begin() + static_cast<std::ptrdiff_t>(triggerIndex_);
+    triggers_.insert(std::upper_bound(next, triggers_.end(), at), at);
+    runNow_.push_back(at);
+    // Busy with a run: scheduleNextTrigger picks it up when the run ends.
+    if (phase_ != Phase::Trigger || (wake && *wake <= at)) return;
     wake = at;
     wakeSeq = ++world.seq;
 }

@@ -42,7 +42,8 @@ class PlainLockReportJob final : public ClonableActor<PlainLockReportJob> {
     VirtualMs chunkDuration(VirtualMs now) const;
 
     PlainJobConfig config_;
-    std::vector<VirtualMs> triggers_;
+    std::vector<VirtualMs> triggers_;  // in time order, "run now" presses included
+    std::vector<VirtualMs> runNow_;    // which of them an operator pressed
     std::size_t triggerIndex_ = 0;
     Phase phase_ = Phase::Trigger;
     int chunk_ = 0;

@@ -117,8 +117,9 @@ void RedlockClient::decide(StepContext& context) {
     }
     std::optional<OverlapCause> overlap = context.whyAlsoHeld(config_.key);
     context.note({oks, validityNote,
+                  // The validity is what is left from now: the elapsed time is already in it.
                   Message{"sim.redlock.holds-until",
-                          {name(), formatVirtualTime(started_ + validity / 1000)}}});
+                          {name(), formatVirtualTime(context.now() + validity / 1000)}}});
     if (overlap)
         context.predict(overlap->holder +
                             " never released the lock and still believes it "
@@ -153,23 +154,42 @@ void RedlockClient::write(StepContext& context) {
     const std::string body = "report by " + name();
     const bool fenced = config_.fencing != RedlockFencing::None;
     const std::int64_t written = context.world().store.lastFence(context.world().reportResource);
+    const OutcomeSummary before = context.world().outcome;
     bool accepted = true;
     if (fenced)
         accepted = context.fencedSave(body, fence_);
     else
         context.plainSave(body);
+    // How the rules judged the write (write_order.h), for the predict question's answer.
+    const OutcomeSummary& after = context.world().outcome;
+    const bool tie = after.tiedWritesRejected > before.tiedWritesRejected;
+    const bool staleAccepted = after.staleWritesAccepted > before.staleWritesAccepted;
     if (stale || !accepted)
-        context.predict(name() + " is sure it holds the lock and writes its report" +
-                            (fenced ? " with token " + std::to_string(fence_) : "") +
-                            ". Does the store take the write?",
-                        !fenced    ? "Yes: nothing checks, and the stale write lands."
-                        : accepted ? "Yes: no higher token has written yet (the last was " +
-                                         std::to_string(written) + ")."
-                        : stale ? "No: a higher token already wrote; the fence rejects it."
-                                : "No, although " + name() +
-                                      " holds the lock now: a write with the same number "
-                                      "got there first. A token read from the resource is "
-                                      "the trap, not a fence.");
+        context.predict(
+            name() + " is sure it holds the lock and writes its report" +
+                (fenced ? " with token " + std::to_string(fence_) : "") +
+                ". Does the store take the write?",
+            !fenced ? (staleAccepted ? "Yes: nothing checks, and the stale write lands over the "
+                                       "newer holder's report."
+                                     : "Yes: nothing checks. No newer holder has written yet, so "
+                                       "this late write overwrites nothing newer.")
+            : accepted && staleAccepted
+                ? "Yes: its token " + std::to_string(fence_) + " is above the last one written (" +
+                      std::to_string(written) +
+                      "), although a newer holder wrote: the number does not follow the order "
+                      "the lock changed hands."
+            : accepted ? "Yes: no higher token has written yet (the last was " +
+                             std::to_string(written) + ")."
+            : tie ? "No, but only because the newer holder wrote the same number " +
+                        std::to_string(written) + " first. Had " + name() +
+                        " written first, its stale write would have landed and the holder's been "
+                        "refused: a token read from the resource is the trap, not a fence."
+            : stale ? "No: a higher token (" + std::to_string(written) +
+                          ") already wrote; the fence rejects it."
+                    : "No, although " + name() +
+                          " holds the lock now: a write with the same number "
+                          "got there first. A token read from the resource is "
+                          "the trap, not a fence.");
     context.narrate(Message{"sim.redlock.writes", {name()}});
     phase_ = Phase::Release;
     context.wakeAfter(0);

@@ -25,13 +25,14 @@ Scenario redlockScenario(VirtualMs work, VirtualMs client2At) {
     return s;
 }
 
-RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioParams& params) {
+RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioParams& params,
+                          int nodes) {
     world.outcome.distributedStory = true;
     RedlockStory story;
     story.client1 = addLane(recording, LaneKind::Instance, "client1", "Redlock client");
     story.client2 = addLane(recording, LaneKind::Instance, "client2", "Redlock client");
     world.lockKey = "lock:{report:daily}";
-    world.nodes.resize(5);
+    world.nodes.resize(static_cast<std::size_t>(nodes));
     for (std::size_t n = 0; n < world.nodes.size(); ++n) {
         RedisNode& node = world.nodes[n];
         node.name = std::string(1, static_cast<char>('A' + n));
@@ -58,6 +59,10 @@ void addRedlockActors(World& world, const RedlockStory& story, const std::string
     addActor(world,
              std::make_unique<RedlockClient>("client2", story.client2, two, world.rng.token()),
              story.client2At);
+}
+
+std::string nodeNames(int nodes) {
+    return std::string("A to ") + static_cast<char>('A' + nodes - 1);
 }
 
 std::string describeFencing(RedlockFencing fencing) {

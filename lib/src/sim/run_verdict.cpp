@@ -71,6 +71,21 @@ Phrases damage(const OutcomeSummary& o) {
                             "stale writes were accepted"));
     if (o.seatsSoldTwice > 0)
         p.push_back(counted(o.seatsSoldTwice, "seat was sold twice", "seats were sold twice"));
+    // The explorer's properties (OutcomeSummary::broken) not already told by a count above:
+    // the verdict and --explore read the same judgement, so they cannot disagree.
+    if (o.broken.staleWrite && o.staleWritesAccepted == 0 && o.corruptedWrites == 0 &&
+        o.lostUpdates <= 0 && o.foreignDeletions == 0)
+        p.push_back("a write computed from an out-of-date read was accepted");
+    if (o.broken.stuckLock)
+        p.push_back(
+            "a lock with no TTL was left behind by a crashed holder: nothing will "
+            "ever release it");
+    if (o.holderEmailsHeldBack > 0)
+        p.push_back(counted(o.holderEmailsHeldBack,
+                            "email of the lock's holder was held back by the date key while the "
+                            "one that went out came from a run whose lock was gone",
+                            "emails of the lock's holder were held back by the date key while the "
+                            "one that went out came from a run whose lock was gone"));
     if (o.holderWritesRejected > 0)
         p.push_back(counted(o.holderWritesRejected,
                             "write was refused although its writer held the lock",
@@ -86,11 +101,25 @@ Phrases breaches(const OutcomeSummary& o) {
         p.push_back("two clients held the lock at the same time " + times(o.overlappingHolds));
     if (o.foreignDeletions > 0)
         p.push_back("a client deleted a lock it did not own " + times(o.foreignDeletions));
+    if (o.broken.mutualExclusion && o.overlappingHolds == 0 && o.duplicateRuns == 0)
+        p.push_back("two clients believed they held the lock at the same time");
     if (o.duplicateRuns > 0)
         p.push_back("the job started again while another run was alive or done " +
                     times(o.duplicateRuns));
     if (o.leaseLapses > 0)
         p.push_back("a lock expired or was deleted under a working holder " + times(o.leaseLapses));
+    if (o.lateWrites > 0)
+        p.push_back(counted(o.lateWrites,
+                            "late write landed after its writer's lease ended (no newer holder "
+                            "had written yet, so nothing newer was overwritten)",
+                            "late writes landed after their writers' leases ended (no newer "
+                            "holder had written yet, so nothing newer was overwritten)"));
+    if (o.tiedWritesRejected > 0)
+        p.push_back(counted(o.tiedWritesRejected,
+                            "stale write was refused only because the newer holder wrote the "
+                            "same number first: luck of order, not fencing",
+                            "stale writes were refused only because the newer holder wrote the "
+                            "same number first: luck of order, not fencing"));
     return p;
 }
 
@@ -100,6 +129,9 @@ Phrases protections(const OutcomeSummary& o) {
     if (o.staleWritesRejected > 0)
         p.push_back(counted(o.staleWritesRejected, "stale write was rejected by the fencing token",
                             "stale writes were rejected by the fencing token"));
+    if (o.lateWritesRejected > 0)
+        p.push_back(counted(o.lateWritesRejected, "late write was rejected by the fencing token",
+                            "late writes were rejected by the fencing token"));
     if (o.emailsSuppressed > 0)
         p.push_back(counted(o.emailsSuppressed, "email was held back by the date key",
                             "emails were held back by the date key"));
@@ -117,7 +149,9 @@ Phrases protections(const OutcomeSummary& o) {
 bool lockIsTheResult(const OutcomeSummary& o) {
     const bool guardsSomething = o.lostUpdates >= 0 || reportStory(o) || o.corruptedWrites > 0 ||
                                  o.staleWritesAccepted > 0 || o.staleWritesRejected > 0 ||
-                                 o.bookingsConfirmed > 0 || o.holderWritesRejected > 0;
+                                 o.lateWrites > 0 || o.tiedWritesRejected > 0 ||
+                                 o.lateWritesRejected > 0 || o.bookingsConfirmed > 0 ||
+                                 o.holderWritesRejected > 0;
     return !guardsSomething;
 }
 
@@ -127,6 +161,17 @@ std::string whatHeld(const OutcomeSummary& o) {
     if (o.distributedStory) return "no two clients held the lock at once and no result was wrong";
     if (o.scriptOnly) return "no client deleted a lock it did not own";
     return "one report email, no duplicate run and no corrupted write";
+}
+
+// Kleppmann's split (and antirez's reply: which guarantee do you need?), said where the lock
+// failed but nothing was damaged: a lock for efficiency may let two run now and then; a lock
+// for correctness must never, and needs a check made by the resource.
+std::string frame(bool resourceChecked) {
+    return resourceChecked
+               ? "For efficiency that costs some repeated work; for correctness it was the "
+                 "resource's own check, not the lock, that kept the result right."
+               : "For efficiency this is fine (at worst some work runs twice); for correctness "
+                 "it is not: nothing but timing kept the result right.";
 }
 
 }  // namespace
@@ -144,13 +189,15 @@ std::string runVerdict(const OutcomeSummary& o) {
         if (const std::string why = lostUpdateCause(o); !why.empty()) s += " " + why;
         if (!broken.empty()) s += " The lock did not hold: " + joined(broken) + ".";
         if (!caught.empty()) s += " Caught in time: " + joined(caught) + ".";
-        return s;
+        return s +
+               " For correctness a lock alone is not enough: the resource itself must "
+               "check (a fencing token, a constraint).";
     }
     if (!broken.empty()) {
         // Only what was counted: "nothing was damaged" is claimed when a safeguard caught it.
         s = "The lock did not hold in this run: " + joined(broken) + ".";
         if (!caught.empty()) s += " What it guarded stayed correct: " + joined(caught) + ".";
-        return s;
+        return s + " " + frame(!caught.empty());
     }
     s = "This run came out correct: " + whatHeld(o) + ".";
     if (!caught.empty()) s += " " + joined(caught) + ".";

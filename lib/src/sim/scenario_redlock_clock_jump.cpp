@@ -50,7 +50,8 @@ Scenario redlockClockJumpScenario() {
         "expiry.";
     // A token cannot save this one (both clients got theirs in order): only whether both
     // held it, the stale write, and fencing=2's refused holder.
-    s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
+    // client1 writes before client2 does: a late write, not a stale one (write_order.h).
+    s.measures = {measure::overlappingHolds(), measure::lateWrites(),
                   measure::holderWritesRejected()};
     s.build = build;
     return s;

@@ -3,6 +3,7 @@
 // writes as if it still held the lock. Without fencing the store takes the stale write;
 // with a token the store checks, it is rejected.
 #include "lockscope/sim/story_measures.h"
+#include "redlock_rules.h"
 #include "redlock_setup.h"
 #include "scenario_catalog.h"
 
@@ -11,15 +12,23 @@ namespace lockscope::sim {
 namespace {
 
 void build(World& world, Recording& recording, const ScenarioParams& params) {
-    RedlockStory story = setUpRedlock(world, recording, params);
+    const int nodes = static_cast<int>(params.get("nodes"));
+    RedlockStory story = setUpRedlock(world, recording, params, nodes);
     const VirtualMs pauseAt = params.get("pause_at_ms"), pause = params.get("pause_ms");
     if (pause > 0) world.faults.pauses.push_back({"client1", pauseAt, pauseAt + pause});
     RedlockClientConfig one = story.config;
     one.writeDelay = params.get("write_delay_ms");
     const std::string intro =
         "Kleppmann's critique of Redlock: a lease cannot guarantee mutual exclusion when a "
-        "client can pause past its TTL. Five independent primaries A to E; client1 locks at "
-        "0.000s with a " +
+        "client can pause past its TTL. " +
+        std::to_string(nodes) + " independent primaries " + nodeNames(nodes) +
+        ": a lock needs a majority of " +
+        std::to_string(redlockMajority(static_cast<std::size_t>(nodes))) +
+        " (N/2 + 1), so it survives " +
+        std::to_string(nodes - redlockMajority(static_cast<std::size_t>(nodes))) +
+        " node(s) down, and every acquire and release costs " + std::to_string(nodes) +
+        " round trips. For efficiency (a job that may rarely run twice) one Redis is enough; "
+        "for correctness no N helps without fencing. client1 locks at 0.000s with a " +
         formatDuration(story.config.ttlMs) + " TTL" +
         (pause > 0 ? " and is frozen by a GC pause from " + formatVirtualTime(pauseAt) + " for " +
                          formatDuration(pause)
@@ -51,8 +60,11 @@ Scenario redlockGcPauseScenario() {
                         "how long the network delays client1's report write (Kleppmann's "
                         "network delay; try with pause_ms=0)",
                         0, 0, 3600000});
+    s.params.push_back(
+        {"nodes", "how many independent primaries (Redlock's N, usually 3, 5 or 7)", 5, 3, 7});
     s.liveNotes =
-        "Live: five private redis-servers A to E, one per node, which really expire the keys. "
+        "Live: one private redis-server per node (five by default), which really expire the "
+        "keys. "
         "client1's GC pause needs no server action: its actor does not run while paused, as a "
         "frozen process sends nothing.";
     // Did both hold it, and which writes did the store take (and which did it reject)?

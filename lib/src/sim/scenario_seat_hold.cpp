@@ -16,8 +16,18 @@ std::string seatName(int index) {
     return "A" + std::to_string(index + 1);
 }
 
+// The guide's last advice for seat-hold: a fencing token derived from the booking version,
+// if holds are checked elsewhere. Why it is right, what else is, and what is not.
+constexpr const char* kTokenNote =
+    " If holds are checked elsewhere, the guide adds a fencing token derived from the booking "
+    "version: right when the database increments that version atomically as it grants the "
+    "hold, so every later holder gets a higher number (an atomically incremented counter, "
+    "the Redlock stories' fencing=1, is right for the same reason). The trap is a number read "
+    "from the row and written back later as version + 1: two holders can read the same "
+    "version and share it (the Redlock stories' fencing=2).";
+
 // The conclusion, from what the rules counted: which cause let seats be held twice.
-std::string conclude(const World& world, bool fix, const SeatBuyerConfig& config) {
+std::string concludeHolds(const World& world, bool fix, const SeatBuyerConfig& config) {
     const OutcomeSummary& o = world.outcome;
     std::string causes;
     if (o.overlapsAfterFailover > 0)
@@ -39,6 +49,10 @@ std::string conclude(const World& world, bool fix, const SeatBuyerConfig& config
                   "cleanly."
                 : "Redis was the only guard of a correctness property it cannot keep. Run "
                   "again with fix=1: the database becomes the authority.");
+}
+
+std::string conclude(const World& world, bool fix, const SeatBuyerConfig& config) {
+    return concludeHolds(world, fix, config) + kTokenNote;
 }
 
 void build(World& world, Recording& recording, const ScenarioParams& params) {

@@ -4,6 +4,7 @@
 #include <tuple>
 
 #include "clock_jump.h"
+#include "explore_properties.h"
 #include "lockscope/sim/step_context.h"
 #include "replication.h"
 #include "wait_for_replicas.h"
@@ -24,10 +25,10 @@ enum class DueKind {
     ActorWake
 };
 
-// What runs next. At the same millisecond expiries come first (a key is gone from its
-// deadline on, so nothing at t may still see it), then faults (a pause or crash at t stops
-// the actor's step at t), then replication and WAIT deadlines, then actors in the order
-// they scheduled themselves.
+// What runs next. At the same millisecond expiries come first (a key is gone from the
+// millisecond after its deadline on, as in Redis 7, so nothing at t may still see it), then faults
+// (a pause or crash at t stops the actor's step at t), then replication and WAIT deadlines, then
+// actors in the order they scheduled themselves.
 struct Due {
     VirtualMs time = 0;
     int priority = 0;
@@ -135,6 +136,15 @@ struct Announcer {
         const Actor* a = world.actor(p.actor);
         if (!a || a->crashed) return;
         closeInterval(world, recording, a->lane(), IntervalKind::Pause, world.now);
+        // Pauses may overlap: while another still holds the actor, it does not resume.
+        const VirtualMs frozenUntil = world.faults.effectiveWake(p.actor, world.now);
+        if (frozenUntil > world.now) {
+            beat(event(EventKind::Note, a->lane(), p.actor, "still frozen"),
+                 p.actor + "'s " + p.reason + " of " + formatDuration(p.to - p.from) +
+                     " ends, but another pause keeps it frozen until " +
+                     formatVirtualTime(frozenUntil) + ".");
+            return;
+        }
         std::string facts;
         const Holding* mine = world.lastHoldingOf(p.actor);
         if (mine && !mine->current && mine->lostAt >= p.from)
@@ -215,12 +225,12 @@ bool Simulator::advance(World& world, Recording& recording, const LiveBackends& 
     if (!due || due->time > kHorizon) return false;
     if (live.beforeStep) live.beforeStep(due->time);
     if (due->kind == DueKind::Expiry && !world.lockKey.empty()) {
-        // The curve reaches 0 at the deadline before the key disappears.
+        // The curve reaches 0 at the deadline, the last millisecond the key exists.
         const int n = static_cast<int>(due->index);
         auto e = world.node(n).redis.peek(world.lockKey, due->time - 1);
         // Stamped with the step about to run: it is that step's "just before".
-        if (e && e->deadline == due->time)
-            pushSample(recording, {due->time, 0, n, world.steps + 1});
+        if (e && e->deadline && *e->deadline + 1 == due->time)
+            pushSample(recording, {*e->deadline, 0, n, world.steps + 1});
     } else {
         samplePttl(world, recording, due->time, world.steps + 1);  // a renewal shows as a jump
     }
@@ -282,6 +292,7 @@ void Simulator::finish(World& world, Recording& recording) {
         recording.intervals.push_back(interval);
     }
     world.openIntervals.clear();
+    world.outcome.broken = judgeProperties(recording, world.outcome);
 }
 
 }  // namespace lockscope::sim

@@ -20,7 +20,10 @@ bool StepContext::confirmBooking(const std::string& event, const std::string& se
     std::string text;
     if (r.inserted) {
         ++world_.outcome.bookingsConfirmed;
-        text = "The bookings table records seat " + seat + " for " + self_.name() + ".";
+        text = conditional
+                   ? "The conditional update sets seat " + seat + "'s sold_to to " + self_.name() +
+                         " in the seats table."
+                   : "The bookings table records seat " + seat + " for " + self_.name() + ".";
         if (!r.earlier.empty()) {
             ++world_.outcome.seatsSoldTwice;
             text += " It was already sold to " + earlier +

@@ -22,7 +22,8 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
     // With several servers the facts say which one ("on B").
     const std::string on = world_.nodes.size() > 1 ? " on " + node.name : std::string();
     auto holderText = [&](const Holding& h) {
-        return h.holder + " holds it (" + describePttl(pttl(c.node)) + ")";
+        // The time left of this key (a seat's own hold), not of the story's lock key.
+        return h.holder + " holds it (" + describePttl(node.redis.pttl(key, now())) + ")";
     };
     bool acquired = (c.op == RedisOp::Set && r.isOk()) ||
                     (c.op == RedisOp::SetNx && r.integer == 1) ||

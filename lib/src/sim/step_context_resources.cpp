@@ -3,6 +3,7 @@
 #include "lockscope/sim/step_context.h"
 
 #include <algorithm>
+#include <optional>
 
 namespace lockscope::sim {
 
@@ -59,18 +60,123 @@ bool StepContext::sendEmailOnce() {
                                          " differs between SQLite and the model");
         first = real;
     }
+    const bool holds = holdsLockNow(world_, self_.name());
     if (first) {
+        world_.emailClaimedBy = self_.name();
+        world_.emailClaimedByHolder = holds;
         sendEmail();
         narrate("send_email_once(" + world_.reportDate + "): the first claim of " + key + ".");
         return true;
     }
-    ++world_.outcome.emailsSuppressed;
     world_.outbox.suppress();
     int e = emit(EventKind::EmailSuppressed, world_.outboxLane, key + " already claimed");
-    beat(e, "send_email_once(" + world_.reportDate + "): " + key +
-                " was already claimed, so no email goes out.");
+    std::string text = "send_email_once(" + world_.reportDate + "): " + key +
+                       " was already claimed, so no email goes out.";
+    // Judged by who held the lock: the key kept a stale run's email and dropped the holder's.
+    if (holds && !world_.emailClaimedByHolder) {
+        ++world_.outcome.holderEmailsHeldBack;
+        text += " But " + self_.name() + " holds the lock, and the claim was " +
+                world_.emailClaimedBy + "'s, made after its lock was gone: the email that went " +
+                "out came from the run that no longer held the lock, and the holder's was the " +
+                "one held back.";
+    } else {
+        ++world_.outcome.emailsSuppressed;
+    }
+    beat(e, text);
     return false;
 }
+
+namespace {
+
+// When the writer last got the lock (on any node): its tenure's place in the order the lock
+// changed hands. -1: it never held it.
+VirtualMs lastGrant(const World& world, const std::string& actor) {
+    VirtualMs latest = -1;
+    for (std::size_t n = 0; n < world.nodes.size(); ++n)
+        if (const Holding* h = world.lastHoldingOf(actor, static_cast<int>(n)))
+            latest = std::max(latest, h->since);
+    return latest;
+}
+
+// Judges a write to the report row by the one definition (write_order.h) and counts it.
+WriteClass judgeReportWrite(World& world, const std::string& actor, bool accepted,
+                            std::optional<std::int64_t> fence) {
+    const VirtualMs grant = lastGrant(world, actor);
+    const WriteClass c = world.reportWrites.judge(
+        {actor + "@" + std::to_string(grant), grant, holdsLockNow(world, actor), accepted, fence});
+    OutcomeSummary& o = world.outcome;
+    switch (c) {
+        case WriteClass::Current:
+            break;
+        case WriteClass::Late:
+            ++o.lateWrites;
+            break;
+        case WriteClass::Stale:
+            ++o.staleWritesAccepted;
+            break;
+        case WriteClass::RefusedStale:
+            ++o.staleWritesRejected;
+            break;
+        case WriteClass::RefusedTie:
+            ++o.tiedWritesRejected;
+            break;
+        case WriteClass::RefusedHolder:
+            ++o.holderWritesRejected;
+            break;
+        case WriteClass::RefusedLate:
+            ++o.lateWritesRejected;
+            break;
+    }
+    return c;
+}
+
+// The beat's sentence for a fenced write, by how the rule judged it.
+std::string fencedSaveText(WriteClass c, const std::string& actor, std::int64_t fence,
+                           std::int64_t last, const std::string& newer) {
+    const std::string head = "save_report with fence " + std::to_string(fence);
+    switch (c) {
+        case WriteClass::Current:
+            return head + " is accepted.";
+        case WriteClass::Late:
+            return head + " is accepted, although " + actor +
+                   " no longer holds the lock: a late write. No newer holder has written yet, "
+                   "so nothing newer is overwritten.";
+        case WriteClass::Stale:
+            return head + " is accepted after " + newer + ", a newer holder, wrote: a stale " +
+                   "write. The number did not tell the store that " + actor + "'s lock is older.";
+        case WriteClass::RefusedStale:
+            return head + " is rejected: fence " + std::to_string(last) + " of " + newer +
+                   ", a newer holder, already wrote. The stale holder cannot overwrite the newer "
+                   "report.";
+        case WriteClass::RefusedTie:
+            return head + " is rejected only because " + newer +
+                   ", the newer holder, wrote the same number first. That is luck of order, not "
+                   "fencing: had " +
+                   actor +
+                   " written first, its stale write would have been "
+                   "accepted and the holder's refused. A number two holders can share is no "
+                   "fencing token.";
+        case WriteClass::RefusedHolder:
+            return head + " is rejected: fence " + std::to_string(last) + " already wrote. Yet " +
+                   actor +
+                   " holds the lock now: the write that got there first came from a holder "
+                   "whose lock is gone. A number that two holders can share is no fencing "
+                   "token.";
+        case WriteClass::RefusedLate:
+            return head + " is rejected: fence " + std::to_string(last) + " already wrote, and " +
+                   actor + " no longer holds the lock.";
+    }
+    return head + ".";
+}
+
+// The newest holder whose write the store took, before a write is judged.
+std::string newestWriter(const World& world) {
+    const auto& newest = world.reportWrites.newest();
+    if (!newest) return {};
+    return newest->holder.substr(0, newest->holder.rfind('@'));
+}
+
+}  // namespace
 
 bool StepContext::fencedSave(const std::string& body, std::int64_t fence) {
     bool accepted = world_.store.write(world_.reportResource, body, fence);
@@ -80,37 +186,16 @@ bool StepContext::fencedSave(const std::string& body, std::int64_t fence) {
             live_.divergences->push_back(formatVirtualTime(now()) + " fenced write differs");
         accepted = real;
     }
-    bool stillHolds = holdsLockNow(world_, self_.name());
+    const std::string newer = newestWriter(world_);
+    const WriteClass judged = judgeReportWrite(world_, self_.name(), accepted, fence);
     if (accepted) world_.storeWriter = self_.name();
     int e = emit(accepted ? EventKind::FencedWriteAccepted : EventKind::FencedWriteRejected,
                  world_.storeLane, "fence " + std::to_string(fence));
     recording_.events[e].command = "UPDATE reports SET body = ?, fence = " + std::to_string(fence) +
                                    " WHERE name = 'daily' AND fence < " + std::to_string(fence);
     recording_.events[e].reply = accepted ? "1 row" : "0 rows";
-    std::string text;
-    if (accepted) {
-        if (!stillHolds) ++world_.outcome.staleWritesAccepted;
-        text = "save_report with fence " + std::to_string(fence) + " is accepted" +
-               (stillHolds ? "."
-                           : ", although " + self_.name() +
-                                 " no longer holds the lock: no higher fence has written yet.");
-    } else {
-        const std::int64_t last = world_.store.lastFence(world_.reportResource);
-        text = "save_report with fence " + std::to_string(fence) + " is rejected: fence " +
-               std::to_string(last) + " already wrote.";
-        if (stillHolds) {
-            // The rule a fence must keep is broken: the lock's current holder lost its write.
-            ++world_.outcome.holderWritesRejected;
-            text += " Yet " + self_.name() +
-                    " holds the lock now: the write that got there first came from a holder "
-                    "whose lock is gone. A number that two holders can share is no fencing "
-                    "token.";
-        } else {
-            ++world_.outcome.staleWritesRejected;
-            text += " The stale holder cannot overwrite the newer report.";
-        }
-    }
-    beat(e, text);
+    beat(e, fencedSaveText(judged, self_.name(), fence,
+                           world_.store.lastFence(world_.reportResource), newer));
     return accepted;
 }
 
@@ -135,26 +220,23 @@ std::int64_t StepContext::issueFencingToken() {
 }
 
 void StepContext::plainSave(const std::string& body) {
-    const bool stillHolds = holdsLockNow(world_, self_.name());
     const std::string previous = world_.storeWriter;
+    const WriteClass judged = judgeReportWrite(world_, self_.name(), true, std::nullopt);
     world_.store.overwrite(world_.reportResource, body);
     world_.storeWriter = self_.name();
     int e = emit(EventKind::FencedWriteAccepted, world_.storeLane, "no fence");
     recording_.events[e].command = "UPDATE reports SET body = ? WHERE name = 'daily'";
     recording_.events[e].reply = "1 row";
     std::string text = "The write has no fence to check, so the store takes it";
-    if (stillHolds) {
-        text += ".";
-    } else {
-        ++world_.outcome.staleWritesAccepted;
-        text += ", although " + self_.name() + " no longer holds the lock on a majority";
-        if (!previous.empty() && previous != self_.name()) {
-            ++world_.outcome.corruptedWrites;
-            text += ": it overwrites " + previous + "'s newer report with stale data";
-        }
-        text += ".";
+    if (judged == WriteClass::Stale) {
+        ++world_.outcome.corruptedWrites;
+        text += ", although " + self_.name() + " no longer holds the lock on a majority: it " +
+                "overwrites " + previous + "'s newer report with stale data (a stale write)";
+    } else if (judged == WriteClass::Late) {
+        text += ", although " + self_.name() + " no longer holds the lock on a majority: a " +
+                "late write. No newer holder has written yet";
     }
-    beat(e, text);
+    beat(e, text + ".");
 }
 
 }  // namespace lockscope::sim

@@ -55,6 +55,10 @@ ComparisonRow staleWritesAccepted() {
     return {"Stale writes accepted", [](const OutcomeSummary& o) { return o.staleWritesAccepted; }};
 }
 
+ComparisonRow lateWrites() {
+    return {"Late writes accepted", [](const OutcomeSummary& o) { return o.lateWrites; }};
+}
+
 ComparisonRow staleWritesRejected() {
     return {"Stale writes rejected", [](const OutcomeSummary& o) { return o.staleWritesRejected; },
             RowSense::Protection};

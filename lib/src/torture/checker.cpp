@@ -1,5 +1,7 @@
 #include "lockscope/torture/checker.h"
 
+#include "lockscope/sim/write_order.h"
+
 #include <algorithm>
 #include <utility>
 #include <vector>
@@ -69,30 +71,35 @@ void countOverlaps(const std::vector<Section>& all, Verdict& v) {
     }
 }
 
+std::string tenure(const Op& op) {
+    return std::to_string(op.writer) + "/" + std::to_string(op.round);
+}
+
+// Stale by the one definition the stories and the explorer share (lockscope/sim/
+// write_order.h): a write accepted after a newer holder's, newer meaning a higher fence (two
+// tenures with the same fence cannot be ordered: each counts as newer than the other).
 void countStaleWrites(const std::vector<const Op*>& entries, Verdict& v) {
-    std::optional<std::int64_t> newest;
+    sim::WriteOrder order;
     const Op* newestWrite = nullptr;
     int accepted = 0;
     bool anyFence = false;
     for (const Op* op : entries) {
         if (!op->fence) continue;
         anyFence = true;
-        bool sameHolder =
-            newestWrite && newestWrite->writer == op->writer && newestWrite->round == op->round;
-        bool stale = newest && (*op->fence < *newest || (*op->fence == *newest && !sameHolder));
+        const sim::WriteClass judged =
+            order.judge({tenure(*op), *op->fence, true, op->accepted, op->fence});
         if (!op->accepted) {
             ++v.staleWritesRejected;
             continue;
         }
-        if (stale) {
+        if (judged == sim::WriteClass::Stale) {
             ++accepted;
             keepShortest(v.staleWriteWindow,
                          {newestWrite->timeNs, op->timeNs,
                           holder(op->writer, op->round, op->fence) + " was accepted after " +
                               holder(newestWrite->writer, newestWrite->round, newestWrite->fence) +
                               " had written"});
-        } else if (!newest || *op->fence > *newest) {
-            newest = op->fence;
+        } else {
             newestWrite = op;
         }
     }

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "lockscope/errors.h"
+#include "lockscope/sim/write_order.h"
 
 namespace lockscope::torture {
 namespace {
@@ -189,7 +190,11 @@ class StoryBuilder {
             inside_.erase(op.writer);
         }
         if (!op.fence) return;
-        const bool stale = *op.fence < highestFence_;
+        // The checker's definition (lockscope/sim/write_order.h): stale means accepted after
+        // a newer holder's write.
+        const bool stale =
+            writes_.judge({std::to_string(op.writer) + "/" + std::to_string(op.round), *op.fence,
+                           true, op.accepted, op.fence}) == sim::WriteClass::Stale;
         if (!op.accepted) {
             ++so_.staleWritesRejected;
             beat(e, "The resource refuses " + who + "'s write with " + fenceText(op) +
@@ -234,6 +239,7 @@ class StoryBuilder {
     std::map<std::pair<std::string, sim::LaneId>, std::size_t> faults_;
     std::set<int> inside_;  // writers between their accepted begin and end
     std::int64_t highestFence_ = 0;
+    sim::WriteOrder writes_;
 };
 
 std::string titleOf(const Verdict& v, int workers) {

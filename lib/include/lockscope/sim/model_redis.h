@@ -1,7 +1,8 @@
 #pragma once
 // A model of one Redis server with exactly the semantics the scenarios use: strings,
 // SET NX/EX/PX, SETNX, GET, DEL, INCR, EXPIRE, PEXPIRE, PTTL, the guide's three scripts,
-// and expiry in virtual time (a key is gone from the millisecond its TTL reaches 0).
+// and expiry in virtual time (as in Redis 7, a key lives through the millisecond its TTL
+// reaches 0, PTTL 0, and is gone from the next one).
 // A plain value: copying it is how checkpoints snapshot the server.
 // Each model server keeps its own clock (the simulation's time plus an offset), so a clock
 // jump on one node (redlock-clock-jump) expires its keys early; every time this class
@@ -32,9 +33,10 @@ class ModelRedis final : public KeyValueBackend {
     // Like PTTL: -2 no key, -1 no TTL, else milliseconds left.
     std::int64_t pttl(const std::string& key, VirtualMs now) const;
 
-    // The earliest deadline of any key, so the simulator can show the expiry as a beat.
+    // The first time any key is gone (its deadline + 1 ms), so the simulator can show the
+    // expiry as a beat.
     std::optional<VirtualMs> nextDeadline() const;
-    // Removes every key whose deadline is at or before now; returns their names.
+    // Removes every key whose deadline is before now; returns their names.
     std::vector<std::string> expireDue(VirtualMs now);
 
     // Sets a key to a replicated state (value and absolute deadline in simulation time), or

@@ -7,6 +7,16 @@
 
 namespace lockscope::sim {
 
+// The properties --explore checks (explore_properties.h), judged once when a run ends, so the
+// replay's verdict and --explore read the same answer.
+struct PropertiesBroken {
+    bool mutualExclusion = false;      // two instances believed they held the lock at once
+    bool staleWrite = false;           // a write accepted after a newer holder's (write_order.h)
+    bool duplicateSideEffect = false;  // a second email, a seat sold twice
+    bool stuckLock = false;            // a key with no TTL left behind by a dead holder
+    bool operator==(const PropertiesBroken&) const = default;
+};
+
 struct OutcomeSummary {
     int emailsSent = 0;
     int duplicateRuns = 0;            // runs started while another run was alive or had completed
@@ -22,8 +32,16 @@ struct OutcomeSummary {
     int runsAborted = 0;  // renewal failed: the instance stopped working
     int runsCrashed = 0;
     int emailsSuppressed = 0;  // held back by the idempotency key
+    // The lock's holder's email held back because a writer whose lock was gone had claimed
+    // the date key first: judged by who held the lock, not by which claim came second.
+    int holderEmailsHeldBack = 0;
     int corruptedReportsEmailed = 0;
-    int staleWritesAccepted = 0;    // fenced writes made after the writer's lock was gone
+    // The report row's writes, judged by write_order.h: accepted after a newer holder's
+    // write (stale), or after the writer's lease ended with no newer write yet (late).
+    int staleWritesAccepted = 0;
+    int lateWrites = 0;
+    int tiedWritesRejected = 0;     // refused only because a newer holder wrote the same number
+    int lateWritesRejected = 0;     // refused after the lease ended, no newer holder had written
     int leaseLapses = 0;            // a lock expired or was deleted while its holder still worked
     int orphansReleased = 0;        // a crashed holder's lock removed (safely) by someone else
     bool outputFileIntact = false;  // at this point of the story
@@ -53,6 +71,8 @@ struct OutcomeSummary {
     int bookingsConfirmed = 0;     // rows the bookings table took
     int bookingsRefused = 0;       // second confirmations the database's rule refused cleanly
     int seatsSoldTwice = 0;        // a seat with more than one confirmed booking
+
+    PropertiesBroken broken;  // set when the run ends (Simulator::finish)
 
     bool operator==(const OutcomeSummary&) const = default;
 };

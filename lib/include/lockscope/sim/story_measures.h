@@ -21,6 +21,7 @@ ComparisonRow overlappingHolds();
 // What the lock guards.
 ComparisonRow corruptedWrites();
 ComparisonRow staleWritesAccepted();
+ComparisonRow lateWrites();  // after the lease ended, no newer holder's write yet
 ComparisonRow staleWritesRejected();
 ComparisonRow holderWritesRejected();
 ComparisonRow seatsSoldTwice();

@@ -19,6 +19,7 @@
 #include "lockscope/sim/output_file.h"
 #include "lockscope/sim/seeded_rng.h"
 #include "lockscope/sim/timeline.h"
+#include "lockscope/sim/write_order.h"
 
 namespace lockscope::sim {
 
@@ -120,7 +121,10 @@ struct World {
     std::vector<ReplicationLink> replication;
     std::vector<InFlightWrite> inFlight;
     ModelFencedStore store;
-    std::string storeWriter;  // who wrote the report row last (the stale-overwrite rule)
+    std::string storeWriter;     // who wrote the report row last (for the narration)
+    WriteOrder reportWrites;     // the report row's writes, judged stale or late (write_order.h)
+    std::string emailClaimedBy;  // who claimed the report's date key first
+    bool emailClaimedByHolder = true;  // whether it held the lock then
     BookingDatabase bookings;
     std::vector<Belief> beliefs;
     std::vector<PendingWait> waits;
