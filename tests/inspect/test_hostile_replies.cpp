@@ -153,10 +153,13 @@ TEST_F(HostileReplySweep, EveryReplyFaultGivesTheTruthOrAnErrorAndNeverHangs) {
                     if (proxy.rewritten() > 0) fired.insert(target);
                     if (r.code != 0) ++failedClearly;
                     const std::string verdict = judge(r, truth[command]);
-                    if (!verdict.empty())
-                        wrong.push_back(command + " with " + target + " → " + fault.name +
-                                        (times ? " (once)" : " (for good)") + ", exit " +
-                                        std::to_string(r.code) + ": " + verdict + "\n" + r.err);
+                    if (!verdict.empty()) {
+                        std::string what = command + " with ";
+                        what += std::string(target) + " → " + fault.name;
+                        what += times ? " (once)" : " (for good)";
+                        what += ", exit " + std::to_string(r.code) + ": " + verdict + "\n";
+                        wrong.push_back(what + r.err);
+                    }
                 }
     // A SCAN cursor that keeps coming back (the proxy restarts every SCAN at 0).
     for (const std::string command : {"list", "doctor"}) {
@@ -165,9 +168,11 @@ TEST_F(HostileReplySweep, EveryReplyFaultGivesTheTruthOrAnErrorAndNeverHangs) {
         CliRun r = run(command, proxy.port());
         ++runs;
         if (r.code != 0) ++failedClearly;
-        if (const std::string verdict = judge(r, truth[command]); !verdict.empty())
-            wrong.push_back(command + " with an endless cursor, exit " + std::to_string(r.code) +
-                            ": " + verdict + "\n" + r.err);
+        if (const std::string verdict = judge(r, truth[command]); !verdict.empty()) {
+            std::string what = command + " with an endless cursor, exit ";
+            what += std::to_string(r.code) + ": " + verdict + "\n";
+            wrong.push_back(what + r.err);
+        }
     }
     const auto took = Clock::now() - start;
     for (const auto& w : wrong) ADD_FAILURE() << w;

@@ -39,7 +39,7 @@ class ReplyShapeTest : public RedisTest {
         RedisTest::TearDown();
     }
     LoopbackProxy& proxy() { return *proxy_; }
-    Connection viaProxy(ConnectionOptions options = {}) {
+    Connection viaProxy(const ConnectionOptions& options = {}) {
         return Connection::open(proxy_->endpoint(), options);
     }
 

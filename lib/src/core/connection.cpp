@@ -333,9 +333,9 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
         out.reserve(views.size());
         // Each reply within commandTimeout of the previous one: a long pipeline is not a
         // slow command, but no single reply may stall or drip.
-        for (std::size_t i = 0; i < views.size(); ++i) {
+        for (const auto& argv : views) {
             out.push_back(s.channel.readReply(s.commandDeadline(), action));
-            s.checkShape(views[i], out.back());
+            s.checkShape(argv, out.back());
         }
         return out;
     });

@@ -38,7 +38,7 @@ std::string commandName(std::string_view head) {
 
 }  // namespace
 
-void LoopbackProxy::rewriteReplies(std::string command, ReplyRewrite how, std::string bytes,
+void LoopbackProxy::rewriteReplies(const std::string& command, ReplyRewrite how, std::string bytes,
                                    int times) {
     std::lock_guard lock(matchMutex_);
     rewriteCommand_ = upper(command);

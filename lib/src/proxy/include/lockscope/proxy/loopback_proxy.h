@@ -80,7 +80,7 @@ class LoopbackProxy {
     // (any case) are changed as `how` says: every one, or the first `times` when positive.
     // Requests and replies are told apart by their RESP framing, so each command of a
     // pipeline gets its own reply's fate. `bytes` must be whole RESP replies.
-    void rewriteReplies(std::string command, ReplyRewrite how, std::string bytes = {},
+    void rewriteReplies(const std::string& command, ReplyRewrite how, std::string bytes = {},
                         int times = 0);
     void clearRewrites() { rewriteReplies({}, ReplyRewrite::Replace); }
     int rewritten() const { return rewritten_.load(); }
