@@ -346,11 +346,10 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
 void Connection::send(Argv argv) {
     State& s = *state_;
     s.checkAllowed(argv);
-    // A new stream starts clean: bytes waiting now answer nothing it will send (a reply
-    // that came twice), and reading them would put every reply out of step.
-    if (!s.channel.isOpen() ||
-        (s.inFlight.empty() && s.ready.empty() && !s.subscribed && s.channel.hasUnexpectedInput()))
-        s.connect();
+    // Bytes already waiting (a reply that came twice) are not dropped here: they would hide
+    // a server that closed the idle socket (a restart) from the caller, and the batch's
+    // closing PING finds them out of step anyway.
+    if (!s.channel.isOpen()) s.connect();
     std::string& out = s.channel.outgoing();
     const std::size_t before = out.size();
     appendRespRequest(out, argv);

@@ -53,6 +53,23 @@ bool refusesPing(const Reply& r) {
     return code == ServerErrorCode::NoPerm || code == ServerErrorCode::UnknownCommand;
 }
 
+// The server refused every command of the batch, PING too (NOAUTH, BUSY, LOADING...): the
+// callers judge those errors; the marker cannot vouch for anything this time.
+bool pingRefusedThisTime(const Reply& r) {
+    if (!r.isError()) return false;
+    switch (serverErrorCodeOf(r.text())) {
+        case ServerErrorCode::NoAuth:
+        case ServerErrorCode::WrongPass:
+        case ServerErrorCode::Busy:
+        case ServerErrorCode::Loading:
+        case ServerErrorCode::MasterDown:
+        case ServerErrorCode::ClusterDown:
+            return true;
+        default:
+            return false;
+    }
+}
+
 }  // namespace
 
 BatchReplies readBatch(Channel& channel, const RequestsInFlight::Batch& batch,
@@ -74,6 +91,7 @@ BatchReplies readBatch(Channel& channel, const RequestsInFlight::Batch& batch,
         out.markerRefused = true;
         return out;
     }
+    if (pingRefusedThisTime(marker) && !out.wrong) return out;
     if (!out.wrong)
         out.wrong = "the replies are out of step with the requests (" + marker.summary() +
                     " where the batch's closing PING was due: a reply came twice, went missing "
