@@ -4,15 +4,33 @@
 #include <charconv>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 
 #include "lockscope/duration_text.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
+#include "lockscope/text_format.h"
 #include "secrets.h"
 
 namespace lockscope::cli {
 
 // A function, not a global: commands register during static initialisation, in any order.
+namespace {
+
+// A path the operator typed goes where they said or nowhere: a mistyped folder is an
+// error, not a tree of folders created (as root, perhaps) to hold it. Only the default
+// path's folders are made.
+void checkAuditLogFolder(const std::string& path) {
+    const std::filesystem::path folder = std::filesystem::path(path).parent_path();
+    std::error_code ec;
+    if (folder.empty() || std::filesystem::is_directory(folder, ec)) return;
+    throw UsageError("--audit-log: the folder \"" + printable(folder.string(), 200) +
+                     "\" does not exist (create it first; LockScope makes only the default "
+                     "log's folders)");
+}
+
+}  // namespace
+
 std::vector<OptionSpec> inspectorOptionSpecs() {
     const std::string server = "Connection", tls = "TLS (as redis-cli)", scan = "Scan and output";
     return {
@@ -280,6 +298,7 @@ InspectorFlags parseInspectorFlags(const Arguments& args) {
     f.scanReplicas = args.has("--scan-replicas");
     f.auditLogPath = args.value("--audit-log").value_or(inspect::AuditLog::defaultPath());
     if (f.auditLogPath.empty()) throw UsageError("--audit-log needs a path");
+    if (args.has("--audit-log")) checkAuditLogFolder(f.auditLogPath);
     return f;
 }
 

@@ -149,6 +149,9 @@ std::vector<InstanceScan> scanInstances(const InspectorFlags& flags, std::stop_t
             } else {
                 s.error = e.what();
                 s.errorExit = exitCodeFor(e);
+                // Locks read before the failure were never judged: printed, they would claim
+                // no findings.
+                s.records.clear();
             }
         }
         scans.push_back(std::move(s));

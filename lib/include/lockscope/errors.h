@@ -89,6 +89,14 @@ class ProtocolError : public IoError {
   public:
     explicit ProtocolError(const std::string& m) : IoError(ErrorKind::Protocol, m) {}
 };
+// A reply of the wrong shape for its command (a nil for PTTL, three values for an MGET of
+// two keys): not an answer to it. The connection was reset (the replies after it cannot be
+// trusted to answer the commands after it either); a read is tried once more on a fresh
+// connection before this is thrown, and what it would have read is unreadable, never shown.
+class MalformedReplyError : public ProtocolError {
+  public:
+    using ProtocolError::ProtocolError;
+};
 // A write or a script reached the wire but its reply never came back (the connection
 // dropped, the deadline passed): the server may or may not have run it. It is never re-sent
 // blindly; the caller resolves it by reading the state back (the lock library looks for its

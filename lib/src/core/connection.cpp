@@ -7,8 +7,10 @@
 #include "command_policy.h"
 #include "lockscope/errors.h"
 #include "lockscope/text_format.h"
+#include "reply_shape.h"
 #include "resp_request.h"
 #include "transport/channel.h"
+#include "transport/requests_in_flight.h"
 
 namespace lockscope {
 namespace {
@@ -64,9 +66,11 @@ struct Connection::State {
     // observer costs nothing but a counter.
     std::deque<StreamedCommand> streamed;
     std::size_t untrackedAhead = 0;
-    std::size_t streamInFlight = 0;  // streamed commands sent and not yet answered
-    bool streamHasWrite = false;     // one of them may change data
+    transport::RequestsInFlight inFlight;  // streamed commands sent and not yet answered
+    std::deque<Reply> ready;               // the oldest batch's replies, checked, not yet received
+    bool markers = true;             // batches end with PING <nonce> (off when PING is refused)
     bool subscribed = false;         // (P)SUBSCRIBE sent: messages arrive unasked
+    bool queuing = false;            // between MULTI and EXEC: replies are QUEUED, not answers
     std::uint64_t commandsSent = 0;  // every command written, for a watcher's load figures
 
     State(const Endpoint& e, const ConnectionOptions& o)
@@ -83,8 +87,24 @@ struct Connection::State {
     void dropStream() {
         streamed.clear();
         untrackedAhead = 0;
-        streamInFlight = 0;
-        streamHasWrite = false;
+        inFlight.clear();
+        ready.clear();
+        queuing = false;
+    }
+
+    // Checks that `reply` can answer `argv`; a reply of another shape resets the
+    // connection (what follows it cannot be trusted either) and throws.
+    void checkShape(Argv argv, const Reply& reply) {
+        if (queuing) return;
+        if (auto wrong = misfit(replyShapeOf(argv), reply)) {
+            channel.close();
+            throw MalformedReplyError(malformedMessage(upper(argv[0]), *wrong));
+        }
+    }
+
+    std::string malformedMessage(const std::string& command, const std::string& wrong) const {
+        return command + " on " + where() + ": the reply does not fit the command (" + wrong +
+               "): the connection was reset and the value is unreadable";
     }
 
     void connect() {
@@ -129,8 +149,11 @@ struct Connection::State {
     template <typename Attempt>
     auto withRetry(bool isWrite, Attempt attempt) {
         bool fresh = !channel.isOpen();
-        // Closed while idle, or a reply came twice: start clean, nothing lost.
-        if (fresh || (!subscribed && streamInFlight == 0 && channel.hasUnexpectedInput()))
+        // Closed while idle, or a reply came twice: start clean, nothing lost. Streamed
+        // replies still pending (a caller stopped reading a stream) would be read as this
+        // command's answer: they are dropped with the socket.
+        if (fresh ||
+            (!subscribed && (!inFlight.empty() || !ready.empty() || channel.hasUnexpectedInput())))
             connect();
         std::size_t before = channel.bytesWritten();
         try {
@@ -143,7 +166,9 @@ struct Connection::State {
             dropStream();
             bool sent = channel.bytesWritten() > before;
             if (sent && isWrite) throwOutcomeUnknown(e);
-            bool retry = !sent || (e.kind() == ErrorKind::ConnectionLost && !fresh);
+            // A malformed reply is read again once, even on a connection just opened.
+            bool malformed = dynamic_cast<const MalformedReplyError*>(&e) != nullptr;
+            bool retry = !sent || malformed || (e.kind() == ErrorKind::ConnectionLost && !fresh);
             if (!retry) throw;
         }
         connect();
@@ -179,6 +204,69 @@ struct Connection::State {
         auto latency = sent.flushed ? Clock::now() - sent.flushedAt : Clock::duration{0};
         observer(CommandEvent{std::move(sent.command), reply.summary(),
                               std::chrono::duration_cast<std::chrono::microseconds>(latency)});
+    }
+
+    // A read of the stream: I/O errors drop it (outcome unknown when it may have written).
+    template <typename Read>
+    auto guardedRead(Read read) {
+        try {
+            return read();
+        } catch (const IoError& e) {
+            bool hadWrite = inFlight.mayWrite();
+            dropStream();
+            if (hadWrite && e.kind() != ErrorKind::Cancelled) throwOutcomeUnknown(e);
+            throw;
+        }
+    }
+
+    // The next streamed reply: from the oldest batch, read whole and checked first (see
+    // RequestsInFlight); a subscriber's messages as they come.
+    Reply nextStreamed() {
+        if (ready.empty()) {
+            if (subscribed || !inFlight.hasBatch())
+                return guardedRead([&] { return channel.readReply(commandDeadline(), "read"); });
+            readOldestBatch();
+        }
+        Reply reply = std::move(ready.front());
+        ready.pop_front();
+        return reply;
+    }
+
+    void readOldestBatch() {
+        for (bool again = false;; again = true) {
+            auto got = guardedRead([&] {
+                return transport::readBatch(channel, inFlight.oldest(), commandDeadline());
+            });
+            if (got.markerRefused) markers = false;
+            if (!got.wrong) {
+                ready.assign(std::make_move_iterator(got.replies.begin()),
+                             std::make_move_iterator(got.replies.end()));
+                inFlight.answered();
+                return;
+            }
+            resendOrThrow(malformedMessage("pipeline read", *got.wrong), again);
+        }
+    }
+
+    // A batch could not be trusted. Reads only, and once: a fresh connection, and every
+    // batch in flight sent again. Otherwise the stream is dropped and the error thrown
+    // (outcome unknown when a command in flight may have written).
+    void resendOrThrow(const std::string& message, bool again) {
+        const bool mayWrite = inFlight.mayWrite();
+        if (again || mayWrite) {
+            channel.close();
+            dropStream();
+            if (mayWrite) throwOutcomeUnknown(MalformedReplyError(message));
+            throw MalformedReplyError(message);
+        }
+        auto keep = std::move(inFlight);
+        auto keepStreamed = std::move(streamed);
+        const std::size_t keepUntracked = untrackedAhead;
+        connect();  // drops the stream's bookkeeping, kept aside above
+        inFlight = std::move(keep);
+        streamed = std::move(keepStreamed);
+        untrackedAhead = keepUntracked;
+        channel.outgoing() = inFlight.allRequests();
     }
 
     void notify(Argv argv, const Reply& reply, Clock::time_point start) {
@@ -220,7 +308,16 @@ Reply Connection::command(Argv argv) {
     bool isWrite = !isReadOnlySafe(argv);
     if (isSubscribe(argv)) s.subscribed = true;
     ++s.commandsSent;
-    Reply reply = s.withRetry(isWrite, [&] { return s.roundTrip(argv, s.commandDeadline()); });
+    Reply reply = s.withRetry(isWrite, [&] {
+        Reply r = s.roundTrip(argv, s.commandDeadline());
+        s.checkShape(argv, r);
+        return r;
+    });
+    const std::string name = upper(argv[0]);
+    if (name == "MULTI")
+        s.queuing = !reply.isError();
+    else if (name == "EXEC" || name == "DISCARD")
+        s.queuing = false;
     s.notify(argv, reply, start);
     if (reply.isError()) s.throwReplyError(argv[0], reply.text());
     return reply;
@@ -245,8 +342,10 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
         out.reserve(views.size());
         // Each reply within commandTimeout of the previous one: a long pipeline is not a
         // slow command, but no single reply may stall or drip.
-        for (std::size_t i = 0; i < views.size(); ++i)
+        for (const auto& argv : views) {
             out.push_back(s.channel.readReply(s.commandDeadline(), action));
+            s.checkShape(argv, out.back());
+        }
         return out;
     });
     for (std::size_t i = 0; i < views.size(); ++i) s.notify(views[i], replies[i], start);
@@ -256,11 +355,16 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
 void Connection::send(Argv argv) {
     State& s = live();
     s.checkAllowed(argv);
+    // Bytes already waiting (a reply that came twice) are not dropped here: they would hide
+    // a server that closed the idle socket (a restart) from the caller, and the batch's
+    // closing PING finds them out of step anyway.
     if (!s.channel.isOpen()) s.connect();
-    appendRespRequest(s.channel.outgoing(), argv);
+    std::string& out = s.channel.outgoing();
+    const std::size_t before = out.size();
+    appendRespRequest(out, argv);
     ++s.commandsSent;
-    ++s.streamInFlight;
-    if (!isReadOnlySafe(argv)) s.streamHasWrite = true;
+    s.inFlight.add(replyShapeOf(argv), std::string_view(out).substr(before), !isReadOnlySafe(argv));
+
     if (isSubscribe(argv)) s.subscribed = true;
     if (s.observer)
         s.streamed.push_back({describe(argv), {}, false});
@@ -279,10 +383,11 @@ void Connection::flush() {
         for (auto it = s.streamed.rbegin(); it != s.streamed.rend() && !it->flushed; ++it)
             it->flushedAt = now, it->flushed = true;
     }
+    s.channel.outgoing() += s.inFlight.seal(s.markers && !s.subscribed);
     try {
         s.channel.flush(s.commandDeadline(), "pipeline write");
     } catch (const IoError& e) {
-        bool hadWrite = s.streamHasWrite;
+        bool hadWrite = s.inFlight.mayWrite();
         s.dropStream();
         if (hadWrite && e.kind() != ErrorKind::Cancelled) throwOutcomeUnknown(e);
         throw;
@@ -295,16 +400,7 @@ Reply Connection::receive() {
         throw ConnectionLostError("pipeline read on " + s.where() +
                                   ": the connection was reset, so no reply is pending");
     if (!s.channel.outgoing().empty()) flush();  // a reply cannot come for a command not sent
-    Reply reply;
-    try {
-        reply = s.channel.readReply(s.commandDeadline(), "pipeline read");
-    } catch (const IoError& e) {
-        bool hadWrite = s.streamHasWrite;
-        s.dropStream();
-        if (hadWrite && e.kind() != ErrorKind::Cancelled) throwOutcomeUnknown(e);
-        throw;
-    }
-    if (s.streamInFlight > 0 && --s.streamInFlight == 0) s.streamHasWrite = false;
+    Reply reply = s.nextStreamed();
     s.notifyStreamed(reply);
     return reply;
 }
@@ -313,7 +409,7 @@ bool Connection::waitForReply(std::chrono::milliseconds timeout) {
     State& s = live();
     if (!s.channel.isOpen())
         throw ConnectionLostError("wait on " + s.where() + ": the connection was reset");
-    return s.channel.waitReadable(timeout);
+    return !s.ready.empty() || s.channel.waitReadable(timeout);
 }
 
 Reply Connection::eval(const Script& script, Argv keys, Argv args) {

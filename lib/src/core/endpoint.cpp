@@ -81,6 +81,13 @@ Endpoint parseTcp(std::string_view url, std::string_view rest) {
         rest = rest.substr(at + 1);
         auto colon = userinfo.find(':');
         e.user = percentDecode(url, userinfo.substr(0, colon), "user");
+        // Redis refuses such ACL user names, and a NUL would cut every message naming the
+        // endpoint short (C strings end there).
+        for (char c : e.user)
+            if (c == '\0' || c == ' ' || static_cast<unsigned char>(c) < 0x20 || c == 0x7f)
+                bad(url,
+                    "the user name contains a NUL, a space or a control character "
+                    "(Redis allows none in an ACL user name)");
         if (colon != std::string_view::npos)
             e.password = percentDecode(url, userinfo.substr(colon + 1), "password");
     }

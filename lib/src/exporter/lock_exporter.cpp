@@ -78,13 +78,33 @@ LockExporter::LockExporter(ExporterOptions options)
             .scan = options_.scan, .pollInterval = pollInterval(), .budget = options_.budget});
 }
 
+namespace {
+
+constexpr int kServerThreads = 16;
+constexpr int kRequestTimeoutMs = 3000;
+
+// civetweb (under prometheus-cpp) serves each connection on one worker thread until the
+// request is read and answered. prometheus-cpp's default of 2 workers and civetweb's 30 s
+// request timeout let two idle sockets keep every scrape out for 30 s, and two clients
+// sending a header line every 2 s hold it for good. So: more workers than a few stray
+// connections, and a request must arrive whole within a few seconds (the clock runs from
+// the connection's first byte wait, so dripping headers does not reset it).
+std::vector<std::string> serverOptions(const std::string& listen) {
+    return {"listening_ports",    listen,
+            "num_threads",        std::to_string(kServerThreads),
+            "request_timeout_ms", std::to_string(kRequestTimeoutMs),
+            "enable_keep_alive",  "no"};
+}
+
+}  // namespace
+
 LockExporter::~LockExporter() {
     stop();
 }
 
 void LockExporter::start() {
     try {
-        exposer_ = std::make_unique<prometheus::Exposer>(options_.listen, 2);
+        exposer_ = std::make_unique<prometheus::Exposer>(serverOptions(options_.listen));
     } catch (const std::exception& e) {
         throw InvalidArgumentError("cannot listen on " + options_.listen + ": " + e.what());
     }

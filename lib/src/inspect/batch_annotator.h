@@ -25,6 +25,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -84,6 +85,13 @@ class BatchAnnotator {
     void receive(Connection& c, Sent& sent, Output& out);
 
     const std::vector<std::string>& notes() const { return notes_; }
+    // A new pass: no key has been read again yet (see readAgain).
+    void forgetRereads() { rereads_.clear(); }
+    // How many times one key may be sent back to be read again because its reads disagreed
+    // (MGET found no string where TYPE says string, the type changed between reads): a key
+    // rewritten that often, or a server whose answers contradict each other, would keep a
+    // pass reading the same keys forever.
+    static constexpr int kMaxRereads = 4;
 
   private:
     void receiveMain(Connection& c, Sent& sent, Output& out);
@@ -106,6 +114,8 @@ class BatchAnnotator {
     LockRecord makeRecord(std::string&& key, SteadyClock::time_point at, std::int64_t pttl) const;
     void setToken(LockRecord& r, std::string_view value) const;
     void note(const std::string& text);
+    // Counts a key sent back to be read again; throws MalformedReplyError past kMaxRereads.
+    void readAgain(const std::string& key, std::string_view why);
     void noteHashReads();
     HashRead hashReadFor(const std::string& key);
     void setFields(LockRecord& r, const Reply& h, HashRead read, std::int64_t length) const;
@@ -122,6 +132,7 @@ class BatchAnnotator {
     std::vector<std::string_view> argv_;           // reused MGET argument list
     bool typeAllowed_ = true;
     std::vector<std::string> notes_;
+    std::unordered_map<std::string, int> rereads_;  // keys read again in this pass
 };
 
 // Throws PermissionError / ReplyError for an error reply to `command` on `instance`.

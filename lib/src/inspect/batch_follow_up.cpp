@@ -4,6 +4,8 @@
 // refused are learnt, then the record is built from what came back.
 #include "annotator_replies.h"
 #include "batch_annotator.h"
+#include "lockscope/errors.h"
+#include "lockscope/text_format.h"
 
 namespace lockscope::inspect {
 
@@ -53,6 +55,16 @@ bool BatchAnnotator::learnRefusedReads(FollowUpReplies& r, HashRead read) {
     return false;
 }
 
+void BatchAnnotator::readAgain(const std::string& key, std::string_view why) {
+    if (++rereads_[key] <= kMaxRereads) return;
+    // The replies of this stage were all read, but later ones may be in flight: the
+    // connection drops them before its next command.
+    throw MalformedReplyError("reading " + printable(key, 64) + " on " + *instance_ + ": " +
+                              std::string(why) + ", " + std::to_string(kMaxRereads + 1) +
+                              " times in a row: the key is unreadable (it keeps changing, or "
+                              "the server's answers contradict each other); stopped here");
+}
+
 namespace {
 
 // The type the replies show: TYPE's answer when it was allowed, else the read that worked.
@@ -77,6 +89,7 @@ void BatchAnnotator::settleFollowUp(std::string&& key, const FollowUpReplies& r,
     }
     if (s.expected[i] != ValueType::String && r.type.view().isStatus() &&
         valueTypeFromName(r.type.text()) != s.expected[i]) {
+        readAgain(key, "its type changed between reads");
         out.retryFollow.push_back(std::move(key));  // it changed type: read it every way
         return;
     }
@@ -88,10 +101,12 @@ void BatchAnnotator::settleFollowUp(std::string&& key, const FollowUpReplies& r,
     switch (shown) {
         case ValueType::String:
             if (!r.sentGet) {  // a string after all (it changed since MGET): read it there
+                readAgain(record.key, "MGET found no string where TYPE says string");
                 out.retryMain.push_back(std::move(record.key));
                 return;
             }
             if (!r.value.view().isString()) {  // changed between TYPE and GET: next round
+                readAgain(record.key, "GET found no string where the reads say string");
                 out.retryFollow.push_back(std::move(record.key));
                 return;
             }

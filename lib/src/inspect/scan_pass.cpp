@@ -32,6 +32,7 @@ ScanPass::ScanPass(Connection& connection, const ScanOptions& options, BatchAnno
       count_(std::to_string(options.count)),
       dedupe_(options.patterns.size() > 1) {
     summary_.progress.patterns = options_.patterns.size();
+    annotator_.forgetRereads();
 }
 
 void ScanPass::compose(bool withScan) {

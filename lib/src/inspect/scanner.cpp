@@ -52,6 +52,7 @@ std::vector<LockRecord> Scanner::readKeys(
         else if (vanished)
             for (auto& [key, answer] : out.redirected) vanished->push_back(std::move(key));
     };
+    annotator_->forgetRereads();
     std::vector<LockRecord> records;
     std::vector<std::string> main, follow, typed;
     std::vector<ValueType> typedAs;

@@ -86,6 +86,9 @@ ServerFacts probeServer(Connection& c) {
         // The run_id tells a restarted server (empty, new locks) from a connection that
         // merely dropped; without it a watcher only sees keys vanish.
         facts.runId = runIdFromInfo(c.command({"INFO", "server"}).text());
+    } catch (const ProtocolError& e) {  // a malformed reply, read twice; not RESP; too big
+        facts.notes.push_back(std::string("INFO unreadable (") + e.what() +
+                              "): a server restart is seen only as vanished keys");
     } catch (const PermissionError&) {
         facts.notes.emplace_back("INFO denied: a server restart is seen only as vanished keys");
     } catch (const ReplyError& e) {

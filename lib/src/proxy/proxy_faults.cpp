@@ -62,10 +62,13 @@ bool LoopbackProxy::fromClient(Link& link, std::string& bytes) {
     if (fault_.load() == ProxyFault::EndlessCursor) restartScans(bytes);
     // The request reaches the server and runs; its reply never comes back.
     if (takeFault(ProxyFault::LoseNextReply)) link.loseReply = true;
+    noteRequests(link, bytes);
     return true;
 }
 
 void LoopbackProxy::fromServer(Link& link, std::string bytes) {
+    bytes = rewrite(link, std::move(bytes));
+    if (bytes.empty()) return;  // a reply not complete yet, held to be rewritten whole
     auto now = Clock::now();
     if (fault_.load() == ProxyFault::DripReplies) {
         milliseconds drip(dripMs_.load());

@@ -2,7 +2,6 @@
 
 #include <hiredis/hiredis.h>
 
-#include <charconv>
 #include <utility>
 
 #include "core/reply_access.h"
@@ -27,15 +26,20 @@ redisReader* makeReader() {
 }  // namespace
 
 ReplyReader::ReplyReader(std::size_t maxReplyBytes)
-    : reader_(makeReader()), maxReplyBytes_(maxReplyBytes) {}
+    : reader_(makeReader()),
+      maxReplyBytes_(maxReplyBytes),
+      frames_([this](const RespHeader& h) { return checkHeader(h); }) {}
 
 ReplyReader::~ReplyReader() {
     if (reader_) redisReaderFree(reader_);
 }
 
+// The header check captures `this`: a moved reader starts a fresh walk of its own (moves
+// happen only before any byte arrives, when Channel is built).
 ReplyReader::ReplyReader(ReplyReader&& o) noexcept
     : reader_(std::exchange(o.reader_, nullptr)),
       maxReplyBytes_(o.maxReplyBytes_),
+      frames_([this](const RespHeader& h) { return checkHeader(h); }),
       firstByte_(o.firstByte_) {}
 
 ReplyReader& ReplyReader::operator=(ReplyReader&& o) noexcept {
@@ -43,6 +47,7 @@ ReplyReader& ReplyReader::operator=(ReplyReader&& o) noexcept {
         if (reader_) redisReaderFree(reader_);
         reader_ = std::exchange(o.reader_, nullptr);
         maxReplyBytes_ = o.maxReplyBytes_;
+        frames_.reset();
         firstByte_ = o.firstByte_;
     }
     return *this;
@@ -51,6 +56,7 @@ ReplyReader& ReplyReader::operator=(ReplyReader&& o) noexcept {
 void ReplyReader::reset() {
     if (reader_) redisReaderFree(reader_);
     reader_ = makeReader();
+    frames_.reset();
     firstByte_ = -1;
 }
 
@@ -62,31 +68,38 @@ std::optional<std::string> ReplyReader::feed(const char* data, std::size_t size)
     if (!reader_) return "out of memory for the reply reader";
     if (size == 0) return std::nullopt;
     if (firstByte_ < 0) firstByte_ = static_cast<unsigned char>(data[0]);
+    // The headers are judged before hiredis parses them (it parses only in next()).
+    if (auto refused = frames_.feed(data, size)) return refused;
     if (redisReaderFeed(reader_, data, size) != REDIS_OK)
         return std::string("cannot buffer the reply: ") + reader_->errstr;
     return checkCap();
 }
 
-// Two checks: a top-level bulk string whose announced length is over the cap fails as soon
-// as its header arrives; anything else fails once that many bytes wait for one reply.
+// Bytes waiting for one reply past the cap: a reply that grows without announcing it.
 std::optional<std::string> ReplyReader::checkCap() const {
-    std::size_t waiting = buffered();
-    if (waiting > maxReplyBytes_)
+    if (buffered() > maxReplyBytes_)
         return "a reply grew past the " + mib(maxReplyBytes_) +
                " reply size cap before it was complete";
-    const char* head = reader_->buf + reader_->pos;
-    if (waiting > 1 && head[0] == '$') {
-        std::string_view header(head + 1, std::min<std::size_t>(waiting - 1, 24));
-        auto end = header.find('\r');
-        if (end != std::string_view::npos) {
-            unsigned long long announced = 0;
-            auto [ptr, ec] = std::from_chars(header.data(), header.data() + end, announced);
-            if (ec == std::errc::result_out_of_range ||
-                (ec == std::errc() && announced > maxReplyBytes_))
-                return "the server announced a " + std::string(header.substr(0, end)) +
-                       "-byte value, over the " + mib(maxReplyBytes_) + " reply size cap";
-        }
+    return std::nullopt;
+}
+
+// A header at any depth that announces more than the cap can hold fails at the header: a
+// value longer than the cap, or more elements than the cap's bytes could carry (each
+// element takes at least 3 bytes, "+\r\n").
+std::optional<std::string> ReplyReader::checkHeader(const RespHeader& h) const {
+    const auto cap = static_cast<std::int64_t>(maxReplyBytes_);
+    const std::string where = h.depth == 0 ? "" : " at depth " + std::to_string(h.depth);
+    if (h.type == '$' || h.type == '!' || h.type == '=') {
+        if (h.length > cap)
+            return "the server announced a " + std::to_string(h.length) + "-byte value" + where +
+                   ", over the " + mib(maxReplyBytes_) + " reply size cap";
+        return std::nullopt;
     }
+    constexpr std::int64_t kSmallestElement = 3;
+    const std::int64_t elements = h.type == '%' ? h.length * 2 : h.length;
+    if (elements > cap / kSmallestElement)
+        return "the server announced an array of " + std::to_string(h.length) + " elements" +
+               where + ", more than the " + mib(maxReplyBytes_) + " reply size cap can hold";
     return std::nullopt;
 }
 

@@ -1,7 +1,10 @@
 #pragma once
 // Turning received bytes into replies with hiredis's redisReader (hiredis stays the RESP
 // parser), plus the one thing it lacks: a cap on how large one reply may grow before it is
-// complete, so a peer announcing "$999999999999" cannot make the client buffer gigabytes.
+// complete, so a peer announcing "$999999999999" cannot make the client buffer gigabytes,
+// and a header at any depth announcing more than the cap ("*2147483647" inside an array)
+// fails as it arrives, before hiredis allocates for it (and before freeing what it
+// allocated takes longer than the command's deadline).
 
 #include <cstddef>
 #include <optional>
@@ -9,6 +12,7 @@
 #include <string_view>
 
 #include "lockscope/reply.h"
+#include "resp_frames.h"
 
 struct redisReader;
 
@@ -35,9 +39,11 @@ class ReplyReader {
 
   private:
     std::optional<std::string> checkCap() const;
+    std::optional<std::string> checkHeader(const RespHeader& header) const;
 
     redisReader* reader_ = nullptr;
     std::size_t maxReplyBytes_;
+    RespFrames frames_;
     int firstByte_ = -1;
 };
 

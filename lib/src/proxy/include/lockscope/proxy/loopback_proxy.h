@@ -35,6 +35,13 @@ enum class ProxyFault {
                      // and the scan would never reach its end
 };
 
+// How rewriteReplies() changes the reply to a chosen command (the server still runs it).
+enum class ReplyRewrite {
+    Replace,  // the reply becomes the given bytes
+    Twice,    // the reply comes twice
+    Append,   // the reply, then the given bytes: a reply no request asked for
+};
+
 class LoopbackProxy {
   public:
     // Listens on a free port on 127.0.0.1 and forwards to 127.0.0.1:upstreamPort. Throws
@@ -69,6 +76,14 @@ class LoopbackProxy {
     // suffices for one request in flight at a time.
     void answerMatching(std::string needle, std::string reply);
     int intercepted() const { return intercepted_.load(); }
+    // From now on (for links opened from now on), the replies to commands named `command`
+    // (any case) are changed as `how` says: every one, or the first `times` when positive.
+    // Requests and replies are told apart by their RESP framing, so each command of a
+    // pipeline gets its own reply's fate. `bytes` must be whole RESP replies.
+    void rewriteReplies(const std::string& command, ReplyRewrite how, std::string bytes = {},
+                        int times = 0);
+    void clearRewrites() { rewriteReplies({}, ReplyRewrite::Replace); }
+    int rewritten() const { return rewritten_.load(); }
 
   private:
     struct Link;
@@ -81,6 +96,12 @@ class LoopbackProxy {
     bool fromClient(Link& link, std::string& bytes);
     void fromServer(Link& link, std::string bytes);
     bool takeFault(ProxyFault fault);  // true (and cleared) when `fault` is pending
+    // The rewriting of replies (reply_rewrite.cpp): requests forwarded are remembered by
+    // name, and each complete reply is matched with the oldest one.
+    void noteRequests(Link& link, const std::string& bytes);
+    std::string rewrite(Link& link, std::string bytes);
+    std::string changed(const std::string& command, std::string reply);
+    bool rewriting() const;
 
     Endpoint upstream_;
     int listenFd_ = -1;
@@ -97,6 +118,10 @@ class LoopbackProxy {
     std::atomic<int> accepted_{0}, intercepted_{0};
     mutable std::mutex matchMutex_;  // guards needle_ and canned_
     std::string needle_, canned_;
+    std::string rewriteCommand_, rewriteBytes_;  // guarded by matchMutex_ too
+    ReplyRewrite rewriteHow_ = ReplyRewrite::Replace;
+    int rewriteTimes_ = 0;
+    std::atomic<int> rewritten_{0};
     std::thread thread_;  // last: it starts once everything it uses exists
 };
 
