@@ -60,6 +60,11 @@ class ReplayPanel : public QWidget {
     ReplayTransport* transport() const { return transport_; }
     QComboBox* scenarioChooser() const { return chooser_; }
     QCheckBox* predictToggle() const { return predict_; }
+    // The whole-night totals (the table's reference columns) would answer the predict
+    // prompts from beat 0: with the prompts on they wait for the story's end, or for this
+    // toggle.
+    QToolButton* totalsToggle() const { return totals_; }
+    bool totalsShown() const;
     QWidget* timeline() const { return timeline_; }
     LiveRun* liveRun() const { return live_; }
 
@@ -145,10 +150,11 @@ class ReplayPanel : public QWidget {
     QWidget* buildTopRow();
     QWidget* buildSidebar();
     QWidget* buildTimeline();
-    void showStory();       // the recording changed (load, parameter, fork)
-    void showBeat();        // the current beat changed
-    void showSummary();     // the sidebar's description, and the verdict at the end
-    void showReferences();  // the table's rows and reference columns for the story
+    void showStory();         // the recording changed (load, parameter, fork)
+    void showBeat();          // the current beat changed
+    void showSummary();       // the sidebar's description, and the verdict at the end
+    void showReferences();    // the table's rows and reference columns for the story
+    void showOrHideTotals();  // the reference columns: at the end, or when asked
     void playTick();
     void startGlide();
     void stopGlide();
@@ -190,6 +196,7 @@ class ReplayPanel : public QWidget {
     QComboBox* chooser_;
     QSpinBox* seed_;
     QCheckBox* predict_;
+    QToolButton* totals_;
     QToolButton* export_;
     ExportOptions* exportOptions_ = nullptr;
     QToolButton* file_;
