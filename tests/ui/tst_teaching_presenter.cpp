@@ -7,6 +7,7 @@
 // fixed-report and redlock-gc-pause go to the screenshots folder.
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
@@ -14,6 +15,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
+#include <QToolButton>
 #include <memory>
 
 #include "teaching/lane_fonts.h"
@@ -144,6 +146,180 @@ class TeachingPresenterTest : public QObject {
             }
         }
         qInfo("the smallest narration type at any beat: %d px", smallest);
+    }
+
+    void theLanesLegendAndControlsGrowWithTheZoom() {
+        // Item 9: in presenter mode the Redlock nodes' ownership was a 2-px hairline (the
+        // slide drew thick labelled bars) and the legend and the controls stayed at 13 px.
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        ReplayPanel* panel = projector.window.teaching();
+        QVERIFY(panel->zoom() > 1.0);
+        QVERIFY(panel->loadScenario(QStringLiteral("redlock-gc-pause")));
+        TimelineLanes* lanes = panel->lanes();
+        const auto& recording = panel->replay().recording();
+        const double barLabel = QFontMetricsF(LaneFonts::sized(10, true)).height();
+        int nodeLabels = 0;
+        for (int beat = 0; beat < static_cast<int>(panel->replay().beats().size()); ++beat) {
+            panel->seek(beat);
+            lanes->repaint();
+            for (int lane = 0; lane < static_cast<int>(recording.lanes.size()); ++lane) {
+                if (recording.lanes[lane].kind != sim::LaneKind::RedisKey) continue;
+                const QRectF bar = lanes->barRow(lane);
+                QVERIFY2(bar.height() >= barLabel,
+                         qPrintable(QStringLiteral("beat %1 node %2: a %3 px bar")
+                                        .arg(beat + 1)
+                                        .arg(QString::fromStdString(recording.lanes[lane].name))
+                                        .arg(bar.height())));
+                for (const TimelineLanes::DrawnLabel& label : lanes->drawnLabels())
+                    nodeLabels += bar.contains(label.rect) ? 1 : 0;
+            }
+        }
+        QVERIFY2(nodeLabels > 0, "no node's bar carries its holder's name");
+        panel->seek(19);
+        QVERIFY(testing::saveScreenshot(&projector.window,
+                                        QStringLiteral("teaching-presenter-720p-redlock-bars")));
+        auto* legend = panel->findChild<QLabel*>(QStringLiteral("replayLegend"));
+        QVERIFY(legend);
+        QCOMPARE(legend->font().pixelSize(), LaneFonts::px(13));
+        QVERIFY(legend->font().pixelSize() > 13);
+        QVERIFY(panel->scenarioChooser()->font().pixelSize() >= LaneFonts::px(12));
+        // Back in the normal window: the window's sizes again, in every cell of the table.
+        projector.window.setPresenterMode(false);
+        QCoreApplication::processEvents();
+        QCOMPARE(legend->font().pixelSize(), 13);
+        const ReplayPanel normal;
+        QCOMPARE(panel->scenarioChooser()->font(), normal.scenarioChooser()->font());
+        OutcomeComparison* table = panel->comparison();
+        for (int c = 0; c < table->columnCount(); ++c)
+            for (int r = 0; r < table->rowCount(); ++r)
+                QVERIFY2(table->item(r, c)->font().pixelSize() == table->font().pixelSize(),
+                         qPrintable(QStringLiteral("column %1 keeps %2 px in a %3 px table")
+                                        .arg(table->horizontalHeaderItem(c)->text())
+                                        .arg(table->item(r, c)->font().pixelSize())
+                                        .arg(table->font().pixelSize())));
+    }
+
+    void nothingIsDrawnOverALabel() {
+        // Item 10: the "release ×5" pill covered "frozen: GC pause", the "now" flag the axis
+        // labels (14 s and 16 s on the slide, 40 s at fixed-report's beat 10). At every
+        // beat of every story, in the window and on the slide.
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        ReplayPanel* panel = projector.window.teaching();
+        TimelineLanes* lanes = panel->lanes();
+        QTemporaryDir out;
+        int bands = 0;
+        auto check = [&](const QString& where) {
+            const QRectF flag = lanes->drawnFlag();
+            for (const TimelineLanes::DrawnLabel& tick : lanes->drawnTicks())
+                QVERIFY2(!tick.rect.intersects(flag),
+                         qPrintable(where +
+                                    QStringLiteral(": the now flag over \"%1\"").arg(tick.text)));
+            for (const TimelineLanes::DrawnLabel& band : lanes->drawnBandLabels()) {
+                ++bands;
+                for (const QRectF& marker : lanes->drawnMarkers())
+                    QVERIFY2(!marker.intersects(band.rect),
+                             qPrintable(where +
+                                        QStringLiteral(": a marker over \"%1\"").arg(band.text)));
+            }
+        };
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            const int beats = static_cast<int>(panel->replay().beats().size());
+            for (int beat = 0; beat < beats; ++beat) {
+                panel->seek(beat);
+                lanes->repaint();
+                check(QStringLiteral("window %1 beat %2").arg(name).arg(beat + 1));
+                if (QTest::currentTestFailed()) return;
+                // The slide lays the lanes out again at its own size: what it drew.
+                if (isShownStory(name) || name == QLatin1String("redlock-gc-pause")) {
+                    QVERIFY(panel->exportPng(out.filePath(QStringLiteral("slide.png")),
+                                             ReplayPanel::kSlideSize, 0.5));
+                    check(QStringLiteral("slide %1 beat %2").arg(name).arg(beat + 1));
+                    if (QTest::currentTestFailed()) return;
+                }
+            }
+        }
+        QVERIFY(bands > 0);
+    }
+
+    void slidesPrintTheTitleOnceAndSizeTheirText() {
+        // Item 11: the title was printed twice (once tiny, inside the timeline), table
+        // labels were cut, the narration and legend were 2 % of the slide's height.
+        ReplayPanel panel;
+        panel.resize(1280, 720);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.loadScenario(QStringLiteral("redlock-gc-pause")));
+        panel.seek(static_cast<int>(panel.replay().beats().size()) - 1);
+        // Counts the paints of the widgets a slide must not draw a second time.
+        struct PaintCounter : QObject {
+            int paints = 0;
+            bool eventFilter(QObject*, QEvent* e) override {
+                paints += e->type() == QEvent::Paint ? 1 : 0;
+                return false;
+            }
+        } title, legend;
+        panel.findChild<QWidget*>(QStringLiteral("replayTitle"))->installEventFilter(&title);
+        panel.findChild<QWidget*>(QStringLiteral("replayLegend"))->installEventFilter(&legend);
+        QTest::qWait(100);  // the window's own paints done
+        title.paints = legend.paints = 0;
+        const QString png = testing::screenshotPath(QStringLiteral("teaching-slide-redlock-end"));
+        QVERIFY(panel.exportPng(png));
+        QCOMPARE(title.paints, 0);
+        QCOMPARE(legend.paints, 0);
+        const ReplayPanel::SlideFacts& slide = panel.lastSlide();
+        const int height = ReplayPanel::kSlideSize.height();
+        QVERIFY2(slide.narrationPx >= height * 0.019,
+                 qPrintable(QString::number(slide.narrationPx)));
+        QVERIFY2(slide.legendPx >= height * 0.019, qPrintable(QString::number(slide.legendPx)));
+        QVERIFY(slide.narrationWhole);
+        QVERIFY(slide.tableLabelsWhole);
+        QVERIFY(panel.exportPdf(
+            testing::screenshotPath(QStringLiteral("teaching-slide-broken-foreign-del"))
+                .replace(QStringLiteral(".png"), QStringLiteral(".pdf"))));
+        QVERIFY(panel.loadScenario(QStringLiteral("broken-report")));
+        panel.seek(10);
+        QVERIFY(panel.exportPng(
+            testing::screenshotPath(QStringLiteral("teaching-slide-broken-foreign-del"))));
+        QVERIFY(panel.lastSlide().narrationWhole);
+        QVERIFY(panel.lastSlide().tableLabelsWhole);
+    }
+
+    void theTotalsWaitForTheEnd() {
+        // Item 12: from beat 0 the table showed the broken story's whole-night totals next
+        // to the predict prompts: the answer before the question.
+        ReplayPanel panel;
+        panel.resize(1280, 720);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        QVERIFY(panel.loadScenario(QStringLiteral("broken-report")));
+        OutcomeComparison* table = panel.comparison();
+        QVERIFY(panel.predictEnabled());
+        for (int beat : {-1, 0, 5, 20}) {
+            panel.seek(beat);
+            QVERIFY(table->isColumnHidden(ReplayPanel::kBrokenColumn));
+            QVERIFY(table->isColumnHidden(ReplayPanel::kFixedColumn));
+            QVERIFY(!table->isColumnHidden(ReplayPanel::kCurrentColumn));
+        }
+        QVERIFY(testing::saveScreenshot(&panel, QStringLiteral("teaching-totals-hidden")));
+        panel.totalsToggle()->click();  // the presenter reveals them
+        QVERIFY(!table->isColumnHidden(ReplayPanel::kBrokenColumn));
+        QVERIFY(!table->isColumnHidden(ReplayPanel::kFixedColumn));
+        panel.totalsToggle()->click();
+        QVERIFY(table->isColumnHidden(ReplayPanel::kBrokenColumn));
+        panel.seek(static_cast<int>(panel.replay().beats().size()) - 1);  // the end
+        QVERIFY(!table->isColumnHidden(ReplayPanel::kBrokenColumn));
+        QVERIFY(!table->isColumnHidden(ReplayPanel::kFixedColumn));
+        // The whole night's count, as the simulator tells it.
+        QCOMPARE(table->value(0, ReplayPanel::kBrokenColumn),
+                 table->rows().front().value(sim::Replay("broken-report").outcome()));
+        panel.seek(3);
+        QVERIFY(table->isColumnHidden(ReplayPanel::kBrokenColumn));
+        panel.setPredictEnabled(false);  // no question to give away
+        QVERIFY(!table->isColumnHidden(ReplayPanel::kBrokenColumn));
     }
 };
 

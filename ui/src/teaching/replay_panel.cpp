@@ -51,7 +51,8 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     fixedReference_ = referenceOutcome("fixed-report");
 
     live_ = new LiveRun(this);
-    QWidget* top = buildTopRow();
+    QWidget* top = topRow_ = buildTopRow();
+    controlsFont_ = top->font();
     transport_ = new ReplayTransport;
     QWidget* timeline = buildTimeline();
     updateLegend();

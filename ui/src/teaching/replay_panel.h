@@ -76,6 +76,15 @@ class ReplayPanel : public QWidget {
     bool exportPdf(const QString& path, QSize size = kSlideSize);
     bool exportSlides(const QString& path, QSize size = kSlideSize);
     QString forkNote() const;
+    // What the last slide drawn was given (tests): its narration's and legend's type in
+    // pixels, whether the narration fit its box, whether every table label was whole.
+    struct SlideFacts {
+        int narrationPx = 0;
+        int legendPx = 0;
+        bool narrationWhole = false;
+        bool tableLabelsWhole = false;
+    };
+    const SlideFacts& lastSlide() const { return slide_; }
     // Where the "now" cursor is drawn: the current beat's time, or between it and the next
     // beat's while the story plays (replay_panel_glide.cpp).
     sim::VirtualMs cursorTime() const;
@@ -163,6 +172,8 @@ class ReplayPanel : public QWidget {
     void showInfo(const QString& message);
     void exportWithDialog(ExportKind kind);
     void paintSlide(QPainter& painter, const QSizeF& size);
+    QString slideNarrationHtml() const;
+    void drawTable(QPainter& painter, const QRectF& into);
     bool writePdf(const QString& path, const QSize& size, bool everyBeat);
     void saveWithDialog();
     void exploreWithDialog();
@@ -173,6 +184,7 @@ class ReplayPanel : public QWidget {
     void showLiveResult();
     void updateLegend();
     void setZoom(double factor);
+    void applyZoomedFonts();  // the timeline's title, its legend and the controls
     // The panes on a short screen (1280×720), in either mode: the narration box gets the
     // room its pinned verdict or question needs, and in presenter mode the table gets the
     // room to show every row and column; the timeline keeps the rest.
@@ -193,6 +205,8 @@ class ReplayPanel : public QWidget {
     sim::VirtualMs glideFrom_ = 0, glideTo_ = 0;
     QString lastError_;
 
+    QWidget* topRow_;
+    QFont controlsFont_;  // the top row's and the transport's font outside presenter mode
     QComboBox* chooser_;
     QSpinBox* seed_;
     QCheckBox* predict_;
@@ -220,6 +234,7 @@ class ReplayPanel : public QWidget {
     QWidget* sidebar_ = nullptr;
     QToolButton* presenterButton_ = nullptr;
     bool presenter_ = false;
+    SlideFacts slide_;
     double zoomBeforePresenter_ = 1.0;
 };
 

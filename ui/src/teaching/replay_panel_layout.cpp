@@ -144,6 +144,7 @@ QWidget* ReplayPanel::buildTimeline() {
     layout->setContentsMargins(0, 4, 0, 0);
     layout->setSpacing(2);
     title_ = new ElidedLabel;
+    title_->setObjectName(QStringLiteral("replayTitle"));
     title_->setFont(LaneFonts::sized(20, true));
     title_->setContentsMargins(12, 0, 12, 0);
     nowLine_ = new ElidedLabel;

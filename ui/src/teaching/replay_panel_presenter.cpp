@@ -16,6 +16,7 @@
 #include "outcome_comparison.h"
 #include "replay_panel.h"
 #include "replay_pttl_plot.h"
+#include "replay_transport.h"
 #include "timeline_lanes.h"
 
 namespace lockscope::ui {
@@ -58,6 +59,7 @@ void ReplayPanel::resetZoom() {
 
 void ReplayPanel::setZoom(double factor) {
     LaneFonts::zoom() = std::clamp(factor, kMinZoom, kMaxZoom);
+    applyZoomedFonts();
     narration_->applyZoom();
     QFont tableFont = comparison_->font();
     tableFont.setPixelSize(LaneFonts::px(15));
@@ -69,6 +71,19 @@ void ReplayPanel::setZoom(double factor) {
     lanes_->updateGeometry();
     showStory();
     fitPanes();
+}
+
+void ReplayPanel::applyZoomedFonts() {
+    // The title, the line under it and the legend (on slides too) grow with the lanes.
+    title_->setFont(LaneFonts::sized(20, true));
+    nowLine_->setFont(LaneFonts::sized(16, false));
+    legend_->setFont(LaneFonts::sized(13, false));
+    // The controls a presenter reaches for, read from the room too; the window's own size
+    // outside presenter mode.
+    QFont controls = controlsFont_;
+    if (presenter_) controls.setPixelSize(LaneFonts::px(12));
+    topRow_->setFont(controls);
+    transport_->setFont(controls);
 }
 
 void ReplayPanel::fitPanes() {
@@ -91,9 +106,10 @@ void ReplayPanel::fitPanes() {
         const int across = bottom_->width() - bottom_->handleWidth();
         if (across <= 0) return;  // not laid out yet
         // A few pixels of slack: a column one pixel short scrolls the whole table sideways.
-        // The narration keeps 60 % while the table has its one column (its labels whole in
-        // the rest), 40 % once the totals show: their labels are what the ending is read by.
-        const int share = totalsShown() ? across * 6 / 10 : across * 4 / 10;
+        // The narration keeps two thirds while the table has its one column (a long label
+        // elided, whole in its tooltip), 40 % once the totals show: their labels are what
+        // the ending is read by.
+        const int share = totalsShown() ? across * 6 / 10 : across / 3;
         const int wide =
             std::min(table.width() + 4, std::max(share, comparison_->leastWidth() + 2));
         bottom_->setSizes({across - wide, wide});
