@@ -130,9 +130,11 @@ void ReplayPanel::fitPanes() {
         // In front of a room every beat's command, reply and narration show whole, without
         // scrolling: the box is as tall as the story's longest beat needs, at the largest
         // type that fits what the lanes leave; the table's rows show too.
+        // At most half the height: the lanes are the story.
+        const int most = std::min(room, total / 2);
         const int text = narration_->fitStory(*replay_, predict_->isChecked(),
-                                              narration_->contentsRect().width(), room);
-        const int pane = std::min(std::max(text, table.height()), std::max(room, 0));
+                                              narration_->contentsRect().width(), most);
+        const int pane = std::min(std::max(text, table.height()), std::max(most, 0));
         if (pane > 0) vertical_->setSizes({total - pane, pane});
         return;
     }
