@@ -150,7 +150,7 @@ class TeachingPresenterTest : public QObject {
 
     void theLanesLegendAndControlsGrowWithTheZoom() {
         // Item 9: in presenter mode the Redlock nodes' ownership was a 2-px hairline (the
-        // slide drew thick labelled bars) and the legend and the controls stayed at 13 px.
+        // slide drew thick labelled bars) and the legend stayed at 13 px.
         ProjectorWindow projector(settings());
         QVERIFY(projector.exposed);
         ReplayPanel* panel = projector.window.teaching();
@@ -183,13 +183,13 @@ class TeachingPresenterTest : public QObject {
         QVERIFY(legend);
         QCOMPARE(legend->font().pixelSize(), LaneFonts::px(13));
         QVERIFY(legend->font().pixelSize() > 13);
-        QVERIFY(panel->scenarioChooser()->font().pixelSize() >= LaneFonts::px(12));
+        // Every control in view: the window is no wider than the projector.
+        QVERIFY2(projector.window.minimumSizeHint().width() <= 1280,
+                 qPrintable(QString::number(projector.window.minimumSizeHint().width())));
         // Back in the normal window: the window's sizes again, in every cell of the table.
         projector.window.setPresenterMode(false);
         QCoreApplication::processEvents();
         QCOMPARE(legend->font().pixelSize(), 13);
-        const ReplayPanel normal;
-        QCOMPARE(panel->scenarioChooser()->font(), normal.scenarioChooser()->font());
         OutcomeComparison* table = panel->comparison();
         for (int c = 0; c < table->columnCount(); ++c)
             for (int r = 0; r < table->rowCount(); ++r)

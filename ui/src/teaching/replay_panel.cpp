@@ -51,8 +51,7 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     fixedReference_ = referenceOutcome("fixed-report");
 
     live_ = new LiveRun(this);
-    QWidget* top = topRow_ = buildTopRow();
-    controlsFont_ = top->font();
+    QWidget* top = buildTopRow();
     transport_ = new ReplayTransport;
     QWidget* timeline = buildTimeline();
     updateLegend();

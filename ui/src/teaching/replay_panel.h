@@ -184,7 +184,7 @@ class ReplayPanel : public QWidget {
     void showLiveResult();
     void updateLegend();
     void setZoom(double factor);
-    void applyZoomedFonts();  // the timeline's title, its legend and the controls
+    void applyZoomedFonts();  // the timeline's title and its legend
     // The panes on a short screen (1280×720), in either mode: the narration box gets the
     // room its pinned verdict or question needs, and in presenter mode the table gets the
     // room to show every row and column; the timeline keeps the rest.
@@ -205,8 +205,6 @@ class ReplayPanel : public QWidget {
     sim::VirtualMs glideFrom_ = 0, glideTo_ = 0;
     QString lastError_;
 
-    QWidget* topRow_;
-    QFont controlsFont_;  // the top row's and the transport's font outside presenter mode
     QComboBox* chooser_;
     QSpinBox* seed_;
     QCheckBox* predict_;

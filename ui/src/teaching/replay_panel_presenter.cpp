@@ -78,12 +78,8 @@ void ReplayPanel::applyZoomedFonts() {
     title_->setFont(LaneFonts::sized(20, true));
     nowLine_->setFont(LaneFonts::sized(16, false));
     legend_->setFont(LaneFonts::sized(13, false));
-    // The controls a presenter reaches for, read from the room too; the window's own size
-    // outside presenter mode.
-    QFont controls = controlsFont_;
-    if (presenter_) controls.setPixelSize(LaneFonts::px(12));
-    topRow_->setFont(controls);
-    transport_->setFont(controls);
+    // The controls keep the window's size: larger, the top row alone is wider than a
+    // 1280-px projector (seen under Xvfb: the Export button off the screen's edge).
 }
 
 void ReplayPanel::fitPanes() {
