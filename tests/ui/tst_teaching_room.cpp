@@ -196,8 +196,10 @@ class TeachingRoomTest : public QObject {
         QHeaderView* header = panel->comparison()->horizontalHeader();
         const int word =
             QFontMetrics(header->font()).horizontalAdvance(QStringLiteral("broken-report"));
+        // (The whole-night totals wait for the story's end, hidden: issue 35 item 12.)
         for (int c = 0; c < panel->comparison()->columnCount(); ++c)
-            QVERIFY2(header->sectionSize(c) >= word, qPrintable(QString::number(c)));
+            if (!panel->comparison()->isColumnHidden(c))
+                QVERIFY2(header->sectionSize(c) >= word, qPrintable(QString::number(c)));
         window.tabs()->setCurrentIndex(0);
         QVERIFY(window.sidebar()->isVisible());
     }

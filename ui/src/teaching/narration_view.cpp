@@ -4,6 +4,8 @@
 #include <QScrollBar>
 #include <QTextDocument>
 #include <algorithm>
+#include <cmath>
+#include <vector>
 
 #include "lane_colors.h"
 #include "lane_fonts.h"
@@ -18,15 +20,20 @@ QString esc(const std::string& text) {
     return qs(text).toHtmlEscaped();
 }
 
-// The HTML's pixel sizes scaled by the teaching view's zoom.
-QString zoomed(const QString& html) {
+constexpr int kBodyPx = 18;  // the body's type at zoom 1; the HTML's sizes are for it
+
+// The HTML's pixel sizes scaled to a body of `bodyPx` (the zoomed, maybe fitted, size).
+QString scaled(const QString& html, int bodyPx) {
     static const QRegularExpression size(QStringLiteral("font-size:(\\d+)px"));
     QString out;
     qsizetype last = 0;
     for (auto it = size.globalMatch(html); it.hasNext();) {
         auto m = it.next();
         out += html.mid(last, m.capturedStart() - last);
-        out += QStringLiteral("font-size:%1px").arg(LaneFonts::px(m.captured(1).toInt()));
+        out +=
+            QStringLiteral("font-size:%1px")
+                .arg(std::max(
+                    6, static_cast<int>(std::lround(m.captured(1).toDouble() * bodyPx / kBodyPx))));
         last = m.capturedEnd();
     }
     return out + html.mid(last);
@@ -46,6 +53,11 @@ NarrationView::NarrationView(QWidget* parent) : QTextBrowser(parent) {
     pinned_->setMargin(6);
     pinned_->setBackgroundRole(QPalette::AlternateBase);
     pinned_->hide();
+    measure_ = new QLabel(this);
+    measure_->setWordWrap(true);
+    measure_->setTextFormat(Qt::RichText);
+    measure_->setMargin(pinned_->margin());
+    measure_->hide();
     // The strip is as wide as the text above it: a scroll bar appearing narrows both.
     connect(verticalScrollBar(), &QScrollBar::rangeChanged, this, &NarrationView::layoutPinned,
             Qt::QueuedConnection);
@@ -54,16 +66,23 @@ NarrationView::NarrationView(QWidget* parent) : QTextBrowser(parent) {
 }
 
 void NarrationView::applyZoom() {
-    QFont f = font();
-    f.setPixelSize(LaneFonts::px(18));
-    setFont(f);
-    pinned_->setFont(f);
-    layoutPinned();
+    bodyPx_ = LaneFonts::px(kBodyPx);
+    render();
+}
+
+void NarrationView::setPresenting(bool on) {
+    fitting_ = on;
+    bodyPx_ = LaneFonts::px(kBodyPx);
 }
 
 void NarrationView::resizeEvent(QResizeEvent* event) {
     QTextBrowser::resizeEvent(event);
-    layoutPinned();
+    // The viewport's resizes come here too (its margin for the strip): only the box's own
+    // new size re-renders, with the story's type again, smaller only if this beat needs it.
+    if (fitting_ && size() != renderedAt_)
+        render();
+    else
+        layoutPinned();
 }
 
 void NarrationView::layoutPinned() {
@@ -100,69 +119,165 @@ QString NarrationView::plainText() const {
     return toPlainText() + QLatin1Char('\n') + strip.toPlainText();
 }
 
-void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
+NarrationView::Composed NarrationView::compose(const sim::Replay& replay, int index,
+                                               bool predict) const {
     const QPalette& pal = palette();
-    QString codeBg = pal.color(QPalette::AlternateBase).name();
-    QString dim = pal.color(QPalette::PlaceholderText).name();
-    QString html;
-    question_ = answer_ = false;
-    const sim::Beat* beat = replay.beat();
-    int count = static_cast<int>(replay.beats().size());
+    const QString codeBg = pal.color(QPalette::AlternateBase).name();
+    const QString dim = pal.color(QPalette::PlaceholderText).name();
+    const auto& beats = replay.beats();
+    const int count = static_cast<int>(beats.size());
+    const sim::Beat* beat = index >= 0 && index < count ? &beats[index] : nullptr;
+    Composed out;
     if (!beat) {
+        // The title is over the lanes already: the story's set-up and how to start.
         const sim::Scenario& s = replay.scenario();
-        html += QStringLiteral(
-                    "<p style='font-size:22px'><b>%1</b></p><p>%2</p><p style='color:%3'>%4</p>")
-                    .arg(esc(s.title), esc(s.summary), dim,
-                         tr("%1 beats. Press → (or Space to play) to start the story.").arg(count));
+        out.text =
+            QStringLiteral("<p>%1</p><p style='color:%2'>%3</p>")
+                .arg(esc(s.summary), dim,
+                     tr("%1 beats. Press → (or Space to play) to start the story.").arg(count));
     } else {
+        // In front of a room the transport and the "now" flag say when and which beat.
         QColor actor = LaneColors::actor(qs(beat->actor), pal);
-        html += QStringLiteral(
-                    "<p style='font-size:20px'><b>%1</b> &nbsp;·&nbsp; <b style='color:%2'>%3</b>"
-                    " &nbsp;<span style='color:%4'>beat %5 of %6</span></p>")
+        if (!fitting_)
+            out.text +=
+                QStringLiteral(
+                    "<p style='font-size:20px'><b>%1</b> &nbsp;·&nbsp; <b style='color:%2'>%3"
+                    "</b> &nbsp;<span style='color:%4'>beat %5 of %6</span></p>")
                     .arg(virtualTimeText(beat->time), actor.name(), esc(beat->actor), dim)
                     .arg(beat->index + 1)
                     .arg(count);
         if (!beat->command.empty()) {
-            html += QStringLiteral(
-                        "<table width='100%' cellpadding='8' style='background:%1'><tr><td>"
-                        "<p style='font-family:monospace; font-size:20px; white-space:pre-wrap; "
-                        "margin:0'>&gt; %2<br>%3</p></td></tr></table>")
-                        .arg(codeBg, esc(beat->shown.empty() ? beat->command : beat->shown),
-                             esc(beat->reply));
+            // In presenter mode the command names who sent it (no line above says it).
+            const QString who = fitting_ ? QStringLiteral("<b style='color:%1'>%2</b> ")
+                                               .arg(actor.name(), esc(beat->actor))
+                                         : QString();
+            out.text +=
+                QStringLiteral(
+                    "<table width='100%' cellpadding='8' style='background:%1'><tr><td>"
+                    "<p style='font-family:monospace; font-size:20px; "
+                    "white-space:pre-wrap; margin:0'>%2&gt; %3<br>%4</p></td></tr></table>")
+                    .arg(codeBg, who, esc(beat->shown.empty() ? beat->command : beat->shown),
+                         esc(beat->reply));
         }
-        // The raw command as sent (EVALSHA <sha1> …) for whoever asks.
-        setToolTip(beat->command.empty() || beat->command == beat->shown
-                       ? QString()
-                       : tr("Sent as: %1").arg(qs(beat->command)));
-        html += QStringLiteral("<p>%1</p>").arg(narrationText(*beat).toHtmlEscaped());
+        out.text += QStringLiteral("<p>%1</p>").arg(narrationText(*beat).toHtmlEscaped());
         if (predict && beat->predict) {
-            answer_ = true;
-            html += QStringLiteral("<p style='color:%1'><b>✔ Answer:</b> %2</p>")
-                        .arg(LaneColors::good(pal).name(), esc(beat->predict->answer));
+            out.answer = true;
+            out.text += QStringLiteral("<p style='color:%1'><b>✔ Answer:</b> %2</p>")
+                            .arg(LaneColors::good(pal).name(), esc(beat->predict->answer));
         }
     }
-    setHtml(zoomed(html));
     // The pinned strip: how the run came out at its end (from its counts: the summary only
     // sets it up), and the question that stops playback.
-    QString strip;
-    verdict_ = beat && replay.atEnd();
-    if (verdict_)
-        strip += QStringLiteral("<p style='margin:0'><b>%1</b> %2</p>")
-                     .arg(tr("Verdict:"), esc(sim::runVerdict(replay.outcome())));
-    if (predict) {
-        if (auto question = replay.pendingQuestion()) {
-            question_ = true;
-            strip += QStringLiteral(
+    out.verdict = beat && index + 1 >= count;
+    if (out.verdict)
+        out.strip += QStringLiteral("<p style='margin:0'><b>%1</b> %2</p>")
+                         .arg(tr("Verdict:"), esc(sim::runVerdict(replay.outcome())));
+    const int next = index + 1;
+    if (predict && next < count && beats[next].predict) {
+        out.question = true;
+        out.strip += QStringLiteral(
                          "<p style='margin:0; color:%1'><b>%2</b> %3</p>"
                          "<p style='margin:0; color:%4'>%5</p>")
                          .arg(LaneColors::question(pal).name(), tr("Predict:"),
-                              qs(*question).toHtmlEscaped(), dim,
+                              esc(beats[next].predict->question), dim,
                               tr("Think, then press → to see what happens."));
-        }
     }
-    pinned_->setText(strip);
-    pinned_->setVisible(!strip.isEmpty());
+    return out;
+}
+
+void NarrationView::showReplay(const sim::Replay& replay, bool predict) {
+    composed_ = compose(replay, replay.currentBeat(), predict);
+    question_ = composed_.question;
+    answer_ = composed_.answer;
+    verdict_ = composed_.verdict;
+    // The raw command as sent (EVALSHA <sha1> …) for whoever asks.
+    const sim::Beat* beat = replay.beat();
+    setToolTip(!beat || beat->command.empty() || beat->command == beat->shown
+                   ? QString()
+                   : tr("Sent as: %1").arg(qs(beat->command)));
+    render();
+}
+
+void NarrationView::render() {
+    renderedAt_ = size();
+    QFont f = font();
+    f.setPixelSize(bodyPx_);
+    setFont(f);
+    pinned_->setFont(f);
+    setHtml(scaled(composed_.text, bodyPx_));
+    pinned_->setText(composed_.strip);
+    pinned_->setVisible(!composed_.strip.isEmpty());
     layoutPinned();
+    if (fitting_) shrinkToFit();
+}
+
+int NarrationView::heightFor(const Composed& beat, int bodyPx, int width) const {
+    // Remembered: the panel asks for the whole story at every beat and resize.
+    const QString key = QStringLiteral("%1|%2|%3|%4|%5")
+                            .arg(bodyPx)
+                            .arg(width)
+                            .arg(height() - contentsRect().height())
+                            .arg(beat.text, beat.strip);
+    if (const auto known = measured_.constFind(key); known != measured_.constEnd()) return *known;
+    if (measured_.size() > 20000) measured_.clear();
+    QFont f = font();
+    f.setPixelSize(bodyPx);
+    QTextDocument doc;
+    doc.setDefaultFont(f);
+    doc.setDocumentMargin(document()->documentMargin());
+    doc.setHtml(scaled(beat.text, bodyPx));
+    doc.setTextWidth(width);
+    int strip = 0;
+    if (!beat.strip.isEmpty()) {
+        measure_->setFont(f);
+        measure_->setText(beat.strip);
+        strip = measure_->heightForWidth(width);
+    }
+    const int frame = height() - contentsRect().height();
+    const int need = frame + static_cast<int>(std::ceil(doc.size().height())) + strip;
+    measured_.insert(key, need);
+    return need;
+}
+
+int NarrationView::fitStory(const sim::Replay& replay, bool predict, int width, int room) {
+    std::vector<Composed> beats;
+    for (int b = -1; b < static_cast<int>(replay.beats().size()); ++b)
+        beats.push_back(compose(replay, b, predict));
+    auto storyHeight = [&](int px) {
+        int most = 0;
+        for (const Composed& beat : beats) most = std::max(most, heightFor(beat, px, width));
+        return most;
+    };
+    // The largest type that shows every beat whole in the room, read from the back rows
+    // at 18 px and from the middle at 13 px.
+    const int smallest = LaneFonts::px(13);
+    int px = LaneFonts::px(kBodyPx);
+    int need = storyHeight(px);
+    while (need > room && px > smallest) need = storyHeight(--px);
+    bodyPx_ = px;
+    render();
+    return std::min(need, room);
+}
+
+void NarrationView::shrinkToFit() {
+    // The story's type did not fit this beat in the room the panel had: smaller type for
+    // this beat alone, down to what the front rows still read, rather than a scroll bar.
+    const int width = contentsRect().width();
+    const int smallest = LaneFonts::px(10);
+    int px = bodyPx_;
+    while (px > smallest && heightFor(composed_, px, width) > height()) --px;
+    if (px == bodyPx_) return;
+    QFont f = font();
+    f.setPixelSize(px);
+    setFont(f);
+    pinned_->setFont(f);
+    setHtml(scaled(composed_.text, px));
+    layoutPinned();
+}
+
+bool NarrationView::textWhole() const {
+    return verticalScrollBar()->maximum() == 0 &&
+           document()->size().height() <= viewport()->height() + 0.5;
 }
 
 int NarrationView::neededHeight() const {

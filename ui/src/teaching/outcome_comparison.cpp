@@ -99,12 +99,16 @@ void OutcomeComparison::setColumn(int column, const QString& header,
         auto* item = new QTableWidgetItem(QString::number(v));
         item->setTextAlignment(Qt::AlignCenter);
         item->setData(Qt::UserRole, v);
-        QFont f = font();
-        f.setBold(true);
-        item->setFont(f);
+        item->setFont(cellFont());
         setItem(r, column, item);
         tint(r, column, v);
     }
+}
+
+void OutcomeComparison::setColumnShown(int column, bool shown) {
+    if (column >= columnCount() || isColumnHidden(column) == !shown) return;
+    setColumnHidden(column, !shown);
+    fitRowLabels();
 }
 
 int OutcomeComparison::value(int row, int column) const {
@@ -155,6 +159,7 @@ QStringList OutcomeComparison::visibleRowLabels() const {
 }
 
 int OutcomeComparison::columnWidth(int column) const {
+    if (isColumnHidden(column)) return 0;  // the totals kept for the end take no room
     const QFontMetrics header(horizontalHeader()->font());
     const QTableWidgetItem* item = horizontalHeaderItem(column);
     int widest = 0;
@@ -184,12 +189,16 @@ void OutcomeComparison::fitRowLabels() {
     const int least = leastLabelWidth();
     const int labels = std::max(least, room - columns);
     if (verticalHeader()->maximumWidth() != labels) verticalHeader()->setMaximumWidth(labels);
-    // What the labels leave is shared by the columns, as a stretched header did.
+    // What the labels leave is shared by the shown columns, as a stretched header did.
     const int spare =
         std::max(0, room - columns - std::min(labels, verticalHeader()->sizeHint().width()));
-    for (int c = 0; c < columnCount(); ++c)
+    int shown = 0;
+    for (int c = 0; c < columnCount(); ++c) shown += isColumnHidden(c) ? 0 : 1;
+    for (int c = 0, nth = 0; c < columnCount(); ++c) {
+        if (isColumnHidden(c)) continue;
         horizontalHeader()->resizeSection(
-            c, columnWidth(c) + spare / columnCount() + (c < spare % columnCount() ? 1 : 0));
+            c, columnWidth(c) + spare / shown + (nth++ < spare % shown ? 1 : 0));
+    }
     updateGeometries();
 }
 
@@ -210,11 +219,29 @@ QSize OutcomeComparison::neededSize() const {
     return {width, horizontalHeader()->minimumHeight() + rowCount() * row + frame};
 }
 
+QFont OutcomeComparison::cellFont() const {
+    QFont f = font();
+    f.setBold(true);
+    return f;
+}
+
 void OutcomeComparison::changeEvent(QEvent* event) {
     QTableWidget::changeEvent(event);
     if (event->type() == QEvent::PaletteChange)
         for (int c = 0; c < columnCount(); ++c)
             for (int r = 0; r < rowCount(); ++r) tint(r, c, value(r, c));
+    // A cell's font is its own copy, made when the column was set: every cell follows the
+    // table's font (the presenter zoom and back), so no column keeps an old size.
+    if (event->type() == QEvent::FontChange) {
+        const QFont cells = cellFont();
+        for (int c = 0; c < columnCount(); ++c)
+            for (int r = 0; r < rowCount(); ++r)
+                if (QTableWidgetItem* cell = item(r, c)) cell->setFont(cells);
+        horizontalHeader()->setFont(font());
+        verticalHeader()->setFont(font());
+        fitHeaderLines();
+        fitRowLabels();
+    }
 }
 
 }  // namespace lockscope::ui

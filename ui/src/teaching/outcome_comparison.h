@@ -22,6 +22,9 @@ class OutcomeComparison : public QTableWidget {
     const std::vector<sim::ComparisonRow>& rows() const { return rows_; }
     // Sets (or adds) the column with this header.
     void setColumn(int column, const QString& header, const sim::OutcomeSummary& outcome);
+    // Shows or hides a column (the whole-night totals wait for the story's end); a hidden
+    // column takes no width.
+    void setColumnShown(int column, bool shown);
     // The number shown in a cell (tests).
     int value(int row, int column) const;
     QStringList visibleRowLabels() const;
@@ -45,6 +48,7 @@ class OutcomeComparison : public QTableWidget {
 
   private:
     void tint(int row, int column, int value);
+    QFont cellFont() const;  // the table's font, bold: the numbers
     void fitHeaderLines();
     // The columns keep their headers' width; the row labels get what is left and are
     // elided there (each has its whole text as a tooltip), so the table never scrolls

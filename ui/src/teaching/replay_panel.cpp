@@ -10,6 +10,7 @@
 #include <QLabel>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QToolButton>
 #include <QVBoxLayout>
 
 #include "elided_label.h"
@@ -164,6 +165,21 @@ void ReplayPanel::showReferences() {
     comparison_->setColumn(kFixedColumn, tr("%1\n(whole story)").arg(qs(s.fixedBy)), withFix);
 }
 
+bool ReplayPanel::totalsShown() const {
+    const sim::Replay& r = *replay_;
+    const bool end = r.currentBeat() >= 0 && r.atEnd();
+    return end || !predict_->isChecked() || totals_->isChecked();
+}
+
+void ReplayPanel::showOrHideTotals() {
+    const bool shown = totalsShown();
+    comparison_->setColumnShown(kBrokenColumn, shown);
+    comparison_->setColumnShown(kFixedColumn, shown);
+    totals_->setEnabled(!(replay_->currentBeat() >= 0 && replay_->atEnd()) &&
+                        predict_->isChecked());
+    fitPanes();
+}
+
 void ReplayPanel::setSeed(int seed) {
     if (!replay_ || static_cast<int>(replay_->seed()) == seed) return;
     int beat = replay_->currentBeat();
@@ -219,6 +235,7 @@ void ReplayPanel::showBeat() {
     comparison_->setColumn(kCurrentColumn,
                            end ? tr("this run\n(the end)") : tr("this run\n(so far)"),
                            end ? r.outcome() : r.outcomeSoFar());
+    showOrHideTotals();
     if (const sim::Beat* b = r.beat()) {
         QString what = b->command.empty()
                            ? narrationText(*b).section(QLatin1Char('.'), 0, 0)

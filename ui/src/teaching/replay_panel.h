@@ -60,6 +60,11 @@ class ReplayPanel : public QWidget {
     ReplayTransport* transport() const { return transport_; }
     QComboBox* scenarioChooser() const { return chooser_; }
     QCheckBox* predictToggle() const { return predict_; }
+    // The whole-night totals (the table's reference columns) would answer the predict
+    // prompts from beat 0: with the prompts on they wait for the story's end, or for this
+    // toggle.
+    QToolButton* totalsToggle() const { return totals_; }
+    bool totalsShown() const;
     QWidget* timeline() const { return timeline_; }
     LiveRun* liveRun() const { return live_; }
 
@@ -71,6 +76,15 @@ class ReplayPanel : public QWidget {
     bool exportPdf(const QString& path, QSize size = kSlideSize);
     bool exportSlides(const QString& path, QSize size = kSlideSize);
     QString forkNote() const;
+    // What the last slide drawn was given (tests): its narration's and legend's type in
+    // pixels, whether the narration fit its box, whether every table label was whole.
+    struct SlideFacts {
+        int narrationPx = 0;
+        int legendPx = 0;
+        bool narrationWhole = false;
+        bool tableLabelsWhole = false;
+    };
+    const SlideFacts& lastSlide() const { return slide_; }
     // Where the "now" cursor is drawn: the current beat's time, or between it and the next
     // beat's while the story plays (replay_panel_glide.cpp).
     sim::VirtualMs cursorTime() const;
@@ -145,10 +159,11 @@ class ReplayPanel : public QWidget {
     QWidget* buildTopRow();
     QWidget* buildSidebar();
     QWidget* buildTimeline();
-    void showStory();       // the recording changed (load, parameter, fork)
-    void showBeat();        // the current beat changed
-    void showSummary();     // the sidebar's description, and the verdict at the end
-    void showReferences();  // the table's rows and reference columns for the story
+    void showStory();         // the recording changed (load, parameter, fork)
+    void showBeat();          // the current beat changed
+    void showSummary();       // the sidebar's description, and the verdict at the end
+    void showReferences();    // the table's rows and reference columns for the story
+    void showOrHideTotals();  // the reference columns: at the end, or when asked
     void playTick();
     void startGlide();
     void stopGlide();
@@ -157,6 +172,8 @@ class ReplayPanel : public QWidget {
     void showInfo(const QString& message);
     void exportWithDialog(ExportKind kind);
     void paintSlide(QPainter& painter, const QSizeF& size);
+    QString slideNarrationHtml() const;
+    void drawTable(QPainter& painter, const QRectF& into);
     bool writePdf(const QString& path, const QSize& size, bool everyBeat);
     void saveWithDialog();
     void exploreWithDialog();
@@ -167,6 +184,7 @@ class ReplayPanel : public QWidget {
     void showLiveResult();
     void updateLegend();
     void setZoom(double factor);
+    void applyZoomedFonts();  // the timeline's title and its legend
     // The panes on a short screen (1280×720), in either mode: the narration box gets the
     // room its pinned verdict or question needs, and in presenter mode the table gets the
     // room to show every row and column; the timeline keeps the rest.
@@ -190,6 +208,7 @@ class ReplayPanel : public QWidget {
     QComboBox* chooser_;
     QSpinBox* seed_;
     QCheckBox* predict_;
+    QToolButton* totals_;
     QToolButton* export_;
     ExportOptions* exportOptions_ = nullptr;
     QToolButton* file_;
@@ -213,6 +232,7 @@ class ReplayPanel : public QWidget {
     QWidget* sidebar_ = nullptr;
     QToolButton* presenterButton_ = nullptr;
     bool presenter_ = false;
+    SlideFacts slide_;
     double zoomBeforePresenter_ = 1.0;
 };
 

@@ -6,6 +6,7 @@
 #include <qcustomplot.h>
 #include <QFile>
 #include <QFileDialog>
+#include <QHeaderView>
 #include <QImage>
 #include <QLayout>
 #include <QPageSize>
@@ -13,6 +14,7 @@
 #include <QPdfWriter>
 #include <QStandardPaths>
 #include <QTextDocument>
+#include <algorithm>
 #include <cmath>
 
 #include "elided_label.h"
@@ -67,6 +69,15 @@ void drawWidget(QPainter& p, QWidget* widget, const QRectF& into) {
     if (widget->layout()) widget->layout()->activate();
 }
 
+// The height of a rich-text block wrapped to a width.
+double textHeight(const QString& html, double width, const QFont& font) {
+    QTextDocument doc;
+    doc.setDefaultFont(font);
+    doc.setHtml(QStringLiteral("<body>%1</body>").arg(html));
+    doc.setTextWidth(width);
+    return doc.size().height();
+}
+
 QFont pixelFont(int pixels, bool bold) {
     QFont f;
     f.setPixelSize(pixels);
@@ -81,26 +92,7 @@ void ReplayPanel::prepareExport() {
     pttl_->plot()->replot(QCustomPlot::rpImmediateRefresh);
 }
 
-void ReplayPanel::paintSlide(QPainter& p, const QSizeF& size) {
-    prepareExport();
-    const QPalette& pal = palette();
-    const double margin = 24;
-    const double width = size.width() - 2 * margin;
-    p.fillRect(QRectF(QPointF(0, 0), size), pal.color(QPalette::Base));
-    const QColor text = pal.color(QPalette::Text);
-    double y = margin;
-    y += drawText(p, title_->fullText().toHtmlEscaped(), {margin, y}, width, pixelFont(30, true),
-                  text);
-    const QString note = forkNote();
-    if (!note.isEmpty())
-        y += drawText(p, note.toHtmlEscaped(), {margin, y}, width, pixelFont(18, true),
-                      LaneColors::bad(pal));
-    // The timeline takes what the narration and the table leave: about 60 %.
-    const double bottomHeight = size.height() * 0.3;
-    QRectF timeline(margin, y + 4, width, size.height() - y - bottomHeight - margin - 8);
-    drawWidget(p, timeline_, timeline);
-    const double top = timeline.bottom() + 8;
-    QRectF narration(margin, top, width * 0.58, size.height() - top - margin);
+QString ReplayPanel::slideNarrationHtml() const {
     QString html;
     if (const sim::Beat* b = replay_->beat()) {
         html = QStringLiteral("<p><b>%1 · %2</b></p>")
@@ -116,13 +108,77 @@ void ReplayPanel::paintSlide(QPainter& p, const QSizeF& size) {
     } else {
         html = qs(replay_->scenario().summary).toHtmlEscaped();
     }
+    return html;
+}
+
+void ReplayPanel::paintSlide(QPainter& p, const QSizeF& size) {
+    prepareExport();
+    slide_ = {};
+    const QPalette& pal = palette();
+    const double margin = 24;
+    const double width = size.width() - 2 * margin;
+    p.fillRect(QRectF(QPointF(0, 0), size), pal.color(QPalette::Base));
+    const QColor text = pal.color(QPalette::Text);
+    // Type in proportion to the slide (a 900 px slide: a 30 px title, 24 px narration).
+    const auto slidePx = [&](double share) {
+        return std::max(8, static_cast<int>(std::lround(size.height() * share)));
+    };
+    double y = margin;
+    y += drawText(p, title_->fullText().toHtmlEscaped(), {margin, y}, width,
+                  pixelFont(slidePx(0.034), true), text);
+    const QString note = forkNote();
+    if (!note.isEmpty())
+        y += drawText(p, note.toHtmlEscaped(), {margin, y}, width, pixelFont(slidePx(0.022), true),
+                      LaneColors::bad(pal));
+    // The narration beside the table: the largest type (2.7 % of the slide down to 1.9 %)
+    // whose text fits at most 40 % of the slide's height; the timeline takes the rest.
+    const QString html = slideNarrationHtml();
+    const double narrationWidth = width * 0.55;
+    const double most = size.height() * 0.4;
+    int px = slidePx(0.027);
+    double need = textHeight(html, narrationWidth, pixelFont(px, false));
+    while (need > most && px > slidePx(0.019))
+        need = textHeight(html, narrationWidth, pixelFont(--px, false));
+    const double legendHeight = textHeight(legend_->text(), width, pixelFont(slidePx(0.02), false));
+    const double bottom = std::clamp(need, size.height() * 0.22, most);
+    QRectF timeline(margin, y + 4, width,
+                    size.height() - y - 4 - legendHeight - 8 - bottom - margin - 8);
+    // The timeline without its own title (printed above) and legend (set below at the
+    // slide's size): both were drawn a second time, tiny, inside it.
+    const bool titleShown = title_->isVisible(), legendShown = legend_->isVisible();
+    title_->hide();
+    legend_->hide();
+    drawWidget(p, timeline_, timeline);
+    title_->setVisible(titleShown);
+    legend_->setVisible(legendShown);
+    if (timeline_->layout()) timeline_->layout()->activate();
+    drawText(p, legend_->text(), {margin, timeline.bottom() + 4}, width,
+             pixelFont(slidePx(0.02), false), text);
+    slide_.legendPx = slidePx(0.02);
+    const double top = timeline.bottom() + 4 + legendHeight + 8;
+    QRectF narration(margin, top, narrationWidth, size.height() - top - margin);
     p.save();
     p.setClipRect(narration);
-    drawText(p, html, narration.topLeft(), narration.width(), pixelFont(17, false), text);
+    drawText(p, html, narration.topLeft(), narration.width(), pixelFont(px, false), text);
     p.restore();
+    slide_.narrationPx = px;
+    slide_.narrationWhole = need <= narration.height() + 0.5;
     QRectF table(narration.right() + 16, top, size.width() - margin - narration.right() - 16,
                  narration.height());
-    drawWidget(p, comparison_, table);
+    drawTable(p, table);
+}
+
+void ReplayPanel::drawTable(QPainter& p, const QRectF& into) {
+    // Laid out at the size that shows every label and column whole, then scaled into its
+    // place: a label cut to "Times two clients held it at on…" says nothing on a slide.
+    const QSize own = comparison_->size();
+    comparison_->resize(comparison_->neededSize() + QSize(6, 2));
+    slide_.tableLabelsWhole = true;
+    for (int r = 0; r < comparison_->rowCount(); ++r)
+        if (comparison_->shownRowLabel(r) != comparison_->verticalHeaderItem(r)->text())
+            slide_.tableLabelsWhole = false;
+    drawWidgetAsIs(p, comparison_, into);
+    comparison_->resize(own);
 }
 
 QString ReplayPanel::forkNote() const {

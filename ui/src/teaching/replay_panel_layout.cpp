@@ -54,6 +54,15 @@ QWidget* ReplayPanel::buildTopRow() {
     predict_->setFocusPolicy(Qt::NoFocus);
     predict_->setToolTip(
         tr("Ask the class what happens next before the beats that have a question"));
+    totals_ = new QToolButton;
+    totals_->setObjectName(QStringLiteral("replayTotals"));
+    totals_->setText(tr("Show totals"));
+    totals_->setCheckable(true);
+    totals_->setFocusPolicy(Qt::NoFocus);
+    totals_->setToolTip(
+        tr("The whole-night totals of the broken and the fixed story: with predict prompts on "
+           "they wait for the last beat, so the table does not answer the questions"));
+    connect(totals_, &QToolButton::toggled, this, [this] { showOrHideTotals(); });
     exportOptions_ = new ExportOptions(this);
     export_ = new QToolButton;
     export_->setIcon(QIcon(QStringLiteral(":/icons/export.svg")));
@@ -96,6 +105,7 @@ QWidget* ReplayPanel::buildTopRow() {
     layout->addWidget(seed_);
     layout->addSpacing(12);
     layout->addWidget(predict_);
+    layout->addWidget(totals_);
     liveButton_ = new QToolButton;
     liveButton_->setObjectName(QStringLiteral("replayLive"));
     liveButton_->setIcon(QIcon(QStringLiteral(":/icons/sandbox.svg")));
@@ -134,6 +144,7 @@ QWidget* ReplayPanel::buildTimeline() {
     layout->setContentsMargins(0, 4, 0, 0);
     layout->setSpacing(2);
     title_ = new ElidedLabel;
+    title_->setObjectName(QStringLiteral("replayTitle"));
     title_->setFont(LaneFonts::sized(20, true));
     title_->setContentsMargins(12, 0, 12, 0);
     nowLine_ = new ElidedLabel;

@@ -1,6 +1,7 @@
 // ReplayPanel for a projector: presenter mode (no sidebar, the fonts scaled up) and the
 // teaching view's zoom (Ctrl+= / Ctrl+- / Ctrl+0), which scales every lane, narration and
 // table font together.
+#include <QCheckBox>
 #include <QHeaderView>
 #include <QLayout>
 #include <QScreen>
@@ -9,11 +10,13 @@
 #include <QToolButton>
 #include <algorithm>
 
+#include "elided_label.h"
 #include "lane_fonts.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
 #include "replay_panel.h"
 #include "replay_pttl_plot.h"
+#include "replay_transport.h"
 #include "timeline_lanes.h"
 
 namespace lockscope::ui {
@@ -56,6 +59,7 @@ void ReplayPanel::resetZoom() {
 
 void ReplayPanel::setZoom(double factor) {
     LaneFonts::zoom() = std::clamp(factor, kMinZoom, kMaxZoom);
+    applyZoomedFonts();
     narration_->applyZoom();
     QFont tableFont = comparison_->font();
     tableFont.setPixelSize(LaneFonts::px(15));
@@ -67,6 +71,15 @@ void ReplayPanel::setZoom(double factor) {
     lanes_->updateGeometry();
     showStory();
     fitPanes();
+}
+
+void ReplayPanel::applyZoomedFonts() {
+    // The title, the line under it and the legend (on slides too) grow with the lanes.
+    title_->setFont(LaneFonts::sized(20, true));
+    nowLine_->setFont(LaneFonts::sized(16, false));
+    legend_->setFont(LaneFonts::sized(13, false));
+    // The controls keep the window's size: larger, the top row alone is wider than a
+    // 1280-px projector (seen under Xvfb: the Export button off the screen's edge).
 }
 
 void ReplayPanel::fitPanes() {
@@ -89,7 +102,12 @@ void ReplayPanel::fitPanes() {
         const int across = bottom_->width() - bottom_->handleWidth();
         if (across <= 0) return;  // not laid out yet
         // A few pixels of slack: a column one pixel short scrolls the whole table sideways.
-        const int wide = std::min(table.width() + 4, across * 6 / 10);  // the narration keeps 40 %
+        // The narration keeps two thirds while the table has its one column (a long label
+        // elided, whole in its tooltip), 40 % once the totals show: their labels are what
+        // the ending is read by.
+        const int share = totalsShown() ? across * 6 / 10 : across / 3;
+        const int wide =
+            std::min(table.width() + 4, std::max(share, comparison_->leastWidth() + 2));
         bottom_->setSizes({across - wide, wide});
     } else if (const QList<int> beside = bottom_->sizes(); beside.size() == 2 && beside[1] > 0) {
         // The normal window keeps the split the user chose, but never so narrow that the
@@ -103,13 +121,25 @@ void ReplayPanel::fitPanes() {
     if (down.size() != 2) return;
     const int total = down[0] + down[1];
     if (total <= 0) return;
+    const int room = total - timeline_->minimumSizeHint().height();
+    if (presenter_) {
+        // In front of a room every beat's command, reply and narration show whole, without
+        // scrolling: the box is as tall as the story's longest beat needs, at the largest
+        // type that fits what the lanes leave; the table's rows show too.
+        // At most half the height: the lanes are the story.
+        const int most = std::min(room, total / 2);
+        const int text = narration_->fitStory(*replay_, predict_->isChecked(),
+                                              narration_->contentsRect().width(), most);
+        const int pane = std::min(std::max(text, table.height()), std::max(most, 0));
+        if (pane > 0) vertical_->setSizes({total - pane, pane});
+        return;
+    }
     // The box's pinned strip is what stops playback or ends the story: it never waits for
     // a drag. At most half the height (the lanes are the story), and never below the
     // timeline's least height (the splitter keeps every lane whole); past that the strip
     // sets its type smaller.
     const int need = std::max(narration_->neededHeight(), presenter_ ? table.height() : 0);
     if (need <= down[1]) return;  // a pane the user made larger stays so
-    const int room = total - timeline_->minimumSizeHint().height();
     const int pane = std::min({need, total / 2, std::max(down[1], room)});
     vertical_->setSizes({total - pane, pane});
 }
@@ -137,6 +167,10 @@ void ReplayPanel::setPresenterMode(bool on) {
     if (on == presenter_) return;
     presenter_ = on;
     sidebar_->setVisible(!on);
+    // The line under the title repeats the transport, the "now" flag and the command in the
+    // narration box: in front of a room its height goes to the beat's text.
+    nowLine_->setVisible(!on);
+    narration_->setPresenting(on);
     if (on) {
         zoomBeforePresenter_ = zoom();
         setZoom(std::max(zoom(), kPresenterZoom));

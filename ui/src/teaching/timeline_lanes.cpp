@@ -83,6 +83,10 @@ sim::VirtualMs TimelineLanes::mapXToTime(double x) const {
     return std::clamp<sim::VirtualMs>(static_cast<sim::VirtualMs>(t), 0, end_);
 }
 
+QRectF TimelineLanes::barRow(int lane) const {
+    return replay_ && lane >= 0 && hasBars(lane) ? barArea(lane) : QRectF();
+}
+
 QRectF TimelineLanes::laneRect(int lane) const {
     int count = replay_ ? static_cast<int>(replay_->recording().lanes.size()) : 0;
     double height =
@@ -94,9 +98,15 @@ QRectF TimelineLanes::laneRect(int lane) const {
 
 QRectF TimelineLanes::barArea(int lane) const {
     QRectF r = laneRect(lane);
-    // Below the marker row, however short the lane (a 720p projector).
+    // Below the marker row where the lane has the room; on a short lane (eight lanes on a
+    // 720p projector) the bar keeps the height of its smallest label and reaches up under
+    // the marker row (its pills are drawn over it): a Redlock node's ownership as a
+    // labelled bar, never a 2-px hairline.
     double markerRow = QFontMetricsF(LaneFonts::marker()).height() + 6;
+    const double least =
+        std::min(QFontMetricsF(LaneFonts::sized(10, true)).height() + 2, r.height() * 0.6);
     double top = std::max(r.top() + r.height() * 0.52, r.top() + 4 + markerRow + 2);
+    top = std::min(top, r.bottom() - 5 - least);
     return {r.left(), top, r.width(), r.bottom() - 5 - top};
 }
 

@@ -40,6 +40,8 @@ class TimelineLanes : public QWidget {
     int laneAt(const QPoint& pos) const;
     const sim::TimelineEvent* eventAt(const QPoint& pos) const;
     QString toolTipAt(const QPoint& pos) const;
+    // Where a lane's ownership and job bars are drawn (empty for a lane without bars).
+    QRectF barRow(int lane) const;
     // Where the marker of an event is drawn (empty if hidden), for tests.
     QRectF markerRect(int eventIndex) const;
     bool eventVisible(const sim::TimelineEvent& event) const;
@@ -74,6 +76,13 @@ class TimelineLanes : public QWidget {
         QFont font;
     };
     const std::vector<DrawnLabel>& drawnLabels() const { return drawnLabels_; }
+    // The labels last painted on the pause and crash bands ("frozen: GC pause"), and the
+    // time axis's tick labels and the "now" flag (tests: none drawn over a marker or the flag).
+    const std::vector<DrawnLabel>& drawnBandLabels() const { return drawnBandLabels_; }
+    const std::vector<DrawnLabel>& drawnTicks() const { return drawnTicks_; }
+    QRectF drawnFlag() const { return drawnFlag_; }
+    // Every marker (pills and dots) as last painted.
+    const std::vector<QRectF>& drawnMarkers() const { return drawnMarkers_; }
 
     // While the story plays, the cursor glides from one beat's time toward the next one's
     // (the panel animates it); the lanes still show the story at the current beat.
@@ -151,6 +160,9 @@ class TimelineLanes : public QWidget {
     double freeRightOf(const sim::Interval& interval, const QRectF& bar) const;
     void paintMarkers(QPainter& p) const;
     void paintCursor(QPainter& p, bool label) const;
+    QString cursorText() const;  // "now 12.505s", or "start" before the first beat
+    QRectF cursorFlag() const;   // where the "now" flag goes at the current width
+    bool coveredByMarker(const QRectF& rect) const;  // a pill or a dot is drawn over it
 
     const sim::Replay* replay_ = nullptr;
     sim::VirtualMs end_ = 1000;
@@ -168,6 +180,10 @@ class TimelineLanes : public QWidget {
     mutable std::vector<DrawnName> drawnNames_;    // by paintHeader, one per lane
     mutable std::vector<DrawnState> drawnStates_;  // likewise
     mutable std::vector<DrawnLabel> drawnLabels_;  // by paintIntervals
+    mutable std::vector<DrawnLabel> drawnBandLabels_;
+    mutable std::vector<DrawnLabel> drawnTicks_;  // by paintAxis
+    mutable QRectF drawnFlag_;
+    mutable std::vector<QRectF> drawnMarkers_;  // by paintMarkers
 };
 
 }  // namespace lockscope::ui

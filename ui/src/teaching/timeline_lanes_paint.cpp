@@ -81,14 +81,23 @@ void TimelineLanes::paintAxis(QPainter& p) const {
     p.setFont(LaneFonts::axis());
     double span = width() - headerWidth_ - kRightMargin;
     sim::VirtualMs step = niceStep(end_, std::max(2, int(span / 110)));
+    drawnTicks_.clear();
+    // A tick's label under the "now" flag is left out (the flag says the time there).
+    drawnFlag_ = cursorFlag();
+    const QRectF flag = drawnFlag_.adjusted(-4, 0, 4, 0);
+    const QFontMetricsF fm(p.font());
     for (sim::VirtualMs t = 0; t <= end_; t += step) {
         double x = mapTimeToX(t);
         p.setPen(QPen(withAlpha(pal.color(QPalette::Text), 45), 1));
         p.drawLine(QPointF(x, kAxisHeight), QPointF(x, height()));
         p.setPen(pal.color(QPalette::Text));
         p.drawLine(QPointF(x, kAxisHeight - 6), QPointF(x, kAxisHeight));
-        QRectF label(x - 50, 2, 100, kAxisHeight - 9);
-        p.drawText(label, Qt::AlignHCenter | Qt::AlignBottom, tickText(t, step));
+        const QString text = tickText(t, step);
+        const double w = fm.horizontalAdvance(text);
+        const QRectF label(x - w / 2, kAxisHeight - 7 - fm.height(), w, fm.height());
+        if (label.intersects(flag)) continue;
+        p.drawText(label, Qt::AlignHCenter | Qt::AlignBottom, text);
+        drawnTicks_.push_back({text, label, label, p.font()});
     }
     p.setPen(pal.color(QPalette::Text));
     p.drawLine(QPointF(headerWidth_, kAxisHeight), QPointF(width() - kRightMargin, kAxisHeight));
@@ -101,6 +110,7 @@ void TimelineLanes::paintIntervals(QPainter& p) const {
     using K = sim::IntervalKind;
     const sim::Recording& r = replay_->recording();
     drawnLabels_.clear();
+    drawnBandLabels_.clear();
     // Bars, then the warnings on them, then the translucent pause and crash bands over
     // the whole lane, so a frozen holder's bar still shows through.
     for (K kind : {K::JobRun, K::Ownership, K::LeaseLapsed, K::NoTtl, K::Pause, K::Crashed}) {
@@ -170,7 +180,25 @@ void TimelineLanes::paintBandLabel(QPainter& p, const sim::Interval& interval,
         }
         return true;
     };
-    QRectF label = clear(right) ? right : left;
+    // Never under a pill or a dot either (a "release ×5" pill over "frozen: GC pause"):
+    // the other end, the short word, or not at all (the band's tooltip says it).
+    auto underAMarker = [this](const QRectF& candidate) { return coveredByMarker(candidate); };
+    std::optional<QRectF> chosen;
+    for (const QRectF& candidate : {right, left})
+        if (!chosen && clear(candidate) && !underAMarker(candidate)) chosen = candidate;
+    if (!chosen && !crash && text != tr("frozen")) {
+        text = tr("frozen");
+        w = fm.horizontalAdvance(text) + 10;
+        for (const QRectF& candidate : {QRectF(rect.right() - w - 3, top, w, fm.height() + 2),
+                                        QRectF(rect.left() + 3, top, w, fm.height() + 2)})
+            if (!chosen && !underAMarker(candidate)) chosen = candidate;
+    }
+    if (!chosen) {
+        if (underAMarker(left)) return;
+        chosen = left;  // as before: clear of the markers, maybe over a bar's own label
+    }
+    const QRectF label = *chosen;
+    drawnBandLabels_.push_back({text, label, rect, p.font()});
     p.setPen(QPen(color, 1.5));
     p.setBrush(withAlpha(pal.color(QPalette::Base), 235));
     p.drawRoundedRect(label, 4, 4);
@@ -230,8 +258,9 @@ void TimelineLanes::paintBar(QPainter& p, const sim::Interval& interval, const Q
                 return std::any_of(drawnLabels_.begin(), drawnLabels_.end(),
                                    [&](const DrawnLabel& d) { return d.rect.intersects(r); });
             };
-            if (overLabel(label)) label.moveLeft(space.right() - 4 - w);
-            if (overLabel(label)) return;  // the band's hatching and its tooltip say it
+            if (overLabel(label) || coveredByMarker(label)) label.moveLeft(space.right() - 4 - w);
+            if (overLabel(label) || coveredByMarker(label))
+                return;  // the band's hatching and its tooltip say it
             p.fillRect(label, withAlpha(pal.color(QPalette::Base), 225));
             p.setFont(*font);
             p.setPen(warn);
@@ -277,6 +306,8 @@ void TimelineLanes::paintBarLabel(QPainter& p, const sim::Interval& interval, co
     // A Redlock client's lane has one bar per node, one over the other: one label says it.
     for (const DrawnLabel& other : drawnLabels_)
         if (other.rect.intersects(rect)) return;
+    // A short lane's bar reaches under the marker row: a pill would hide the label there.
+    if (coveredByMarker(rect)) return;
     p.setFont(*font);
     p.setPen(color);
     p.drawText(rect, Qt::AlignLeft | Qt::AlignVCenter, text);
@@ -295,6 +326,8 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
         if (m.dot) order.push_back(&m);
     for (const Marker& m : markers_)
         if (!m.dot) order.push_back(&m);
+    drawnMarkers_.clear();
+    for (const Marker* m : order) drawnMarkers_.push_back(m->rect);
     for (const Marker* marker : order) {
         const Marker& m = *marker;
         const sim::TimelineEvent& e = r.events[m.events.front()];
@@ -343,6 +376,27 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
     }
 }
 
+bool TimelineLanes::coveredByMarker(const QRectF& rect) const {
+    return std::any_of(markers_.begin(), markers_.end(), [&](const Marker& m) {
+        return m.rect.adjusted(-2, -2, 2, 2).intersects(rect);
+    });
+}
+
+QString TimelineLanes::cursorText() const {
+    return replay_ && replay_->currentBeat() >= 0 ? tr("now %1").arg(virtualTimeText(cursorTime()))
+                                                  : tr("start");
+}
+
+QRectF TimelineLanes::cursorFlag() const {
+    if (!replay_) return {};
+    const bool started = replay_->currentBeat() >= 0;
+    const double x = started ? mapTimeToX(cursorTime()) : headerWidth_;
+    const double w = QFontMetricsF(LaneFonts::cursor()).horizontalAdvance(cursorText()) + 14;
+    const double left =
+        std::clamp(x - w / 2, double(headerWidth_) - w / 2, double(width()) - w - 2);
+    return {left, 3, w, kAxisHeight - 8.0};
+}
+
 void TimelineLanes::paintCursor(QPainter& p, bool label) const {
     const QPalette& pal = palette();
     bool started = replay_->currentBeat() >= 0;
@@ -354,11 +408,8 @@ void TimelineLanes::paintCursor(QPainter& p, bool label) const {
         return;
     }
     p.setFont(LaneFonts::cursor());
-    QFontMetricsF fm(p.font());
-    QString text = started ? tr("now %1").arg(virtualTimeText(cursorTime())) : tr("start");
-    double w = fm.horizontalAdvance(text) + 14;
-    double left = std::clamp(x - w / 2, double(headerWidth_) - w / 2, double(width()) - w - 2);
-    QRectF box(left, 3, w, kAxisHeight - 8);
+    const QString text = cursorText();
+    const QRectF box = cursorFlag();
     p.setPen(Qt::NoPen);
     p.setBrush(color);
     p.drawRoundedRect(box, 5, 5);
