@@ -72,6 +72,10 @@ const char* toString(LockKind kind) {
             return "redisson-rwlock";
         case LockKind::RedissonRwTimeout:
             return "redisson-rwlock-timeout";
+        case LockKind::BullMQ:
+            return "bullmq";
+        case LockKind::Bull:
+            return "bull";
     }
     return "unknown";
 }
@@ -125,6 +129,12 @@ const char* describe(LockKind kind) {
             return "Redisson read/write lock: hash with mode and its holders";
         case LockKind::RedissonRwTimeout:
             return "Redisson read/write lock: a read holder's lease key";
+        case LockKind::BullMQ:
+            return "BullMQ job lock: <prefix>:<queue>:<jobId>:lock holding the worker's token, "
+                   "renewed while the job runs (30 s default)";
+        case LockKind::Bull:
+            return "Bull job lock: <prefix>:<queue>:<jobId>:lock holding the queue's token, "
+                   "renewed while the job runs (30 s default)";
     }
     return "";
 }
