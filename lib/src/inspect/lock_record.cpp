@@ -76,6 +76,8 @@ const char* toString(LockKind kind) {
             return "bullmq";
         case LockKind::Bull:
             return "bull";
+        case LockKind::RedisSemaphore:
+            return "redis-semaphore";
     }
     return "unknown";
 }
@@ -135,6 +137,9 @@ const char* describe(LockKind kind) {
         case LockKind::Bull:
             return "Bull job lock: <prefix>:<queue>:<jobId>:lock holding the queue's token, "
                    "renewed while the job runs (30 s default)";
+        case LockKind::RedisSemaphore:
+            return "redis-semaphore: mutex:<key> holding a random UUID, or semaphore:<key>, a "
+                   "sorted set of holder ids by acquire time (10 s lock timeout by default)";
     }
     return "";
 }

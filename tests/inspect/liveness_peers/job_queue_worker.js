@@ -2,8 +2,10 @@
 // it for a long time, so its lock `bull:<queue>:<jobId>:lock` stays held and is renewed by the
 // library (every lockDuration / 2) until the test kills or stops this process.
 // Usage: node job_queue_worker.js <adapters dir> bullmq|bull <port> <queue> <lockMs> <jobMs>
+//        [<jobs>]   (that many jobs at once, one worker with that concurrency; default 1)
 'use strict';
-const [, , adapters, library, port, queueName, lockMs, jobMs] = process.argv;
+const [, , adapters, library, port, queueName, lockMs, jobMs, jobsArg] = process.argv;
+const jobs = Number(jobsArg || 1);
 const connection = { host: '127.0.0.1', port: Number(port) };
 const sleep = ms => new Promise(resolve => setTimeout(resolve, ms));
 
@@ -13,9 +15,10 @@ async function bullmq() {
   const worker = new Worker(queueName, async job => {
     console.log('started ' + job.id);
     await sleep(Number(jobMs));
-  }, { connection, lockDuration: Number(lockMs), stalledInterval: Number(lockMs) });
+  }, { connection, lockDuration: Number(lockMs), stalledInterval: Number(lockMs),
+        concurrency: jobs });
   worker.on('error', e => console.error('worker error', e.message));
-  await queue.add('report', { n: 1 });
+  for (let n = 0; n < jobs; ++n) await queue.add('report', { n });
 }
 
 async function bull() {
@@ -24,11 +27,11 @@ async function bull() {
     redis: connection,
     settings: { lockDuration: Number(lockMs), stalledInterval: Number(lockMs) },
   });
-  queue.process(async job => {
+  queue.process(jobs, async job => {
     console.log('started ' + job.id);
     await sleep(Number(jobMs));
   });
-  await queue.add({ n: 1 });
+  for (let n = 0; n < jobs; ++n) await queue.add({ n });
 }
 
 (library === 'bull' ? bull() : bullmq()).catch(e => {

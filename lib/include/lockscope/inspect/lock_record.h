@@ -48,8 +48,9 @@ enum class LockKind : std::uint8_t {
     RedissonReadWriteLock,  // Redisson RReadWriteLock: hash with mode = read/write
     RedissonRwTimeout,      // {name}:<uuid>:<threadId>:rwlock_timeout:<n> (a read holder's lease)
     // Job queues (DESIGN.md, "Stage 3").
-    BullMQ,  // <prefix>:<queue>:<jobId>:lock = "<worker uuid>:<n>" (BullMQ Worker)
-    Bull,    // <prefix>:<queue>:<jobId>:lock = the queue's uuid4 token (Bull)
+    BullMQ,          // <prefix>:<queue>:<jobId>:lock = "<worker uuid>:<n>" (BullMQ Worker)
+    Bull,            // <prefix>:<queue>:<jobId>:lock = the queue's uuid4 token (Bull)
+    RedisSemaphore,  // redis-semaphore: mutex:<key> = a uuid4 id, semaphore:<key> zset of ids
 };
 
 const char* toString(ValueType type);

@@ -91,7 +91,13 @@ std::vector<Evidence> RenewalTracker::observe(const LockRecord& r, SteadyClock::
     if (every && *every > 0) alive.text += ", about every " + formatDuration(*every);
     out.push_back(alive);
     // Stopped: no renewal for twice its usual interval (or for most of the lease).
-    std::int64_t overdue = every ? 2 * *every + 1000 : std::max<std::int64_t>(lease * 3 / 4, 1000);
+    // A holder that renews late in its lease (redis-semaphore at 80%) is not overdue until
+    // a quarter interval after its usual time.
+    const std::int64_t threeQuartersOfLease = std::max<std::int64_t>(lease * 3 / 4, 1000);
+    std::int64_t overdue =
+        every
+            ? std::min(2 * *every + 1000, std::max(*every + *every / 4 + 250, threeQuartersOfLease))
+            : threeQuartersOfLease;
     if (sinceLast > overdue && r.pttlMs >= 0) {
         Evidence stopped;
         stopped.warning = true;
