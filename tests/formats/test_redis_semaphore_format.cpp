@@ -17,6 +17,7 @@ class RedisSemaphoreFormat : public lockscope::testing::RedisTest {
   protected:
     void SetUp() override {
         RedisTest::SetUp();
+        connection_.emplace(connect());
         if (!std::filesystem::exists(kAdapters + "/node_modules/redis-semaphore"))
             GTEST_SKIP() << "redis-semaphore is not installed: run ./scripts/install-npm-peers";
         holder_ = std::make_unique<HolderProcess>(
@@ -30,7 +31,7 @@ class RedisSemaphoreFormat : public lockscope::testing::RedisTest {
     std::vector<inspect::LockRecord> scan() {
         inspect::ScanOptions options;
         options.patterns = {"mutex:*", "semaphore:*"};
-        auto records = inspect::Scanner(c_, options).collect();
+        auto records = inspect::Scanner(*connection_, options).collect();
         std::sort(records.begin(), records.end(),
                   [](const auto& a, const auto& b) { return a.key < b.key; });
         return records;
@@ -38,7 +39,7 @@ class RedisSemaphoreFormat : public lockscope::testing::RedisTest {
 
     std::unique_ptr<HolderProcess> holder_;
     std::string mutexId_;
-    lockscope::Connection c_ = connect();
+    std::optional<lockscope::Connection> connection_;
 };
 
 TEST_F(RedisSemaphoreFormat, MutexAndSemaphoreAreRecognised) {
@@ -54,12 +55,12 @@ TEST_F(RedisSemaphoreFormat, MutexAndSemaphoreAreRecognised) {
 }
 
 TEST_F(RedisSemaphoreFormat, ARefreshingMutexIsAliveAndAKilledOneIsNeverCalledGone) {
-    inspect::LivenessReader reader(c_);
+    inspect::LivenessReader reader(*connection_);
     std::vector<Verdict> seen;
     std::optional<inspect::LockRecord> r;
     for (int i = 0; i < 40 && !(r && r->liveness && r->liveness->verdict == Verdict::Alive); ++i) {
         std::this_thread::sleep_for(250ms);
-        r = judge(c_, reader, "mutex:printer");
+        r = judge(*connection_, reader, "mutex:printer");
     }
     ASSERT_TRUE(r && r->liveness);
     ASSERT_EQ(r->liveness->verdict, Verdict::Alive) << evidenceText(*r->liveness);
@@ -67,7 +68,7 @@ TEST_F(RedisSemaphoreFormat, ARefreshingMutexIsAliveAndAKilledOneIsNeverCalledGo
     // Its renewals stop: a warning, never gone (nothing shows where its holder runs).
     bool warned = false;
     for (int i = 0; i < 20; ++i) {
-        auto now = judge(c_, reader, "mutex:printer");
+        auto now = judge(*connection_, reader, "mutex:printer");
         if (!now) break;  // expired
         ASSERT_TRUE(now->liveness);
         EXPECT_NE(now->liveness->verdict, Verdict::Gone);
@@ -82,10 +83,10 @@ TEST_F(RedisSemaphoreFormat, MutexIsReleasedOnlyWithTheIdentifierSeen) {
     ASSERT_FALSE(records.empty());
     auto seen = records[0];
     seen.token = "0b1c2d3e-4f50-4617-8293-a4b5c6d7e8f9";  // someone else's id
-    EXPECT_EQ(inspect::LibraryRelease(c_, nullptr).release(seen).outcome,
+    EXPECT_EQ(inspect::LibraryRelease(*connection_, nullptr).release(seen).outcome,
               inspect::ActionOutcome::TokenChanged);
     EXPECT_EQ(observer().command({"EXISTS", "mutex:printer"}).integer(), 1);
-    EXPECT_EQ(inspect::LibraryRelease(c_, nullptr).release(records[0]).outcome,
+    EXPECT_EQ(inspect::LibraryRelease(*connection_, nullptr).release(records[0]).outcome,
               inspect::ActionOutcome::Done);
     EXPECT_EQ(observer().command({"EXISTS", "mutex:printer"}).integer(), 0);
 }

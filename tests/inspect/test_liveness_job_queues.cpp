@@ -28,6 +28,8 @@ class JobQueueLiveness : public lockscope::testing::CliTest,
   protected:
     void SetUp() override {
         CliTest::SetUp();
+        connection_.emplace(connect());
+        reader_ = std::make_unique<inspect::LivenessReader>(*connection_, quickOptions());
         if (!npmPeersInstalled())
             GTEST_SKIP() << "bullmq and bull are not installed: run ./scripts/install-npm-peers";
         worker_ = std::make_unique<HolderProcess>(std::vector<std::string>{
@@ -45,7 +47,7 @@ class JobQueueLiveness : public lockscope::testing::CliTest,
         auto deadline = std::chrono::steady_clock::now() + within;
         std::optional<inspect::LockRecord> last;
         while (std::chrono::steady_clock::now() < deadline) {
-            last = judge(c_, reader_, key_);
+            last = judge(*connection_, *reader_, key_);
             if (last && last->liveness) {
                 if (seen) seen->push_back(last->liveness->verdict);
                 if (last->liveness->verdict == want) return last;
@@ -57,8 +59,9 @@ class JobQueueLiveness : public lockscope::testing::CliTest,
 
     std::unique_ptr<HolderProcess> worker_;
     std::string key_;
-    Connection c_ = connect();
-    inspect::LivenessReader reader_{c_, quickOptions()};
+    // Opened in SetUp(), once the fixture's server runs.
+    std::optional<Connection> connection_;
+    std::unique_ptr<inspect::LivenessReader> reader_;
 };
 
 TEST_P(JobQueueLiveness, KilledWorkerGoesFromAliveToGoneWithItsEvidence) {

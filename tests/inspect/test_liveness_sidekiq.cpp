@@ -39,7 +39,7 @@ class SidekiqLiveness : public lockscope::testing::RedisTest {
         auto deadline = std::chrono::steady_clock::now() + within;
         std::optional<inspect::LockRecord> last;
         while (std::chrono::steady_clock::now() < deadline) {
-            last = judge(c_, reader_, kLocked);
+            last = judge(*connection_, *reader_, kLocked);
             if (last && last->liveness) {
                 if (seen) seen->push_back(last->liveness->verdict);
                 if (last->liveness->verdict == want) return last;
@@ -67,8 +67,13 @@ class SidekiqLiveness : public lockscope::testing::RedisTest {
         observer().command({"HSET", kLocked, jid, nowSeconds()});
     }
 
-    Connection c_ = connect();
-    inspect::LivenessReader reader_{c_, quickOptions()};
+    void SetUp() override {
+        RedisTest::SetUp();
+        connection_.emplace(connect());
+        reader_ = std::make_unique<inspect::LivenessReader>(*connection_, quickOptions());
+    }
+    std::optional<Connection> connection_;
+    std::unique_ptr<inspect::LivenessReader> reader_;
 };
 
 TEST_F(SidekiqLiveness, KilledProcessGoesFromAliveToGoneWithinItsHeartbeatExpiry) {
@@ -108,7 +113,7 @@ TEST_F(SidekiqLiveness, KilledProcessGoesFromAliveToGoneWithinItsHeartbeatExpiry
 TEST_F(SidekiqLiveness, ABeatInTheFutureIsUnknownNotGone) {
     writeProcess("web-1:4242:abc", nowSeconds(3600), "jid-future");
     lockJob("jid-future");
-    auto r = judge(c_, reader_, kLocked);
+    auto r = judge(*connection_, *reader_, kLocked);
     ASSERT_TRUE(r && r->liveness);
     EXPECT_EQ(r->liveness->verdict, Verdict::Unknown);
     EXPECT_NE(evidenceText(*r->liveness).find("dated in the future"), std::string::npos)
@@ -119,7 +124,7 @@ TEST_F(SidekiqLiveness, AJobInTwoProcessesIsUnknown) {
     writeProcess("web-1:4242:abc", nowSeconds(), "jid-twice");
     writeProcess("web-2:4343:def", nowSeconds(), "jid-twice");
     lockJob("jid-twice");
-    auto r = judge(c_, reader_, kLocked);
+    auto r = judge(*connection_, *reader_, kLocked);
     ASSERT_TRUE(r && r->liveness);
     EXPECT_EQ(r->liveness->verdict, Verdict::Unknown);
     EXPECT_NE(evidenceText(*r->liveness).find("cannot tell which"), std::string::npos);
@@ -129,7 +134,7 @@ TEST_F(SidekiqLiveness, MalformedWorkAndNowhereOnceAreUnknown) {
     writeProcess("web-1:4242:abc", nowSeconds(), "", "{not json \xff");
     observer().command({"HSET", "web-1:4242:abc:workers", "tid-2", R"({"payload":42})"});
     lockJob("jid-nowhere");
-    auto r = judge(c_, reader_, kLocked);
+    auto r = judge(*connection_, *reader_, kLocked);
     ASSERT_TRUE(r && r->liveness);
     EXPECT_EQ(r->liveness->verdict, Verdict::Unknown);
     EXPECT_NE(evidenceText(*r->liveness).find("not running, queued, scheduled, retried or dead"),
@@ -140,14 +145,14 @@ TEST_F(SidekiqLiveness, QueuedIsAliveAndDeadIsGone) {
     observer().command({"SADD", "queues", "default"});
     observer().command({"LPUSH", "queue:default", R"({"class":"ReportJob","jid":"jid-queued"})"});
     lockJob("jid-queued");
-    auto queued = judge(c_, reader_, kLocked);
+    auto queued = judge(*connection_, *reader_, kLocked);
     ASSERT_TRUE(queued && queued->liveness);
     EXPECT_EQ(queued->liveness->verdict, Verdict::Alive) << evidenceText(*queued->liveness);
 
     observer().command({"DEL", kLocked, "queue:default"});
     observer().command({"ZADD", "dead", nowSeconds(), R"({"class":"ReportJob","jid":"jid-dead"})"});
     lockJob("jid-dead");
-    auto dead = judge(c_, reader_, kLocked);
+    auto dead = judge(*connection_, *reader_, kLocked);
     ASSERT_TRUE(dead && dead->liveness);
     EXPECT_EQ(dead->liveness->verdict, Verdict::Gone) << evidenceText(*dead->liveness);
     EXPECT_NE(evidenceText(*dead->liveness).find("dead set"), std::string::npos);
@@ -155,7 +160,7 @@ TEST_F(SidekiqLiveness, QueuedIsAliveAndDeadIsGone) {
     // Two jobs hold it, one of them still queued: not an orphan.
     observer().command({"LPUSH", "queue:default", R"({"class":"ReportJob","jid":"jid-queued"})"});
     lockJob("jid-queued");
-    auto both = judge(c_, reader_, kLocked);
+    auto both = judge(*connection_, *reader_, kLocked);
     ASSERT_TRUE(both && both->liveness);
     EXPECT_NE(both->liveness->verdict, Verdict::Gone) << evidenceText(*both->liveness);
 }
