@@ -148,19 +148,19 @@ TEST_P(JobQueueLiveness, ClientListDeniedByAclIsUnknownSayingWhy) {
 }
 
 TEST_P(JobQueueLiveness, CliListsTheOrphanWithItsEvidenceAndDoctorFindsIt) {
-    auto all = cli({"list", "-u", url(), "--pattern", "bull:*", "--json"});
+    auto all = cli({"list", "-u", url(), "--pattern", "bull:*:lock", "--json"});
     ASSERT_EQ(all.code, 0) << all.err;
     auto lines = jsonLines(all.out);
     ASSERT_EQ(lines.size(), 1u) << all.out;
     EXPECT_EQ(lines[0]["kind"], GetParam());
     EXPECT_NE(lines[0]["liveness"]["verdict"], "gone") << all.out;
     EXPECT_EQ(
-        jsonLines(cli({"list", "-u", url(), "--pattern", "bull:*", "--orphans", "--json"}).out)
+        jsonLines(cli({"list", "-u", url(), "--pattern", "bull:*:lock", "--orphans", "--json"}).out)
             .size(),
         0u);
 
     worker_->killHard();
-    auto orphans = cli({"list", "-u", url(), "--pattern", "bull:*", "--orphans", "--json"});
+    auto orphans = cli({"list", "-u", url(), "--pattern", "bull:*:lock", "--orphans", "--json"});
     ASSERT_EQ(orphans.code, 0) << orphans.err;
     lines = jsonLines(orphans.out);
     ASSERT_EQ(lines.size(), 1u) << orphans.out;
@@ -170,11 +170,11 @@ TEST_P(JobQueueLiveness, CliListsTheOrphanWithItsEvidenceAndDoctorFindsIt) {
     auto findings = lines[0]["findings"];
     EXPECT_NE(std::find(findings.begin(), findings.end(), "orphaned"), findings.end());
 
-    auto table = cli({"list", "-u", url(), "--pattern", "bull:*", "--orphans"});
+    auto table = cli({"list", "-u", url(), "--pattern", "bull:*:lock", "--orphans"});
     EXPECT_NE(table.out.find("Why each holder is gone"), std::string::npos) << table.out;
     EXPECT_NE(table.out.find("no connection named as a worker"), std::string::npos) << table.out;
 
-    auto doctor = cli({"doctor", "-u", url(), "--pattern", "bull:*"});
+    auto doctor = cli({"doctor", "-u", url(), "--pattern", "bull:*:lock"});
     EXPECT_NE(doctor.out.find("(orphaned)"), std::string::npos) << doctor.out;
 }
 
