@@ -70,7 +70,7 @@ int runDoctor(const Arguments& args) {
     // Whose holder is gone ("orphaned"): judged on the records read, one connection a server.
     inspect::LivenessOptions liveness;
     liveness.waitToConfirm = true;
-    HolderLiveness holders(flags, liveness);
+    HolderLiveness holders(flags, liveness, interrupt.token());
     for (auto& s : scans)
         if (!s.error) holders.judge(s.records);
     auto now = inspect::SteadyClock::now();

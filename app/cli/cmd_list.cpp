@@ -89,7 +89,7 @@ int runList(const Arguments& args) {
                          .showInstance = instances.size() > 1,
                          .orphanEvidence = orphans},
                         instances);
-    HolderLiveness liveness(flags, listLiveness());
+    HolderLiveness liveness(flags, listLiveness(), interrupt.token());
     auto scans = streamInstances(
         flags,
         [&](std::vector<inspect::LockRecord>& batch) {

@@ -56,8 +56,9 @@ std::shared_ptr<const inspect::HolderVerdict> unjudged(const std::string& why) {
 
 }  // namespace
 
-HolderLiveness::HolderLiveness(const InspectorFlags& flags, inspect::LivenessOptions options)
-    : flags_(flags), options_(options) {}
+HolderLiveness::HolderLiveness(const InspectorFlags& flags, inspect::LivenessOptions options,
+                               std::stop_token stop)
+    : flags_(flags), options_(options), stop_(std::move(stop)) {}
 
 HolderLiveness::~HolderLiveness() = default;
 
@@ -83,6 +84,7 @@ HolderLiveness::Server& HolderLiveness::serverFor(const std::string& instance) {
 }
 
 void HolderLiveness::judge(std::vector<inspect::LockRecord>& batch) {
+    if (stop_.stop_requested()) return;
     std::map<std::string, std::vector<inspect::LockRecord*>> byServer;
     for (auto& r : batch) byServer[r.instanceName()].push_back(&r);
     for (auto& [instance, records] : byServer) {
@@ -99,6 +101,7 @@ void HolderLiveness::judge(std::vector<inspect::LockRecord>& batch) {
         try {
             server.reader->assess(part);
         } catch (const Error& e) {
+            // Ctrl+C (or a lost connection) while reading: those locks stay unknown.
             auto why = unjudged(std::string("not judged: ") + e.what());
             for (auto& r : part) r.liveness = why;
         }

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <stop_token>
 #include <string>
 #include <vector>
 
@@ -18,7 +19,9 @@ namespace lockscope::cli {
 
 class HolderLiveness {
   public:
-    HolderLiveness(const InspectorFlags& flags, inspect::LivenessOptions options);
+    // stop (Ctrl+C) ends a read in progress; records not judged yet stay without a verdict.
+    HolderLiveness(const InspectorFlags& flags, inspect::LivenessOptions options,
+                   std::stop_token stop = {});
     ~HolderLiveness();
 
     // Sets each record's liveness, and the "orphaned" finding on the gone ones. Safe to call
@@ -31,6 +34,7 @@ class HolderLiveness {
 
     InspectorFlags flags_;
     inspect::LivenessOptions options_;
+    std::stop_token stop_;
     std::mutex mutex_;
     std::map<std::string, std::unique_ptr<Server>> servers_;
 };

@@ -71,6 +71,7 @@ void LivenessReader::assess(std::vector<LockRecord>& batch) {
     const auto wallNow = WallClock::now();
     s.lookups = 0;
     s.sidekiq.beginPass(batch);
+    std::shared_ptr<const HolderVerdict> nothing;
     auto judgeOne = [&](LockRecord& r) {
         std::vector<Evidence> evidence;
         if (s.options.trackRenewals) evidence = s.renewals.observe(r, now, wallNow);
@@ -91,7 +92,12 @@ void LivenessReader::assess(std::vector<LockRecord>& batch) {
             auto more = s.sidekiq.judge(r);
             evidence.insert(evidence.end(), more.begin(), more.end());
         }
-        if (evidence.empty()) evidence.push_back(nothingToGoOn());
+        if (evidence.empty()) {
+            // Most locks of a large listing: one shared verdict, not one per lock.
+            if (!nothing) nothing = std::make_shared<const HolderVerdict>(weigh({nothingToGoOn()}));
+            r.liveness = nothing;
+            return;
+        }
         r.liveness = std::make_shared<const HolderVerdict>(weigh(std::move(evidence)));
     };
     for (auto& r : batch)

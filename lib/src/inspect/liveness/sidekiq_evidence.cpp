@@ -34,7 +34,7 @@ void readInfo(std::string_view info, SidekiqProcess& p) {
 // The jid written in a job payload ("jid":"..."), found without parsing the whole payload:
 // queues hold thousands of them.
 std::optional<std::string> jidInPayload(std::string_view payload) {
-    constexpr std::string_view kJid = "\"jid\":\"";
+    constexpr std::string_view kJid = R"("jid":")";
     auto at = payload.find(kJid);
     if (at == std::string_view::npos) return std::nullopt;
     auto start = at + kJid.size();
