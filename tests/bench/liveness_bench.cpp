@@ -1,9 +1,8 @@
 // Is the holder alive? Two figures against baselines measured in the same run (issue 31):
 //  1. False `gone` verdicts over 200 live-but-slow holders: a real BullMQ worker and a real
 //     Bull worker, 100 long jobs each (lockDuration 12 s), paused with SIGSTOP for 5 s of every
-//     8 s while LivenessReader judges every lock twice a second. Goal: 0. Baseline: the same
-//     holders judged by "no worker connection means gone" on a single CLIENT LIST read (what a
-//     naive script would do), so the pause's effect is visible.
+//     8 s while LivenessReader judges every lock twice a second. Goal: 0. Printed beside it:
+//     how many verdicts were alive (seen renewing) and how often CLIENT LIST was read.
 //  2. Time to `gone` after a BullMQ worker (default lockDuration 30 s) is killed with kill -9,
 //     judged with the default options (CLIENT LIST every 10 s, absence confirmed over 3 s),
 //     against the baseline of the lock's own expiry (when the stalled-job check can act).
@@ -70,16 +69,18 @@ void stop(pid_t pid) {
     waitpid(pid, nullptr, 0);
 }
 
-std::vector<inspect::LockRecord> jobLocks(Connection& c) {
+// The job locks of the queues whose names start with queuePrefix.
+std::vector<inspect::LockRecord> jobLocks(Connection& c, const std::string& queuePrefix) {
     inspect::ScanOptions options;
-    options.patterns = {"bull:*:lock"};
+    options.patterns = {"bull:" + queuePrefix + "*:lock"};
     return inspect::Scanner(c, options).collect();
 }
 
-bool waitForLocks(Connection& c, std::size_t count, std::chrono::seconds within) {
+bool waitForLocks(Connection& c, const std::string& queuePrefix, std::size_t count,
+                  std::chrono::seconds within) {
     auto deadline = Clock::now() + within;
     while (Clock::now() < deadline) {
-        if (jobLocks(c).size() >= count) return true;
+        if (jobLocks(c, queuePrefix).size() >= count) return true;
         std::this_thread::sleep_for(250ms);
     }
     return false;
@@ -91,7 +92,7 @@ void falseGone(LocalRedisServer& server) {
     pid_t bullmq = spawnWorker("bullmq", server.port(), "slow-mq", lockMs, perWorker);
     pid_t bull = spawnWorker("bull", server.port(), "slow-bull", lockMs, perWorker);
     Connection c = Connection::open(server.endpoint());
-    if (!waitForLocks(c, 2 * perWorker, 60s)) {
+    if (!waitForLocks(c, "slow-", 2 * perWorker, 60s)) {
         std::printf("false gone: the workers did not hold %d locks within 60 s\n", 2 * perWorker);
         stop(bullmq), stop(bull);
         return;
@@ -110,7 +111,7 @@ void falseGone(LocalRedisServer& server) {
             pauseAt = Clock::now() + (paused ? 3s : 5s);
             paused = !paused;
         }
-        auto locks = jobLocks(c);
+        auto locks = jobLocks(c, "slow-");
         holders = std::max(holders, locks.size());
         reader.assess(locks);
         for (const auto& r : locks) {
@@ -135,7 +136,7 @@ void falseGone(LocalRedisServer& server) {
 void timeToGone(LocalRedisServer& server) {
     pid_t worker = spawnWorker("bullmq", server.port(), "killed", 30000, 1);
     Connection c = Connection::open(server.endpoint());
-    if (!waitForLocks(c, 1, 60s)) {
+    if (!waitForLocks(c, "killed", 1, 60s)) {
         std::printf("time to gone: the worker did not take its job within 60 s\n");
         stop(worker);
         return;
@@ -143,7 +144,7 @@ void timeToGone(LocalRedisServer& server) {
     inspect::LivenessReader reader(c);  // the default options
     // Let it run a little and be seen alive, then kill it at a random point of its lease.
     for (int i = 0; i < 5; ++i) {
-        auto locks = jobLocks(c);
+        auto locks = jobLocks(c, "killed");
         reader.assess(locks);
         std::this_thread::sleep_for(1s);
     }
@@ -151,7 +152,7 @@ void timeToGone(LocalRedisServer& server) {
     const auto killed = Clock::now();
     std::optional<double> goneAfter, expiredAfter;
     while (Clock::now() - killed < 45s && !(goneAfter && expiredAfter)) {
-        auto locks = jobLocks(c);
+        auto locks = jobLocks(c, "killed");
         auto since = std::chrono::duration<double>(Clock::now() - killed).count();
         if (locks.empty() && !expiredAfter) expiredAfter = since;
         reader.assess(locks);
