@@ -56,9 +56,9 @@ std::shared_ptr<const inspect::HolderVerdict> unjudged(const std::string& why) {
 
 }  // namespace
 
-HolderLiveness::HolderLiveness(const InspectorFlags& flags, inspect::LivenessOptions options,
+HolderLiveness::HolderLiveness(InspectorFlags flags, inspect::LivenessOptions options,
                                std::stop_token stop)
-    : flags_(flags), options_(options), stop_(std::move(stop)) {}
+    : flags_(std::move(flags)), options_(options), stop_(std::move(stop)) {}
 
 HolderLiveness::~HolderLiveness() = default;
 

@@ -20,7 +20,7 @@ namespace lockscope::cli {
 class HolderLiveness {
   public:
     // stop (Ctrl+C) ends a read in progress; records not judged yet stay without a verdict.
-    HolderLiveness(const InspectorFlags& flags, inspect::LivenessOptions options,
+    HolderLiveness(InspectorFlags flags, inspect::LivenessOptions options,
                    std::stop_token stop = {});
     ~HolderLiveness();
 

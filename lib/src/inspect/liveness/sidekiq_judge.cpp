@@ -11,6 +11,8 @@ namespace {
 
 // A beat this far ahead of our clock is dated in the future: clocks disagree.
 constexpr double kFutureBeatSeconds = 5.0;
+// Job ids remembered across passes (where each ran, since when it is nowhere).
+constexpr std::size_t kMaxRemembered = 100'000;
 
 Evidence line(std::string text, Verdict pointsTo = Verdict::Unknown) {
     Evidence e;
@@ -43,6 +45,7 @@ bool isSidekiqLocked(const LockRecord& r) {
 
 void SidekiqJudge::beginPass(const std::vector<LockRecord>& batch) {
     checked_.clear();
+    if (jobs_.size() > kMaxRemembered) jobs_.clear();  // bounded memory: it is learnt again
     for (const auto& r : batch) {
         if (!isSidekiqLocked(r)) continue;
         for (const auto& f : r.fields)
@@ -135,7 +138,10 @@ std::vector<Evidence> SidekiqJudge::nowhereEvidence(const std::string& jid) {
         }
     }
     const auto now = SteadyClock::now();
-    if (!memory.nowhereSince) memory.nowhereSince = now, memory.nowhereSinceWall = WallClock::now();
+    if (!memory.nowhereSince) {
+        memory.nowhereSince = now;
+        memory.nowhereSinceWall = WallClock::now();
+    }
     const std::string nowhere = job + " is not running, queued, scheduled, retried or dead";
     if (now - *memory.nowhereSince >= options_.sidekiqNowhereFor) {
         Evidence gone =
