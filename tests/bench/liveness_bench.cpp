@@ -92,15 +92,16 @@ void falseGone(LocalRedisServer& server) {
     pid_t bullmq = spawnWorker("bullmq", server.port(), "slow-mq", lockMs, perWorker);
     pid_t bull = spawnWorker("bull", server.port(), "slow-bull", lockMs, perWorker);
     Connection c = Connection::open(server.endpoint());
-    if (!waitForLocks(c, "slow-", 2 * perWorker, 60s)) {
-        std::printf("false gone: the workers did not hold %d locks within 60 s\n", 2 * perWorker);
+    const auto holders = static_cast<std::size_t>(2 * perWorker);
+    if (!waitForLocks(c, "slow-", holders, 60s)) {
+        std::printf("false gone: the workers did not hold %zu locks within 60 s\n", holders);
         stop(bullmq), stop(bull);
         return;
     }
     inspect::LivenessOptions options;
     options.clientListEvery = 500ms;
     inspect::LivenessReader reader(c, options);
-    std::size_t verdicts = 0, gone = 0, alive = 0, holders = 0;
+    std::size_t verdicts = 0, gone = 0, alive = 0, held = 0;
     const auto end = Clock::now() + 40s;
     auto pauseAt = Clock::now() + 3s;
     bool paused = false;
@@ -112,7 +113,7 @@ void falseGone(LocalRedisServer& server) {
             paused = !paused;
         }
         auto locks = jobLocks(c, "slow-");
-        holders = std::max(holders, locks.size());
+        held = std::max(held, locks.size());
         reader.assess(locks);
         for (const auto& r : locks) {
             if (!r.liveness) continue;
