@@ -127,7 +127,7 @@ void falseGone(LocalRedisServer& server) {
     std::printf(
         "false gone: %zu of %zu verdicts over %zu live-but-slow holders (BullMQ and Bull, "
         "paused 5 s of every 8 s, lease 12 s) - goal 0\n",
-        gone, verdicts, holders);
+        gone, verdicts, held);
     std::printf("  alive %zu (%.0f%%), unknown %zu; CLIENT LIST read %llu times in 40 s\n", alive,
                 verdicts ? 100.0 * double(alive) / double(verdicts) : 0.0, verdicts - gone - alive,
                 static_cast<unsigned long long>(reader.clientListReads()));
