@@ -92,7 +92,7 @@ void falseGone(LocalRedisServer& server) {
     pid_t bullmq = spawnWorker("bullmq", server.port(), "slow-mq", lockMs, perWorker);
     pid_t bull = spawnWorker("bull", server.port(), "slow-bull", lockMs, perWorker);
     Connection c = Connection::open(server.endpoint());
-    const auto holders = static_cast<std::size_t>(2 * perWorker);
+    const std::size_t holders = 2 * static_cast<std::size_t>(perWorker);
     if (!waitForLocks(c, "slow-", holders, 60s)) {
         std::printf("false gone: the workers did not hold %zu locks within 60 s\n", holders);
         stop(bullmq), stop(bull);
