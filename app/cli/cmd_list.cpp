@@ -111,7 +111,7 @@ int runList(const Arguments& args) {
 }
 
 Registration list({"list",
-                   "list [--group] [--sort] [--orphans]",
+                   "list [--group] [--sort]",
                    "Every lock with its holder, live TTL, fence and findings (SCAN, never KEYS), "
                    "and whether its holder is alive (--json: \"liveness\"). "
                    "Servers are scanned at once and locks printed as they are read: JSON lines "
