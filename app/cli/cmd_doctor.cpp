@@ -5,10 +5,12 @@
 
 #include "cli_command.h"
 #include "connection_flags.h"
+#include "holder_liveness.h"
 #include "instance_scan.h"
 #include "interrupt.h"
 #include "lock_table_text.h"
 #include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/holder_verdict.h"
 #include "lockscope/text_format.h"
 
 namespace lockscope::cli {
@@ -32,9 +34,13 @@ void printFindings(const Findings& byRule) {
                                                                              : "INFO";
         std::printf("\n[%s] %s (%s) - %zu lock(s)\n", severity, rule.title, rule.name,
                     records.size());
-        for (std::size_t i = 0; i < records.size() && i < 10; ++i)
+        for (std::size_t i = 0; i < records.size() && i < 10; ++i) {
             std::printf("  %s %s\n", records[i]->instanceName().c_str(),
                         quoted(records[i]->key, 60).c_str());
+            // An orphan is a claim about someone else's process: show what it rests on.
+            if (id == inspect::RuleId::Orphaned && records[i]->liveness)
+                std::printf("    %s\n", inspect::describeVerdict(*records[i]->liveness).c_str());
+        }
         if (records.size() > 10) std::printf("  ... and %zu more\n", records.size() - 10);
         std::printf("  Why: %s\n  Fix: %s\n", rule.explanation, rule.fix);
     }
@@ -61,6 +67,12 @@ int runDoctor(const Arguments& args) {
         observe.count() > 0
             ? observeInstances(flags, observe, std::chrono::milliseconds(500), interrupt.token())
             : scanInstances(flags, interrupt.token());
+    // Whose holder is gone ("orphaned"): judged on the records read, one connection a server.
+    inspect::LivenessOptions liveness;
+    liveness.waitToConfirm = true;
+    HolderLiveness holders(flags, liveness, interrupt.token());
+    for (auto& s : scans)
+        if (!s.error) holders.judge(s.records);
     auto now = inspect::SteadyClock::now();
     if (flags.json) {
         std::vector<const inspect::LockRecord*> records;

@@ -6,6 +6,7 @@
 
 #include "cli_command.h"
 #include "connection_flags.h"
+#include "holder_liveness.h"
 #include "instance_scan.h"
 #include "interrupt.h"
 #include "list_output.h"
@@ -58,11 +59,24 @@ int runGroup(const InspectorFlags& flags, const InterruptStop& interrupt) {
     return exitCodeOf(scans);
 }
 
+// One look: no renewal can be seen, so no PTTL is remembered; an absent job queue worker is
+// confirmed by one more CLIENT LIST read a few seconds later before its lock is called gone.
+inspect::LivenessOptions listLiveness() {
+    inspect::LivenessOptions options;
+    options.trackRenewals = false;
+    options.waitToConfirm = true;
+    return options;
+}
+
 int runList(const Arguments& args) {
     if (!args.positionals().empty()) throw UsageError("list takes no arguments, only options");
     InspectorFlags flags = parseInspectorFlags(args);
     InterruptStop interrupt;
-    if (args.has("--group")) return runGroup(flags, interrupt);
+    const bool orphans = args.has("--orphans");
+    if (args.has("--group")) {
+        if (orphans) throw UsageError("--orphans lists locks one by one: it cannot be grouped");
+        return runGroup(flags, interrupt);
+    }
     const bool sort = args.has("--sort");
     if (sort)
         std::fputs("note: --sort holds every lock in memory and prints when the scan ends\n",
@@ -70,10 +84,19 @@ int runList(const Arguments& args) {
     std::vector<std::string> instances;
     for (const auto& e : flags.endpoints) instances.push_back(e.display());
     ListPrinter printer(stdout,
-                        {.json = flags.json, .sort = sort, .showInstance = instances.size() > 1},
+                        {.json = flags.json,
+                         .sort = sort,
+                         .showInstance = instances.size() > 1,
+                         .orphanEvidence = orphans},
                         instances);
+    HolderLiveness liveness(flags, listLiveness(), interrupt.token());
     auto scans = streamInstances(
-        flags, [&](std::vector<inspect::LockRecord>& batch) { printer.add(batch); },
+        flags,
+        [&](std::vector<inspect::LockRecord>& batch) {
+            liveness.judge(batch);
+            if (orphans) std::erase_if(batch, [](const auto& r) { return !isOrphan(r); });
+            printer.add(batch);
+        },
         interrupt.token());
     printer.finish(scans, interrupt.interrupted());
     std::fflush(stdout);
@@ -89,7 +112,8 @@ int runList(const Arguments& args) {
 
 Registration list({"list",
                    "list [--group] [--sort]",
-                   "Every lock with its holder, live TTL, fence and findings (SCAN, never KEYS). "
+                   "Every lock with its holder, live TTL, fence and findings (SCAN, never KEYS), "
+                   "and whether its holder is alive (--json: \"liveness\"). "
                    "Servers are scanned at once and locks printed as they are read: JSON lines "
                    "in scan order; the table sorted up to 10000 locks, in scan order beyond.",
                    {{"--group", "",
@@ -99,6 +123,11 @@ Registration list({"list",
                     {"--sort", "",
                      "sort by server, then key, whatever the count (holds every lock in memory "
                      "until the scan ends)",
+                     "List"},
+                    {"--orphans", "",
+                     "only the locks whose holder is gone (positive evidence only: a worker "
+                     "that disconnected, a process that stopped beating, a dead job), each with "
+                     "its evidence",
                      "List"}},
                    true,
                    "",

@@ -12,7 +12,7 @@
 namespace lockscope::cli {
 namespace {
 
-constexpr auto kLastKind = inspect::LockKind::RedissonRwTimeout;
+constexpr auto kLastKind = inspect::LockKind::RedisSemaphore;
 
 std::optional<inspect::LockKind> kindFromFlag(const Arguments& args) {
     auto text = args.value("--kind");

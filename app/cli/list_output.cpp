@@ -3,9 +3,26 @@
 #include <algorithm>
 
 #include "lock_table_text.h"
+#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/holder_verdict.h"
 #include "lockscope/inspect/record_json.h"
+#include "lockscope/text_format.h"
 
 namespace lockscope::cli {
+namespace {
+
+// "<instance> <key>: gone since ...", then one indented line per piece of evidence.
+std::string evidenceBlock(const inspect::LockRecord& r) {
+    const auto& v = *r.liveness;
+    std::string out = r.instanceName() + " " + quoted(r.key, 80) + ": " + toString(v.verdict);
+    if (v.since) out += " since " + inspect::formatIsoInstant(*v.since);
+    out += "\n";
+    for (const auto& e : v.evidence)
+        out += "  - " + e.text + " (" + inspect::formatIsoInstant(e.seenAt) + ")\n";
+    return out;
+}
+
+}  // namespace
 
 ListPrinter::ListPrinter(std::FILE* out, ListOutputOptions options,
                          std::vector<std::string> instances)
@@ -26,6 +43,10 @@ void ListPrinter::add(std::vector<inspect::LockRecord>& batch) {
     }
     std::lock_guard lock(mutex_);
     count_ += batch.size();
+    if (options_.orphanEvidence)
+        for (const auto& r : batch)
+            if (r.liveness && r.liveness->verdict == inspect::Verdict::Gone)
+                evidence_ += evidenceBlock(r);
     // A cluster behind one URL: its records name the node that holds them, so the table
     // gets the INSTANCE column (unless rows without it are already out).
     if (!streaming_ && !options_.showInstance)
@@ -96,8 +117,10 @@ void ListPrinter::finish(const std::vector<InstanceScan>& scans, bool interrupte
     }
     std::size_t servers = 0;
     for (const auto& s : scans) servers += s.servers;
-    std::fprintf(out_, "%llu lock%s on %zu instance%s\n", static_cast<unsigned long long>(count_),
-                 count_ == 1 ? "" : "s", servers, servers == 1 ? "" : "s");
+    std::fprintf(out_, "%llu %slock%s on %zu instance%s\n", static_cast<unsigned long long>(count_),
+                 options_.orphanEvidence ? "orphaned " : "", count_ == 1 ? "" : "s", servers,
+                 servers == 1 ? "" : "s");
+    if (!evidence_.empty()) std::fprintf(out_, "\nWhy each holder is gone:\n%s", evidence_.c_str());
     if (streaming_)
         std::fprintf(out_,
                      "(more than %zu locks: printed as scanned, unsorted; --sort sorts them, "

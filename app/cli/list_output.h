@@ -23,6 +23,7 @@ struct ListOutputOptions {
     bool sort = false;          // hold everything and sort (by instance, then key)
     bool showInstance = false;  // the table's INSTANCE column
     std::size_t tableLimit = 10'000;
+    bool orphanEvidence = false;  // the table is followed by each gone lock's evidence
 };
 
 class ListPrinter {
@@ -52,6 +53,7 @@ class ListPrinter {
     std::size_t keyWidth_ = 0;
     std::uint64_t count_ = 0;
     std::unique_ptr<JsonLineWriter> jsonWriter_;  // unsorted --json: formats off the scan
+    std::string evidence_;  // orphanEvidence: one block per gone lock, printed at the end
 };
 
 }  // namespace lockscope::cli

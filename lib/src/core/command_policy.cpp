@@ -18,13 +18,15 @@ bool equalsIgnoreCase(std::string_view a, std::string_view b) {
            });
 }
 
-constexpr std::array<std::string_view, 38> kReadCommands = {
+constexpr std::array<std::string_view, 41> kReadCommands = {
     "PING", "ECHO", "AUTH", "SELECT", "HELLO", "QUIT", "SCAN", "TYPE", "PTTL", "TTL", "GET", "MGET",
     "STRLEN", "EXISTS", "HGETALL", "HGET", "HLEN", "HSCAN", "HKEYS", "LLEN", "LRANGE", "ZCARD",
     "ZRANGE", "SCARD", "INFO", "ROLE", "DBSIZE", "TIME", "OBJECT", "EVAL_RO", "EVALSHA_RO",
     "SUBSCRIBE", "PSUBSCRIBE", "UNSUBSCRIBE", "PUNSUBSCRIBE", "SLOWLOG",
     // Cluster connection states: read from a replica, or one command on an importing node.
-    "READONLY", "ASKING"};
+    "READONLY", "ASKING",
+    // The holder-liveness reads (a job's hash, its place in a list, Sidekiq's processes).
+    "HMGET", "LPOS", "SMEMBERS"};
 
 // The topology questions a cluster scan asks (CLUSTER SHARDS ... GETKEYSINSLOT).
 constexpr std::array<std::string_view, 8> kClusterReads = {
@@ -44,7 +46,7 @@ bool isReadOnlySafe(std::span<const std::string_view> argv) {
         if (equalsIgnoreCase(name, "CONFIG")) return equalsIgnoreCase(sub, "GET");
         if (equalsIgnoreCase(name, "CLIENT"))
             return equalsIgnoreCase(sub, "SETNAME") || equalsIgnoreCase(sub, "ID") ||
-                   equalsIgnoreCase(sub, "GETNAME");
+                   equalsIgnoreCase(sub, "GETNAME") || equalsIgnoreCase(sub, "LIST");
         if (equalsIgnoreCase(name, "ACL")) return equalsIgnoreCase(sub, "WHOAMI");
         if (equalsIgnoreCase(name, "MEMORY")) return equalsIgnoreCase(sub, "USAGE");
         if (equalsIgnoreCase(name, "CLUSTER"))

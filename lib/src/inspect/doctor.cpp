@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "lockscope/inspect/hash_slot.h"
+#include "lockscope/inspect/holder_verdict.h"
 #include "lockscope/inspect/value_classifier.h"
 
 namespace lockscope::inspect {
@@ -66,6 +67,13 @@ const std::vector<Rule> kRules = {
      "of one node can lose the lock while the counter survives, or the reverse.",
      "Put the resource in a hash tag in both names, lock:{name} and fence:{name}: one slot, one "
      "node, one script."},
+    {RuleId::Orphaned, "orphaned", Severity::Critical, "Orphaned lock: its holder is gone",
+     "LockScope found positive evidence that whoever holds this lock is gone (its evidence says "
+     "which: a job queue worker that disconnected, a Sidekiq process that stopped beating, a job "
+     "in the dead set). Nothing will release it before its TTL runs out, and without a TTL never; "
+     "everyone waiting for it waits that long.",
+     "Read the evidence, then release it by its token (lockscope-cli release KEY --token T, or "
+     "the window's Release): the release deletes it only if the holder is still the one seen."},
 };
 
 }  // namespace
@@ -158,6 +166,7 @@ std::uint32_t Doctor::examine(const LockRecord& r, const ServerFacts& server,
             f |= bit(RuleId::RenewedPastTtl);
         if (held > options_.heldTooLong.count()) f |= bit(RuleId::HeldTooLong);
     }
+    if (r.liveness && r.liveness->verdict == Verdict::Gone) f |= bit(RuleId::Orphaned);
     if (server.role == ServerRole::Replica)
         f |= bit(options_.replicaOnPurpose ? RuleId::ReplicatedPrimary : RuleId::OnReplica);
     if (server.role == ServerRole::Primary && server.connectedReplicas > 0)

@@ -56,6 +56,16 @@ AuditEntry releaseEntry(const Connection& c, std::string_view key) {
     return e;
 }
 
+// What a job queue does once its job's lock is gone (BullMQ worker.js moveStalledJobsToWait,
+// Bull queue.js moveUnlockedJobsToWait): the job is never moved by LockScope itself.
+std::string afterJobLockRelease(const LockRecord& seen) {
+    const char* library = seen.kind == LockKind::BullMQ ? "BullMQ" : "Bull";
+    return std::string("; only the lock was deleted, the job was not touched: ") + library +
+           "'s stalled-job check (every 30 s by default) will find the job active without a "
+           "lock and move it back to wait, or to failed once it has stalled more than "
+           "maxStalledCount times (1 by default)";
+}
+
 std::string plural(std::int64_t n, const char* what) {
     return std::to_string(n) + " " + what + (n == 1 ? "" : "s");
 }
@@ -68,6 +78,8 @@ bool hasLibraryRelease(LockKind kind) {
         case LockKind::RedissonReadWriteLock:
         case LockKind::SidekiqUniqueJobs:
         case LockKind::SpringIntegration:
+        case LockKind::BullMQ:
+        case LockKind::Bull:
             return true;
         default:
             return false;
@@ -256,6 +268,14 @@ ActionResult LibraryRelease::release(const LockRecord& seen) {
         case LockKind::SpringIntegration:
             if (seen.truncated) break;
             return releaseSpring(seen.key, seen.token, springRegistryKey(seen.key));
+        case LockKind::BullMQ:
+        case LockKind::Bull: {
+            // The libraries release a job lock by deleting it when the token matches (their
+            // releaseLock / moveToFinished scripts): SafeActions' compare-and-delete.
+            auto result = SafeActions(connection_, audit_).release(seen.key, Holder::of(seen));
+            if (result.outcome == ActionOutcome::Done) result.message += afterJobLockRelease(seen);
+            return result;
+        }
         default:
             break;
     }

@@ -72,6 +72,12 @@ const char* toString(LockKind kind) {
             return "redisson-rwlock";
         case LockKind::RedissonRwTimeout:
             return "redisson-rwlock-timeout";
+        case LockKind::BullMQ:
+            return "bullmq";
+        case LockKind::Bull:
+            return "bull";
+        case LockKind::RedisSemaphore:
+            return "redis-semaphore";
     }
     return "unknown";
 }
@@ -125,6 +131,15 @@ const char* describe(LockKind kind) {
             return "Redisson read/write lock: hash with mode and its holders";
         case LockKind::RedissonRwTimeout:
             return "Redisson read/write lock: a read holder's lease key";
+        case LockKind::BullMQ:
+            return "BullMQ job lock: <prefix>:<queue>:<jobId>:lock holding the worker's token, "
+                   "renewed while the job runs (30 s default)";
+        case LockKind::Bull:
+            return "Bull job lock: <prefix>:<queue>:<jobId>:lock holding the queue's token, "
+                   "renewed while the job runs (30 s default)";
+        case LockKind::RedisSemaphore:
+            return "redis-semaphore: mutex:<key> holding a random UUID, or semaphore:<key>, a "
+                   "sorted set of holder ids by acquire time (10 s lock timeout by default)";
     }
     return "";
 }

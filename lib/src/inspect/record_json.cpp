@@ -5,8 +5,30 @@
 #include "json_text.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/holder_verdict.h"
 
 namespace lockscope::inspect {
+namespace {
+
+nlohmann::ordered_json livenessJson(const HolderVerdict& v) {
+    nlohmann::ordered_json j;
+    j["verdict"] = toString(v.verdict);
+    j["since"] = v.since ? nlohmann::ordered_json(formatIsoInstant(*v.since))
+                         : nlohmann::ordered_json(nullptr);
+    auto evidence = nlohmann::ordered_json::array();
+    for (const auto& e : v.evidence) {
+        nlohmann::ordered_json line;
+        line["text"] = jsonSafe(e.text);
+        line["seen_at"] = formatIsoInstant(e.seenAt);
+        line["points_to"] = toString(e.pointsTo);
+        if (e.warning) line["warning"] = true;
+        evidence.push_back(std::move(line));
+    }
+    j["evidence"] = std::move(evidence);
+    return j;
+}
+
+}  // namespace
 
 std::string toJsonLine(const LockRecord& r, SteadyClock::time_point now) {
     nlohmann::ordered_json j;
@@ -43,6 +65,7 @@ std::string toJsonLine(const LockRecord& r, SteadyClock::time_point now) {
     j["handoffs"] = r.handoffs;
     j["renewals"] = r.renewals;
     if (auto facts = decodeHolder(r); !facts.empty()) j["holder"] = jsonSafe(describeHolder(facts));
+    if (r.liveness) j["liveness"] = livenessJson(*r.liveness);
     return j.dump();
 }
 

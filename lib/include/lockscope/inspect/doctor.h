@@ -26,8 +26,9 @@ enum class RuleId : std::uint8_t {
     OnReplica,          // "on-replica"
     HeldTooLong,        // "held-too-long"
     FenceOnOtherNode,   // "fence-on-other-node"
+    Orphaned,           // "orphaned": its holder is gone (holder_verdict.h), only on evidence
 };
-constexpr int kRuleCount = 9;
+constexpr int kRuleCount = 10;
 
 // How a finding is shown: Critical is a problem to act on (red), Warning deserves a look
 // (amber), Info is worth knowing and not a fault (blue). A healthy watchdog-renewed lock

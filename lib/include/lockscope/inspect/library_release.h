@@ -14,6 +14,8 @@
 //                                compares and comes first, QUEUED's wakes and comes last
 //   Spring RedisLockRegistry     compare-and-delete, then PUBLISH the key on
 //                                "<registryKey>-channel"
+//   BullMQ / Bull job lock       compare-and-delete of the lock only (never the job), and the
+//                                message says what the library's stalled-job check does next
 //   every other kind             SafeActions::release (compare-and-delete on the value seen)
 // Sources: Redisson RedissonLock/RedissonFairLock/RedissonReadLock unlockInnerAsync and
 // pubsub/LockPubSub.java; sidekiq-unique-jobs lib/sidekiq_unique_jobs/lua/unlock.lua;

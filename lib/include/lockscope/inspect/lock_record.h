@@ -16,6 +16,8 @@ namespace lockscope::inspect {
 
 using SteadyClock = std::chrono::steady_clock;
 
+struct HolderVerdict;  // holder_verdict.h
+
 // The Redis type of the key (TYPE).
 enum class ValueType : std::uint8_t { String, Hash, List, ZSet, Set, Stream, Other };
 
@@ -45,6 +47,10 @@ enum class LockKind : std::uint8_t {
     ActiveJobUniqueness,  // activejob_uniqueness:<job>:<digest>[:runtime]
     RedissonReadWriteLock,  // Redisson RReadWriteLock: hash with mode = read/write
     RedissonRwTimeout,      // {name}:<uuid>:<threadId>:rwlock_timeout:<n> (a read holder's lease)
+    // Job queues (DESIGN.md, "Stage 3").
+    BullMQ,          // <prefix>:<queue>:<jobId>:lock = "<worker uuid>:<n>" (BullMQ Worker)
+    Bull,            // <prefix>:<queue>:<jobId>:lock = the queue's uuid4 token (Bull)
+    RedisSemaphore,  // redis-semaphore: mutex:<key> = a uuid4 id, semaphore:<key> zset of ids
 };
 
 const char* toString(ValueType type);
@@ -88,6 +94,8 @@ struct LockRecord {
     // A watcher saw this key appear (it was not there at its first scan): its age is about
     // the time since it was first seen (lock_age.h).
     bool appearedWhileWatching = false;
+    // Is the holder alive? Set by LivenessReader (liveness_reader.h); null when not judged.
+    std::shared_ptr<const HolderVerdict> liveness;
 
     const std::string& instanceName() const;
     // The resource the lock protects: the hash tag ({...}) when there is one.

@@ -22,6 +22,12 @@ namespace {
 //  activejob-uniqueness lock_key: "activejob_uniqueness:<job>:<md5>", runtime_lock_key +
 //  ":runtime". Redisson RedissonReadLock.java: rw hash {mode, <uuid>:<tid>}, lease keys
 //    "{name}:<uuid>:<tid>:rwlock_timeout:<n>"; RedissonWriteLock: field "<uuid>:<tid>:write".
+//  BullMQ 5 worker.js: token `${this.id}:${tokenPostfix++}` with id = uuid v4, stored in
+//    "<prefix>:<queue>:<jobId>:lock" by moveToActive; Bull 4 queue.js: this.token = uuid.v4(),
+//    the same key (job.js lockKey()). Both default to the prefix "bull".
+//  redis-semaphore 5 RedisMutex.js: key `mutex:${key}`, Lock.js identifier crypto.randomUUID()
+//    (with `-${identifierSuffix}` when set), released by mutex/release.js delIfEqualLua;
+//    RedisSemaphore.js: `semaphore:${key}`, a zset of identifiers scored by acquire time.
 
 constexpr std::array<std::string_view, 2> kLaravelMarkers = {"laravel_unique_job:",
                                                              "laravel-queue-overlap:"};
@@ -59,7 +65,27 @@ bool isUuid4(std::string_view s) {
     return isDashedUuid(s) && s[14] == '4';
 }
 
+// "<prefix>:<queue>:<jobId>:lock": at least three non-empty parts before ":lock".
+bool isJobLockKey(std::string_view key) {
+    if (!key.ends_with(":lock")) return false;
+    std::string_view rest = key.substr(0, key.size() - 5);
+    auto id = rest.rfind(':');
+    if (id == std::string_view::npos || id == 0 || id + 1 == rest.size()) return false;
+    auto queue = rest.rfind(':', id - 1);
+    return queue != std::string_view::npos && queue > 0 && queue + 1 < id;
+}
+
 }  // namespace
+
+bool isRedisSemaphoreId(std::string_view value) {
+    return value.size() >= 36 && isUuid4(value.substr(0, 36)) &&
+           (value.size() == 36 || (value[36] == '-' && value.size() > 37));
+}
+
+bool isBullMqToken(std::string_view value) {
+    auto colon = value.find(':');
+    return colon == 36 && isUuid4(value.substr(0, colon)) && isDigits(value.substr(colon + 1));
+}
 
 bool isShedLockValue(std::string_view value) {
     if (!value.starts_with("ADDED:")) return false;
@@ -86,6 +112,12 @@ bool isRedissonRwHolderField(std::string_view field) {
 }
 
 std::optional<LockKind> stringKindByShape(std::string_view key, std::string_view value) {
+    if (isJobLockKey(key)) {
+        if (isBullMqToken(value)) return LockKind::BullMQ;
+        if (isUuid4(value)) return LockKind::Bull;
+    }
+    if (key.starts_with("mutex:") && key.size() > 6 && isRedisSemaphoreId(value))
+        return LockKind::RedisSemaphore;
     if (key.find(":rwlock_timeout:") != std::string_view::npos && key.starts_with('{'))
         return LockKind::RedissonRwTimeout;
     if (isShedLockValue(value)) return LockKind::ShedLock;
@@ -121,6 +153,8 @@ std::optional<LockKind> hashKindByShape(std::string_view key,
 }
 
 std::optional<LockKind> otherKindByShape(std::string_view key, ValueType type) {
+    if (type == ValueType::ZSet && key.starts_with("semaphore:") && key.size() > 10)
+        return LockKind::RedisSemaphore;
     if (!key.starts_with(kSidekiqPrefix)) return std::nullopt;
     if (isSidekiqGlobalKey(key)) return LockKind::NotALock;
     // QUEUED and PRIMED are the digest's lists of jobs waiting for it.
@@ -133,6 +167,8 @@ std::optional<Span> libraryResourceSpan(std::string_view key) {
         if (from >= key.size()) return std::nullopt;
         return Span{from, key.size() - from};
     };
+    if (key.starts_with("bull:") && isJobLockKey(key))  // bull:<queue>:<jobId>:lock
+        return Span{5, key.size() - 5 - 5};
     if (key.starts_with("job-lock:")) {  // job-lock:<env>:<name>
         auto env = key.find(':', 9);
         if (env != std::string_view::npos) return after(env + 1);
@@ -140,7 +176,8 @@ std::optional<Span> libraryResourceSpan(std::string_view key) {
     if (auto m = laravelMarker(key)) return after(*m);
     if (key.starts_with(kSidekiqPrefix))
         if (auto digest = sidekiqDigestOf(key)) return Span{0, digest->size()};
-    for (std::string_view p : {"activejob_uniqueness:", "redlock-", "redlock:", "qo_"})
+    for (std::string_view p :
+         {"activejob_uniqueness:", "redlock-", "redlock:", "qo_", "mutex:", "semaphore:"})
         if (key.starts_with(p)) return after(p.size());
     return std::nullopt;
 }

@@ -30,6 +30,10 @@ bool isShedLockValue(std::string_view value);
 bool isSidekiqGlobalKey(std::string_view key);
 // The digest a sidekiq-unique-jobs key belongs to ("uniquejobs:<md5>[:RUN]"), or nullopt.
 std::optional<std::string_view> sidekiqDigestOf(std::string_view key);
+// redis-semaphore's holder id: a uuid4, optionally followed by "-<suffix>".
+bool isRedisSemaphoreId(std::string_view value);
+// BullMQ's worker token: "<uuid v4>:<n>" (the worker's id and a job counter).
+bool isBullMqToken(std::string_view value);
 // "<uuid>:<threadId>" or the write lock's "<uuid>:<threadId>:write".
 bool isRedissonRwHolderField(std::string_view field);
 

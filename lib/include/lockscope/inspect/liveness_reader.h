@@ -1,0 +1,61 @@
+#pragma once
+// Judges whether each lock's holder is alive (holder_verdict.h) from what the server shows:
+// renewals (any format, seen across passes), BullMQ and Bull job locks (the job hash, the
+// active list, the queue's named worker connections in CLIENT LIST), sidekiq-unique-jobs'
+// LOCKED job ids (Sidekiq's processes, their heartbeats and running jobs, its queues, schedule,
+// retry and dead sets). Reads stay small: CLIENT LIST and Sidekiq's process list at most once
+// per `clientListEvery` / `sidekiqEvery` for every lock of a pass, and at most
+// `maxLookupsPerPass` job look-ups per pass; what is over the budget stays unknown, saying so.
+// Keep one reader per connection across passes: what it saw before (a renewal, a worker that
+// was connected, where a job ran) is evidence too. Not thread-safe, like the connection.
+
+#include <chrono>
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+#include "lockscope/connection.h"
+#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/lock_record.h"
+
+namespace lockscope::inspect {
+
+struct LivenessOptions {
+    std::chrono::milliseconds clientListEvery{10'000};
+    std::chrono::milliseconds sidekiqEvery{5'000};
+    // A job queue worker's absence must last this long, over two CLIENT LIST reads, before
+    // its lock is called gone (a reconnecting worker is briefly absent).
+    std::chrono::milliseconds confirmAbsence{3'000};
+    // A Sidekiq job found nowhere (not running, queued, scheduled, retried or dead) must stay
+    // nowhere this long (a job that just started shows at its process's next heartbeat).
+    std::chrono::milliseconds sidekiqNowhereFor{30'000};
+    std::size_t maxLookupsPerPass = 2'000;
+    std::size_t maxSidekiqProcesses = 1'000;
+    std::size_t maxJobsPerPlace = 10'000;
+    // One look only (the CLI's list and doctor): wait out confirmAbsence once, when a lock
+    // would be gone but for the second read, so a single pass can still say gone.
+    bool waitToConfirm = false;
+    // Remember each key's PTTL to see renewals across passes (a watcher); one look cannot see
+    // one, so a single listing of a large keyspace saves the memory.
+    bool trackRenewals = true;
+};
+
+class LivenessReader {
+  public:
+    // The connection must outlive the reader.
+    explicit LivenessReader(Connection& connection, LivenessOptions options = {});
+    ~LivenessReader();
+    LivenessReader(const LivenessReader&) = delete;
+    LivenessReader& operator=(const LivenessReader&) = delete;
+
+    // Sets record.liveness on every record of the batch (kinds that are no lock are skipped).
+    void assess(std::vector<LockRecord>& batch);
+    // CLIENT LIST reads so far (the load test counts them).
+    std::uint64_t clientListReads() const;
+
+  private:
+    struct State;
+    std::unique_ptr<State> state_;
+};
+
+}  // namespace lockscope::inspect

@@ -1,0 +1,117 @@
+#include "lockscope/inspect/liveness_reader.h"
+
+#include <thread>
+
+#include "client_list.h"
+#include "job_queue_judge.h"
+#include "renewal_tracker.h"
+#include "sidekiq_judge.h"
+
+namespace lockscope::inspect {
+
+struct LivenessReader::State {
+    State(Connection& c, LivenessOptions o)
+        : options(o),
+          clients(c, options.clientListEvery),
+          jobQueues(c, clients, options),
+          sidekiq(c, options) {}
+
+    LivenessOptions options;
+    liveness::RenewalTracker renewals;
+    liveness::ClientListReader clients;
+    liveness::JobQueueJudge jobQueues;
+    liveness::SidekiqJudge sidekiq;
+    std::size_t lookups = 0;  // job look-ups in this pass
+};
+
+namespace {
+
+bool isJobQueueLock(const LockRecord& r) {
+    return r.kind == LockKind::BullMQ || r.kind == LockKind::Bull;
+}
+
+// Kinds that hold no holder of their own (a counter, a queue of waiters).
+bool judged(const LockRecord& r) {
+    switch (r.kind) {
+        case LockKind::NotALock:
+        case LockKind::RedissonFenceToken:
+        case LockKind::RedissonFairQueue:
+        case LockKind::RedissonFairTimeout:
+            return false;
+        case LockKind::SidekiqUniqueJobs:
+            return liveness::isSidekiqLocked(r);
+        default:
+            return true;
+    }
+}
+
+Evidence nothingToGoOn() {
+    Evidence e;
+    e.seenAt = WallClock::now();
+    e.text =
+        "nothing names its holder's process or connection; a renewal seen while watching "
+        "would show it alive";
+    return e;
+}
+
+}  // namespace
+
+LivenessReader::LivenessReader(Connection& connection, LivenessOptions options)
+    : state_(std::make_unique<State>(connection, options)) {}
+
+LivenessReader::~LivenessReader() = default;
+
+std::uint64_t LivenessReader::clientListReads() const {
+    return state_->clients.reads();
+}
+
+void LivenessReader::assess(std::vector<LockRecord>& batch) {
+    State& s = *state_;
+    const auto now = SteadyClock::now();
+    const auto wallNow = WallClock::now();
+    s.lookups = 0;
+    s.sidekiq.beginPass(batch);
+    std::shared_ptr<const HolderVerdict> nothing;
+    auto judgeOne = [&](LockRecord& r) {
+        std::vector<Evidence> evidence;
+        if (s.options.trackRenewals) evidence = s.renewals.observe(r, now, wallNow);
+        const bool renewed = s.renewals.renewed(r.key) || r.renewals > 0;
+        if (isJobQueueLock(r)) {
+            std::vector<Evidence> more;
+            if (s.lookups++ < s.options.maxLookupsPerPass) {
+                more = s.jobQueues.judge(r, renewed);
+            } else {
+                Evidence over;
+                over.seenAt = wallNow;
+                over.text = "not looked up: over the budget of " +
+                            std::to_string(s.options.maxLookupsPerPass) + " look-ups per pass";
+                more.push_back(over);
+            }
+            evidence.insert(evidence.end(), more.begin(), more.end());
+        } else if (liveness::isSidekiqLocked(r)) {
+            auto more = s.sidekiq.judge(r);
+            evidence.insert(evidence.end(), more.begin(), more.end());
+        }
+        if (evidence.empty()) {
+            // Most locks of a large listing: one shared verdict, not one per lock.
+            if (!nothing) nothing = std::make_shared<const HolderVerdict>(weigh({nothingToGoOn()}));
+            r.liveness = nothing;
+            return;
+        }
+        r.liveness = std::make_shared<const HolderVerdict>(weigh(std::move(evidence)));
+    };
+    for (auto& r : batch)
+        if (judged(r)) judgeOne(r);
+    if (!s.options.waitToConfirm) return;
+    // One look only: an absence that a second read would confirm is worth one short wait.
+    auto due = s.jobQueues.confirmableAt();
+    if (!due) return;
+    std::this_thread::sleep_until(*due);
+    for (auto& r : batch)
+        if (isJobQueueLock(r) && r.liveness && r.liveness->verdict == Verdict::Unknown) {
+            s.lookups = 0;
+            judgeOne(r);
+        }
+}
+
+}  // namespace lockscope::inspect
