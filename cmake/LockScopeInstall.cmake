@@ -23,10 +23,12 @@ install(TARGETS lockscope_core lockscope_redlock lockscope_inspect lockscope_ver
         EXPORT LockScopeTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT development)
 # Public headers of the installed modules only: the simulator, the torture tester and the
-# exporter belong to the applications and are not installed, so neither are their headers.
+# exporter, the fleet, the proxy and the sandbox belong to the applications and tests and are
+# not installed, so neither are their headers.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/lib/include/lockscope
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT development
-        PATTERN sim EXCLUDE PATTERN torture EXCLUDE PATTERN exporter EXCLUDE)
+        PATTERN sim EXCLUDE PATTERN torture EXCLUDE PATTERN exporter EXCLUDE
+        PATTERN fleet EXCLUDE PATTERN proxy EXCLUDE PATTERN sandbox EXCLUDE)
 install(FILES ${LOCKSCOPE_GENERATED_INCLUDE_DIR}/lockscope/version.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/lockscope COMPONENT development)
 install(EXPORT LockScopeTargets NAMESPACE LockScope:: DESTINATION ${LOCKSCOPE_CMAKE_DIR}
