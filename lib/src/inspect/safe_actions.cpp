@@ -40,9 +40,10 @@ return redis.call('PEXPIRE', KEYS[1], ARGV[2])
     return script;
 }
 
-// A replica refuses writes with READONLY (inside a script too): nothing was changed.
+// A replica refuses writes with READONLY (a script's too): nothing was changed. Matched by
+// the reply's code, never its wording.
 bool isReadOnlyReply(const ReplyError& e) {
-    return std::string_view(e.what()).find("READONLY") != std::string_view::npos;
+    return e.code() == ServerErrorCode::ReadOnly;
 }
 
 AuditEntry entryFor(const Connection& c, std::string_view action, std::string_view key,
