@@ -11,6 +11,7 @@
 #include <algorithm>
 
 #include "lock_test_records.h"
+#include "lockscope/inspect/holder_verdict.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
 
@@ -120,6 +121,40 @@ class LockFilterProxyTest : public QObject {
         f.model.apply(kInstance, f.live, true);
         QCOMPARE(f.proxy.rowCount(), 0);
         QCOMPARE(removed.count(), 1);
+    }
+
+    void orphansOnlyShowsTheLocksWhoseHolderIsGoneAsVerdictsChange() {
+        // Issue 31: the window's orphan filter. The verdicts are the engine's; the filter
+        // keeps exactly the gone ones, with the text filter on top, and follows a verdict
+        // that changes (a worker killed: alive -> gone; one that came back: gone -> alive).
+        Fixture f;
+        auto judged = [](inspect::Verdict v) {
+            auto verdict = std::make_shared<inspect::HolderVerdict>();
+            verdict->verdict = v;
+            return std::shared_ptr<const inspect::HolderVerdict>(verdict);
+        };
+        f.live[3].liveness = judged(inspect::Verdict::Gone);
+        f.live[10].liveness = judged(inspect::Verdict::Gone);
+        f.live[11].liveness = judged(inspect::Verdict::Alive);
+        f.live[12].liveness = judged(inspect::Verdict::Unknown);
+        f.model.apply(kInstance, f.live, true);
+        f.proxy.setOrphansOnly(true);
+        QStringList orphans{QStringLiteral("lock:{r3}"), QStringLiteral("lock:{r10}")};
+        auto sorted = [](QStringList keys) {
+            keys.sort();
+            return keys;
+        };
+        QCOMPARE(sorted(shownKeys(f.proxy)), sorted(orphans));
+        f.proxy.setFilterText(QStringLiteral("r1"));
+        QCOMPARE(shownKeys(f.proxy), QStringList{QStringLiteral("lock:{r10}")});
+        f.proxy.setFilterText({});
+        f.live[11].liveness = judged(inspect::Verdict::Gone);  // its worker was killed
+        f.live[3].liveness = judged(inspect::Verdict::Alive);  // evidence of life after all
+        f.model.apply(kInstance, f.live, true);
+        QCOMPARE(sorted(shownKeys(f.proxy)),
+                 sorted({QStringLiteral("lock:{r10}"), QStringLiteral("lock:{r11}")}));
+        f.proxy.setOrphansOnly(false);
+        QCOMPARE(f.proxy.rowCount(), f.model.rowCount());
     }
 
     void aSelectedRowFollowsItsLockThroughResortsWithAndWithoutAFilter() {

@@ -4,6 +4,7 @@
 // change and one removal (each costs a view O(rows), so per-row signals do not scale).
 
 #include <QAbstractItemModelTester>
+#include <QColor>
 #include <QFile>
 #include <QPersistentModelIndex>
 #include <QSignalSpy>
@@ -16,6 +17,7 @@
 
 #include "lock_test_records.h"
 #include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/holder_verdict.h"
 #include "models/audit_log_model.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
@@ -340,6 +342,57 @@ class LockTableModelTest : public QObject {
         QCOMPARE(age(leased).data().toString(), QStringLiteral("≥ 21 s"));
         QCOMPARE(age(unknown).data().toString(), QStringLiteral("unknown"));
         QVERIFY(age(unknown).data(Qt::ToolTipRole).toString().contains("Seen for"));
+    }
+
+    void aliveColumnWordsTheVerdictWithItsEvidence() {
+        // Issue 31: the "Alive?" column says alive / gone / unknown in a few words, its
+        // tooltip gives every evidence line, sorting puts the orphans first, and a lock no
+        // reader judged says so instead of guessing.
+        Table table;
+        auto& model = table.model;
+        const auto now = std::chrono::system_clock::time_point(std::chrono::seconds(1'800'000'000));
+        model.setWallClock([&] { return now; });
+        QCOMPARE(model.headerData(LockTableModel::Alive, Qt::Horizontal).toString(),
+                 QStringLiteral("Alive?"));
+        Records make(5);
+        auto verdict = [&](inspect::Verdict v, std::chrono::seconds sinceAgo, std::string line) {
+            inspect::Evidence e;
+            e.text = std::move(line);
+            e.seenAt = now - std::chrono::seconds(2);
+            e.pointsTo = v;
+            e.since = now - sinceAgo;
+            return std::make_shared<const inspect::HolderVerdict>(inspect::weigh({e}));
+        };
+        auto alive = make.make(1);
+        alive.liveness = verdict(inspect::Verdict::Alive, std::chrono::seconds(180),
+                                 "job 7 is in queue 'email''s active list");
+        auto gone = make.make(2);
+        gone.liveness = verdict(inspect::Verdict::Gone, std::chrono::seconds(120),
+                                "no connection named as a worker of queue 'email'");
+        auto unjudged = make.make(3);
+        model.apply(kInstance, {alive, gone, unjudged}, true);
+        auto cell = [&](const inspect::LockRecord& r) {
+            return model.index(model.rowOf(kInstance, QString::fromStdString(r.key)),
+                               LockTableModel::Alive);
+        };
+        QCOMPARE(cell(alive).data().toString(), QStringLiteral("alive · 3 min 00 s"));
+        QCOMPARE(cell(gone).data().toString(), QStringLiteral("gone · last sign 2 min 00 s ago"));
+        QCOMPARE(cell(unjudged).data().toString(), QStringLiteral("—"));
+        QVERIFY(cell(gone)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains("no connection named as a worker of queue 'email'"));
+        QVERIFY(cell(gone).data(Qt::ToolTipRole).toString().contains("orphan"));
+        QVERIFY(cell(unjudged).data(Qt::ToolTipRole).toString().contains("Not judged"));
+        QVERIFY(cell(gone).data(LockTableModel::OrphanRole).toBool());
+        QVERIFY(!cell(alive).data(LockTableModel::OrphanRole).toBool());
+        QVERIFY(cell(gone).data(Qt::DecorationRole).canConvert<QColor>());
+        QVERIFY(!cell(unjudged).data(Qt::DecorationRole).isValid());
+        model.sort(LockTableModel::Alive, Qt::AscendingOrder);
+        QCOMPARE(model.index(0, LockTableModel::Key).data().toString(),
+                 QString::fromStdString(gone.key));
+        QCOMPARE(model.index(2, LockTableModel::Key).data().toString(),
+                 QString::fromStdString(unjudged.key));
     }
 
     void rowsHoldStillWhileHeld() {

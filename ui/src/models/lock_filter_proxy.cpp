@@ -69,12 +69,24 @@ void LockFilterProxy::setFilterText(const QString& text) {
     endResetModel();
 }
 
+void LockFilterProxy::setOrphansOnly(bool on) {
+    if (on == orphansOnly_) return;
+    beginResetModel();
+    orphansOnly_ = on;
+    refilter();
+    endResetModel();
+}
+
 void LockFilterProxy::sort(int column, Qt::SortOrder order) {
     if (sourceModel()) sourceModel()->sort(column, order);
 }
 
 bool LockFilterProxy::accepts(int sourceRow) const {
     if (!filtering()) return true;
+    if (orphansOnly_ &&
+        !sourceModel()->index(sourceRow, 0).data(LockTableModel::OrphanRole).toBool())
+        return false;
+    if (filter_.empty()) return true;
     if (locks_) return locks_->rowMatches(sourceRow, filter_);
     const QString needle = QString::fromStdString(filter_);
     for (int column = 0; column < sourceModel()->columnCount(); ++column)

@@ -28,6 +28,10 @@ class LockFilterProxy : public QAbstractProxyModel {
     // Resets the proxy: a view keeps its selection only through the caller (see
     // LockInspectorView), which is cheaper than announcing every hidden run of rows.
     void setFilterText(const QString& text);
+    // Only the locks whose holder is gone (LockTableModel::OrphanRole), with the text filter
+    // on top. A row whose verdict changes comes or goes like a row whose text changes.
+    void setOrphansOnly(bool on);
+    bool orphansOnly() const { return orphansOnly_; }
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     QModelIndex mapToSource(const QModelIndex& proxyIndex) const override;
@@ -40,7 +44,7 @@ class LockFilterProxy : public QAbstractProxyModel {
     bool hasChildren(const QModelIndex& parent = {}) const override;
 
   private:
-    bool filtering() const { return !filter_.empty(); }
+    bool filtering() const { return !filter_.empty() || orphansOnly_; }
     bool accepts(int sourceRow) const;
     void refilter();
     // Proxy rows [first, last) of the accepted source rows in [sourceFirst, sourceLast].
@@ -58,7 +62,8 @@ class LockFilterProxy : public QAbstractProxyModel {
     void placeFlippedRows(int sourceFirst, int sourceLast);
 
     LockTableModel* locks_ = nullptr;
-    std::string filter_;         // lower-case UTF-8; empty: every row, the identity
+    std::string filter_;  // lower-case UTF-8; empty: every row, the identity
+    bool orphansOnly_ = false;
     std::vector<int> accepted_;  // ascending source rows, while filtering
     std::pair<int, int> removing_{0, 0};
     QModelIndexList layoutProxy_;  // persistent indexes across a source layout change

@@ -4,6 +4,7 @@
 #include <QObject>
 #include <QSet>
 #include <QStringList>
+#include <vector>
 
 namespace lockscope::ui {
 
@@ -45,18 +46,18 @@ void LockHistory::start(LockTrack& track, const inspect::LockRecord& record) {
                           record.handoffs > 0 ? HolderEvent::Takeover : HolderEvent::Acquired});
 }
 
-void LockHistory::record(const QString& rowKey, const inspect::LockRecord& record) {
-    auto it = tracks_.find(rowKey);
+void LockHistory::record(const RowKey& row, const inspect::LockRecord& record) {
+    auto it = tracks_.find(row);
     if (it == tracks_.end()) {
         if (!hasHistory(record)) return;
-        it = tracks_.try_emplace(rowKey).first;
+        it = tracks_.try_emplace(row).first;
         start(it->second, record);
     }
     append(it->second, record);
 }
 
-const LockTrack* LockHistory::ensure(const QString& rowKey, const inspect::LockRecord& record) {
-    auto [it, added] = tracks_.try_emplace(rowKey);
+const LockTrack* LockHistory::ensure(const RowKey& row, const inspect::LockRecord& record) {
+    auto [it, added] = tracks_.try_emplace(row);
     if (added) {
         start(it->second, record);
         append(it->second, record);
@@ -83,8 +84,8 @@ void LockHistory::append(LockTrack& track, const inspect::LockRecord& record) {
     }
 }
 
-void LockHistory::vanished(const QString& rowKey) {
-    auto it = tracks_.find(rowKey);
+void LockHistory::vanished(const RowKey& row) {
+    auto it = tracks_.find(row);
     if (it == tracks_.end()) return;
     LockTrack& track = it->second;
     if (!track.holders.isEmpty() && track.holders.back().vanished) return;
@@ -101,29 +102,26 @@ void LockHistory::vanished(const QString& rowKey) {
 
 void LockHistory::vanishedAmong(const QString& instance, const QStringList& keys) {
     if (tracks_.empty()) return;
-    const QString prefix = instance + QLatin1Char('\n');
     if (std::size_t(keys.size()) <= tracks_.size()) {
-        for (const QString& key : keys) vanished(prefix + key);
+        for (const QString& key : keys) vanished(RowKey{instance, key});
         return;
     }
     const QSet<QString> gone(keys.begin(), keys.end());
-    QStringList tracked;
-    for (const auto& [rowKey, track] : tracks_)
-        if (rowKey.startsWith(prefix) && gone.contains(rowKey.mid(prefix.size())))
-            tracked << rowKey;
-    for (const QString& rowKey : tracked) vanished(rowKey);
+    std::vector<RowKey> tracked;
+    for (const auto& [row, track] : tracks_)
+        if (row.instance == instance && gone.contains(row.key)) tracked.push_back(row);
+    for (const RowKey& row : tracked) vanished(row);
 }
 
 void LockHistory::vanishedAll(const QString& instance) {
-    const QString prefix = instance + QLatin1Char('\n');
-    QStringList tracked;
-    for (const auto& [rowKey, track] : tracks_)
-        if (rowKey.startsWith(prefix)) tracked << rowKey;
-    for (const QString& rowKey : tracked) vanished(rowKey);
+    std::vector<RowKey> tracked;
+    for (const auto& [row, track] : tracks_)
+        if (row.instance == instance) tracked.push_back(row);
+    for (const RowKey& row : tracked) vanished(row);
 }
 
-const LockTrack* LockHistory::track(const QString& rowKey) const {
-    auto it = tracks_.find(rowKey);
+const LockTrack* LockHistory::track(const RowKey& row) const {
+    auto it = tracks_.find(row);
     return it == tracks_.end() ? nullptr : &it->second;
 }
 

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "lockscope/inspect/lock_record.h"
-#include "models/string_key_map.h"
+#include "models/row_key.h"
 
 namespace lockscope::ui {
 
@@ -52,12 +52,12 @@ class LockHistory {
     // Adds an observation to the lock's track. Only a lock with a history has a track: one
     // seen renewed, handed off or appearing while watched, or one asked for (ensure()). A
     // million quiet locks then cost no track each (issue 18: memory per row).
-    void record(const QString& rowKey, const inspect::LockRecord& record);
+    void record(const RowKey& row, const inspect::LockRecord& record);
     // The lock's track, started now (from what the record remembers) if it had none: the
     // detail pane plots the selected lock whatever happened to it before.
-    const LockTrack* ensure(const QString& rowKey, const inspect::LockRecord& record);
+    const LockTrack* ensure(const RowKey& row, const inspect::LockRecord& record);
     // The key is gone: Expired when its countdown had about run out, else Released.
-    void vanished(const QString& rowKey);
+    void vanished(const RowKey& row);
     // vanished() for each of these keys of one instance that has a track: a restart removes
     // 100,000 keys at once, and only a few of them have one.
     void vanishedAmong(const QString& instance, const QStringList& keys);
@@ -66,20 +66,20 @@ class LockHistory {
     // How close to 0 the countdown must be for a vanished key to count as expired: the poll
     // interval plus the time to notice.
     static constexpr double kExpirySlackMs = 1500;
-    void forget(const QString& rowKey) { tracks_.erase(rowKey); }
+    void forget(const RowKey& row) { tracks_.erase(row); }
     // The lock's row is now another instance's (its cluster slot moved): the track goes with it.
-    void move(const QString& fromRowKey, const QString& toRowKey) {
-        auto node = tracks_.extract(fromRowKey);
+    void move(const RowKey& from, const RowKey& to) {
+        auto node = tracks_.extract(from);
         if (node.empty()) return;
-        node.key() = toRowKey;
+        node.key() = to;
         tracks_.insert(std::move(node));
     }
-    const LockTrack* track(const QString& rowKey) const;
+    const LockTrack* track(const RowKey& row) const;
     void reserve(std::size_t locks) { tracks_.reserve(locks); }
     // An empty table of tracks sized for this many locks, made by any thread (its bucket
     // array's first touch is then not the GUI thread's), and adopted: the tracks move into it
     // (their addresses stay the same).
-    using Tracks = StringKeyMap<LockTrack>;
+    using Tracks = RowKeyMap<LockTrack>;
     static Tracks tracksFor(std::size_t locks) {
         Tracks tracks;
         tracks.reserve(locks);
@@ -103,7 +103,7 @@ class LockHistory {
     void append(LockTrack& track, const inspect::LockRecord& record);
     std::size_t maxSamples_;
     // A track's address stays valid for the detail pane while others are added.
-    StringKeyMap<LockTrack> tracks_;
+    RowKeyMap<LockTrack> tracks_;
 };
 
 QString holderOf(const inspect::LockRecord& record);

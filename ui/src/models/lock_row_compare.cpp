@@ -9,6 +9,7 @@
 #include <limits>
 #include <tuple>
 
+#include "models/liveness_text.h"
 #include "models/lock_table_model.h"
 
 namespace lockscope::ui {
@@ -39,6 +40,7 @@ bool isNumericColumn(int column) {
         case LockTableModel::Age:
         case LockTableModel::Renewals:
         case LockTableModel::Findings:
+        case LockTableModel::Alive:
             return true;
     }
     return false;
@@ -69,6 +71,8 @@ std::int64_t numericSortKey(const LockRecord& r, int column) {
             return r.renewals;
         case LockTableModel::Findings:
             return (std::int64_t(std::popcount(r.findings)) << 32) | r.findings;
+        case LockTableModel::Alive:
+            return livenessRank(r);
     }
     return 0;
 }

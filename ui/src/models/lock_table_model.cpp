@@ -11,6 +11,7 @@
 #include "lockscope/inspect/lock_age.h"
 #include "lockscope/inspect/lock_families.h"
 #include "models/finding_text.h"
+#include "models/liveness_text.h"
 
 namespace lockscope::ui {
 namespace {
@@ -104,7 +105,8 @@ QVariant LockTableModel::headerData(int section, Qt::Orientation orientation, in
         QT_TR_NOOP("Instance"), QT_TR_NOOP("Key"),      QT_TR_NOOP("Resource"),
         QT_TR_NOOP("Kind"),     QT_TR_NOOP("Holder"),   QT_TR_NOOP("Remaining TTL"),
         QT_TR_NOOP("Fence"),    QT_TR_NOOP("Seen for"), QT_TR_NOOP("Age"),
-        QT_TR_NOOP("Renewals"), QT_TR_NOOP("Findings"), QT_TR_NOOP("Node")};
+        QT_TR_NOOP("Renewals"), QT_TR_NOOP("Findings"), QT_TR_NOOP("Node"),
+        QT_TR_NOOP("Alive?")};
     return section >= 0 && section < ColumnCount ? tr(names[section]) : QVariant();
 }
 
@@ -192,6 +194,8 @@ QVariant LockTableModel::display(const Row& row, int column) const {
             auto described = nodeDescriptions_.find(r.instanceName());
             return described != nodeDescriptions_.end() ? described->second : QString();
         }
+        case Alive:
+            return livenessLabel(r, wallNow_());
     }
     return {};
 }
@@ -215,6 +219,7 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
             if (index.column() == Kind) return QString::fromLatin1(inspect::describe(r.kind));
             if (index.column() == Findings) return findingTooltips(r.findings);
             if (index.column() == Age) return ageTooltip(r);
+            if (index.column() == Alive) return livenessEvidence(r, wallNow_());
             if (index.column() == Instance) return QString::fromStdString(r.instanceName());
             if (index.column() == Resource && inspect::isLockCompanion(r))
                 return tr("Part of the lock on %1: not a lock of its own, released with it. "
@@ -233,6 +238,13 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
                 inspect::toString(inspect::estimateAge(r, now_(), wallNow_()).source));
         case StaleRole:
             return isStale(r);
+        case OrphanRole:
+            return isOrphan(r);
+        case Qt::DecorationRole:
+            if (index.column() == Alive) {
+                if (auto colour = livenessColor(r)) return *colour;
+            }
+            return {};
         case Qt::FontRole:
             if (index.column() == Key ||
                 (index.column() == Holder && inspect::decodeHolder(r).empty()))
@@ -260,8 +272,9 @@ QVariant LockTableModel::data(const QModelIndex& index, int role) const {
         case FullTokenRole:
             return holderText(r);
         case RowKeyRole:
-            return rowKey(QString::fromStdString(r.instanceName()),
-                          QString::fromUtf8(r.key.data(), qsizetype(r.key.size())));
+            return QVariant::fromValue(
+                rowKey(QString::fromStdString(r.instanceName()),
+                       QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))));
     }
     return {};
 }

@@ -24,6 +24,7 @@
 #include "lockscope/inspect/lock_record.h"
 #include "models/lock_row_index.h"
 #include "models/lock_row_order.h"
+#include "models/row_key.h"
 
 namespace lockscope::ui {
 
@@ -45,6 +46,9 @@ class LockTableModel : public QAbstractTableModel {
         // A cluster node's role and slots ("primary · 0-5460"); last, so header layouts saved
         // before it existed still fit the columns before it.
         Node,
+        // Is the holder alive? (issue 31): alive, gone (an orphan) or unknown, from the
+        // engine's liveness reader; after Node for the same reason. Shown beside Holder.
+        Alive,
         ColumnCount
     };
     enum Role {
@@ -53,9 +57,10 @@ class LockTableModel : public QAbstractTableModel {
         HighlightRole,                       // double 0..1: fades after a handoff or an expiry
         FindingsRole,                        // QStringList of rule ids
         FullTokenRole,                       // the whole holder token (or fields)
-        RowKeyRole,                          // "instance\nkey": stable identity of the row
+        RowKeyRole,                          // RowKey: stable identity of the row
         AgeSourceRole,                       // QString: the evidence of the Age column
         StaleRole,                           // bool: its connection is down, the row may be gone
+        OrphanRole,                          // bool: the holder is gone (liveness verdict)
     };
     using Clock = std::chrono::steady_clock;
     using Record = lockscope::inspect::LockRecord;
@@ -129,9 +134,7 @@ class LockTableModel : public QAbstractTableModel {
     // Every record whose resource is this one, on any instance (a Redlock's N keys).
     std::vector<Record> recordsOfResource(std::string_view resource) const;
     int rowOf(const QString& instance, const QString& key) const;
-    static QString rowKey(const QString& instance, const QString& key) {
-        return instance + '\n' + key;
-    }
+    static RowKey rowKey(const QString& instance, const QString& key) { return {instance, key}; }
 
     // Time source, replaceable so tests can move time forward deterministically.
     void setClock(std::function<Clock::time_point()> now) { now_ = std::move(now); }

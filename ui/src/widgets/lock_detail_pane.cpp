@@ -16,6 +16,7 @@
 #include <QVBoxLayout>
 
 #include "models/finding_text.h"
+#include "models/liveness_text.h"
 #include "models/lock_table_model.h"
 #include "widgets/pttl_plot.h"
 #include "widgets/redlock_group_panel.h"
@@ -40,6 +41,8 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     history_->setEditTriggers(QAbstractItemView::NoEditTriggers);
     findings_ = new QTextBrowser;
     findings_->setOpenExternalLinks(false);
+    liveness_ = new QTextBrowser;
+    liveness_->setObjectName(QStringLiteral("holderLiveness"));
 
     release_ = new QPushButton(QIcon(QStringLiteral(":/icons/release.svg")), tr("Release"));
     release_->setToolTip(
@@ -66,6 +69,7 @@ LockDetailPane::LockDetailPane(QWidget* parent) : QWidget(parent) {
     auto* tabs = new QTabWidget;
     tabs->addTab(history_, tr("Token history"));
     tabs->addTab(findings_, tr("Findings"));
+    tabs->addTab(liveness_, tr("Holder alive?"));
     group_ = new RedlockGroupPanel;
     tabs->addTab(group_, tr("Redlock group"));
     groupTabs_ = tabs;
@@ -130,6 +134,7 @@ void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record,
         summary_->setText(
             tr("Select a lock in the table to see its TTL history, holders and findings."));
         findings_->clear();
+        liveness_->clear();
         history_->setRowCount(0);
         plot_->show(nullptr, QString());
         emit actionsChanged();
@@ -142,6 +147,9 @@ void LockDetailPane::showLock(const std::optional<inspect::LockRecord>& record,
     vanished_ = false;
     updateSummary();
     findings_->setHtml(findingDetails(record->findings, record->kind));
+    liveness_->setHtml(livenessDetails(*record, inspect::WallClock::now()));
+    // An orphan is what the operator came for: its evidence is the tab to read first.
+    if (changedLock && isOrphan(*record)) groupTabs_->setCurrentWidget(liveness_);
     refreshTrack(track);
 }
 
@@ -241,7 +249,8 @@ void LockDetailPane::confirmRelease() {
                     QString::fromUtf8(seen.key.data(), qsizetype(seen.key.size())),
                     holderOf(seen).left(120),
                     seen.fence ? QString::number(*seen.fence) : tr("none"),
-                    LockTableModel::formatDuration(seen.remainingAt(inspect::SteadyClock::now()))));
+                    LockTableModel::formatDuration(seen.remainingAt(inspect::SteadyClock::now()))) +
+            QStringLiteral("\n\n") + livenessForConfirmation(seen, inspect::WallClock::now()));
         box.button(QMessageBox::Yes)->setText(tr("Release"));
         box.setDefaultButton(QMessageBox::Yes);  // Enter confirms
         box.setObjectName(QStringLiteral("releaseConfirmation"));

@@ -90,6 +90,7 @@ class LockDetailPane : public QWidget {
     QPushButton* addTtl_;
     QPushButton* forceDelete_;
     QLabel* readOnlyNote_;
+    QTextBrowser* liveness_;  // is the holder alive: the verdict and its evidence
     QLabel* result_;
     bool confirmRelease_ = true;
     QString connectionName_, nodeRole_;

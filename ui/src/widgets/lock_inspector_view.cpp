@@ -68,6 +68,13 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     cancel_->setIcon(QIcon(QStringLiteral(":/icons/cancel.svg")));
     cancel_->setToolTip(tr("Cancel the scan"));
     cancel_->hide();
+    orphansOnly_ = new QToolButton;
+    orphansOnly_->setObjectName(QStringLiteral("orphansOnly"));
+    orphansOnly_->setText(tr("Orphans"));
+    orphansOnly_->setCheckable(true);
+    orphansOnly_->setToolTip(
+        tr("Show only the locks whose holder is gone (an orphan): the evidence is in the Alive? "
+           "column's tooltip and the detail pane"));
     counts_ = new QLabel;
     counts_->setObjectName(QStringLiteral("lockCounts"));
     legend_ = new QLabel(legendHtml());
@@ -92,11 +99,14 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->setTextElideMode(Qt::ElideMiddle);
     // Wide enough for "12 min 30 s", "last seen 2 min ago" and "redis-plus-plus" (Kind),
     // narrow enough that Findings (stretched, last) keeps 160 px on screen at 1280 px.
-    const int widths[] = {140, 135, 80, 130, 115, 130, 45, 70, 80, 70, 150, 150};
+    const int widths[] = {140, 135, 80, 115, 110, 125, 45, 70, 70, 65, 150, 150, 105};
     for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
     // Node is shown beside Instance; it stays the last column of the model, so saved header
     // layouts still fit (it is hidden but on a cluster, so the others keep their places).
     table_->horizontalHeader()->moveSection(LockTableModel::Node, LockTableModel::Instance + 1);
+    // Whether the holder is alive reads with who holds it.
+    table_->horizontalHeader()->moveSection(
+        LockTableModel::Alive, table_->horizontalHeader()->visualIndex(LockTableModel::Holder) + 1);
 
     // Rows hold still while the pointer is over the table and for a second after a press.
     table_->viewport()->installEventFilter(this);
@@ -113,6 +123,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 
     auto* top = new QHBoxLayout;
     top->addWidget(filter_, 1);
+    top->addWidget(orphansOnly_);
     top->addWidget(legend_);
     top->addWidget(counts_);
     top->addWidget(progress_);
@@ -123,6 +134,12 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     layout->addWidget(splitter_, 1);
 
     connect(filter_, &QLineEdit::textChanged, this, &LockInspectorView::applyFilter);
+    connect(orphansOnly_, &QToolButton::toggled, this, [this](bool on) {
+        const RowKey selected = selectedRowKey();
+        proxy_->setOrphansOnly(on);
+        if (!selected.isEmpty()) selectKey(selected.instance, selected.key);
+        showCounts();
+    });
     connect(cancel_, &QToolButton::clicked, &hub_, &ConnectionHub::cancelScans);
     connect(model_, &LockTableModel::countdownTick, this, &LockInspectorView::repaintMovingCells);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
@@ -258,8 +275,8 @@ void LockInspectorView::onServerEmptied(const QString& instance) {
     // pending are about the old server, and the rows go in one model reset.
     pending_.drop(instance);
     history_.vanishedAll(instance);
-    const QString selected = selectedRowKey();
-    if (!selected.isEmpty() && selected.section('\n', 0, 0) == instance) {
+    const RowKey selected = selectedRowKey();
+    if (!selected.isEmpty() && selected.instance == instance) {
         QSignalBlocker block(table_->selectionModel());
         table_->selectionModel()->clear();
         detail_->markVanished(history_.track(selected));
@@ -278,9 +295,9 @@ void LockInspectorView::onLocksMoved(const QString& from, const QString& to,
     for (const auto& r : records) keys << QString::fromStdString(r.key);
     // What the old node's worker sent before it gave them up would bring the rows back there.
     pending_.forgetKeys(from, keys);
-    const QString selected = selectedRowKey();
+    const RowKey selected = selectedRowKey();
     for (const QString& key : keys) {
-        const QString movedTo = LockTableModel::rowKey(to, key);
+        const RowKey movedTo = LockTableModel::rowKey(to, key);
         history_.move(LockTableModel::rowKey(from, key), movedTo);
         if (selected == LockTableModel::rowKey(from, key)) {
             // The selection goes with the row (applyUpdate selects it under its new node).
@@ -415,10 +432,9 @@ void LockInspectorView::applyUpdate(const QString& instance,
                                     const QStringList& removed) {
     for (const auto& r : changed)
         history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r->key)), *r);
-    QString selectedBefore = selectedRowKey();
+    const RowKey selectedBefore = selectedRowKey();
     history_.vanishedAmong(instance, removed);
-    if (removed.contains(selectedBefore.section('\n', 1)) &&
-        selectedBefore.section('\n', 0, 0) == instance) {
+    if (selectedBefore.instance == instance && removed.contains(selectedBefore.key)) {
         // The selected lock is gone (released, expired): never slide the selection onto
         // a neighbour, where the next Delete would release a lock nobody looked at.
         QSignalBlocker block(table_->selectionModel());
@@ -430,20 +446,20 @@ void LockInspectorView::applyUpdate(const QString& instance,
     model_->apply(instance, changed, false);
     updateInstanceColumns();
     showCounts();
-    if (!followKey_.isEmpty() && followKey_.section('\n', 0, 0) == instance) {
-        const QString key = followKey_.section('\n', 1);
+    if (!followKey_.isEmpty() && followKey_.instance == instance) {
+        const QString key = followKey_.key;
         if (std::any_of(changed.begin(), changed.end(),
                         [&](const auto& r) { return QString::fromStdString(r->key) == key; })) {
-            followKey_.clear();
+            followKey_ = {};
             selectKey(instance, key);
             return;
         }
     }
-    QString selected = selectedRowKey();
+    const RowKey selected = selectedRowKey();
     // The selected lock, or another key of its resource (its Redlock or digest group).
     const auto& shown = detail_->shown();
     bool touched =
-        removed.contains(selected.section('\n', 1)) ||
+        (selected.instance == instance && removed.contains(selected.key)) ||
         std::any_of(changed.begin(), changed.end(), [&](const auto& r) {
             return LockTableModel::rowKey(instance, QString::fromStdString(r->key)) == selected ||
                    (shown && r->resource() == shown->resource());
@@ -499,9 +515,10 @@ void LockInspectorView::sendFocus() {
     }
 }
 
-QString LockInspectorView::selectedRowKey() const {
+RowKey LockInspectorView::selectedRowKey() const {
     auto rows = table_->selectionModel()->selectedRows();
-    return rows.isEmpty() ? QString() : rows.first().data(LockTableModel::RowKeyRole).toString();
+    return rows.isEmpty() ? RowKey{}
+                          : rows.first().data(LockTableModel::RowKeyRole).value<RowKey>();
 }
 
 bool LockInspectorView::selectedIsReadOnly() const {
@@ -514,7 +531,7 @@ bool LockInspectorView::selectedIsReadOnly() const {
 }
 
 void LockInspectorView::onSelectionChanged() {
-    if (!selectedRowKey().isEmpty()) followKey_.clear();  // the operator chose another lock
+    if (!selectedRowKey().isEmpty()) followKey_ = {};  // the operator chose another lock
     showSelected();
 }
 
@@ -597,16 +614,16 @@ void LockInspectorView::showScanProgress() {
 
 void LockInspectorView::applyFilter(const QString& text) {
     // The proxy resets on a new filter; the selected lock stays selected while it matches.
-    const QString selected = selectedRowKey();
+    const RowKey selected = selectedRowKey();
     proxy_->setFilterText(text);
-    if (!selected.isEmpty()) selectKey(selected.section('\n', 0, 0), selected.section('\n', 1));
+    if (!selected.isEmpty()) selectKey(selected.instance, selected.key);
     showCounts();
 }
 
 void LockInspectorView::showCounts() {
     // With a filter, how many of the locks it shows: "2 locks" above one row read as a bug.
     const int all = model_->rowCount();
-    if (filter_->text().trimmed().isEmpty())
+    if (filter_->text().trimmed().isEmpty() && !proxy_->orphansOnly())
         counts_->setText(tr("%n lock(s)", nullptr, all));
     else
         counts_->setText(tr("%1 of %n lock(s)", nullptr, all).arg(proxy_->rowCount()));

@@ -43,6 +43,7 @@ class LockInspectorView : public QWidget {
     QSplitter* splitter() const { return splitter_; }
     QProgressBar* progress() const { return progress_; }
     QLabel* severityLegend() const { return legend_; }
+    QToolButton* orphansOnlyButton() const { return orphansOnly_; }
 
   public slots:
     void focusFilter();
@@ -91,7 +92,7 @@ class LockInspectorView : public QWidget {
     // Gives the detail pane its room when a lock is shown, and the table when none is.
     void fitDetail(bool lockShown);
     bool selectedIsReadOnly() const;
-    QString selectedRowKey() const;
+    RowKey selectedRowKey() const;
 
     ConnectionHub& hub_;
     LockTableModel* model_;
@@ -103,6 +104,7 @@ class LockInspectorView : public QWidget {
     QLineEdit* filter_;
     QProgressBar* progress_;
     QToolButton* cancel_;
+    QToolButton* orphansOnly_;  // shows only the locks whose holder is gone
     QLabel* counts_;
     QLabel* legend_;
     QTableView* table_;
@@ -123,7 +125,7 @@ class LockInspectorView : public QWidget {
     QList<int> openSplit_;    // that split, kept while no lock is shown
     bool pointerOverTable_ = false;
     bool buttonDown_ = false;  // a mouse button pressed on the table and not yet released
-    QString followKey_;        // row key of a selected lock that vanished: followed if it returns
+    RowKey followKey_;         // the row of a selected lock that vanished: followed if it returns
     QElapsedTimer lastPress_;
     QTimer holdRelease_;
     QTimer focusTimer_;
