@@ -272,6 +272,23 @@ void LockTableModel::ownedBy(SharedRecord& record, const std::string& instance) 
     record = std::move(owned);
 }
 
+QHash<QString, int> LockTableModel::rowCountsByInstance() const {
+    std::vector<std::pair<const std::string*, int>> counts;  // a handful of instances
+    for (int p = 0; p < order_.size(); ++p) {
+        const Record& r = *rowAt(p).record;
+        const std::string* name = &r.instanceName();
+        auto at = std::find_if(counts.begin(), counts.end(),
+                               [&](const auto& c) { return c.first == name; });
+        if (at == counts.end())
+            counts.emplace_back(name, 1);
+        else
+            ++at->second;
+    }
+    QHash<QString, int> byName;
+    for (const auto& [name, count] : counts) byName[QString::fromStdString(*name)] += count;
+    return byName;
+}
+
 std::vector<int> LockTableModel::idsOfInstance(const std::string& instance) const {
     std::vector<int> ids;
     for (int p = 0; p < order_.size(); ++p)

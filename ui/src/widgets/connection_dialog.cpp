@@ -1,6 +1,7 @@
 #include "widgets/connection_dialog.h"
 
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
@@ -30,6 +31,10 @@ namespace lockscope::ui {
 ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     setWindowTitle(tr("Connection"));
     name_ = new QLineEdit;
+    group_ = new QComboBox;
+    group_->setObjectName(QStringLiteral("connectionGroup"));
+    group_->setEditable(true);  // a new group is typed; the known ones are offered
+    group_->lineEdit()->setPlaceholderText(tr("none (e.g. production, staging)"));
     url_ = new QLineEdit;
     url_->setPlaceholderText(
         QStringLiteral("redis://user@host:6379/0, rediss://… (TLS), unix:///path/redis.sock or "
@@ -110,6 +115,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     auto* watch = new QGroupBox(tr("Inspection"));
     auto* watchForm = new QFormLayout(watch);
     watchForm->addRow(tr("Name:"), name_);
+    watchForm->addRow(tr("&Group:"), group_);
     watchForm->addRow(tr("Patterns:"), patterns_);
     watchForm->addRow(tr("Load &budget:"), maxLoad_);
     watchForm->addRow(QString(), readOnly_);
@@ -177,9 +183,17 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     setProfile(ConnectionProfile::create(tr("New connection"), Endpoint{}));
 }
 
+void ConnectionDialog::setKnownGroups(const QStringList& groups) {
+    const QString typed = group_->currentText();
+    group_->clear();
+    group_->addItems(groups);
+    group_->setCurrentText(typed);
+}
+
 ConnectionProfile ConnectionDialog::profile() const {
     ConnectionProfile p = base_;
     p.name = name_->text().trimmed().isEmpty() ? p.displayUrl() : name_->text().trimmed();
+    p.group = group_->currentText().trimmed();
     if (p.endpoint.unixPath.empty()) {
         p.endpoint.host = host_->text().trimmed().toStdString();
         p.endpoint.port = port_->value();

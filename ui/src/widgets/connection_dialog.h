@@ -11,6 +11,7 @@
 #include "session/connection_profile.h"
 
 class QCheckBox;
+class QComboBox;
 class QFormLayout;
 class QGroupBox;
 class QLabel;
@@ -32,6 +33,9 @@ class ConnectionDialog : public QDialog {
     explicit ConnectionDialog(QWidget* parent = nullptr);
 
     void setProfile(const ConnectionProfile& profile);
+    // The groups the other connections are in, offered in the Group box.
+    void setKnownGroups(const QStringList& groups);
+    QComboBox* groupBox() const { return group_; }
     // The profile as edited, password included (the caller stores it in the vault).
     ConnectionProfile profile() const;
     bool rememberPassword() const;
@@ -74,6 +78,7 @@ class ConnectionDialog : public QDialog {
     ConnectionProfile base_;
     WholeContentScrollArea* sections_;
     QLineEdit* name_;
+    QComboBox* group_;
     QLineEdit* url_;
     QLineEdit* host_;
     QSpinBox* port_;

@@ -2,6 +2,7 @@
 // URL field and the fields below it kept in step both ways, and a Sentinel URL's passwords
 // moved to their own fields.
 #include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QGroupBox>
@@ -61,6 +62,7 @@ void ConnectionDialog::setProfile(const ConnectionProfile& profile) {
     }
     syncing_ = true;
     name_->setText(profile.name);
+    group_->setCurrentText(profile.group);
     host_->setText(QString::fromStdString(profile.endpoint.host));
     port_->setValue(profile.endpoint.port > 0 ? profile.endpoint.port : 6379);
     db_->setValue(profile.endpoint.db);

@@ -68,9 +68,30 @@ QList<QStringList> ConnectionItemDelegate::nodeRows(const QString& text) {
     return nodes;
 }
 
+void ConnectionItemDelegate::paintGroupHeader(QPainter* painter, const QStyleOptionViewItem& option,
+                                              const QModelIndex& index) const {
+    // The group's name bold, its figures under it, dimmer.
+    painter->save();
+    const QStringList lines = index.data(Qt::DisplayRole).toString().split(QLatin1Char('\n'));
+    const QRect area = option.rect.adjusted(kMargin, kMargin, -kMargin, -kMargin);
+    const int height = lineHeight(QFontMetrics(option.font));
+    for (int i = 0; i < std::min<qsizetype>(2, lines.size()); ++i) {
+        QFont font = option.font;
+        font.setBold(i == 0);
+        painter->setFont(font);
+        painter->setPen(option.palette.color(i == 0 ? QPalette::Text : QPalette::PlaceholderText));
+        const QRect row(area.left(), area.top() + i * height, area.width(), height);
+        painter->drawText(row, Qt::AlignLeft | Qt::AlignVCenter,
+                          QFontMetrics(font).elidedText(lines[i], Qt::ElideRight, row.width()));
+    }
+    painter->restore();
+}
+
 QSize ConnectionItemDelegate::sizeHint(const QStyleOptionViewItem& option,
                                        const QModelIndex& index) const {
     const QFontMetrics metrics(option.font);
+    if (index.data(GroupHeaderRole).isValid())
+        return {option.rect.width(), 2 * lineHeight(metrics) + 2 * kMargin};
     const int lines = int(index.data(Qt::DisplayRole).toString().count(QLatin1Char('\n'))) + 1;
     return {option.rect.width(), lines * lineHeight(metrics) + 2 * kMargin};
 }
@@ -85,6 +106,7 @@ void ConnectionItemDelegate::paint(QPainter* painter, const QStyleOptionViewItem
     QStyle* style = widget ? widget->style() : QApplication::style();
     style->drawControl(QStyle::CE_ItemViewItem, &panel, painter, widget);
 
+    if (index.data(GroupHeaderRole).isValid()) return paintGroupHeader(painter, option, index);
     const QStringList lines = index.data(Qt::DisplayRole).toString().split(QLatin1Char('\n'));
     const bool selected = option.state & QStyle::State_Selected;
     const QPalette::ColorGroup group =

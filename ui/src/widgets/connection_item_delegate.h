@@ -13,6 +13,9 @@ class ConnectionItemDelegate : public QStyledItemDelegate {
     Q_OBJECT
   public:
     using QStyledItemDelegate::QStyledItemDelegate;
+    // An item with this role is a group's header ("▾ production · 3 connections · …"),
+    // drawn as one bold line.
+    static constexpr int GroupHeaderRole = Qt::UserRole + 3;
 
     void paint(QPainter* painter, const QStyleOptionViewItem& option,
                const QModelIndex& index) const override;
@@ -25,6 +28,10 @@ class ConnectionItemDelegate : public QStyledItemDelegate {
     // same one (the port names the node), the role when every node is a primary, the state
     // when every node is online.
     static QList<QStringList> nodeRows(const QString& text);
+
+  private:
+    void paintGroupHeader(QPainter* painter, const QStyleOptionViewItem& option,
+                          const QModelIndex& index) const;
 };
 
 }  // namespace lockscope::ui

@@ -4,6 +4,7 @@
 
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListWidget>
 #include <QMenu>
 #include <QPainter>
@@ -16,6 +17,7 @@ namespace {
 
 constexpr int kIdRole = Qt::UserRole + 1;
 constexpr int kStateRole = Qt::UserRole + 2;
+constexpr int kGroupRole = ConnectionItemDelegate::GroupHeaderRole;  // a group's header row
 
 QIcon stateDot(ConnectionState state) {
     QColor color;
@@ -48,6 +50,10 @@ QIcon stateDot(ConnectionState state) {
 
 ConnectionSidebar::ConnectionSidebar(QWidget* parent) : QWidget(parent) {
     auto* header = new QLabel(tr("<b>Connections</b>"));
+    filter_ = new QLineEdit;
+    filter_->setObjectName(QStringLiteral("connectionFilter"));
+    filter_->setPlaceholderText(tr("Filter connections"));
+    filter_->setClearButtonEnabled(true);
     list_ = new QListWidget;
     list_->setIconSize(QSize(14, 14));
     // Drawn by the delegate: the name, the address and state, a cluster's nodes as a tree
@@ -76,6 +82,7 @@ ConnectionSidebar::ConnectionSidebar(QWidget* parent) : QWidget(parent) {
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(6, 6, 6, 6);
     layout->addWidget(header);
+    layout->addWidget(filter_);
     layout->addWidget(list_, 1);
     layout->addLayout(buttons);
     layout->addWidget(sandbox_);
@@ -87,15 +94,24 @@ ConnectionSidebar::ConnectionSidebar(QWidget* parent) : QWidget(parent) {
     connect(remove, &QToolButton::clicked, this, [this] {
         if (!currentId().isEmpty()) emit removeRequested(currentId());
     });
+    connect(filter_, &QLineEdit::textChanged, this, &ConnectionSidebar::applyFilter);
     connect(list_, &QListWidget::itemActivated, this, [this](QListWidgetItem* item) {
+        if (item->data(kGroupRole).isValid()) return;  // a header folds on a click
         emit toggleRequested(item->data(kIdRole).toString());
+    });
+    connect(list_, &QListWidget::itemClicked, this, [this](QListWidgetItem* item) {
+        if (!item->data(kGroupRole).isValid()) return;
+        const QString group = item->data(kGroupRole).toString();
+        setGroupCollapsed(group, !collapsed_.contains(group));
     });
     connect(sandbox_, &QPushButton::clicked, this, &ConnectionSidebar::sandboxRequested);
     connect(list_, &QListWidget::customContextMenuRequested, this, [this](const QPoint& at) {
         QListWidgetItem* item = list_->itemAt(at);
         if (!item) return;
-        list_->setCurrentItem(item);
-        QMenu* menu = contextMenuFor(item->data(kIdRole).toString());
+        const bool header = item->data(kGroupRole).isValid();
+        if (!header) list_->setCurrentItem(item);
+        QMenu* menu = header ? contextMenuForGroup(item->data(kGroupRole).toString())
+                             : contextMenuFor(item->data(kIdRole).toString());
         menu->setAttribute(Qt::WA_DeleteOnClose);
         menu->popup(list_->viewport()->mapToGlobal(at));
     });
@@ -105,9 +121,8 @@ QMenu* ConnectionSidebar::contextMenuFor(const QString& id) {
     auto* menu = new QMenu(this);
     menu->setObjectName(QStringLiteral("connectionMenu"));
     const ConnectionProfile* p = profile(id);
-    QListWidgetItem* item = itemFor(id);
-    if (!p || !item) return menu;
-    const auto state = ConnectionState(item->data(kStateRole).toInt());
+    if (!p) return menu;
+    const auto state = figures_.value(id).state;
     const bool open = state != ConnectionState::Stopped;
     QAction* connectAction =
         menu->addAction(tr("Connect"), this, [this, id] { emit toggleRequested(id); });
@@ -126,55 +141,168 @@ QMenu* ConnectionSidebar::contextMenuFor(const QString& id) {
     return menu;
 }
 
+QStringList ConnectionSidebar::membersOf(const QString& group) const {
+    QStringList ids;
+    for (const auto& p : profiles_)
+        if (p.group.trimmed() == group) ids << p.id;
+    return ids;
+}
+
+QMenu* ConnectionSidebar::contextMenuForGroup(const QString& group) {
+    auto* menu = new QMenu(this);
+    menu->setObjectName(QStringLiteral("groupMenu"));
+    const QStringList ids = membersOf(group);
+    menu->addAction(tr("Connect all in %1").arg(group), this,
+                    [this, ids] { emit groupConnectRequested(ids, true); });
+    menu->addAction(tr("Disconnect all in %1").arg(group), this,
+                    [this, ids] { emit groupConnectRequested(ids, false); });
+    menu->addSeparator();
+    menu->addAction(collapsed_.contains(group) ? tr("Expand") : tr("Collapse"), this,
+                    [this, group] { setGroupCollapsed(group, !collapsed_.contains(group)); });
+    return menu;
+}
+
+void ConnectionSidebar::setGroupCollapsed(const QString& group, bool collapsed) {
+    if (collapsed)
+        collapsed_.insert(group);
+    else
+        collapsed_.remove(group);
+    refreshHeaders();
+    applyFilter();
+}
+
 void ConnectionSidebar::setProfiles(const QList<ConnectionProfile>& profiles) {
-    list_->clear();
-    profiles_.clear();
-    for (const auto& p : profiles) addProfile(p);
+    profiles_ = profiles;
+    for (const auto& p : profiles)
+        if (p.isSandbox) sandbox_->setEnabled(false);
+    rebuild();
 }
 
 void ConnectionSidebar::addProfile(const ConnectionProfile& profile) {
     profiles_.append(profile);
-    auto* item = new QListWidgetItem(list_);
-    item->setData(kIdRole, profile.id);
-    refreshItem(item, profile, ConnectionState::Stopped, tr("not connected"));
     if (profile.isSandbox) sandbox_->setEnabled(false);
+    rebuild();
 }
 
 void ConnectionSidebar::updateProfile(const ConnectionProfile& profile) {
+    bool regroup = false;
     for (auto& p : profiles_)
-        if (p.id == profile.id) p = profile;
-    if (auto* item = itemFor(profile.id))
-        refreshItem(item, profile, ConnectionState(item->data(kStateRole).toInt()),
-                    item->toolTip());
+        if (p.id == profile.id) {
+            regroup = p.group.trimmed() != profile.group.trimmed() || p.name != profile.name;
+            p = profile;
+        }
+    if (regroup) return rebuild();
+    if (auto* item = itemFor(profile.id)) refreshItem(item, profile);
+    refreshHeaders();
 }
 
 void ConnectionSidebar::removeProfile(const QString& id) {
-    delete itemFor(id);
     profiles_.removeIf([&](const ConnectionProfile& p) { return p.id == id; });
+    figures_.remove(id);
+    clusterNodes_.remove(id);
+    rebuild();
 }
 
 void ConnectionSidebar::setState(const QString& id, ConnectionState state, const QString& message) {
+    ConnectionFigures& f = figures_[id];
+    f.state = state;
+    f.message = message;
+    if (state == ConnectionState::Stopped) f.locks = -1, f.load = -1;
     if (const ConnectionProfile* p = profile(id))
-        if (auto* item = itemFor(id)) refreshItem(item, *p, state, message);
+        if (auto* item = itemFor(id)) refreshItem(item, *p);
+    refreshHeaders();
 }
 
-void ConnectionSidebar::refreshItem(QListWidgetItem* item, const ConnectionProfile& p,
-                                    ConnectionState state, const QString& message) {
-    item->setData(kStateRole, int(state));
-    item->setIcon(stateDot(state));
+void ConnectionSidebar::setFigures(const QString& id, int locks, double load) {
+    ConnectionFigures& f = figures_[id];
+    if (f.locks == locks && f.load == load) return;
+    f.locks = locks;
+    f.load = load;
+    if (const ConnectionProfile* p = profile(id))
+        if (auto* item = itemFor(id)) refreshItem(item, *p);
+    refreshHeaders();
+}
+
+void ConnectionSidebar::rebuild() {
+    const QString current = currentId();
+    QSignalBlocker block(list_);
+    list_->clear();
+    for (const SidebarGroup& group : groupConnections(profiles_)) {
+        if (!group.name.isEmpty()) {
+            auto* header = new QListWidgetItem(list_);
+            header->setData(kGroupRole, group.name);
+            header->setFlags(Qt::ItemIsEnabled);  // not selectable: actions need a connection
+        }
+        for (int i : group.members) {
+            auto* item = new QListWidgetItem(list_);
+            item->setData(kIdRole, profiles_[i].id);
+            refreshItem(item, profiles_[i]);
+            if (profiles_[i].id == current) list_->setCurrentItem(item);
+        }
+    }
+    refreshHeaders();
+    applyFilter();
+}
+
+void ConnectionSidebar::refreshItem(QListWidgetItem* item, const ConnectionProfile& p) {
+    const ConnectionFigures f = figures_.value(p.id);
+    const QString message = figures_.contains(p.id) ? f.message : tr("not connected");
+    item->setData(kStateRole, int(f.state));
+    item->setIcon(stateDot(f.state));
     QString flags = p.readOnly ? tr(" · read-only") : QString();
-    QString text =
-        QStringLiteral("%1\n%2 · %3%4").arg(p.name, p.displayUrl(), toString(state), flags);
+    // The state and figures before the address: a narrow sidebar elides the address first.
+    QString text = QStringLiteral("%1\n%2%3%4 · %5")
+                       .arg(p.name, toString(f.state), figuresText(f), flags, p.displayUrl());
     for (const QString& node : clusterNodes_.value(p.id)) text += QStringLiteral("\n   ") + node;
     item->setText(text);
     item->setToolTip(message);
 }
 
+void ConnectionSidebar::refreshHeaders() {
+    const QList<SidebarGroup> groups = groupConnections(profiles_);
+    for (int row = 0; row < list_->count(); ++row) {
+        QListWidgetItem* item = list_->item(row);
+        if (!item->data(kGroupRole).isValid()) continue;
+        const QString name = item->data(kGroupRole).toString();
+        for (const SidebarGroup& g : groups)
+            if (g.name == name)
+                item->setText(
+                    (collapsed_.contains(name) ? QStringLiteral("▸ ") : QStringLiteral("▾ ")) +
+                    name + QLatin1Char('\n') + groupHeaderText(g, profiles_, figures_));
+    }
+}
+
+void ConnectionSidebar::applyFilter() {
+    // A filter shows the matching connections of every group, folded or not; a header shows
+    // while any of its connections does.
+    const QString text = filter_->text().trimmed();
+    QListWidgetItem* header = nullptr;
+    bool headerNeeded = false;
+    auto closeGroup = [&] {
+        if (header) header->setHidden(!headerNeeded);
+    };
+    for (int row = 0; row < list_->count(); ++row) {
+        QListWidgetItem* item = list_->item(row);
+        if (item->data(kGroupRole).isValid()) {
+            closeGroup();
+            header = item;
+            headerNeeded = false;
+            continue;
+        }
+        const ConnectionProfile* p = profile(item->data(kIdRole).toString());
+        const bool matches = p && matchesFilter(*p, text);
+        const bool folded =
+            header && text.isEmpty() && collapsed_.contains(header->data(kGroupRole).toString());
+        item->setHidden(!matches || folded);
+        headerNeeded = headerNeeded || matches;
+    }
+    closeGroup();
+}
+
 void ConnectionSidebar::setClusterNodes(const QString& id, const QStringList& nodeLines) {
     clusterNodes_[id] = nodeLines;
     if (const ConnectionProfile* p = profile(id))
-        if (auto* item = itemFor(id))
-            refreshItem(item, *p, ConnectionState(item->data(kStateRole).toInt()), item->toolTip());
+        if (auto* item = itemFor(id)) refreshItem(item, *p);
 }
 
 QString ConnectionSidebar::currentId() const {
@@ -190,7 +318,9 @@ const ConnectionProfile* ConnectionSidebar::profile(const QString& id) const {
 
 QListWidgetItem* ConnectionSidebar::itemFor(const QString& id) const {
     for (int i = 0; i < list_->count(); ++i)
-        if (list_->item(i)->data(kIdRole).toString() == id) return list_->item(i);
+        if (!list_->item(i)->data(kGroupRole).isValid() &&
+            list_->item(i)->data(kIdRole).toString() == id)
+            return list_->item(i);
     return nullptr;
 }
 

@@ -27,6 +27,7 @@
 #include <QTimer>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <algorithm>
 
 #include "lockscope/inspect/audit_log.h"
 #include "models/audit_log_model.h"
@@ -45,6 +46,7 @@
 #include "widgets/load_indicator.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
+#include "widgets/sidebar_figures.h"
 
 // Resources compiled into a static library are registered by hand (Qt docs, "Using
 // Resources in a Library"); outside any namespace, as Q_INIT_RESOURCE requires.
@@ -131,6 +133,10 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
     connect(tabs_, &QTabWidget::currentChanged, this,
             [this](int index) { sidebar_->setVisible(!presenter_ && index == 0); });
     connect(teaching_, &ReplayPanel::presenterModeRequested, this, &MainWindow::setPresenterMode);
+    // The tabs' own minimum is their widest page's, the teaching panel's (about 1,140 px): with
+    // the sidebar beside it the window could not be 1280 px wide and squeezed the sidebar to
+    // 150 px. The teaching tab hides the sidebar, so it still gets the whole width.
+    tabs_->setMinimumWidth(480);
     mainSplit_ = new QSplitter(Qt::Horizontal);
     mainSplit_->addWidget(sidebar_);
     mainSplit_->addWidget(tabs_);
@@ -149,8 +155,14 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
             &MainWindow::duplicateConnection);
     connect(sidebar_, &ConnectionSidebar::toggleRequested, this, &MainWindow::connectProfile);
     connect(sidebar_, &ConnectionSidebar::sandboxRequested, this, &MainWindow::startSandbox);
+    connect(sidebar_, &ConnectionSidebar::groupConnectRequested, this,
+            [this](const QStringList& ids, bool open) {
+                for (const QString& id : ids)
+                    if (hub_->isOpen(id) != open) connectProfile(id);  // toggles
+            });
     connect(hub_, &ConnectionHub::stateChanged, this, &MainWindow::onStateChanged);
     connect(hub_, &ConnectionHub::clusterNodesFound, sidebar_, &ConnectionSidebar::setClusterNodes);
+    new SidebarFigures(*hub_, *inspector_->model(), *sidebar_, this);
     connect(hub_, &ConnectionHub::commandsLogged, commandLog_, &CommandLogModel::append);
     connect(hub_, &ConnectionHub::actionFinished, this, &MainWindow::appendAuditTail);
     setStatusBar(new ElidingStatusBar(this));
@@ -419,6 +431,15 @@ void MainWindow::restoreState() {
         if (width() > room.width() || height() > room.height())
             resize(std::min(width(), room.width()), std::min(height(), room.height()));
     }
+    // The sidebar's first width, given the window's real one: sizes set while the window was
+    // still small were scaled down with it, leaving the names and figures a 150-px column.
+    // Once laid out (the next turn of the event loop), so the splitter knows its own width.
+    if (!settings_.contains("window/mainSplit"))
+        QTimer::singleShot(0, this, [this] {
+            const int total = mainSplit_->width();
+            const int side = std::clamp(total / 6, 200, 280);
+            mainSplit_->setSizes({side, std::max(1, total - side)});
+        });
 }
 
 bool MainWindow::openScenario(const QString& path) {
@@ -479,6 +500,7 @@ void MainWindow::saveProfiles() {
 
 void MainWindow::addConnection() {
     ConnectionDialog dialog(this);
+    dialog.setKnownGroups(knownGroups(sidebar_->profiles()));
     if (dialog.exec() != QDialog::Accepted) return;
     ConnectionProfile p = dialog.profile();
     QString password = QString::fromStdString(p.endpoint.password);
@@ -504,6 +526,7 @@ void MainWindow::editConnection(const QString& id) {
     if (!current || current->isSandbox) return;
     ConnectionDialog dialog(this);
     dialog.setProfile(*current);
+    dialog.setKnownGroups(knownGroups(sidebar_->profiles()));
     if (dialog.exec() != QDialog::Accepted) return;
     ConnectionProfile p = dialog.profile();
     p.needsPassword = !p.endpoint.password.empty() || current->needsPassword;
