@@ -4,6 +4,7 @@
 #include <prometheus/exposer.h>
 #include <prometheus/text_serializer.h>
 
+#include "census_publisher.h"
 #include "lock_census_watches.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/doctor.h"
@@ -14,38 +15,7 @@
 
 namespace lockscope::exporter {
 
-// What a scrape reads: the last complete census and the lifetime counters, swapped whole
-// when a census ends, so a scrape never waits for a scan nor sees half of one.
-class LockExporter::Collectable : public prometheus::Collectable {
-  public:
-    std::vector<prometheus::MetricFamily> Collect() const override {
-        std::shared_ptr<const std::vector<prometheus::MetricFamily>> current;
-        {
-            std::lock_guard lock(mutex_);
-            current = families_;
-        }
-        return current ? *current : std::vector<prometheus::MetricFamily>{};
-    }
-    void publish(const CensusResult& census) {
-        for (const auto& [k, v] : census.handoffs) counters_.handoffs[k] += v;
-        for (const auto& [k, v] : census.renewals) counters_.renewals[k] += v;
-        for (const auto& [k, v] : census.locks) {  // every series from its first census on
-            counters_.handoffs.try_emplace(k, 0);
-            counters_.renewals.try_emplace(k, 0);
-        }
-        for (const auto& [instance, up] : census.up)
-            if (!up) ++counters_.scrapeErrors[instance];
-        auto families = std::make_shared<const std::vector<prometheus::MetricFamily>>(
-            toMetricFamilies(census, counters_));
-        std::lock_guard lock(mutex_);
-        families_ = std::move(families);
-    }
-
-  private:
-    LifetimeCounters counters_;  // touched by the census thread only
-    mutable std::mutex mutex_;
-    std::shared_ptr<const std::vector<prometheus::MetricFamily>> families_;
-};
+class LockExporter::Collectable : public CensusPublisher {};
 
 std::vector<std::string> defaultExporterPatterns() {
     return {"lock:*",
