@@ -209,8 +209,8 @@ int main() {
         ownShare * 100, rss, rssBefore, rss - rssBefore,
         (rss - rssBefore) * 1048576.0 / double(targets * locks), peakAfterFirst);
     std::printf(
-        "scrape over %zu scrapes: p50 %.0f ms, p99 %.0f ms, max %.0f ms (/metrics with no "
-        "target: p99 %.0f ms) [goal p99 <= 100 ms]\n",
+        "scrape over %zu scrapes: p50 %.1f ms, p99 %.1f ms, max %.1f ms (/metrics with no "
+        "target: p99 %.1f ms) [goal p99 <= 100 ms]\n",
         scrapeMs.size(), percentile(scrapeMs, 0.5), percentile(scrapeMs, 0.99),
         percentile(scrapeMs, 1.0), percentile(baseline, 0.99));
     return 0;
