@@ -5,9 +5,9 @@
 // Labelled exporter_prometheus (ctest -L exporter_prometheus); about 15 s.
 
 #include <gtest/gtest.h>
-#include <signal.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <array>
 #include <cstdio>
