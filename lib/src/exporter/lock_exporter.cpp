@@ -4,6 +4,7 @@
 
 #include "census_publisher.h"
 #include "exporter_http_server.h"
+#include "freed_memory.h"
 #include "lock_census_watches.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/doctor.h"
@@ -184,6 +185,7 @@ void LockExporter::publishCensus() {
         tracker_ = builder.takeTracker();
     }
     ++completed_;
+    releaseFreedMemory();
 }
 
 }  // namespace lockscope::exporter

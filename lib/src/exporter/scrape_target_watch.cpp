@@ -2,6 +2,8 @@
 
 #include <prometheus/text_serializer.h>
 
+#include "freed_memory.h"
+
 #include "lock_census_watches.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/server_facts.h"
@@ -93,6 +95,11 @@ void TargetWatch::run() {
 }
 
 void TargetWatch::publishCensus(CensusWatches& watches) {
+    // One target's census at a time: each copies its records in batches, and fifty such
+    // copies at once, interleaved in the allocator with the tables, left most of the freed
+    // memory stranded between live records (issue 37).
+    static std::mutex oneAtATime;
+    std::lock_guard census(oneAtATime);
     inspect::Doctor doctor;
     inspect::ServerFacts facts;
     CensusBuilder builder(
@@ -104,6 +111,7 @@ void TargetWatch::publishCensus(CensusWatches& watches) {
     tracker_ = builder.takeTracker();
     up_ = watches.up();
     ++censuses_;
+    releaseFreedMemory();
 }
 
 }  // namespace lockscope::exporter
