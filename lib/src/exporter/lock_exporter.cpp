@@ -4,7 +4,6 @@
 
 #include "census_publisher.h"
 #include "exporter_http_server.h"
-#include "freed_memory.h"
 #include "lock_census_watches.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/doctor.h"
@@ -185,7 +184,6 @@ void LockExporter::publishCensus() {
         tracker_ = builder.takeTracker();
     }
     ++completed_;
-    releaseFreedMemory();
 }
 
 }  // namespace lockscope::exporter

@@ -2,8 +2,6 @@
 
 #include <prometheus/text_serializer.h>
 
-#include "freed_memory.h"
-
 #include "lock_census_watches.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/server_facts.h"
@@ -98,8 +96,11 @@ void TargetWatch::publishCensus(CensusWatches& watches) {
     // One target's census at a time: each copies its records in batches, and fifty such
     // copies at once, interleaved in the allocator with the tables, left most of the freed
     // memory stranded between live records (issue 37).
+    // A new target's first census does not queue behind the others: it is what its first
+    // scrapes wait for.
     static std::mutex oneAtATime;
-    std::lock_guard census(oneAtATime);
+    std::unique_lock census(oneAtATime, std::defer_lock);
+    if (firstCensusDone()) census.lock();
     inspect::Doctor doctor;
     inspect::ServerFacts facts;
     CensusBuilder builder(
@@ -111,7 +112,6 @@ void TargetWatch::publishCensus(CensusWatches& watches) {
     tracker_ = builder.takeTracker();
     up_ = watches.up();
     ++censuses_;
-    releaseFreedMemory();
 }
 
 }  // namespace lockscope::exporter
