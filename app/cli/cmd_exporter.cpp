@@ -39,7 +39,7 @@ exporter::ScrapeTargetOptions scrapeTargetOptions(const Arguments& args) {
 // core), each holding the memory its censuses freed (issue 37: the exporter's memory on 1M
 // locks; figures in the README). Set before any thread starts.
 void limitMallocArenas() {
-    mallopt(M_ARENA_MAX, 2);
+    mallopt(M_ARENA_MAX, 2);  // NOLINT(concurrency-mt-unsafe): no thread has started yet
 }
 
 int runExporter(const Arguments& args) {

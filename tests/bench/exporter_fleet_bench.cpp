@@ -10,10 +10,10 @@
 // _STEADY_S; the goals are the issue's (≤ 5% per server, ≤ 15% of a core and ≤ 400 MB for
 // the exporter, p99 ≤ 100 ms, first census ≤ 30 s; issue 37: ≤ 300 MB for 1M locks).
 
-#include <signal.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <csignal>
 
 #include <algorithm>
 #include <atomic>
