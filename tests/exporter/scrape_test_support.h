@@ -115,4 +115,23 @@ inline void writeLocks(const Endpoint& endpoint, int n) {
                    "PX", "600000"});
 }
 
+inline std::string upSeries(const std::string& target) {
+    return "lockscope_up{instance=\"" + target + "\"}";
+}
+
+inline std::string locksOf(const std::string& target) {
+    return "lockscope_locks{instance=\"" + target + "\"";
+}
+
+inline bool isUp(int port, const std::string& target) {
+    HttpReply r = httpGet(port, scrapePath(target));
+    return r.status == 200 && contains(r.body, upSeries(target) + " 1");
+}
+
+inline std::unique_ptr<exporter::LockExporter> started(const exporter::ExporterOptions& o) {
+    auto e = std::make_unique<exporter::LockExporter>(o);
+    e->start();
+    return e;
+}
+
 }  // namespace lockscope::testing
