@@ -39,10 +39,11 @@ void addNode(const inspect::LockTable& table, CensusBuilder& builder) {
 
 CensusWatches::CensusWatches(const std::vector<Endpoint>& instances,
                              const ConnectionOptions& connection,
-                             const inspect::WatchOptions& watch) {
+                             const inspect::WatchOptions& watch,
+                             const std::vector<std::string>& names) {
     for (const auto& endpoint : instances) {
         Watched w;
-        w.instance = endpoint.display();
+        w.instance = watched_.size() < names.size() ? names[watched_.size()] : endpoint.display();
         w.engine = std::make_unique<inspect::ServerWatch>(inspect::ServerWatchOptions{
             .endpoint = endpoint, .connection = connection, .watch = watch});
         watched_.push_back(std::move(w));
@@ -73,6 +74,21 @@ void CensusWatches::stepOne(Watched& w, bool rescan) {
         w.opened = false;  // opened again (and rescanned) next time
     }
     w.lastStepSeconds = std::chrono::duration<double>(SteadyClock::now() - start).count();
+}
+
+bool CensusWatches::scanned() const {
+    for (const auto& w : watched_) {
+        if (!w.up) return false;
+        for (const auto& n : w.engine->nodes())
+            if (!n.scanned) return false;
+    }
+    return true;
+}
+
+bool CensusWatches::up() const {
+    for (const auto& w : watched_)
+        if (!w.up) return false;
+    return true;
 }
 
 void CensusWatches::census(CensusBuilder& builder, inspect::ServerFacts& facts) const {

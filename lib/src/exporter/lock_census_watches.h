@@ -18,8 +18,10 @@ namespace lockscope::exporter {
 
 class CensusWatches {
   public:
+    // names: the instance label of each (default: its display(); a scrape target's spelling
+    // carries no user).
     CensusWatches(const std::vector<Endpoint>& instances, const ConnectionOptions& connection,
-                  const inspect::WatchOptions& watch);
+                  const inspect::WatchOptions& watch, const std::vector<std::string>& names = {});
     ~CensusWatches();
 
     // One round of every instance: opened when not yet (or after it could not be), rescanned
@@ -29,6 +31,11 @@ class CensusWatches {
     // before its locks are added (the examiner reads it).
     void census(CensusBuilder& builder, inspect::ServerFacts& facts) const;
     std::size_t size() const { return watched_.size(); }
+    // Every instance answered its last round and every node's first scan has ended: a census
+    // now counts all of their locks.
+    bool scanned() const;
+    // Every instance answered its last round.
+    bool up() const;
 
   private:
     struct Watched {

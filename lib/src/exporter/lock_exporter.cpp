@@ -1,9 +1,9 @@
 #include "lockscope/exporter/lock_exporter.h"
 
-#include <prometheus/collectable.h>
-#include <prometheus/exposer.h>
 #include <prometheus/text_serializer.h>
 
+#include "census_publisher.h"
+#include "exporter_http_server.h"
 #include "lock_census_watches.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/doctor.h"
@@ -11,41 +11,11 @@
 #include "lockscope/inspect/scanner.h"
 #include "lockscope/inspect/server_facts.h"
 #include "metric_families.h"
+#include "scrape_target_registry.h"
 
 namespace lockscope::exporter {
 
-// What a scrape reads: the last complete census and the lifetime counters, swapped whole
-// when a census ends, so a scrape never waits for a scan nor sees half of one.
-class LockExporter::Collectable : public prometheus::Collectable {
-  public:
-    std::vector<prometheus::MetricFamily> Collect() const override {
-        std::shared_ptr<const std::vector<prometheus::MetricFamily>> current;
-        {
-            std::lock_guard lock(mutex_);
-            current = families_;
-        }
-        return current ? *current : std::vector<prometheus::MetricFamily>{};
-    }
-    void publish(const CensusResult& census) {
-        for (const auto& [k, v] : census.handoffs) counters_.handoffs[k] += v;
-        for (const auto& [k, v] : census.renewals) counters_.renewals[k] += v;
-        for (const auto& [k, v] : census.locks) {  // every series from its first census on
-            counters_.handoffs.try_emplace(k, 0);
-            counters_.renewals.try_emplace(k, 0);
-        }
-        for (const auto& [instance, up] : census.up)
-            if (!up) ++counters_.scrapeErrors[instance];
-        auto families = std::make_shared<const std::vector<prometheus::MetricFamily>>(
-            toMetricFamilies(census, counters_));
-        std::lock_guard lock(mutex_);
-        families_ = std::move(families);
-    }
-
-  private:
-    LifetimeCounters counters_;  // touched by the census thread only
-    mutable std::mutex mutex_;
-    std::shared_ptr<const std::vector<prometheus::MetricFamily>> families_;
-};
+class LockExporter::Collectable : public CensusPublisher {};
 
 std::vector<std::string> defaultExporterPatterns() {
     return {"lock:*",
@@ -61,8 +31,9 @@ std::vector<std::string> defaultExporterPatterns() {
 
 LockExporter::LockExporter(ExporterOptions options)
     : options_(std::move(options)), collectable_(std::make_shared<Collectable>()) {
-    if (options_.instances.empty())
-        throw InvalidArgumentError("the exporter needs at least one instance");
+    if (options_.instances.empty() && options_.targets.allowList.empty())
+        throw InvalidArgumentError(
+            "the exporter needs at least one instance (-u) or allowed target (--allow-target)");
     if (options_.interval < std::chrono::milliseconds(100) ||
         options_.interval > std::chrono::hours(24))
         throw InvalidArgumentError("the census interval must be 100 ms to 24 h");
@@ -72,28 +43,48 @@ LockExporter::LockExporter(ExporterOptions options)
             throw InvalidArgumentError("a --key-labels pattern must be 1 to 1024 characters");
     if (!(options_.budget > 0.0 && options_.budget <= 1.0))
         throw InvalidArgumentError("the load budget must be above 0% and at most 100%");
-    watched_ = std::make_unique<CensusWatches>(
-        options_.instances, options_.connection,
-        inspect::WatchOptions{
-            .scan = options_.scan, .pollInterval = pollInterval(), .budget = options_.budget});
+    const inspect::WatchOptions watch{
+        .scan = options_.scan, .pollInterval = pollInterval(), .budget = options_.budget};
+    watched_ = std::make_unique<CensusWatches>(options_.instances, options_.connection, watch);
+    targets_ = std::make_unique<ScrapeTargetRegistry>(options_, watch);
 }
 
 namespace {
 
-constexpr int kServerThreads = 16;
-constexpr int kRequestTimeoutMs = 3000;
+prometheus::MetricFamily exporterFamily(std::string name, std::string help,
+                                        prometheus::MetricType type) {
+    return {std::move(name), std::move(help), type, {}};
+}
 
-// civetweb (under prometheus-cpp) serves each connection on one worker thread until the
-// request is read and answered. prometheus-cpp's default of 2 workers and civetweb's 30 s
-// request timeout let two idle sockets keep every scrape out for 30 s, and two clients
-// sending a header line every 2 s hold it for good. So: more workers than a few stray
-// connections, and a request must arrive whole within a few seconds (the clock runs from
-// the connection's first byte wait, so dripping headers does not reset it).
-std::vector<std::string> serverOptions(const std::string& listen) {
-    return {"listening_ports",    listen,
-            "num_threads",        std::to_string(kServerThreads),
-            "request_timeout_ms", std::to_string(kRequestTimeoutMs),
-            "enable_keep_alive",  "no"};
+void addSample(prometheus::MetricFamily& family,
+               std::vector<prometheus::ClientMetric::Label> labels, double value) {
+    prometheus::ClientMetric m;
+    m.label = std::move(labels);
+    if (family.type == prometheus::MetricType::Counter)
+        m.counter.value = value;
+    else
+        m.gauge.value = value;
+    family.metric.push_back(std::move(m));
+}
+
+// The exporter's own metrics: the /scrape targets it watches and how it answered scrapes.
+std::vector<prometheus::MetricFamily> ownFamilies(const ScrapeCounts& c) {
+    auto targets = exporterFamily("lockscope_exporter_scrape_targets",
+                                  "/scrape targets watched now.", prometheus::MetricType::Gauge);
+    addSample(targets, {}, double(c.watched));
+    auto answers = exporterFamily("lockscope_exporter_scrapes_total",
+                                  "/scrape requests by answer: ok, malformed (400), denied (403, "
+                                  "never dialled), full (503: --max-targets).",
+                                  prometheus::MetricType::Counter);
+    addSample(answers, {{"answer", "ok"}}, double(c.ok));
+    addSample(answers, {{"answer", "malformed"}}, double(c.malformed));
+    addSample(answers, {{"answer", "denied"}}, double(c.denied));
+    addSample(answers, {{"answer", "full"}}, double(c.full));
+    auto dropped = exporterFamily("lockscope_exporter_scrape_targets_dropped_total",
+                                  "/scrape targets dropped after --drop-after missed intervals.",
+                                  prometheus::MetricType::Counter);
+    addSample(dropped, {}, double(c.dropped));
+    return {targets, answers, dropped};
 }
 
 }  // namespace
@@ -103,12 +94,12 @@ LockExporter::~LockExporter() {
 }
 
 void LockExporter::start() {
-    try {
-        exposer_ = std::make_unique<prometheus::Exposer>(serverOptions(options_.listen));
-    } catch (const std::exception& e) {
-        throw InvalidArgumentError("cannot listen on " + options_.listen + ": " + e.what());
-    }
-    exposer_->RegisterCollectable(collectable_);
+    http_ = std::make_unique<ExporterHttpServer>(
+        options_.listen, HttpRoutes{.metrics = [this] { return scrapeText(); },
+                                    .scrape =
+                                        [this](const std::optional<std::string>& target) {
+                                            return targets_->scrape(target);
+                                        }});
     thread_ = std::thread([this] { loop(); });
 }
 
@@ -119,13 +110,11 @@ void LockExporter::stop() {
     }
     stopSignal_.notify_all();
     if (thread_.joinable()) thread_.join();
-    exposer_.reset();
+    http_.reset();  // no scrape in flight from here on
 }
 
 int LockExporter::port() const {
-    if (!exposer_) return 0;
-    auto ports = exposer_->GetListeningPorts();
-    return ports.empty() ? 0 : ports.front();
+    return http_ ? http_->port() : 0;
 }
 
 std::size_t LockExporter::trackedLocks() const {
@@ -134,7 +123,14 @@ std::size_t LockExporter::trackedLocks() const {
 }
 
 std::string LockExporter::scrapeText() const {
-    return prometheus::TextSerializer().Serialize(collectable_->Collect());
+    auto families = collectable_->Collect();
+    auto own = ownFamilies(targets_->counts());
+    families.insert(families.end(), own.begin(), own.end());
+    return prometheus::TextSerializer().Serialize(families);
+}
+
+std::vector<std::string> LockExporter::scrapeTargets() const {
+    return targets_->watchedTargets();
 }
 
 std::chrono::milliseconds LockExporter::pollInterval() const {

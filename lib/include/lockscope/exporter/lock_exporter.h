@@ -3,9 +3,10 @@
 // on the same engine (ServerWatch: every primary of a cluster; a first scan paced by scan.maxLoad,
 // then re-reads and a sweep for new keys within a server-time budget, WatchPolicy), takes a census
 // of what the watches know every interval, and serves the last complete census on /metrics through
-// prometheus-cpp's pull exposer. A scrape never waits for a scan: it reads the census that
-// finished last. Metrics are labelled by instance and kind (and finding); per-key series only
-// for keys the operator names (keyLabelPatterns), capped.
+// civetweb, and each /scrape target's on /scrape?target=… (scrape_target_registry.h). A scrape
+// never waits for a scan: it reads the census that finished last. Metrics are labelled by instance
+// and kind (and finding); per-key series only for keys the operator names (keyLabelPatterns),
+// capped.
 
 #include <atomic>
 #include <chrono>
@@ -21,16 +22,25 @@
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
 #include "lockscope/exporter/lock_census.h"
+#include "lockscope/fleet/scrape_targets.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/scan_options.h"
-
-namespace prometheus {
-class Exposer;
-}
 
 namespace lockscope::exporter {
 
 class CensusWatches;
+class ExporterHttpServer;
+class ScrapeTargetRegistry;
+
+// /scrape?target=redis://host:port (Prometheus's multi-target convention): the targets a
+// scraper may name, and their credentials.
+struct ScrapeTargetOptions {
+    fleet::TargetAllowList allowList;      // empty: every target is refused (403)
+    fleet::TargetCredentials credentials;  // user, password, TLS per target
+    // A target is dropped, with its memory, after this many census intervals unscraped.
+    int dropAfterMissed = 4;
+    std::size_t maxTargets = 1000;  // watched at once; more: 503
+};
 
 struct ExporterOptions {
     std::string listen = "127.0.0.1:9471";  // host:port; port 0 picks a free one
@@ -42,6 +52,7 @@ struct ExporterOptions {
     double budget = 0.05;
     std::vector<std::string> keyLabelPatterns;  // glob patterns; empty: no per-key series
     std::size_t maxKeySeries = 100;
+    ScrapeTargetOptions targets;
 };
 
 // The patterns an exporter scans by default: the guide's lock:* and the key shapes of the
@@ -50,7 +61,8 @@ std::vector<std::string> defaultExporterPatterns();
 
 class LockExporter {
   public:
-    // Throws InvalidArgumentError for no instance, a bad interval or a bad scan option.
+    // Throws InvalidArgumentError for no instance and no allowed target, a bad interval or a
+    // bad scan option.
     explicit LockExporter(ExporterOptions options);
     ~LockExporter();
     LockExporter(const LockExporter&) = delete;
@@ -69,8 +81,11 @@ class LockExporter {
     std::uint64_t completedCensuses() const { return completed_.load(); }
     std::size_t trackedLocks() const;
 
-    // The text a scrape returns now (the last complete census), without HTTP.
+    // The text a scrape of /metrics returns now (the last complete census of the -u instances
+    // and the exporter's own metrics), without HTTP.
     std::string scrapeText() const;
+    // The /scrape targets watched now (their canonical spelling).
+    std::vector<std::string> scrapeTargets() const;
 
   private:
     class Collectable;
@@ -81,7 +96,8 @@ class LockExporter {
 
     ExporterOptions options_;
     std::shared_ptr<Collectable> collectable_;
-    std::unique_ptr<prometheus::Exposer> exposer_;
+    std::unique_ptr<ScrapeTargetRegistry> targets_;
+    std::unique_ptr<ExporterHttpServer> http_;
     std::unordered_map<std::uint64_t, TrackedLock> tracker_;
     mutable std::mutex trackerMutex_;
     // One watch engine per instance (a cluster's every primary), under censusMutex_.
