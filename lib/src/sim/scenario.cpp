@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "lockscope/errors.h"
-#include "scenario_catalog.h"
+#include "sim/scenarios/scenario_catalog.h"
 
 namespace lockscope::sim {
 

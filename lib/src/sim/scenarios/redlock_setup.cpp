@@ -1,6 +1,6 @@
 #include "redlock_setup.h"
 
-#include "narrator.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 

@@ -3,10 +3,10 @@
 // replica are lost, and other buyers take the same seats. fix=1 makes the database the
 // authority: a unique constraint on (event_id, seat_id) refuses the second confirmation.
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "replicated_setup.h"
 #include "scenario_catalog.h"
-#include "seat_buyer.h"
+#include "sim/actors/seat_buyer.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "redlock_rules.h"
+#include "sim/redlock_rules.h"
 
 namespace lockscope::sim {
 

@@ -1,10 +1,10 @@
 // broken-report: the guide's worked scenario, broken version. Nothing here says what will
 // happen; the instances run the broken code and the rules count the damage.
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
-#include "plain_lock_report_job.h"
 #include "report_scenario_setup.h"
 #include "scenario_catalog.h"
+#include "sim/actors/plain_lock_report_job.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 

@@ -1,12 +1,12 @@
 // setnx-expire-crash: the common mistake "SETNX followed by EXPIRE". A crash between the
 // two leaves a lock with no TTL; the inspector flags it and a safe release clears it.
-#include "inspector_operator.h"
 #include "lockscope/errors.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
-#include "plain_lock_report_job.h"
 #include "report_scenario_setup.h"
 #include "scenario_catalog.h"
+#include "sim/actors/inspector_operator.h"
+#include "sim/actors/plain_lock_report_job.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 

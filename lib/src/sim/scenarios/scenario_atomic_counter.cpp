@@ -2,10 +2,10 @@
 // Many lock then update flows are a single INCR, HINCRBY or Lua script." Two workers add to
 // one counter: read-then-write loses updates, a lock around it is correct but costs four
 // commands an update, INCR is correct in one.
-#include "counter_worker.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "scenario_catalog.h"
+#include "sim/actors/counter_worker.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 

@@ -3,9 +3,9 @@
 // writes as if it still held the lock. Without fencing the store takes the stale write;
 // with a token the store checks, it is rejected.
 #include "lockscope/sim/story_measures.h"
-#include "redlock_rules.h"
 #include "redlock_setup.h"
 #include "scenario_catalog.h"
+#include "sim/redlock_rules.h"
 
 namespace lockscope::sim {
 

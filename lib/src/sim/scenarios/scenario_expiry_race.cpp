@@ -1,8 +1,8 @@
 // expiry-race: the guide's "Verify the behavior" script as a timeline.
-#include "expiry_race_client.h"
 #include "lockscope/errors.h"
 #include "lockscope/sim/story_measures.h"
 #include "scenario_catalog.h"
+#include "sim/actors/expiry_race_client.h"
 
 namespace lockscope::sim {
 

@@ -2,9 +2,9 @@
 // of reach); C's clock jumps forward and its key expires; client2 locks C, D and E (A and B
 // out of reach). Both now believe they hold the lock: the rules count it, nothing asserts it.
 #include "lockscope/sim/story_measures.h"
-#include "redlock_rules.h"
 #include "redlock_setup.h"
 #include "scenario_catalog.h"
+#include "sim/redlock_rules.h"
 
 namespace lockscope::sim {
 

@@ -2,10 +2,10 @@
 // then DEL from the client can interleave: your GET sees your token, the lock expires,
 // another client acquires it, and your DEL removes theirs." atomic=1 releases with the
 // guide's Lua script instead.
-#include "get_then_del_client.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "scenario_catalog.h"
+#include "sim/actors/get_then_del_client.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 

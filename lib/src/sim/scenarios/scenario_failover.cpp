@@ -1,11 +1,11 @@
 // failover: "Replicas make the lock safe" is a mistake. A lock the primary acknowledged has
 // not reached the replica that a failover promotes; a second client then takes the same
 // lock. WAIT 1 50 after acquiring narrows the window but does not close it.
-#include "failover_client.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "replicated_setup.h"
 #include "scenario_catalog.h"
+#include "sim/actors/failover_client.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 

@@ -1,10 +1,10 @@
 // fixed-report: the guide's fix on the same slow night, with one instance frozen by a GC
 // pause just after its last chunk, before its fenced save.
-#include "fenced_report_job.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "report_scenario_setup.h"
 #include "scenario_catalog.h"
+#include "sim/actors/fenced_report_job.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
