@@ -143,13 +143,19 @@ void RedlockClient::takeFence(StepContext& context) {
             context.narrate(Message{"sim.redlock.counter-token", {name(), std::to_string(fence_)}});
             return;
         case RedlockFencing::VersionRead:
-            fence_ = context.readFence() + 1;
-            context.narrate(Message{"sim.redlock.version-trap", {name(), std::to_string(fence_)}});
-            return;
+            return;  // read when it writes: readVersionFence()
     }
 }
 
+// The trap reads the row's version just before its write and writes version + 1: a number
+// that always clears WHERE fence < ?, whoever writes and however late.
+void RedlockClient::readVersionFence(StepContext& context) {
+    fence_ = context.readFence() + 1;
+    context.narrate(Message{"sim.redlock.version-trap", {name(), std::to_string(fence_)}});
+}
+
 void RedlockClient::write(StepContext& context) {
+    if (config_.fencing == RedlockFencing::VersionRead) readVersionFence(context);
     const bool stale = !holdsLockNow(context.world(), name());
     const std::string body = "report by " + name();
     const bool fenced = config_.fencing != RedlockFencing::None;

@@ -8,7 +8,7 @@ std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At) {
     return {
         {"fencing",
          "0: no token; 1: a monotonic token from a counter (the fix); 2: a token derived from "
-         "the report row's version (the trap)",
+         "the report row's version read at write time (the trap)",
          0, 0, 2},
         {"ttl_ms", "TTL of the lock on every node (PX)", 10000, 100, 86400000},
         {"node_timeout_ms", "how long a client waits for one node", 50, 1, 60000},
@@ -71,9 +71,9 @@ std::string describeFencing(RedlockFencing fencing) {
             return " Writes carry a fencing token from a monotonic counter, and the store "
                    "checks it (WHERE fence < ?).";
         case RedlockFencing::VersionRead:
-            return " Writes carry a number derived from the report row's version (version + "
-                   "1), checked with WHERE fence < ?: the trap of a token that is not "
-                   "monotonic.";
+            return " Writes carry a number derived from the report row's version, read just "
+                   "before each write (version + 1), checked with WHERE fence < ?: the trap of "
+                   "a number that always passes.";
         case RedlockFencing::None:
             break;
     }

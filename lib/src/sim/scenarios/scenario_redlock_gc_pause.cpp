@@ -51,7 +51,8 @@ Scenario redlockGcPauseScenario() {
         "client1 gets the lock on a majority of five independent primaries, then a GC pause "
         "(pause_ms) may outlast its validity while client2 acquires and writes; client1 then "
         "wakes and writes too. Redlock has no fencing token: fencing=1 takes one from a "
-        "monotonic counter, fencing=2 derives it from the row's version. The verdict after the "
+        "monotonic counter, fencing=2 derives it from the row's version read at write time. The "
+        "verdict after the "
         "run says which writes the store took and which it rejected.";
     s.params.push_back({"pause_at_ms", "when client1's GC pause starts", 50, 0, 3600000});
     s.params.push_back(
