@@ -122,7 +122,7 @@ void writeHistory(const std::string& path, const Recording& recording) {
     auto history = lockHistory(recording);
     writeHistoryFile(path, history);
     const bool edn = path.ends_with(".edn");
-    std::printf("\nhistory: %zu operations (Jepsen :invoke/:ok/:fail) written to %s as %s\n",
+    std::printf("\nhistory: %zu operations (Jepsen :invoke/:ok/:fail/:info) written to %s as %s\n",
                 history.size(), path.c_str(), edn ? "EDN" : "JSON");
 }
 
