@@ -22,6 +22,11 @@ Scenario redlockScenario(VirtualMs work, VirtualMs client2At) {
     Scenario s;
     s.params = redlockParams(work, client2At);
     s.fixedBy = "fencing=1";
+    // A slow network: every round trip past the node timeout (the replies come too late).
+    s.serverFaults = {{"latency_ms",
+                       {60},
+                       "every round trip takes %1 (past the node timeout)",
+                       ServerFault::Shown::Duration}};
     return s;
 }
 

@@ -115,6 +115,11 @@ Scenario failoverScenario() {
         "real WAIT, sent when the model's WAIT returns.";
     s.measures = {measure::overlappingHolds(), measure::waitsShort()};
     s.fixedBy = "wait=1";
+    s.serverFaults = replicaSetFaults();
+    s.serverFaults.push_back(
+        {"promote", {2, 3}, "the failover promotes r%1", ServerFault::Shown::Number});
+    s.serverFaults.push_back(
+        {"slow_lag_ms", {0, 2000}, "r3's replication lags %1", ServerFault::Shown::Duration});
     s.build = build;
     return s;
 }

@@ -52,6 +52,10 @@ Scenario redlockClockJumpScenario() {
     // held it and the late write. client1 writes before client2 does: a late write, not a
     // stale one (write_order.h).
     s.measures = {measure::overlappingHolds(), measure::lateWrites()};
+    // A clock jump on a minority (C, one of five) at any moment, or of another size.
+    s.serverFaults.push_back({"jump_at_ms", {}, "C's clock jumps at %1", ServerFault::Shown::Time});
+    s.serverFaults.push_back(
+        {"jump_ms", {1000, 30000}, "C's clock jumps %1 forward", ServerFault::Shown::Duration});
     s.build = build;
     return s;
 }

@@ -71,6 +71,10 @@ Scenario redlockGcPauseScenario() {
     // Did both hold it, and which writes did the store take (and which did it reject)?
     s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
                   measure::staleWritesRejected(), measure::corruptedWrites()};
+    s.serverFaults.push_back({"write_delay_ms",
+                              {500, 5000, 15000},
+                              "the network delays client1's report write %1",
+                              ServerFault::Shown::Duration});
     s.build = build;
     return s;
 }

@@ -147,6 +147,7 @@ Scenario seatHoldScenario() {
     s.measures = {measure::seatsSoldTwice(), measure::overlappingHolds(),
                   measure::bookingsRefused()};
     s.fixedBy = "fix=1";
+    s.serverFaults = replicaSetFaults();
     s.build = build;
     return s;
 }
