@@ -9,10 +9,10 @@ namespace lockscope::sim {
 
 const std::vector<Scenario>& scenarios() {
     static const std::vector<Scenario> all = {
-        brokenReportScenario(),    fixedReportScenario(),      expiryRaceScenario(),
-        getThenDelScenario(),      setnxExpireCrashScenario(), atomicCounterScenario(),
-        failoverScenario(),        seatHoldScenario(),         redlockGcPauseScenario(),
-        redlockClockJumpScenario()};
+        brokenReportScenario(),     fixedReportScenario(),      expiryRaceScenario(),
+        getThenDelScenario(),       setnxExpireCrashScenario(), atomicCounterScenario(),
+        failoverScenario(),         seatHoldScenario(),         redlockGcPauseScenario(),
+        redlockClockJumpScenario(), watchdogScenario()};
     return all;
 }
 

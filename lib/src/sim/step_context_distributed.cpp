@@ -141,6 +141,11 @@ void StepContext::stopBelieving(const std::string& resource) {
         if (b.current && b.actor == self_.name() && b.resource == resource) b.current = false;
 }
 
+void StepContext::renewBelief(const std::string& resource, VirtualMs leaseEnds) {
+    for (auto& b : world_.beliefs)
+        if (b.current && b.actor == self_.name() && b.resource == resource) b.leaseEnds = leaseEnds;
+}
+
 void StepContext::lockAttemptFailed(const std::string& why) {
     ++world_.outcome.lockAttemptsFailed;
     note(why);

@@ -94,6 +94,8 @@ class StepContext {
     // Whether another client believes it holds resource now, and what let this one get it.
     std::optional<OverlapCause> whyAlsoHeld(const std::string& resource) const;
     void stopBelieving(const std::string& resource);
+    // The client extended its lease: its belief now runs to the new end (a watchdog).
+    void renewBelief(const std::string& resource, VirtualMs leaseEnds);
     // A Redlock attempt ended without the lock (no majority, or no validity left).
     void lockAttemptFailed(const std::string& why);
     void lockAttemptFailed(const std::vector<Message>& why);

@@ -65,7 +65,10 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                                      : "") +
                         "; r1 fails at " + formatVirtualTime(spec.failoverAt) + " and r" +
                         std::to_string(spec.promote + 1) + " is promoted; client2 locks at " +
-                        formatVirtualTime(secondAt) + ".";
+                        formatVirtualTime(secondAt) +
+                        ". For efficiency a lock lost in a failover costs some work done twice; "
+                        "for correctness replication cannot be the guard, the resource must "
+                        "check.";
     std::vector<Narrator::Line> lines = {{0, intro}};
     Narrator::Line closing{secondAt + config.work + 1, {}};
     closing.compose = [config](const World& world) { return conclude(world, config); };

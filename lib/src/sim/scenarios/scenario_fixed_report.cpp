@@ -29,7 +29,10 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                 " TTL renewed before each chunk is written (abort when renewal fails), "
                 "save_report with the fence, and the email keyed by date. The schedulers fire "
                 "at " +
-                describeTriggers(night) + ". " + describeNight(night) + describeFaults(world)},
+                describeTriggers(night) + ". " + describeNight(night) + describeFaults(world) +
+                " For efficiency the lock alone would do; for correctness (one intact "
+                "report, one email) the resources check too: the store the fence, the "
+                "outbox the date."},
     };
     addActor(world, std::make_unique<Narrator>(night.narratorLane, lines), 0);
     for (int i = 0; i < night.instances; ++i) {

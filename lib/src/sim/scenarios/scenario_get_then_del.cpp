@@ -37,7 +37,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
              formatDuration(a.ttlMs) + " TTL and releases it after " + formatDuration(a.work) +
              (a.atomic ? " with the guide's release script (one atomic unit)"
                        : " with GET, then DEL " + formatDuration(a.gap) + " later") +
-             "; b tries at " + formatVirtualTime(bAt) + ", c at " + formatVirtualTime(cAt) + "."}};
+             "; b tries at " + formatVirtualTime(bAt) + ", c at " + formatVirtualTime(cAt) +
+             ". For efficiency a deleted lock costs some work done twice; for correctness it "
+             "lets a third client in while the second still works."}};
     addActor(world, std::make_unique<Narrator>(world.node().keyLane, lines), 0);
     addActor(world, std::make_unique<GetThenDelClient>("a", laneA, a, world.rng.token()), 0);
     addActor(world, std::make_unique<GetThenDelClient>("b", laneB, other, world.rng.token()), bAt);

@@ -24,6 +24,7 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
         formatDuration(jump) + " forward at " + formatVirtualTime(jumpAt) +
         ". Redlock's drift allowance for a " + formatDuration(story.config.ttlMs) + " TTL is " +
         formatDuration(drift) + ": it covers clocks running slightly fast, not a step." +
+        " For efficiency one Redis is enough; for correctness no N helps without fencing." +
         describeFencing(story.config.fencing);
     addRedlockActors(world, story, intro, one, two);
 }

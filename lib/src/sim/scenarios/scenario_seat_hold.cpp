@@ -99,7 +99,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                   ? " The fix is in place: a confirmation is a conditional update of the "
                     "seat's row (WHERE sold_to IS NULL), so the database, not Redis, decides "
                     "who gets a seat."
-                  : " The bookings table trusts the Redis hold: it has no constraint.")},
+                  : " The bookings table trusts the Redis hold: it has no constraint.") +
+             " The hold is a lock for efficiency (fewer buyers paying for a taken seat); "
+             "selling each seat once is correctness, which the database must enforce."},
     };
     Narrator::Line closing{(buyers - 1) * arrival + config.pay + 1, {}};
     closing.compose = [fix, config](const World& world) { return conclude(world, fix, config); };

@@ -33,7 +33,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                 describeTriggers(night) + "." + describeFaults(world) +
                 (operatorAt > 0 ? " An operator looks at the inspector at " +
                                       formatVirtualTime(operatorAt) + "."
-                                : std::string(" No operator is watching."))},
+                                : std::string(" No operator is watching.")) +
+                " Whether the lock is for efficiency or for correctness, one that never expires "
+                "after its holder died stops every later run: a TTL is part of taking it."},
     };
     addActor(world, std::make_unique<Narrator>(night.narratorLane, lines), 0);
     for (int i = 0; i < night.instances; ++i) {
