@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "lockscope/sim/run_verdict.h"
 #include "sim_test_support.h"
 
 using namespace lockscope::sim;
@@ -79,4 +80,51 @@ TEST(StoryAdditions, AnAtomicCommandDoesWhatTheLockDoesInOneCommand) {
     EXPECT_GT(countEvents(locked.recording, EventKind::Command),
               3 * countEvents(incr.recording, EventKind::Command));
     EXPECT_NE(formatOutcome(racy.outcome).find("lost updates"), std::string::npos);
+}
+
+// Issue 34: get-then-del's outcome names the overlap a's DEL caused: b's lock is gone while b
+// still believes it holds it, and c takes the lock (a, until its DEL, overlapped b too).
+TEST(StoryAdditions, GetThenDelNamesTheClientsThatHeldTheLockTogether) {
+    const RunResult run = simulate("get-then-del");
+    const std::vector<std::string> expected{"a and b", "b and c"};
+    EXPECT_EQ(run.outcome.broken.overlaps, expected);
+    const std::string table = formatOutcome(run.outcome);
+    EXPECT_NE(table.find("believed they held the lock at the same time: b and c"),
+              std::string::npos)
+        << table;
+    EXPECT_NE(runVerdict(run.outcome).find("(a and b, b and c)"), std::string::npos)
+        << runVerdict(run.outcome);
+    EXPECT_TRUE(simulate("get-then-del", {"atomic=1"}).outcome.broken.overlaps.empty());
+}
+
+// Issue 34, item 8: every seat's hold is narrated, not only A1's: its expiry, its replication
+// and its loss in the failover.
+TEST(StoryAdditions, SeatHoldNarratesEverySeatsHold) {
+    const RunResult run = simulate("seat-hold");
+    auto told = [&](const std::string& part) {
+        return findBeat(run.recording, [&](const Beat& b) {
+                   return b.narration.find(part) != std::string::npos;
+               }) >= 0;
+    };
+    EXPECT_TRUE(told("seat:{gig}:A1 and seat:{gig}:A2 are held on r1 but absent on r2"));
+    EXPECT_TRUE(told("seat:{gig}:A2 expired: u2's lease ran out"));
+    const RunResult replicated = simulate("seat-hold", {"failover_at_ms=5000"});
+    auto toldThere = [&](const std::string& part) {
+        return findBeat(replicated.recording, [&](const Beat& b) {
+                   return b.narration.find(part) != std::string::npos;
+               }) >= 0;
+    };
+    EXPECT_TRUE(toldThere("r2 receives u2's hold on seat:{gig}:A2 from its primary"));
+    EXPECT_TRUE(toldThere("r2 receives u3's hold on seat:{gig}:A3 from its primary"));
+}
+
+// Issue 34, item 9: setnx-expire-crash "came out correct" while the job stood still for 91 s
+// and two runs were refused: correct, but an outage, and the verdict says so.
+TEST(StoryAdditions, SetnxExpireCrashCallsTheBlockedNightAnOutage) {
+    const RunResult run = simulate("setnx-expire-crash");
+    EXPECT_EQ(run.outcome.orphanBlockedMs, 91000);  // A's SETNX at 0, released at 91 s
+    const std::string verdict = runVerdict(run.outcome);
+    EXPECT_NE(verdict.find("But late"), std::string::npos) << verdict;
+    EXPECT_NE(verdict.find("2 runs were refused"), std::string::npos) << verdict;
+    EXPECT_EQ(runVerdict(simulate("broken-report").outcome).find("But late"), std::string::npos);
 }

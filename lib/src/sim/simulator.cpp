@@ -173,8 +173,8 @@ struct Announcer {
     void expiry(int n) {
         RedisNode& node = world.node(n);
         for (const std::string& key : node.redis.expireDue(world.now)) {
-            if (key != world.lockKey) {
-                // Not drawn on a key lane: no beat, but its holder's lane stops holding it.
+            if (!world.recordsHolders(key)) {
+                // No one holds it: no beat.
                 event(EventKind::KeyExpired, node.keyLane, node.name, key + " expired");
                 recordLockLost(world, recording, n, key, "expired");
                 continue;
