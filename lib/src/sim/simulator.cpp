@@ -76,7 +76,7 @@ std::optional<Due> nextDue(const World& world) {
     for (std::size_t i = 0; i < world.actors.size(); ++i) {
         const Actor& a = *world.actors[i];
         if (a.crashed || !a.wake) continue;
-        VirtualMs at = f.effectiveWake(a.name(), *a.wake);
+        VirtualMs at = f.effectiveWake(a.name(), *a.wake, a.workFrom);
         if (auto crash = f.crashTime(a.name()); crash && *crash <= at) continue;
         consider(best, {at, 3, a.wakeSeq, DueKind::ActorWake, i});
     }

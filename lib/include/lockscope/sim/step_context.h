@@ -33,6 +33,9 @@ class StepContext {
     SeededRng& rng() { return world_.rng; }
 
     void wakeAfter(VirtualMs delay);
+    // Work that takes `duration` of the process's running time: a pause meanwhile delays it
+    // by the pause's length (the work left when it froze is still to do).
+    void workFor(VirtualMs duration);
     void stop();  // the actor has nothing more to do
 
     // Sends a command (to the model, or the real server in live mode) and records it as a

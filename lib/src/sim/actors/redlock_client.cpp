@@ -131,7 +131,7 @@ void RedlockClient::decide(StepContext& context) {
     context.believeHeld(config_.key, started_ + config_.ttlMs);
     takeFence(context);
     phase_ = Phase::Send;
-    context.wakeAfter(config_.work);
+    context.workFor(config_.work);
 }
 
 void RedlockClient::takeFence(StepContext& context) {
@@ -201,13 +201,17 @@ void RedlockClient::write(StepContext& context) {
     context.wakeAfter(0);
 }
 
+// The spec releases on every node, reachable or not: the unreachable ones are attempts the
+// network drops, shown as such.
 void RedlockClient::releaseAll(StepContext& context) {
     const int nodes = static_cast<int>(context.world().nodes.size());
     for (int n = 0; n < nodes; ++n) {
-        if (!reachable(n)) continue;
         RedisCommand release = RedisCommand::release(config_.key, token_);
         release.node = n;
-        context.send(release);
+        if (reachable(n))
+            context.send(release);
+        else
+            context.sendUnanswered(release, config_.nodeTimeout);
     }
 }
 
