@@ -122,7 +122,7 @@ void writeHistory(const std::string& path, const Recording& recording) {
     auto history = lockHistory(recording);
     writeHistoryFile(path, history);
     const bool edn = path.ends_with(".edn");
-    std::printf("\nhistory: %zu operations (Jepsen :invoke/:ok/:fail) written to %s as %s\n",
+    std::printf("\nhistory: %zu operations (Jepsen :invoke/:ok/:fail/:info) written to %s as %s\n",
                 history.size(), path.c_str(), edn ? "EDN" : "JSON");
 }
 
@@ -210,7 +210,9 @@ Registration replay(
      "printed with the run. --file replays a scenario file saved by the window (.lockscope); "
      "--pause A@12000+40000 and --crash A@9000 fork the story there (times in virtual ms). "
      "--history writes the lock operations as a Jepsen history (EDN for a .edn path, else "
-     "JSON). --explore runs every schedule of one or two faults from a small menu and counts "
+     "JSON). --explore runs every schedule of one or two faults from a small menu (clients "
+     "paused or crashed; the story's failover, replication lag, clock jump or network delay "
+     "at other moments and values) and counts "
      "the ones that break mutual exclusion, accept a stale write, repeat a side effect or leave a "
      "lock no one will release.",
      {{"--list", "", "list the scenarios and their parameters", "Replay"},

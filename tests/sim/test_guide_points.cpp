@@ -69,3 +69,56 @@ TEST(GuidePoints, SeatHoldSaysWhichTokensFenceAndWhichIsTheTrap) {
     EXPECT_NE(text.find("atomically incremented counter"), std::string::npos) << text;
     EXPECT_NE(text.find("two holders can read the same version"), std::string::npos) << text;
 }
+
+// Kleppmann's frame in every story's opening narration: what a lock for efficiency may
+// allow and what a lock for correctness must not.
+TEST(GuidePoints, EveryStoryOpensWithTheEfficiencyOrCorrectnessFrame) {
+    for (const Scenario& s : scenarios()) {
+        SCOPED_TRACE(s.name);
+        const RunResult run = simulate(s.name);
+        ASSERT_FALSE(run.recording.beats.empty());
+        const Beat& intro = run.recording.beats.front();
+        EXPECT_TRUE(intro.command.empty()) << "the story opens with a command, not an intro";
+        EXPECT_NE(intro.narration.find("efficiency"), std::string::npos) << intro.narration;
+        EXPECT_NE(intro.narration.find("correctness"), std::string::npos) << intro.narration;
+    }
+}
+
+// The watchdog (Redisson's lease of 30 s renewed every 10 s): renewal keeps a job longer
+// than the lease safe; a GC pause longer than the lease freezes the watchdog too, and the
+// woken client's write lands over the next holder's. Only the store's fencing check stops it.
+TEST(GuidePoints, AWatchdogKeepsALongJobSafeButNotAPauseLongerThanTheLease) {
+    int renewals = 0;
+    const RunResult renewed = simulate("watchdog", {"pause_ms=0"});
+    for (const Beat& b : renewed.recording.beats)
+        renewals += b.actor == "a" && b.command.find(" 1 lock:") != std::string::npos &&
+                    b.narration.find("extends the lease") != std::string::npos;
+    EXPECT_EQ(renewals, 5);  // at 10, 20, 30, 40 and 50 s of a 60 s job
+    EXPECT_EQ(renewed.outcome.overlappingHolds, 0);
+    EXPECT_EQ(renewed.outcome.staleWritesAccepted, 0);
+    // b asks at 50 s, past the first lease's end: refused, the lease was renewed.
+    EXPECT_GE(findBeat(renewed.recording,
+                       [](const Beat& b) {
+                           return b.actor == "b" && b.time == 50000 &&
+                                  b.narration.find("refused") != std::string::npos;
+                       }),
+              0);
+    EXPECT_TRUE(runVerdict(renewed.outcome).starts_with("This run came out correct"))
+        << runVerdict(renewed.outcome);
+
+    const RunResult noWatchdog = simulate("watchdog", {"pause_ms=0", "watchdog=0"});
+    EXPECT_EQ(noWatchdog.outcome.overlapsAfterLeaseExpired, 1);
+    EXPECT_EQ(noWatchdog.outcome.staleWritesAccepted, 1);
+
+    const RunResult paused = simulate("watchdog");  // 40 s pause, 30 s lease
+    EXPECT_EQ(paused.outcome.overlapsAfterLeaseExpired, 1);
+    EXPECT_EQ(paused.outcome.staleWritesAccepted, 1);
+    EXPECT_FALSE(runVerdict(paused.outcome).starts_with("This run came out correct"));
+    const RunResult fenced = simulate("watchdog", {"fencing=1"});
+    EXPECT_EQ(fenced.outcome.staleWritesAccepted, 0);
+    EXPECT_EQ(fenced.outcome.staleWritesRejected, 1);
+    // A pause shorter than the lease is covered: the watchdog renews when a wakes.
+    const RunResult shortPause = simulate("watchdog", {"pause_ms=15000"});
+    EXPECT_EQ(shortPause.outcome.overlappingHolds, 0);
+    EXPECT_EQ(shortPause.outcome.staleWritesAccepted, 0);
+}

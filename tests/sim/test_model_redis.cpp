@@ -1,6 +1,7 @@
 // The model Redis must answer like a real redis-server: each case runs the same commands
 // on both and compares the replies. Expiry is checked in virtual time on the model alone.
 
+#include "lockscope/errors.h"
 #include "lockscope/sim/live_redis_backend.h"
 #include "lockscope/sim/model_redis.h"
 #include "redis_fixture.h"
@@ -51,6 +52,30 @@ TEST_F(RedisTest, ModelAnswersLikeRealRedis) {
         CommandReply expected = real.execute(command, 0);
         CommandReply got = model.execute(command, 0);
         EXPECT_EQ(got.summary(), expected.summary()) << command.text();
+    }
+}
+
+// Issue 32: a NOSCRIPT is recognised by the reply's code, not by the word anywhere in the
+// message. A server without EVALSHA answers "ERR unknown command 'EVALSHA', with args
+// beginning with: ... 'lock:NOSCRIPT'": that is an error to report, not a missing script
+// to resend.
+class ServerWithoutEvalsha : public RedisTest {
+  protected:
+    LocalRedisServerOptions serverOptions() const override {
+        LocalRedisServerOptions options;
+        options.configLines.emplace_back("rename-command EVALSHA \"\"");
+        return options;
+    }
+};
+
+TEST_F(ServerWithoutEvalsha, AKeyNamedNoscriptIsNotReadAsAMissingScript) {
+    Connection connection = connect();
+    LiveRedisBackend real(connection, 1000);
+    try {
+        const CommandReply reply = real.execute(RedisCommand::release("lock:NOSCRIPT", "t"), 0);
+        ADD_FAILURE() << "an unknown EVALSHA answered " << reply.summary();
+    } catch (const ReplyError& e) {
+        EXPECT_EQ(e.code(), ServerErrorCode::UnknownCommand) << e.what();
     }
 }
 

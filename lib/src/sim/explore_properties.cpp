@@ -74,9 +74,21 @@ bool stuckLock(const Recording& r) {
     return false;
 }
 
+// "b and c" for each pair of clients whose beliefs overlapped (one server's stories; the
+// multi-server stories name them in the narration of each overlapping hold).
+std::vector<std::string> overlappingPairs(const Recording& recording,
+                                          const OutcomeSummary& outcome) {
+    std::vector<std::string> names;
+    if (outcome.distributedStory) return names;
+    for (const auto& [a, b] : overlappingBelievers(lockBeliefs(recording)))
+        names.push_back(recording.lane(a)->name + " and " + recording.lane(b)->name);
+    return names;
+}
+
 PropertiesBroken judgeProperties(const Recording& recording, const OutcomeSummary& outcome) {
     PropertiesBroken p;
     p.mutualExclusion = mutualExclusionBroken(recording, outcome);
+    p.overlaps = overlappingPairs(recording, outcome);
     p.staleWrite = staleWriteAccepted(recording, outcome);
     p.duplicateSideEffect = outcome.emailsSent > 1 || outcome.seatsSoldTwice > 0;
     p.stuckLock = stuckLock(recording);

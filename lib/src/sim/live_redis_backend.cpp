@@ -36,7 +36,8 @@ CommandReply runScript(Connection& connection, const Script& script, bool sendSo
     try {
         return fromReply(connection.command(Connection::Argv(argv)));
     } catch (const ReplyError& e) {
-        if (std::string_view(e.what()).find("NOSCRIPT") == std::string_view::npos) throw;
+        // By the reply's code: an unknown EVALSHA echoes its arguments, a key among them.
+        if (e.code() != ServerErrorCode::NoScript) throw;
         return CommandReply::noScript();
     }
 }

@@ -86,12 +86,20 @@ std::vector<LockBelief> lockBeliefs(const Recording& r) {
 }
 
 bool beliefsOverlap(const std::vector<LockBelief>& beliefs) {
+    return !overlappingBelievers(beliefs).empty();
+}
+
+std::vector<std::pair<LaneId, LaneId>> overlappingBelievers(
+    const std::vector<LockBelief>& beliefs) {
+    std::vector<std::pair<LaneId, LaneId>> pairs;
     for (const LockBelief& a : beliefs)
         for (const LockBelief& b : beliefs)
-            if (a.lane != b.lane && a.key == b.key &&
+            if (a.lane < b.lane && a.key == b.key &&
                 std::max(a.from, b.from) < std::min(a.to, b.to))
-                return true;
-    return false;
+                pairs.emplace_back(a.lane, b.lane);
+    std::sort(pairs.begin(), pairs.end());
+    pairs.erase(std::unique(pairs.begin(), pairs.end()), pairs.end());
+    return pairs;
 }
 
 }  // namespace lockscope::sim

@@ -8,6 +8,7 @@
 // lock is the simulator's own LeaseLapsed band.
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "lockscope/sim/timeline.h"
@@ -28,5 +29,7 @@ std::vector<LockBelief> lockBeliefs(const Recording& recording);
 
 // Two instances believed they held the same key at the same time.
 bool beliefsOverlap(const std::vector<LockBelief>& beliefs);
+// Which two: each pair of lanes once (lower lane first), in lane order.
+std::vector<std::pair<LaneId, LaneId>> overlappingBelievers(const std::vector<LockBelief>& beliefs);
 
 }  // namespace lockscope::sim

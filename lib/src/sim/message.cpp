@@ -66,10 +66,11 @@ constexpr std::pair<std::string_view, std::string_view> kCatalog[] = {
      "later holder gets a higher one, so the store can reject a lower token that arrives "
      "after a higher one."},
     {"sim.redlock.version-trap",
-     "The trap: %1 derives its token from the report row's version, read now, and will write "
-     "version + 1 = %2 under WHERE fence < ?. Another holder that reads the same version gets "
-     "the same number, so whoever writes first wins, stale or not. That is not a fencing "
-     "token: it is not handed out in the order the lock changed hands."},
+     "The trap: %1 derives its token from the report row's version, read just before it "
+     "writes, and writes version + 1 = %2 under WHERE fence < ?. A number read from the row "
+     "is always above the last one written, so the check passes for any writer, stale or "
+     "not: it fences nothing. A fencing token must be handed out in the order the lock "
+     "changed hands, by the lock service, not taken from the resource it protects."},
     {"sim.redlock.writes", "%1 writes its report."},
     {"sim.report.scheduler-fires", "%1's scheduler fires the nightly report job."},
     {"sim.report.run-now", "The operator presses \"run now\" on %1."},

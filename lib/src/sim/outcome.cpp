@@ -47,6 +47,8 @@ std::string formatScript(const OutcomeSummary& o) {
         return s;
     }
     line(s, "foreign deletions", o.foreignDeletions);
+    for (const auto& pair : o.broken.overlaps)
+        s += "  believed they held the lock at the same time: " + pair + "\n";
     for (const auto& p : o.printed) s += "  printed: " + p + "\n";
     return s;
 }

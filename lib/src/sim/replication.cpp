@@ -46,8 +46,15 @@ void deliverReplicatedWrite(World& world, Recording& recording, std::size_t inde
     h.since = world.now;
     h.hasTtl = write.entry->deadline.has_value();
     node.holdings.push_back(h);
-    // Another recorded key (a seat's hold) has no key lane: the replica just knows its holder.
-    if (key != world.lockKey) return;
+    // Another recorded key (a seat's hold) has no key lane of its own: told, not drawn.
+    if (key != world.lockKey) {
+        recordBeat(
+            recording,
+            recordEvent(world, recording, EventKind::KeyChanged, node.keyLane, node.name,
+                        key + " = " + h.token + " (replicated)"),
+            node.name + " receives " + h.holder + "'s hold on " + key + " from its primary.");
+        return;
+    }
     Interval owned{node.keyLane, IntervalKind::Ownership, world.now, 0, h.holder, h.token, 0, false,
                    write.to};
     owned.holder = h.holder;
@@ -58,6 +65,29 @@ void deliverReplicatedWrite(World& world, Recording& recording, std::size_t inde
                            world.lockKey + " = " + h.token + " (replicated)"),
                node.name + " receives " + h.holder + "'s lock from its primary.");
 }
+
+namespace {
+
+// " seat:{gig}:A1 and seat:{gig}:A2 are held on r1 but absent on r2." for every key whose
+// holders the story records, or nothing.
+std::string keysLostInFailover(const World& world, const RedisNode& old,
+                               const RedisNode& promoted) {
+    std::vector<std::string> keys = world.heldKeys;
+    if (!world.lockKey.empty() && std::find(keys.begin(), keys.end(), world.lockKey) == keys.end())
+        keys.insert(keys.begin(), world.lockKey);
+    std::string lost;
+    int count = 0;
+    for (const std::string& key : keys) {
+        if (!old.redis.peek(key, world.now) || promoted.redis.peek(key, world.now)) continue;
+        lost += std::string(lost.empty() ? "" : " and ") + key;
+        ++count;
+    }
+    if (count == 0) return {};
+    return " " + lost + (count == 1 ? " is" : " are") + " held on " + old.name + " but absent on " +
+           promoted.name + ".";
+}
+
+}  // namespace
 
 void performFailover(World& world, Recording& recording, FailoverFault& failover) {
     failover.announced = true;
@@ -78,10 +108,7 @@ void performFailover(World& world, Recording& recording, FailoverFault& failover
                             std::to_string(lost) + " write(s) from " + world.node(old).name +
                             " had not reached it and are lost." +
                             (failover.why.empty() ? "" : " " + failover.why);
-    if (world.node(old).redis.peek(world.lockKey, world.now) &&
-        !promoted.redis.peek(world.lockKey, world.now))
-        narration += " " + world.lockKey + " is held on " + world.node(old).name +
-                     " but absent on " + promoted.name + ".";
+    narration += keysLostInFailover(world, world.node(old), promoted);
     recordBeat(recording,
                recordEvent(world, recording, EventKind::Failover, promoted.keyLane, promoted.name,
                            "promoted"),

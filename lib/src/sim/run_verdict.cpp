@@ -2,6 +2,8 @@
 
 #include <vector>
 
+#include "lockscope/sim/virtual_time.h"
+
 namespace lockscope::sim {
 
 namespace {
@@ -23,6 +25,13 @@ std::string joined(const Phrases& phrases) {
         if (i > 0) s += i + 1 == phrases.size() ? " and " : ", ";
         s += phrases[i];
     }
+    return s;
+}
+
+// "a and b, b and c": pairs that already contain "and".
+std::string listed(const Phrases& pairs) {
+    std::string s;
+    for (const auto& p : pairs) s += (s.empty() ? "" : ", ") + p;
     return s;
 }
 
@@ -102,7 +111,9 @@ Phrases breaches(const OutcomeSummary& o) {
     if (o.foreignDeletions > 0)
         p.push_back("a client deleted a lock it did not own " + times(o.foreignDeletions));
     if (o.broken.mutualExclusion && o.overlappingHolds == 0 && o.duplicateRuns == 0)
-        p.push_back("two clients believed they held the lock at the same time");
+        p.push_back(
+            "two clients believed they held the lock at the same time" +
+            (o.broken.overlaps.empty() ? std::string() : " (" + listed(o.broken.overlaps) + ")"));
     if (o.duplicateRuns > 0)
         p.push_back("the job started again while another run was alive or done " +
                     times(o.duplicateRuns));
@@ -201,6 +212,11 @@ std::string runVerdict(const OutcomeSummary& o) {
     }
     s = "This run came out correct: " + whatHeld(o) + ".";
     if (!caught.empty()) s += " " + joined(caught) + ".";
+    if (o.orphanBlockedMs > 0 && o.runsRefused > 0)
+        s += " But late: the lock of a crashed run, with no TTL, kept the job out for " +
+             formatDuration(o.orphanBlockedMs) + " until it was released by hand, and " +
+             counted(o.runsRefused, "run was refused", "runs were refused") +
+             " meanwhile. A lock that never expires trades safety for an outage.";
     return s;
 }
 

@@ -3,16 +3,16 @@
 #include <algorithm>
 
 #include "lockscope/errors.h"
-#include "scenario_catalog.h"
+#include "sim/scenarios/scenario_catalog.h"
 
 namespace lockscope::sim {
 
 const std::vector<Scenario>& scenarios() {
     static const std::vector<Scenario> all = {
-        brokenReportScenario(),    fixedReportScenario(),      expiryRaceScenario(),
-        getThenDelScenario(),      setnxExpireCrashScenario(), atomicCounterScenario(),
-        failoverScenario(),        seatHoldScenario(),         redlockGcPauseScenario(),
-        redlockClockJumpScenario()};
+        brokenReportScenario(),     fixedReportScenario(),      expiryRaceScenario(),
+        getThenDelScenario(),       setnxExpireCrashScenario(), atomicCounterScenario(),
+        failoverScenario(),         seatHoldScenario(),         redlockGcPauseScenario(),
+        redlockClockJumpScenario(), watchdogScenario()};
     return all;
 }
 

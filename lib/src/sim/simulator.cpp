@@ -76,7 +76,7 @@ std::optional<Due> nextDue(const World& world) {
     for (std::size_t i = 0; i < world.actors.size(); ++i) {
         const Actor& a = *world.actors[i];
         if (a.crashed || !a.wake) continue;
-        VirtualMs at = f.effectiveWake(a.name(), *a.wake);
+        VirtualMs at = f.effectiveWake(a.name(), *a.wake, a.workFrom);
         if (auto crash = f.crashTime(a.name()); crash && *crash <= at) continue;
         consider(best, {at, 3, a.wakeSeq, DueKind::ActorWake, i});
     }
@@ -173,8 +173,8 @@ struct Announcer {
     void expiry(int n) {
         RedisNode& node = world.node(n);
         for (const std::string& key : node.redis.expireDue(world.now)) {
-            if (key != world.lockKey) {
-                // Not drawn on a key lane: no beat, but its holder's lane stops holding it.
+            if (!world.recordsHolders(key)) {
+                // No one holds it: no beat.
                 event(EventKind::KeyExpired, node.keyLane, node.name, key + " expired");
                 recordLockLost(world, recording, n, key, "expired");
                 continue;

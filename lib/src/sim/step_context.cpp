@@ -40,6 +40,12 @@ StepContext::StepContext(World& world, Recording& recording, const LiveBackends&
 void StepContext::wakeAfter(VirtualMs delay) {
     self_.wake = now() + delay;
     self_.wakeSeq = ++world_.seq;
+    self_.workFrom.reset();
+}
+
+void StepContext::workFor(VirtualMs duration) {
+    wakeAfter(duration);
+    self_.workFrom = now();
 }
 
 void StepContext::stop() {

@@ -86,6 +86,19 @@ OverlapCause causeOf(const World& world, const Belief& earlier) {
                             "'s key there early, so a majority of nodes no longer had it.";
         return cause;
     }
+    // A jump before the earlier belief began still explains it when it expired the newer
+    // client's key: a client that counts its replies late (a pause while acquiring) counts
+    // an OK from a node that has since given the key to another.
+    for (const auto& j : world.faults.clockJumps) {
+        if (!j.announced) continue;
+        cause.kind = OverlapCause::Kind::ClockJump;
+        cause.explanation = world.node(j.node).name + "'s clock jumped " + formatDuration(j.jump) +
+                            " forward at " + formatVirtualTime(j.at) +
+                            " and expired a key there early: " + world.node(j.node).name +
+                            " granted the lock to " + earlier.actor +
+                            " while another client still counted its earlier OK.";
+        return cause;
+    }
     cause.explanation = "a majority of nodes no longer had " + earlier.actor + "'s key.";
     return cause;
 }
@@ -139,6 +152,11 @@ void StepContext::believeHeld(const std::string& resource, std::optional<Virtual
 void StepContext::stopBelieving(const std::string& resource) {
     for (auto& b : world_.beliefs)
         if (b.current && b.actor == self_.name() && b.resource == resource) b.current = false;
+}
+
+void StepContext::renewBelief(const std::string& resource, VirtualMs leaseEnds) {
+    for (auto& b : world_.beliefs)
+        if (b.current && b.actor == self_.name() && b.resource == resource) b.leaseEnds = leaseEnds;
 }
 
 void StepContext::lockAttemptFailed(const std::string& why) {

@@ -75,6 +75,8 @@ void StepContext::updateOwnership(const RedisCommand& c, const CommandReply& r) 
             const InstanceRun* run = world_.run(victim);
             if (run && run->state == RunState::Crashed) {
                 ++world_.outcome.orphansReleased;
+                world_.outcome.orphanBlockedMs =
+                    std::max(world_.outcome.orphanBlockedMs, now() - held->since);
                 facts_ = "Removed the orphan lock of crashed " + victim + ".";
             } else {
                 ++world_.outcome.foreignDeletions;

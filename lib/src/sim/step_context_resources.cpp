@@ -228,13 +228,15 @@ void StepContext::plainSave(const std::string& body) {
     recording_.events[e].command = "UPDATE reports SET body = ? WHERE name = 'daily'";
     recording_.events[e].reply = "1 row";
     std::string text = "The write has no fence to check, so the store takes it";
+    // "on a majority" only where there is one to hold (Redlock's nodes).
+    const std::string lost = ", although " + self_.name() + " no longer holds the lock" +
+                             (world_.nodes.size() > 1 ? " on a majority" : "") + ": ";
     if (judged == WriteClass::Stale) {
         ++world_.outcome.corruptedWrites;
-        text += ", although " + self_.name() + " no longer holds the lock on a majority: it " +
-                "overwrites " + previous + "'s newer report with stale data (a stale write)";
+        text +=
+            lost + "it overwrites " + previous + "'s newer report with stale data (a stale write)";
     } else if (judged == WriteClass::Late) {
-        text += ", although " + self_.name() + " no longer holds the lock on a majority: a " +
-                "late write. No newer holder has written yet";
+        text += lost + "a late write. No newer holder has written yet";
     }
     beat(e, text + ".");
 }

@@ -63,9 +63,11 @@ void ReplayPanel::exploreWithDialog() {
     dialog.setWindowTitle(tr("Explore faults: %1").arg(qs(result.story)));
     auto* layout = new QVBoxLayout(&dialog);
     auto* intro = new QLabel(tr("%1 schedules of one or two faults (each instance crashes, or "
-                                "pauses 500 ms, 5 s, 15 s or 40 s, at up to ten moments), "
-                                "simulated by the same rules as the story.")
-                                 .arg(result.schedules));
+                                "pauses 500 ms, 5 s, 15 s or 40 s, at up to ten moments; and "
+                                "%2 faults of the story's servers or network), simulated by the "
+                                "same rules as the story.")
+                                 .arg(result.schedules)
+                                 .arg(result.serverFaults));
     intro->setWordWrap(true);
     layout->addWidget(intro);
     QTableWidget* table = exploreTable(result);

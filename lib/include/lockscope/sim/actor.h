@@ -29,6 +29,10 @@ class Actor {
 
     std::optional<VirtualMs> wake;  // none: the actor has nothing more to do
     std::uint64_t wakeSeq = 0;      // orders actors due at the same millisecond
+    // Set when the wait is work the process does (StepContext::workFor): a pause during it
+    // adds its length, as a frozen process does no work. Unset: a wait for a time (a sleep,
+    // a timer), which a pause only delays to its end.
+    std::optional<VirtualMs> workFrom;
     bool crashed = false;
 
   private:

@@ -1,7 +1,9 @@
 #pragma once
 // Explore every interleaving a small fault space allows: for a story and its parameters,
 // every schedule of one or two faults from a bounded menu (which instance pauses or crashes,
-// at which of the story's moments, for how long) is simulated by the simulator's own rules,
+// at which of the story's moments, for how long; and the story's own server and network
+// faults, Scenario::serverFaults: a failover or a clock jump at another moment, another
+// replication lag, a network delay) is simulated by the simulator's own rules,
 // and each run is checked for three properties: mutual exclusion (two instances believed
 // they held the lock at once), stale writes accepted (the protected resource took a write
 // that overwrote a newer holder's: a lower fence, an unfenced save over a later holder's, a
@@ -35,15 +37,17 @@ struct PropertyResult {
 
 struct ExploreResult {
     std::string story;
-    int schedules = 0;  // run, the story as written (no added fault) included
-    int menu = 0;       // single faults on the menu
+    int schedules = 0;     // run, the story as written (no added fault) included
+    int menu = 0;          // single faults on the menu
+    int serverFaults = 0;  // of which faults of the servers or the network
     bool budgetReached = false;
     std::vector<PropertyResult> properties;  // in kProperties order
 };
 
-// The menu of one fault: every instance × up to 10 moments of the story × (crash, or a pause
-// of 500 ms, 5 s, 15 s, 40 s). Schedules: none, each single fault, then pairs on two
-// instances, until `budget` schedules have run. Throws InvalidArgumentError for an unknown
+// The menu of one fault: the story's server faults at their values (or moments), then every
+// instance × up to 10 moments of the story × (crash, or a pause of 500 ms, 5 s, 15 s, 40 s).
+// Schedules: none, each single fault, then pairs (not two on one instance, not one
+// parameter twice), until `budget` schedules have run. Throws InvalidArgumentError for an unknown
 // story or a budget outside 1 .. 100000.
 ExploreResult explore(const ScenarioFile& base, int budget = 500);
 

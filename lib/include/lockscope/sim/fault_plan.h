@@ -53,7 +53,10 @@ struct FaultPlan {
     std::vector<ClockJumpFault> clockJumps;
 
     // When an actor due at wake really runs: pushed to the end of any pause covering it.
-    VirtualMs effectiveWake(const std::string& actor, VirtualMs wake) const;
+    // With workFrom (work begun then, due at wake), every pause during the work adds its
+    // length: the work left when the process froze is still to do when it resumes.
+    VirtualMs effectiveWake(const std::string& actor, VirtualMs wake,
+                            std::optional<VirtualMs> workFrom = std::nullopt) const;
     // The crash time of an actor, if one is planned.
     std::optional<VirtualMs> crashTime(const std::string& actor) const;
     bool pausedAt(const std::string& actor, VirtualMs t) const;

@@ -2,6 +2,7 @@
 // What a scenario run led to, counted by the simulator's rules as events happen (never
 // written into a scenario). Each story's table shows the measures it declares.
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,8 @@ struct PropertiesBroken {
     bool staleWrite = false;           // a write accepted after a newer holder's (write_order.h)
     bool duplicateSideEffect = false;  // a second email, a seat sold twice
     bool stuckLock = false;            // a key with no TTL left behind by a dead holder
+    // Who believed they held it together, by their beliefs (one server): "b and c" per pair.
+    std::vector<std::string> overlaps;
     bool operator==(const PropertiesBroken&) const = default;
 };
 
@@ -46,6 +49,9 @@ struct OutcomeSummary {
     int orphansReleased = 0;        // a crashed holder's lock removed (safely) by someone else
     bool outputFileIntact = false;  // at this point of the story
     std::vector<std::string> printed;  // what a scenario's script printed (expiry-race)
+    // How long an orphan lock (its holder crashed) kept the job out until someone released
+    // it: the runs refused meanwhile are an outage, not a correct night.
+    std::int64_t orphanBlockedMs = 0;
     bool scriptOnly = false;  // a script with no report job: formatOutcome shows its own lines
     int lostUpdates = -1;     // atomic-counter: adds made minus the counter's end value; -1: n/a
     int updatesMade = 0;      // atomic-counter: adds finished (the write, or the INCR, sent)

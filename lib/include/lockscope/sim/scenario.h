@@ -15,6 +15,17 @@
 
 namespace lockscope::sim {
 
+// A fault of the servers or the network that --explore may add to a story (replication lag,
+// a failover or a clock jump at any point, a network delay): one of the story's own
+// parameters set to another value, so a counterexample replays as that story.
+struct ServerFault {
+    enum class Shown { Time, Duration, Number };
+    std::string param;                 // "failover_at_ms"
+    std::vector<std::int64_t> values;  // the values tried; empty: the story's moments
+    std::string text;                  // "r1 fails over at %1"
+    Shown shown = Shown::Time;         // how %1 is written
+};
+
 struct Scenario {
     std::string name;     // "broken-report"
     std::string title;    // one line
@@ -37,6 +48,8 @@ struct Scenario {
     // the same story without its fault ("sleep_ms=0"). Empty: the guide's report jobs, each
     // the other's reference.
     std::string fixedBy;
+    // The server and network faults --explore adds besides pausing and crashing clients.
+    std::vector<ServerFault> serverFaults;
     std::function<void(World&, Recording&, const ScenarioParams&)> build;
 
     ScenarioParams defaults() const { return ScenarioParams(params); }

@@ -33,6 +33,9 @@ class StepContext {
     SeededRng& rng() { return world_.rng; }
 
     void wakeAfter(VirtualMs delay);
+    // Work that takes `duration` of the process's running time: a pause meanwhile delays it
+    // by the pause's length (the work left when it froze is still to do).
+    void workFor(VirtualMs duration);
     void stop();  // the actor has nothing more to do
 
     // Sends a command (to the model, or the real server in live mode) and records it as a
@@ -94,6 +97,8 @@ class StepContext {
     // Whether another client believes it holds resource now, and what let this one get it.
     std::optional<OverlapCause> whyAlsoHeld(const std::string& resource) const;
     void stopBelieving(const std::string& resource);
+    // The client extended its lease: its belief now runs to the new end (a watchdog).
+    void renewBelief(const std::string& resource, VirtualMs leaseEnds);
     // A Redlock attempt ended without the lock (no majority, or no validity left).
     void lockAttemptFailed(const std::string& why);
     void lockAttemptFailed(const std::vector<Message>& why);

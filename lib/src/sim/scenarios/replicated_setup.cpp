@@ -15,6 +15,13 @@ std::vector<ParamSpec> replicaSetParams(VirtualMs lag, VirtualMs failoverAt,
     };
 }
 
+std::vector<ServerFault> replicaSetFaults() {
+    return {
+        {"failover_at_ms", {}, "r1 fails over at %1", ServerFault::Shown::Time},
+        {"lag_ms", {0, 200, 2000}, "r2's replication lags %1", ServerFault::Shown::Duration},
+    };
+}
+
 void setUpReplicaSet(World& world, Recording& recording, const ScenarioParams& params,
                      ReplicaSetSpec& spec) {
     world.outcome.distributedStory = true;

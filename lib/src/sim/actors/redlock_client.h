@@ -25,7 +25,7 @@ struct RedlockClientConfig {
     VirtualMs writeDelay = 0;  // the network holds the report write this long on its way
     // Redlock hands out no fencing token. Token: a monotonic counter the store hands out
     // (strictly increasing, as a consensus service's would be). VersionRead: the trap of
-    // deriving it from the row's version read after locking, which two holders can share.
+    // deriving it from the row's version read just before writing, which always passes.
     RedlockFencing fencing = RedlockFencing::None;
 };
 
@@ -41,6 +41,7 @@ class RedlockClient final : public ClonableActor<RedlockClient> {
     void write(StepContext& context);
     void releaseAll(StepContext& context);
     void takeFence(StepContext& context);
+    void readVersionFence(StepContext& context);
     bool reachable(int node) const;
 
     RedlockClientConfig config_;

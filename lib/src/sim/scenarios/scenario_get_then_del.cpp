@@ -2,10 +2,10 @@
 // then DEL from the client can interleave: your GET sees your token, the lock expires,
 // another client acquires it, and your DEL removes theirs." atomic=1 releases with the
 // guide's Lua script instead.
-#include "get_then_del_client.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "scenario_catalog.h"
+#include "sim/actors/get_then_del_client.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -37,7 +37,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
              formatDuration(a.ttlMs) + " TTL and releases it after " + formatDuration(a.work) +
              (a.atomic ? " with the guide's release script (one atomic unit)"
                        : " with GET, then DEL " + formatDuration(a.gap) + " later") +
-             "; b tries at " + formatVirtualTime(bAt) + ", c at " + formatVirtualTime(cAt) + "."}};
+             "; b tries at " + formatVirtualTime(bAt) + ", c at " + formatVirtualTime(cAt) +
+             ". For efficiency a deleted lock costs some work done twice; for correctness it "
+             "lets a third client in while the second still works."}};
     addActor(world, std::make_unique<Narrator>(world.node().keyLane, lines), 0);
     addActor(world, std::make_unique<GetThenDelClient>("a", laneA, a, world.rng.token()), 0);
     addActor(world, std::make_unique<GetThenDelClient>("b", laneB, other, world.rng.token()), bAt);

@@ -74,7 +74,7 @@ void FencedReportJob::trigger(StepContext& context) {
     context.openFile();
     chunk_ = 0;
     phase_ = Phase::Extend;
-    context.wakeAfter(chunkDuration(context.now()));
+    context.workFor(chunkDuration(context.now()));
 }
 
 void FencedReportJob::extend(StepContext& context) {
@@ -101,7 +101,7 @@ void FencedReportJob::write(StepContext& context) {
     context.writeChunk(chunk_);
     if (++chunk_ < config_.chunks) {
         phase_ = Phase::Extend;
-        context.wakeAfter(chunkDuration(context.now()));
+        context.workFor(chunkDuration(context.now()));
         return;
     }
     context.closeFile();

@@ -21,6 +21,9 @@ std::vector<ParamSpec> replicaSetParams(VirtualMs lag, VirtualMs failoverAt,
 // and the failover of a story with several servers.
 void setUpReplicaSet(World& world, Recording& recording, const ScenarioParams& params,
                      ReplicaSetSpec& spec);
+// The faults --explore adds to a replicated story: the failover at any moment and r2's
+// replication lag.
+std::vector<ServerFault> replicaSetFaults();
 // "r2 (20 ms behind)", for the introduction.
 std::string describeReplicas(const World& world);
 

@@ -3,10 +3,10 @@
 // replica are lost, and other buyers take the same seats. fix=1 makes the database the
 // authority: a unique constraint on (event_id, seat_id) refuses the second confirmation.
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "replicated_setup.h"
 #include "scenario_catalog.h"
-#include "seat_buyer.h"
+#include "sim/actors/seat_buyer.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -99,7 +99,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                   ? " The fix is in place: a confirmation is a conditional update of the "
                     "seat's row (WHERE sold_to IS NULL), so the database, not Redis, decides "
                     "who gets a seat."
-                  : " The bookings table trusts the Redis hold: it has no constraint.")},
+                  : " The bookings table trusts the Redis hold: it has no constraint.") +
+             " The hold is a lock for efficiency (fewer buyers paying for a taken seat); "
+             "selling each seat once is correctness, which the database must enforce."},
     };
     Narrator::Line closing{(buyers - 1) * arrival + config.pay + 1, {}};
     closing.compose = [fix, config](const World& world) { return conclude(world, fix, config); };
@@ -147,6 +149,7 @@ Scenario seatHoldScenario() {
     s.measures = {measure::seatsSoldTwice(), measure::overlappingHolds(),
                   measure::bookingsRefused()};
     s.fixedBy = "fix=1";
+    s.serverFaults = replicaSetFaults();
     s.build = build;
     return s;
 }

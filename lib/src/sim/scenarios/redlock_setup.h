@@ -5,7 +5,7 @@
 // common parameters.
 
 #include "lockscope/sim/scenario.h"
-#include "redlock_client.h"
+#include "sim/actors/redlock_client.h"
 
 namespace lockscope::sim {
 

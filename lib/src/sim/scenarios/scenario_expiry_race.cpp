@@ -1,8 +1,9 @@
 // expiry-race: the guide's "Verify the behavior" script as a timeline.
-#include "expiry_race_client.h"
 #include "lockscope/errors.h"
 #include "lockscope/sim/story_measures.h"
 #include "scenario_catalog.h"
+#include "sim/actors/expiry_race_client.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -23,6 +24,15 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     // One line every step_ms, in the script's order: a.acquire(), b.acquire(), then
     // time.sleep() (the next line, so it starts after b's refusal), then b.acquire() again.
     VirtualMs second = gap, sleepFrom = 2 * gap, wake = sleepFrom + sleep;
+    const std::vector<Narrator::Line> lines = {
+        {0, "The guide's \"Verify the behavior\" script: two RedisLock clients a and b with a " +
+                formatDuration(ttl) + " TTL. a acquires, b is refused, the script sleeps " +
+                formatDuration(sleep) +
+                " while a believes it still holds the lock, then b acquires and a tries to "
+                "extend and release. For efficiency an expired lease costs at worst some work "
+                "done twice; for correctness the guide's client refuses to touch a lock it "
+                "lost, and the resource must still fence a holder that outlived its TTL."}};
+    addActor(world, std::make_unique<Narrator>(world.node().keyLane, lines), 0);
     addActor(world,
              std::make_unique<ExpiryRaceClient>(
                  "a", laneA, key, fence, tokenA, ttl,

@@ -15,5 +15,6 @@ Scenario failoverScenario();
 Scenario seatHoldScenario();
 Scenario redlockGcPauseScenario();
 Scenario redlockClockJumpScenario();
+Scenario watchdogScenario();
 
 }  // namespace lockscope::sim

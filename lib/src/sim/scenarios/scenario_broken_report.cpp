@@ -1,10 +1,10 @@
 // broken-report: the guide's worked scenario, broken version. Nothing here says what will
 // happen; the instances run the broken code and the rules count the damage.
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
-#include "plain_lock_report_job.h"
 #include "report_scenario_setup.h"
 #include "scenario_catalog.h"
+#include "sim/actors/plain_lock_report_job.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -22,7 +22,10 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
         {0, "The guide's broken job on " + std::to_string(night.instances) +
                 " scheduler instances: SET lock:report 1 NX EX " + std::to_string(job.ttlSeconds) +
                 ", build_and_email_report(), DEL lock:report. The schedulers fire at " +
-                describeTriggers(night) + ". " + describeNight(night) + describeFaults(world)},
+                describeTriggers(night) + ". " + describeNight(night) + describeFaults(world) +
+                " A lock for efficiency may now and then let the job run twice: some work "
+                "done again. This job emails finance and writes one shared file, so it needs "
+                "a lock for correctness, and this one is not."},
         {0,
          "The guide tells it as: at 10 s the lock expired under the first instance, a second "
          "instance acquired it and started the same job, and at 40 s the first instance's DEL "

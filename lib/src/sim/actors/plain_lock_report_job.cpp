@@ -92,13 +92,13 @@ void PlainLockReportJob::startWork(StepContext& context) {
     context.openFile();
     chunk_ = 0;
     phase_ = Phase::Chunk;
-    context.wakeAfter(chunkDuration(context.now()));
+    context.workFor(chunkDuration(context.now()));
 }
 
 void PlainLockReportJob::chunkDone(StepContext& context) {
     context.writeChunk(chunk_);
     if (++chunk_ < config_.chunks) {
-        context.wakeAfter(chunkDuration(context.now()));
+        context.workFor(chunkDuration(context.now()));
         return;
     }
     context.closeFile();

@@ -1,11 +1,11 @@
 // failover: "Replicas make the lock safe" is a mistake. A lock the primary acknowledged has
 // not reached the replica that a failover promotes; a second client then takes the same
 // lock. WAIT 1 50 after acquiring narrows the window but does not close it.
-#include "failover_client.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "replicated_setup.h"
 #include "scenario_catalog.h"
+#include "sim/actors/failover_client.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -65,7 +65,10 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                                      : "") +
                         "; r1 fails at " + formatVirtualTime(spec.failoverAt) + " and r" +
                         std::to_string(spec.promote + 1) + " is promoted; client2 locks at " +
-                        formatVirtualTime(secondAt) + ".";
+                        formatVirtualTime(secondAt) +
+                        ". For efficiency a lock lost in a failover costs some work done twice; "
+                        "for correctness replication cannot be the guard, the resource must "
+                        "check.";
     std::vector<Narrator::Line> lines = {{0, intro}};
     Narrator::Line closing{secondAt + config.work + 1, {}};
     closing.compose = [config](const World& world) { return conclude(world, config); };
@@ -115,6 +118,11 @@ Scenario failoverScenario() {
         "real WAIT, sent when the model's WAIT returns.";
     s.measures = {measure::overlappingHolds(), measure::waitsShort()};
     s.fixedBy = "wait=1";
+    s.serverFaults = replicaSetFaults();
+    s.serverFaults.push_back(
+        {"promote", {2, 3}, "the failover promotes r%1", ServerFault::Shown::Number});
+    s.serverFaults.push_back(
+        {"slow_lag_ms", {0, 2000}, "r3's replication lags %1", ServerFault::Shown::Duration});
     s.build = build;
     return s;
 }

@@ -52,7 +52,7 @@ void FailoverClient::acquire(StepContext& context) {
     context.narrate(Message{"sim.failover.takes-async", {name(), primary}});
     context.believeHeld(config_.key, leaseEnds_, node_);
     phase_ = Phase::Release;
-    context.wakeAfter(config_.work);
+    context.workFor(config_.work);
 }
 
 void FailoverClient::waited(StepContext& context) {
@@ -64,7 +64,7 @@ void FailoverClient::waited(StepContext& context) {
     context.note(Message{"sim.failover.relies", {name()}});
     context.believeHeld(config_.key, leaseEnds_, node_);
     phase_ = Phase::Release;
-    context.wakeAfter(config_.work);
+    context.workFor(config_.work);
 }
 
 void FailoverClient::release(StepContext& context, bool waitCameBackShort) {

@@ -3,9 +3,9 @@
 // writes as if it still held the lock. Without fencing the store takes the stale write;
 // with a token the store checks, it is rejected.
 #include "lockscope/sim/story_measures.h"
-#include "redlock_rules.h"
 #include "redlock_setup.h"
 #include "scenario_catalog.h"
+#include "sim/redlock_rules.h"
 
 namespace lockscope::sim {
 
@@ -51,7 +51,8 @@ Scenario redlockGcPauseScenario() {
         "client1 gets the lock on a majority of five independent primaries, then a GC pause "
         "(pause_ms) may outlast its validity while client2 acquires and writes; client1 then "
         "wakes and writes too. Redlock has no fencing token: fencing=1 takes one from a "
-        "monotonic counter, fencing=2 derives it from the row's version. The verdict after the "
+        "monotonic counter, fencing=2 derives it from the row's version read at write time. The "
+        "verdict after the "
         "run says which writes the store took and which it rejected.";
     s.params.push_back({"pause_at_ms", "when client1's GC pause starts", 50, 0, 3600000});
     s.params.push_back(
@@ -70,6 +71,10 @@ Scenario redlockGcPauseScenario() {
     // Did both hold it, and which writes did the store take (and which did it reject)?
     s.measures = {measure::overlappingHolds(), measure::staleWritesAccepted(),
                   measure::staleWritesRejected(), measure::corruptedWrites()};
+    s.serverFaults.push_back({"write_delay_ms",
+                              {500, 5000, 15000},
+                              "the network delays client1's report write %1",
+                              ServerFault::Shown::Duration});
     s.build = build;
     return s;
 }

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <optional>
 
-#include "redlock_rules.h"
+#include "sim/redlock_rules.h"
 
 namespace lockscope::sim {
 
@@ -131,7 +131,7 @@ void RedlockClient::decide(StepContext& context) {
     context.believeHeld(config_.key, started_ + config_.ttlMs);
     takeFence(context);
     phase_ = Phase::Send;
-    context.wakeAfter(config_.work);
+    context.workFor(config_.work);
 }
 
 void RedlockClient::takeFence(StepContext& context) {
@@ -143,13 +143,19 @@ void RedlockClient::takeFence(StepContext& context) {
             context.narrate(Message{"sim.redlock.counter-token", {name(), std::to_string(fence_)}});
             return;
         case RedlockFencing::VersionRead:
-            fence_ = context.readFence() + 1;
-            context.narrate(Message{"sim.redlock.version-trap", {name(), std::to_string(fence_)}});
-            return;
+            return;  // read when it writes: readVersionFence()
     }
 }
 
+// The trap reads the row's version just before its write and writes version + 1: a number
+// that always clears WHERE fence < ?, whoever writes and however late.
+void RedlockClient::readVersionFence(StepContext& context) {
+    fence_ = context.readFence() + 1;
+    context.narrate(Message{"sim.redlock.version-trap", {name(), std::to_string(fence_)}});
+}
+
 void RedlockClient::write(StepContext& context) {
+    if (config_.fencing == RedlockFencing::VersionRead) readVersionFence(context);
     const bool stale = !holdsLockNow(context.world(), name());
     const std::string body = "report by " + name();
     const bool fenced = config_.fencing != RedlockFencing::None;
@@ -195,13 +201,17 @@ void RedlockClient::write(StepContext& context) {
     context.wakeAfter(0);
 }
 
+// The spec releases on every node, reachable or not: the unreachable ones are attempts the
+// network drops, shown as such.
 void RedlockClient::releaseAll(StepContext& context) {
     const int nodes = static_cast<int>(context.world().nodes.size());
     for (int n = 0; n < nodes; ++n) {
-        if (!reachable(n)) continue;
         RedisCommand release = RedisCommand::release(config_.key, token_);
         release.node = n;
-        context.send(release);
+        if (reachable(n))
+            context.send(release);
+        else
+            context.sendUnanswered(release, config_.nodeTimeout);
     }
 }
 

@@ -1,6 +1,6 @@
 #include "redlock_setup.h"
 
-#include "narrator.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -8,7 +8,7 @@ std::vector<ParamSpec> redlockParams(VirtualMs work, VirtualMs client2At) {
     return {
         {"fencing",
          "0: no token; 1: a monotonic token from a counter (the fix); 2: a token derived from "
-         "the report row's version (the trap)",
+         "the report row's version read at write time (the trap)",
          0, 0, 2},
         {"ttl_ms", "TTL of the lock on every node (PX)", 10000, 100, 86400000},
         {"node_timeout_ms", "how long a client waits for one node", 50, 1, 60000},
@@ -22,6 +22,11 @@ Scenario redlockScenario(VirtualMs work, VirtualMs client2At) {
     Scenario s;
     s.params = redlockParams(work, client2At);
     s.fixedBy = "fencing=1";
+    // A slow network: every round trip past the node timeout (the replies come too late).
+    s.serverFaults = {{"latency_ms",
+                       {60},
+                       "every round trip takes %1 (past the node timeout)",
+                       ServerFault::Shown::Duration}};
     return s;
 }
 
@@ -71,9 +76,9 @@ std::string describeFencing(RedlockFencing fencing) {
             return " Writes carry a fencing token from a monotonic counter, and the store "
                    "checks it (WHERE fence < ?).";
         case RedlockFencing::VersionRead:
-            return " Writes carry a number derived from the report row's version (version + "
-                   "1), checked with WHERE fence < ?: the trap of a token that is not "
-                   "monotonic.";
+            return " Writes carry a number derived from the report row's version, read just "
+                   "before each write (version + 1), checked with WHERE fence < ?: the trap of "
+                   "a number that always passes.";
         case RedlockFencing::None:
             break;
     }

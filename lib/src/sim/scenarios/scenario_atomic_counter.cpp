@@ -2,10 +2,10 @@
 // Many lock then update flows are a single INCR, HINCRBY or Lua script." Two workers add to
 // one counter: read-then-write loses updates, a lock around it is correct but costs four
 // commands an update, INCR is correct in one.
-#include "counter_worker.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "scenario_catalog.h"
+#include "sim/actors/counter_worker.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -38,7 +38,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                 std::to_string(config.adds) + " times, with " + how[static_cast<int>(config.mode)] +
                 ". The same holds in a database: UPDATE counters SET n = n + 1 is atomic, and "
                 "where a read must come first, SELECT ... FOR UPDATE locks the row inside the "
-                "transaction that writes it, with no lease to expire."}};
+                "transaction that writes it, with no lease to expire. A lost update is a wrong "
+                "number: this is correctness, which a lease-based lock for efficiency cannot "
+                "promise and an atomic command can."}};
     addActor(world, std::make_unique<Narrator>(world.node().keyLane, lines), 0);
     for (int i = 0; i < workers; ++i) {
         CounterConfig mine = config;

@@ -1,12 +1,12 @@
 // setnx-expire-crash: the common mistake "SETNX followed by EXPIRE". A crash between the
 // two leaves a lock with no TTL; the inspector flags it and a safe release clears it.
-#include "inspector_operator.h"
 #include "lockscope/errors.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
-#include "plain_lock_report_job.h"
 #include "report_scenario_setup.h"
 #include "scenario_catalog.h"
+#include "sim/actors/inspector_operator.h"
+#include "sim/actors/plain_lock_report_job.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -33,7 +33,9 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                 describeTriggers(night) + "." + describeFaults(world) +
                 (operatorAt > 0 ? " An operator looks at the inspector at " +
                                       formatVirtualTime(operatorAt) + "."
-                                : std::string(" No operator is watching."))},
+                                : std::string(" No operator is watching.")) +
+                " Whether the lock is for efficiency or for correctness, one that never expires "
+                "after its holder died stops every later run: a TTL is part of taking it."},
     };
     addActor(world, std::make_unique<Narrator>(night.narratorLane, lines), 0);
     for (int i = 0; i < night.instances; ++i) {

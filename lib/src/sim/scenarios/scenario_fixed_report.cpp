@@ -1,10 +1,10 @@
 // fixed-report: the guide's fix on the same slow night, with one instance frozen by a GC
 // pause just after its last chunk, before its fenced save.
-#include "fenced_report_job.h"
 #include "lockscope/sim/story_measures.h"
-#include "narrator.h"
 #include "report_scenario_setup.h"
 #include "scenario_catalog.h"
+#include "sim/actors/fenced_report_job.h"
+#include "sim/narrator.h"
 
 namespace lockscope::sim {
 
@@ -29,7 +29,10 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
                 " TTL renewed before each chunk is written (abort when renewal fails), "
                 "save_report with the fence, and the email keyed by date. The schedulers fire "
                 "at " +
-                describeTriggers(night) + ". " + describeNight(night) + describeFaults(world)},
+                describeTriggers(night) + ". " + describeNight(night) + describeFaults(world) +
+                " For efficiency the lock alone would do; for correctness (one intact "
+                "report, one email) the resources check too: the store the fence, the "
+                "outbox the date."},
     };
     addActor(world, std::make_unique<Narrator>(night.narratorLane, lines), 0);
     for (int i = 0; i < night.instances; ++i) {
