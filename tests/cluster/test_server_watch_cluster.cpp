@@ -74,6 +74,24 @@ TEST(ServerWatchCluster, ASlotMovedHandsItsLocksToTheNewOwner) {
     EXPECT_TRUE(noted(d.events(), WatchNoteId::SlotMoved));
 }
 
+// Scale-out: a fourth primary joins with no slots (not watched), then a slot moves to it. The
+// engine watches the new primary, and the slot's locks move there with the hand-off: never
+// removed. Before, the lock stayed on the old owner's watch, answering MOVED, for good.
+TEST(ServerWatchCluster, ASlotMovedToANewPrimaryIsWatchedThere) {
+    RedisCluster cluster({.primaries = 4, .emptyPrimaries = 1});
+    const std::string key = keyOnNode(cluster, 1);
+    writeLocks(cluster, {key});
+    inspect::ServerWatch watch(clusterOptions(cluster));
+    ServerWatchDriver d(watch);
+    d.open();
+    ASSERT_EQ(watch.nodes().size(), 3u);
+    ASSERT_TRUE(d.runUntil([&](const auto& ev) { return shown(ev, key, cluster.url(1)); }, 5s));
+    cluster.moveSlot(inspect::keyHashSlot(key), 3);
+    ASSERT_TRUE(d.runUntil([&](const auto& ev) { return shown(ev, key, cluster.url(3)); }, 10s));
+    EXPECT_EQ(watch.nodes().size(), 4u);
+    EXPECT_FALSE(removed(d.events(), key));
+}
+
 // A primary killed: the engine follows the replica the cluster promotes (a failover event),
 // and reads what the new primary holds under the same node.
 TEST(ServerWatchCluster, AKilledPrimaryIsFollowedToItsPromotedReplica) {

@@ -51,6 +51,7 @@ void NodeWatch::watchOn(std::unique_ptr<Connection> connection, bool replica) {
     }
     watch_.reset();
     connection_ = std::move(connection);
+    if (setup_.onConnection) setup_.onConnection(*connection_);
     readsReplica_ = replica;
     lastRunId_.clear();
     WatchOptions options = setup_.watch;
