@@ -76,6 +76,10 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
                 QMetaObject::invokeMethod(
                     it->worker, [w = it->worker, p = profile.patterns] { w->setPatterns(p); },
                     Qt::QueuedConnection);
+            // Said again under the new name: the sidebar and the view's Instance column.
+            const auto states = it->states;  // a copy: onWorkerState writes it
+            for (auto st = states.cbegin(); st != states.cend(); ++st)
+                onWorkerState(profile.id, st.key(), st->first, st->second);
             return;
         }
         close(profile.id);

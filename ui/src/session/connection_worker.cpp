@@ -269,13 +269,24 @@ void ConnectionWorker::failConnection(const Error& e) {
     stopped_ = true;
 }
 
+// Whether the node whose rows carry this instance answered its last read: an action on a
+// row shown as stale is refused (and audited as refused), not sent to a server that is down.
+bool ConnectionWorker::answers(const QString& instance) const {
+    if (!engine_ || !opened_) return false;
+    const bool cluster = engine_->isCluster();
+    for (const inspect::WatchedNode& n : engine_->nodes())
+        if (!cluster || instanceOf(n.name) == instance)
+            return n.state == inspect::NodeState::Connected;
+    return false;
+}
+
 void ConnectionWorker::act(LockAction action, const QString& key, const inspect::LockRecord& seen,
                            qint64 ttlMs, bool confirmed) {
     const LockActionRequest request{action, &seen, ttlMs, confirmed};
     const QString name = actionName(action);
     const QString instance = QString::fromStdString(seen.instanceName());
-    if (!opened_) {
-        const QString why = tr("not connected to %1").arg(instance_);
+    if (!answers(instance)) {
+        const QString why = tr("not connected to %1").arg(instance);
         auditRefusal(audit_.get(), instance_, request, why);
         emit actionFinished(instance, key, name, false, -1, why);
         return;

@@ -114,6 +114,7 @@ class ConnectionWorker : public QObject {
     void applyFocus();
     void reportLoad();
     void failConnection(const Error& e);
+    bool answers(const QString& instance) const;
 
     // connection_worker_events.cpp: the engine's events as the window's signals.
     void deliver(Events events, bool cancelled = false);
