@@ -166,12 +166,29 @@ void ConnectionSidebar::refreshItem(QListWidgetItem* item, const ConnectionProfi
     QString text =
         QStringLiteral("%1\n%2 · %3%4").arg(p.name, p.displayUrl(), toString(state), flags);
     for (const QString& node : clusterNodes_.value(p.id)) text += QStringLiteral("\n   ") + node;
+    const QString down = clusterDown_.value(p.id);
+    if (!down.isEmpty()) text += QStringLiteral("\n   ⚠ ") + down;
     item->setText(text);
-    item->setToolTip(message);
+    item->setToolTip(down.isEmpty() || message.contains(down) ? message
+                                                              : message + QLatin1Char('\n') + down);
 }
 
 void ConnectionSidebar::setClusterNodes(const QString& id, const QStringList& nodeLines) {
     clusterNodes_[id] = nodeLines;
+    if (const ConnectionProfile* p = profile(id))
+        if (auto* item = itemFor(id))
+            refreshItem(item, *p, ConnectionState(item->data(kStateRole).toInt()), item->toolTip());
+}
+
+void ConnectionSidebar::setClusterHealth(const QString& id, const QString& downNodes,
+                                         const QString& slotsWithoutPrimary) {
+    if (downNodes.isEmpty())
+        clusterDown_.remove(id);
+    else
+        clusterDown_[id] =
+            tr("down: %1 · slots without a primary: %2")
+                .arg(downNodes, slotsWithoutPrimary.isEmpty() ? tr("none (replicas serve them)")
+                                                              : slotsWithoutPrimary);
     if (const ConnectionProfile* p = profile(id))
         if (auto* item = itemFor(id))
             refreshItem(item, *p, ConnectionState(item->data(kStateRole).toInt()), item->toolTip());

@@ -28,6 +28,10 @@ class ConnectionSidebar : public QWidget {
     void setState(const QString& id, ConnectionState state, const QString& message);
     // A connection to a Redis Cluster: its nodes (role, slot ranges, state), listed under it.
     void setClusterNodes(const QString& id, const QStringList& nodeLines);
+    // A cluster that cannot serve some slots: which nodes do not answer and which slots have
+    // no primary, said under its nodes (both empty: every primary answers again).
+    void setClusterHealth(const QString& id, const QString& downNodes,
+                          const QString& slotsWithoutPrimary);
     QString currentId() const;
     QList<ConnectionProfile> profiles() const { return profiles_; }
     const ConnectionProfile* profile(const QString& id) const;
@@ -50,6 +54,7 @@ class ConnectionSidebar : public QWidget {
 
     QList<ConnectionProfile> profiles_;
     QHash<QString, QStringList> clusterNodes_;  // by profile id
+    QHash<QString, QString> clusterDown_;       // by profile id: what setClusterHealth said
     QListWidget* list_;
     QPushButton* sandbox_;
 };
