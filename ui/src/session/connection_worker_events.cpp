@@ -9,7 +9,7 @@
 
 #include "session/connection_worker.h"
 #include "session/lock_companions.h"
-#include "session/tsan_handover.h"
+#include "support/tsan_handover.h"
 
 namespace lockscope::ui {
 namespace {

@@ -6,7 +6,7 @@
 #include <QMutexLocker>
 
 #include "session/connection_worker.h"
-#include "session/tsan_handover.h"
+#include "support/tsan_handover.h"
 
 namespace lockscope::ui {
 namespace {
