@@ -172,6 +172,48 @@ TEST(ServerWatchCluster, ANodeDownIsNamedWithTheSlotsLeftWithoutAPrimary) {
     EXPECT_EQ(downNotes, 1u);  // said once, not at every failed retry
 }
 
+// With full coverage required (Redis's default), the other primaries answer CLUSTERDOWN while
+// one is down: a failed read retried, not a reason to stop watching (the window's watch
+// stopped for good), and the note names only the node that is down, not the ones answering
+// CLUSTERDOWN. When it is back, the others are read again.
+TEST(ServerWatchCluster, ClusterDownRepliesAreRetriedAndOnlyTheDownNodeIsNamed) {
+    RedisCluster cluster;
+    for (std::size_t n = 0; n < 3; ++n)
+        cluster.connect(n).command({"CONFIG", "SET", "cluster-require-full-coverage", "yes"});
+    const std::string key = keyOnNode(cluster, 0);
+    writeLocks(cluster, {key});
+    inspect::ServerWatch watch(clusterOptions(cluster));
+    ServerWatchDriver d(watch);
+    d.open();
+    ASSERT_TRUE(d.runUntil([&](const auto& ev) { return shown(ev, key); }, 5s));
+    cluster.node(1).server->stop();
+    const auto saidOnlyNode1 = [&](const std::vector<WatchEvent>& ev) {
+        const WatchEvent* last = nullptr;
+        for (const auto& e : ev)
+            if (e.kind == WatchEvent::Kind::Note && e.note.id == WatchNoteId::ClusterDown)
+                last = &e;
+        return last && last->note.args.at(0) == cluster.url(1) &&
+               last->note.args.at(1) == "5461-10921";
+    };
+    ASSERT_TRUE(d.runUntil(saidOnlyNode1, 15s));
+    // The others see the cluster fail after the node timeout, and answer CLUSTERDOWN.
+    ASSERT_TRUE(d.runUntil(
+        [&](const auto&) {
+            return cluster.connect(0)
+                       .command({"CLUSTER", "INFO"})
+                       .text()
+                       .find("cluster_state:fail") != std::string_view::npos;
+        },
+        10s));
+    d.runFor(1500ms);  // rounds that read CLUSTERDOWN
+    EXPECT_TRUE(saidOnlyNode1(d.events()));
+    cluster.node(1).server->start();
+    ASSERT_TRUE(d.runUntil([](const auto& ev) { return noted(ev, WatchNoteId::ClusterUp); }, 20s));
+    writeLocks(cluster, {keyOnNode(cluster, 0, 1)});
+    EXPECT_TRUE(
+        d.runUntil([&](const auto& ev) { return shown(ev, keyOnNode(cluster, 0, 1)); }, 10s));
+}
+
 TEST(ServerWatchSentinel, FollowsASentinelFailover) {
     SentinelGroup group;
     {

@@ -100,10 +100,20 @@ void ServerWatch::Impl::reportClusterHealth(std::vector<WatchEvent>& events) {
     if (!router) return;
     std::string down;
     std::vector<SlotRange> orphaned;
+    // Whether the cluster itself sees the shard's primary as online (CLUSTER SHARDS).
+    const auto online = [&](const Watched& w) {
+        const ClusterNode* owner = router->topology().ownerOfSlot(w.node->firstSlot());
+        return owner && owner->health == "online";
+    };
+    const bool anotherFailed =
+        std::any_of(nodes.begin(), nodes.end(), [&](const Watched& w) { return !online(w); });
     for (const auto& w : nodes) {
         if (!w.node->failedLastRead()) continue;
-        down += (down.empty() ? "" : ", ") + w.node->primary().display();
+        // A primary the cluster sees as online while another has failed fails only with the
+        // cluster (it answers CLUSTERDOWN, full coverage required): not one of the nodes down.
+        if (anotherFailed && online(w)) continue;
         const ClusterNode* owner = router->topology().ownerOfSlot(w.node->firstSlot());
+        down += (down.empty() ? "" : ", ") + w.node->primary().display();
         if (owner)
             orphaned.insert(orphaned.end(), owner->servedSlots.begin(), owner->servedSlots.end());
     }
