@@ -65,7 +65,8 @@ bool scannedWith(const CommandLogModel& log, const QString& node, const QString&
 QString sidebarText(MainWindow& w) {
     QString text;
     for (int i = 0; i < w.sidebar()->list()->count(); ++i)
-        text += w.sidebar()->list()->item(i)->text() + QLatin1Char('\n');
+        text += w.sidebar()->list()->item(i)->text() + QLatin1Char('\n') +
+                w.sidebar()->list()->item(i)->toolTip() + QLatin1Char('\n');
     return text;
 }
 
@@ -137,14 +138,18 @@ class ClusterOperatorTest : public QObject {
         QTRY_VERIFY2_WITH_TIMEOUT(
             sidebarText(w).contains(QStringLiteral("slots without a primary: 5461-10921")),
             qPrintable(sidebarText(w)), 15000);
-        QVERIFY2(sidebarText(w).contains(hostPort), qPrintable(sidebarText(w)));
+        // The down node's own line says it, under the connection.
+        QVERIFY2(sidebarText(w).contains(hostPort +
+                                         QStringLiteral(" · primary · slots 5461-10921 · DOWN")),
+                 qPrintable(sidebarText(w)));
         const QString status = w.statusBar()->currentMessage();
         QVERIFY2(status.contains(hostPort) && status.contains(QStringLiteral("5461-10921")),
                  qPrintable(status));
         QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-node-down")));
 
         cluster.node(1).server->start();
-        QTRY_VERIFY2_WITH_TIMEOUT(!sidebarText(w).contains(QStringLiteral("slots without")),
+        QTRY_VERIFY2_WITH_TIMEOUT(!sidebarText(w).contains(QStringLiteral("slots without")) &&
+                                      !sidebarText(w).contains(QStringLiteral("DOWN")),
                                   qPrintable(sidebarText(w)), 20000);
         // It restarted empty (no persistence here): a lock taken now is read there again.
         const std::string after = keyOn(cluster, 1, "lock:after-");

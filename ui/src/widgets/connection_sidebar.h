@@ -54,7 +54,11 @@ class ConnectionSidebar : public QWidget {
 
     QList<ConnectionProfile> profiles_;
     QHash<QString, QStringList> clusterNodes_;  // by profile id
-    QHash<QString, QString> clusterDown_;       // by profile id: what setClusterHealth said
+    struct ClusterDown {
+        QStringList nodes;  // "host:port" of the nodes down
+        QString said;       // the sentence, for the tooltip
+    };
+    QHash<QString, ClusterDown> clusterDown_;  // by profile id: what setClusterHealth said
     QListWidget* list_;
     QPushButton* sandbox_;
 };
