@@ -251,16 +251,29 @@ void ConnectionWorker::runRound() {
         failConnection(e);
         return;
     }
+    openBackoffMs_ = 0;
     scheduleNext(0);
 }
 
-// What the engine throws from a round is what retrying cannot fix (a denied SCAN, bad
-// options): the connection stops, says why, and waits for the operator to edit it.
+// What the engine throws from a round: what retrying cannot fix (a denied SCAN, bad options)
+// stops the connection, which says why and waits for the operator to edit it; anything else
+// (a server error the engine does not expect) is said once and the round tried again later.
 void ConnectionWorker::failConnection(const Error& e) {
     const QString message = QString::fromStdString(e.what());
+    finishScans(true);
+    if (!isFatal(e)) {
+        noteFailure(tr("not read: %1 — retrying, at most %2 s apart")
+                        .arg(message)
+                        .arg(kMaxBackoffMs / 1000));
+        openBackoffMs_ =
+            openBackoffMs_ == 0 ? kFirstBackoffMs : std::min(openBackoffMs_ * 2, kMaxBackoffMs);
+        for (const auto& [node, instance] : instances_)
+            emit stateChanged(instance, ConnectionState::Reconnecting, message);
+        scheduleNext(openBackoffMs_);
+        return;
+    }
     noteFailure(
         tr("connection failed, not retried (edit the connection to fix it): %1").arg(message));
-    finishScans(true);
     for (const auto& [node, instance] : instances_)
         emit stateChanged(instance, ConnectionState::Failed, message);
     if (instances_.empty()) emit stateChanged(instance_, ConnectionState::Failed, message);
