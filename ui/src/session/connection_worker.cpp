@@ -6,6 +6,7 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
+#include "session/lock_companions.h"
 
 namespace lockscope::ui {
 namespace {
@@ -204,6 +205,9 @@ void ConnectionWorker::openEngine() {
                 scanning_.insert(instance);
                 emit scanStarted(instance);
             }
+            // A Redisson fence, a Spring registry's kind: completed from the watch's table.
+            if (inspect::LockWatch* watch = engine_->watchOf(node))
+                completeFromTable(batch, watch->table());
             if (!batch.empty()) emitLocksChanged(instance, node, batch, {}, false);
             emit scanProgress(instance, progress.fraction, progress.keysSeen);
         };
