@@ -70,7 +70,7 @@ struct WindowStory {
                                 const QVector<inspect::LockRecord>& records, const QStringList&) {
                              for (const auto& r : records) {
                                  s.heldOn[r.key] = to.toStdString();
-                                 movedBy.push_back({r.key, from.toStdString(), to.toStdString()});
+                                 movedBy.emplace_back(r.key, from.toStdString(), to.toStdString());
                              }
                          });
         QObject::connect(
@@ -90,8 +90,13 @@ struct WindowStory {
     // A slot's move, not the rows following their shard to a promoted replica.
     Story story() const {
         Story out = s;
-        for (const auto& [key, from, to] : movedBy)
-            if (!s.failovers.count(from + " -> " + to)) out.moved.insert(key + " from " + from);
+        for (const auto& [key, from, to] : movedBy) {
+            std::string pair = from;
+            pair.append(" -> ").append(to);
+            if (s.failovers.count(pair)) continue;
+            std::string move = key;
+            out.moved.insert(move.append(" from ").append(from));
+        }
         return out;
     }
     Story s;
