@@ -74,6 +74,24 @@ TEST(ServerWatchCluster, ASlotMovedHandsItsLocksToTheNewOwner) {
     EXPECT_TRUE(noted(d.events(), WatchNoteId::SlotMoved));
 }
 
+// Scale-out: a fourth primary joins with no slots (not watched), then a slot moves to it. The
+// engine watches the new primary, and the slot's locks move there with the hand-off: never
+// removed. Before, the lock stayed on the old owner's watch, answering MOVED, for good.
+TEST(ServerWatchCluster, ASlotMovedToANewPrimaryIsWatchedThere) {
+    RedisCluster cluster({.primaries = 4, .emptyPrimaries = 1});
+    const std::string key = keyOnNode(cluster, 1);
+    writeLocks(cluster, {key});
+    inspect::ServerWatch watch(clusterOptions(cluster));
+    ServerWatchDriver d(watch);
+    d.open();
+    ASSERT_EQ(watch.nodes().size(), 3u);
+    ASSERT_TRUE(d.runUntil([&](const auto& ev) { return shown(ev, key, cluster.url(1)); }, 5s));
+    cluster.moveSlot(inspect::keyHashSlot(key), 3);
+    ASSERT_TRUE(d.runUntil([&](const auto& ev) { return shown(ev, key, cluster.url(3)); }, 10s));
+    EXPECT_EQ(watch.nodes().size(), 4u);
+    EXPECT_FALSE(removed(d.events(), key));
+}
+
 // A primary killed: the engine follows the replica the cluster promotes (a failover event),
 // and reads what the new primary holds under the same node.
 TEST(ServerWatchCluster, AKilledPrimaryIsFollowedToItsPromotedReplica) {
@@ -152,6 +170,48 @@ TEST(ServerWatchCluster, ANodeDownIsNamedWithTheSlotsLeftWithoutAPrimary) {
     for (const auto& e : d.events())
         downNotes += e.kind == WatchEvent::Kind::Note && e.note.id == WatchNoteId::ClusterDown;
     EXPECT_EQ(downNotes, 1u);  // said once, not at every failed retry
+}
+
+// With full coverage required (Redis's default), the other primaries answer CLUSTERDOWN while
+// one is down: a failed read retried, not a reason to stop watching (the window's watch
+// stopped for good), and the note names only the node that is down, not the ones answering
+// CLUSTERDOWN. When it is back, the others are read again.
+TEST(ServerWatchCluster, ClusterDownRepliesAreRetriedAndOnlyTheDownNodeIsNamed) {
+    RedisCluster cluster;
+    for (std::size_t n = 0; n < 3; ++n)
+        cluster.connect(n).command({"CONFIG", "SET", "cluster-require-full-coverage", "yes"});
+    const std::string key = keyOnNode(cluster, 0);
+    writeLocks(cluster, {key});
+    inspect::ServerWatch watch(clusterOptions(cluster));
+    ServerWatchDriver d(watch);
+    d.open();
+    ASSERT_TRUE(d.runUntil([&](const auto& ev) { return shown(ev, key); }, 5s));
+    cluster.node(1).server->stop();
+    const auto saidOnlyNode1 = [&](const std::vector<WatchEvent>& ev) {
+        const WatchEvent* last = nullptr;
+        for (const auto& e : ev)
+            if (e.kind == WatchEvent::Kind::Note && e.note.id == WatchNoteId::ClusterDown)
+                last = &e;
+        return last && last->note.args.at(0) == cluster.url(1) &&
+               last->note.args.at(1) == "5461-10921";
+    };
+    ASSERT_TRUE(d.runUntil(saidOnlyNode1, 15s));
+    // The others see the cluster fail after the node timeout, and answer CLUSTERDOWN.
+    ASSERT_TRUE(d.runUntil(
+        [&](const auto&) {
+            return cluster.connect(0)
+                       .command({"CLUSTER", "INFO"})
+                       .text()
+                       .find("cluster_state:fail") != std::string_view::npos;
+        },
+        10s));
+    d.runFor(1500ms);  // rounds that read CLUSTERDOWN
+    EXPECT_TRUE(saidOnlyNode1(d.events()));
+    cluster.node(1).server->start();
+    ASSERT_TRUE(d.runUntil([](const auto& ev) { return noted(ev, WatchNoteId::ClusterUp); }, 20s));
+    writeLocks(cluster, {keyOnNode(cluster, 0, 1)});
+    EXPECT_TRUE(
+        d.runUntil([&](const auto& ev) { return shown(ev, keyOnNode(cluster, 0, 1)); }, 10s));
 }
 
 TEST(ServerWatchSentinel, FollowsASentinelFailover) {

@@ -539,11 +539,10 @@ class ClusterWindowTest : public QObject {
             QVERIFY(record->findings & inspect::bit(inspect::RuleId::ReplicatedPrimary));
             seen.push_back(*record);
             const Endpoint primary = cluster.endpoint(n), replica = cluster.endpoint(3 + n);
-            const QString note = QStringLiteral("cluster: scanning replica %1:%2 of %3:%4")
-                                     .arg(QString::fromStdString(replica.host))
-                                     .arg(replica.port)
-                                     .arg(QString::fromStdString(primary.host))
-                                     .arg(primary.port);
+            // The engine's note (watch_event.h), as `watch` says it too.
+            const QString note = QStringLiteral("scanning replica %1 of the primary %2")
+                                     .arg(QString::fromStdString(replica.display()),
+                                          QString::fromStdString(primary.display()));
             QTRY_VERIFY2_WITH_TIMEOUT(logged(note), qPrintable(note), 5000);
         }
         for (std::size_t n = 0; n < 3; ++n) {

@@ -222,9 +222,10 @@ class SentinelWindowTest : public QObject {
         const QString replica = QString::fromStdString(group.server(1).endpoint().display());
         const QString primary = QString::fromStdString(group.server(0).endpoint().display());
         QVERIFY(lockscope::ui::testing::commandLogContains(
-            *w.commandLog(), QStringLiteral("Sentinel: scanning replica %1 of mymaster "
-                                            "(SENTINEL replicas); releases go to the primary %2")
-                                 .arg(replica, primary)));
+            *w.commandLog(),
+            QStringLiteral("scanning replica %1 of the primary %2 of \"mymaster\"; "
+                           "releases go to the primary")
+                .arg(replica, primary)));
         // Read on a replica as asked: no "point LockScope at the primary" advice.
         const auto* onReplica =
             model->recordAt(model->rowOf(instance, QString::fromStdString(key)));

@@ -111,7 +111,7 @@ class SentinelWindowErrorsTest : public QObject {
         const QString primary = QString::fromStdString(group.server(0).endpoint().display());
         QVERIFY(lockscope::ui::testing::commandLogContains(
             *w.commandLog(),
-            QStringLiteral("Sentinel: the primary of mymaster is %1").arg(primary)));
+            QStringLiteral("Sentinel: the primary of \"mymaster\" is %1").arg(primary)));
         QTRY_VERIFY_WITH_TIMEOUT(item->text().contains(QStringLiteral("connected")) &&
                                      !item->text().contains(QStringLiteral("reconnecting")),
                                  5000);

@@ -3,7 +3,7 @@
 #include <QDateTime>
 #include <QFontDatabase>
 
-#include "session/tsan_handover.h"
+#include "support/tsan_handover.h"
 
 namespace lockscope::ui {
 

@@ -11,7 +11,7 @@
 #include "lockscope/inspect/doctor.h"
 #include "models/lock_row_compare.h"
 #include "models/lock_table_model.h"
-#include "session/pool_run.h"
+#include "support/pool_run.h"
 
 namespace lockscope::ui {
 

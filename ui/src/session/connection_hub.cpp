@@ -1,19 +1,48 @@
 #include "session/connection_hub.h"
 
-#include <QTimer>
-#include <chrono>
 #include <future>
 
-#include "session/cluster_members.h"
-
 #include "lockscope/inspect/audit_log.h"
+#include "session/cluster_members.h"
 
 namespace lockscope::ui {
 namespace {
 
-// How long a moved slot's rows wait for a worker to open for their new owner: the topology
-// refresh that opens it comes within a second or two of the MOVED.
-constexpr std::chrono::seconds kWaitForSlotOwner{10};
+// "host:port" of an instance name (Endpoint::display(): "rediss://user@host:port/db").
+QString hostPortOf(const QString& instance) {
+    QString rest = instance.contains(QStringLiteral("//"))
+                       ? instance.section(QStringLiteral("//"), 1)
+                       : instance;
+    return rest.section(QLatin1Char('@'), -1).section(QLatin1Char('/'), 0, 0);
+}
+
+// Worse first: the connection's state is its worst node's.
+int severity(ConnectionState state) {
+    switch (state) {
+        case ConnectionState::Failed:
+            return 4;
+        case ConnectionState::Reconnecting:
+            return 3;
+        case ConnectionState::Connecting:
+            return 2;
+        case ConnectionState::Connected:
+            return 1;
+        case ConnectionState::Stopped:
+            return 0;
+    }
+    return 0;
+}
+
+// Whether two profiles watch the same servers the same way, but for what the engine changes
+// while it runs (the patterns) and what only the sidebar shows (the name, the folder).
+bool sameWatch(const ConnectionProfile& a, const ConnectionProfile& b) {
+    return a.endpoint == b.endpoint && a.sentinelUrl == b.sentinelUrl &&
+           a.sentinelPassword == b.sentinelPassword && a.readOnly == b.readOnly &&
+           a.maxLoad == b.maxLoad && a.scanReplica == b.scanReplica &&
+           a.addressMapEntries() == b.addressMapEntries() &&
+           a.clusterAddressing.throughSeedHost == b.clusterAddressing.throughSeedHost &&
+           a.clusterAddressing.serverNameForAll == b.clusterAddressing.serverNameForAll;
+}
 
 }  // namespace
 
@@ -33,37 +62,45 @@ ConnectionHub::~ConnectionHub() {
 }
 
 void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchOptions& options) {
-    // Reopening the same server (an edited connection) hands the old watch's history to the
-    // new one, and its rows stay: "Seen for", renewals and handoffs are not reset.
-    inspect::WatchMemory memory;
-    const QString instance = profile.displayUrl();
     if (auto it = sessions_.find(profile.id); it != sessions_.end()) {
-        Session old = *it;
-        sessions_.erase(it);
-        const QString oldInstance = old.profile.displayUrl();
-        memory = stop(old);
-        if (oldInstance != instance) {
-            memory = {};
-            emit instanceClosed(oldInstance);
+        if (sameWatch(it->profile, profile)) {
+            // An edit of the patterns reaches every node's watch at once (issue 35), and the
+            // rows and their history stay.
+            const bool patternsChanged = it->profile.patterns != profile.patterns;
+            it->profile = profile;
+            for (auto& node : it->nodes) {
+                node.name = profile.name + QStringLiteral(" · ") + hostPortOf(node.displayUrl());
+                node.patterns = profile.patterns;
+            }
+            if (patternsChanged)
+                QMetaObject::invokeMethod(
+                    it->worker, [w = it->worker, p = profile.patterns] { w->setPatterns(p); },
+                    Qt::QueuedConnection);
+            // Said again under the new name: the sidebar and the view's Instance column.
+            const auto states = it->states;  // a copy: onWorkerState writes it
+            for (auto st = states.cbegin(); st != states.cend(); ++st)
+                onWorkerState(profile.id, st.key(), st->first, st->second);
+            return;
         }
+        close(profile.id);
     }
-    Session s{profile, new QThread(this),
-              new ConnectionWorker(profile, audit_, options, std::move(memory)), options};
-    s.thread->setObjectName(QStringLiteral("worker ") + profile.name);
+    Session s{
+        profile, new QThread(this), new ConnectionWorker(profile, audit_, options), options, {},
+        {}};
+    start(s);
+    sessions_.insert(profile.id, s);
+    s.thread->start();
+}
+
+void ConnectionHub::start(Session& s) {
+    s.thread->setObjectName(QStringLiteral("worker ") + s.profile.name);
     s.worker->moveToThread(s.thread);
-    QString id = profile.id;
+    const QString id = s.profile.id;
     connect(s.thread, &QThread::started, s.worker, &ConnectionWorker::start);
     connect(s.thread, &QThread::finished, s.worker, &QObject::deleteLater);
     connect(s.worker, &ConnectionWorker::stateChanged, this,
-            [this, id, clusterOf = profile.clusterOf](
-                const QString& instance, ConnectionState state, const QString& message) {
-                emit stateChanged(id, state, message);
-                emit instanceStateChanged(instance, state);
-                // A cluster member lost its node: the connection that follows the cluster's
-                // topology asks again now, not at its 30 s safety net (a failover is coming).
-                if (state == ConnectionState::Reconnecting && !clusterOf.isEmpty())
-                    if (auto parent = sessions_.find(clusterOf); parent != sessions_.end())
-                        parent->worker->noteClusterNodeLost();
+            [this, id](const QString& instance, ConnectionState state, const QString& message) {
+                onWorkerState(id, instance, state, message);
             });
     connect(s.worker, &ConnectionWorker::locksChanged, this, &ConnectionHub::locksChanged);
     connect(s.worker, &ConnectionWorker::serverEmptied, this, &ConnectionHub::serverEmptied);
@@ -73,94 +110,65 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
     connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
     connect(s.worker, &ConnectionWorker::loadMeasured, this, &ConnectionHub::loadMeasured);
     connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);
-    connect(s.worker, &ConnectionWorker::slotGiven, this,
-            [this, clusterId = profile.clusterOf.isEmpty() ? id : profile.clusterOf](
-                const QString& from, const QString& to, int slot,
-                const QVector<inspect::LockRecord>& records) {
-                handSlotOver(clusterId, from, to, slot, records);
-            });
     connect(s.worker, &ConnectionWorker::locksMoved, this, &ConnectionHub::locksMoved);
     connect(s.worker, &ConnectionWorker::failoverSeen, this, &ConnectionHub::failoverSeen);
     connect(s.worker, &ConnectionWorker::clusterFound, this,
-            [this, id](const QString&, const QStringList& nodeLines, const QStringList& others,
-                       const QStringList& tlsNames) {
-                openClusterMembers(id, others, tlsNames);
-                emit clusterNodesFound(id, nodeLines);
+            [this, id](const QStringList& nodeLines, const QStringList& instances) {
+                onClusterFound(id, nodeLines, instances);
             });
-    // Rows of slots given to this node while no worker watched it: handed over before the
-    // thread starts (a queued call's captures were a race ThreadSanitizer reported).
-    s.worker->adoptWhenStarted(waitingSlots_.take(instance));
-    sessions_.insert(id, s);
-    s.thread->start();
+    connect(s.worker, &ConnectionWorker::clusterHealth, this,
+            [this, id](const QString& down, const QString& orphaned) {
+                emit clusterHealthChanged(id, down, orphaned);
+            });
 }
 
-// Each other primary of the cluster gets a worker of its own, named after the connection and
-// the node; it is closed with the connection, or when its node is no longer a primary (after
-// a failover the promoted replica gets one instead).
-void ConnectionHub::openClusterMembers(const QString& profileId, const QStringList& otherPrimaries,
-                                       const QStringList& tlsNames) {
-    auto it = sessions_.find(profileId);
+// Each node of a cluster gets a profile of its own, named after the connection and the node,
+// so the view names its rows and the detail pane says which connection they belong to.
+void ConnectionHub::onClusterFound(const QString& id, const QStringList& nodeLines,
+                                   const QStringList& instances) {
+    auto it = sessions_.find(id);
     if (it == sessions_.end()) return;
-    const ConnectionProfile parent = it->profile;
-    const inspect::WatchOptions options = it->options;
-    const QString prefix = profileId + QStringLiteral("#");
-    QStringList gone;
-    for (const auto& s : sessions_)
-        if (s.profile.clusterOf == profileId &&
-            !otherPrimaries.contains(s.profile.id.mid(prefix.size())))
-            gone << s.profile.id;
-    for (const auto& id : gone) close(id);
-    for (qsizetype i = 0; i < otherPrimaries.size(); ++i) {
-        const QString& hostPort = otherPrimaries[i];
-        if (sessions_.contains(prefix + hostPort)) continue;
-        ConnectionProfile member = parent;
-        member.id = prefix + hostPort;
-        member.name = parent.name + QStringLiteral(" · ") + hostPort;
-        // Reached through the address map: its certificate names the node, not the tunnel.
-        member.endpoint = memberEndpoint(parent.endpoint, hostPort, tlsNames.value(i));
-        // That name is this node's: the nodes its actions reach after a MOVED check theirs.
-        member.clusterAddressing.serverNameForAll = parent.endpoint.tls.serverName;
-        member.clusterOf = profileId;
-        open(member, options);
+    const ConnectionProfile& parent = it->profile;
+    for (const QString& instance : instances) {
+        if (instance == parent.displayUrl() || it->nodes.contains(instance)) continue;
+        ConnectionProfile node = parent;
+        const QString hostPort = hostPortOf(instance);
+        node.id = id + QStringLiteral("#") + hostPort;
+        node.name = parent.name + QStringLiteral(" · ") + hostPort;
+        node.endpoint = memberEndpoint(parent.endpoint, hostPort);
+        node.clusterOf = id;
+        it->nodes.insert(instance, node);
     }
+    emit clusterNodesFound(id, nodeLines);
 }
 
-// A worker gave up a slot that moved to another primary: the worker watching that primary
-// reads its locks now, with their history (the rows move there in the same round), and the
-// connection's own worker asks the topology again for the new slot ranges.
-void ConnectionHub::handSlotOver(const QString& clusterId, const QString& from, const QString& to,
-                                 int slot, const QVector<inspect::LockRecord>& records) {
-    if (auto parent = sessions_.find(clusterId); parent != sessions_.end())
-        parent->worker->noteClusterRedirect();
-    for (const Session& s : sessions_) {
-        if (s.profile.displayUrl() != to) continue;
-        QMetaObject::invokeMethod(
-            s.worker, [w = s.worker, from, slot, records] { w->adoptSlot(from, slot, records); },
-            Qt::QueuedConnection);
+void ConnectionHub::onWorkerState(const QString& id, const QString& instance, ConnectionState state,
+                                  const QString& message) {
+    auto it = sessions_.find(id);
+    if (it == sessions_.end()) {  // closed: its last word (stopped)
+        emit stateChanged(id, state, message);
+        emit instanceStateChanged(instance, state);
         return;
     }
-    // A primary not watched yet: its worker opens when the refreshed topology names it, and
-    // takes the rows then. Until then they stay where they were, not shown as released.
-    waitingSlots_[to].append({from, slot, records});
-    QTimer::singleShot(kWaitForSlotOwner, this,
-                       [this, to, from, slot] { giveUpWaitingSlot(to, from, slot); });
-}
-
-// No worker came for the slot's new owner (its topology could not be read, or it is
-// unreachable): the rows leave the node that no longer holds them, as a release would.
-void ConnectionHub::giveUpWaitingSlot(const QString& to, const QString& from, int slot) {
-    auto it = waitingSlots_.find(to);
-    if (it == waitingSlots_.end()) return;
-    for (qsizetype i = 0; i < it->size(); ++i) {
-        const ConnectionWorker::GivenSlot& w = it->at(i);
-        if (w.from != from || w.slot != slot) continue;
-        QStringList keys;
-        for (const auto& r : w.records) keys << QString::fromStdString(r.key);
-        it->remove(i);
-        if (it->isEmpty()) waitingSlots_.erase(it);
-        emit locksChanged(from, {}, keys, false);
-        return;
+    it->states[instance] = {state, message};
+    // The connection's state is its worst node's, said with that node's name on a cluster
+    // (the seed's opening state counts only until the nodes report).
+    const bool cluster = !it->nodes.isEmpty();
+    ConnectionState worst = state;
+    QString said = message;
+    int worstSeverity = -1;
+    for (auto s = it->states.cbegin(); s != it->states.cend(); ++s) {
+        const bool node = s.key() == it->profile.displayUrl() || it->nodes.contains(s.key());
+        if (cluster && !node) continue;
+        if (severity(s->first) <= worstSeverity) continue;
+        worstSeverity = severity(s->first);
+        worst = s->first;
+        said = cluster && s->first != ConnectionState::Connected
+                   ? hostPortOf(s.key()) + QStringLiteral(": ") + s->second
+                   : s->second;
     }
+    emit stateChanged(id, worst, said);
+    emit instanceStateChanged(instance, state);
 }
 
 void ConnectionHub::reopen(const QString& profileId, const inspect::WatchOptions& options,
@@ -168,7 +176,12 @@ void ConnectionHub::reopen(const QString& profileId, const inspect::WatchOptions
     auto it = sessions_.find(profileId);
     if (it == sessions_.end()) return;
     ConnectionProfile profile = it->profile;
-    if (!patterns.isEmpty()) profile.patterns = patterns;
+    if (!patterns.isEmpty()) {
+        profile.patterns = patterns;
+        open(profile, options);  // the same watch, its patterns changed
+        return;
+    }
+    close(profileId);  // new watch options: a new engine
     open(profile, options);
 }
 
@@ -178,33 +191,32 @@ void ConnectionHub::close(const QString& profileId) {
     Session s = *it;
     sessions_.erase(it);
     stop(s);
-    emit instanceClosed(s.profile.displayUrl());
-    QStringList members;  // a cluster's other primaries go with it
-    for (const auto& m : sessions_)
-        if (m.profile.clusterOf == profileId) members << m.profile.id;
-    for (const auto& m : members) close(m);
+    QStringList instances{s.profile.displayUrl()};
+    for (auto n = s.nodes.cbegin(); n != s.nodes.cend(); ++n) instances << n.key();
+    for (auto st = s.states.cbegin(); st != s.states.cend(); ++st)
+        if (!instances.contains(st.key())) instances << st.key();
+    for (const QString& instance : instances) emit instanceClosed(instance);
 }
 
-inspect::WatchMemory ConnectionHub::stop(Session s) {
+void ConnectionHub::stop(Session& s) {
     s.worker->cancelScan();
     // On the worker's thread, while it is alive: it is deleted as its thread finishes. The
-    // memory comes back through a std::promise rather than a blocking queued call: the same
-    // wait, but ordered by the standard library's atomics, which ThreadSanitizer sees, not
-    // by a semaphore inside Qt, which it does not (it reported every close as a race).
-    std::promise<inspect::WatchMemory> taken;
-    std::future<inspect::WatchMemory> memory = taken.get_future();
+    // wait goes through a std::promise rather than a blocking queued call: the same wait,
+    // but ordered by the standard library's atomics, which ThreadSanitizer sees, not by a
+    // semaphore inside Qt, which it does not (it reported every close as a race).
+    std::promise<void> stopped;
+    std::future<void> done = stopped.get_future();
     QMetaObject::invokeMethod(
         s.worker,
-        [&taken, w = s.worker] {
+        [&stopped, w = s.worker] {
             w->stop();
-            taken.set_value(w->takeMemory());
+            stopped.set_value();
         },
         Qt::QueuedConnection);
-    memory.wait();
+    done.wait();
     s.thread->quit();
     s.thread->wait();
     delete s.thread;
-    return memory.get();
 }
 
 void ConnectionHub::closeAll() {
@@ -212,25 +224,40 @@ void ConnectionHub::closeAll() {
     for (const QString& id : ids) close(id);
 }
 
-const ConnectionProfile* ConnectionHub::profileForInstance(const QString& instance) const {
+const ConnectionProfile* ConnectionHub::profile(const QString& profileId) const {
+    if (auto it = sessions_.find(profileId); it != sessions_.end()) return &it->profile;
     for (const Session& s : sessions_)
-        if (s.profile.displayUrl() == instance) return &s.profile;
+        for (const ConnectionProfile& node : s.nodes)
+            if (node.id == profileId) return &node;
     return nullptr;
+}
+
+const ConnectionHub::Session* ConnectionHub::sessionOfInstance(const QString& instance) const {
+    for (const Session& s : sessions_)
+        if (s.profile.displayUrl() == instance || s.nodes.contains(instance) ||
+            s.states.contains(instance))
+            return &s;
+    return nullptr;
+}
+
+const ConnectionProfile* ConnectionHub::profileForInstance(const QString& instance) const {
+    const Session* s = sessionOfInstance(instance);
+    if (!s) return nullptr;
+    auto node = s->nodes.find(instance);
+    return node != s->nodes.end() ? &*node : &s->profile;
 }
 
 void ConnectionHub::act(const QString& instance, LockAction action, const inspect::LockRecord& seen,
                         qint64 ttlMs, bool confirmed) {
-    for (const Session& s : sessions_) {
-        if (s.profile.displayUrl() != instance) continue;
-        QString key = QString::fromStdString(seen.key);
-        QMetaObject::invokeMethod(
-            s.worker,
-            [w = s.worker, action, key, seen, ttlMs, confirmed] {
-                w->act(action, key, seen, ttlMs, confirmed);
-            },
-            Qt::QueuedConnection);
-        return;
-    }
+    const Session* s = sessionOfInstance(instance);
+    if (!s) return;
+    const QString key = QString::fromStdString(seen.key);
+    QMetaObject::invokeMethod(
+        s->worker,
+        [w = s->worker, action, key, seen, ttlMs, confirmed] {
+            w->act(action, key, seen, ttlMs, confirmed);
+        },
+        Qt::QueuedConnection);
 }
 
 void ConnectionHub::refreshAll() {
@@ -245,11 +272,8 @@ void ConnectionHub::refreshAllAtFullSpeed() {
 }
 
 void ConnectionHub::setFocus(const QString& instance, std::vector<std::string> keys) {
-    for (const auto& s : sessions_)
-        if (s.profile.displayUrl() == instance) {
-            s.worker->setFocus(std::move(keys));  // thread-safe; applied at its next step
-            return;
-        }
+    if (const Session* s = sessionOfInstance(instance))
+        s->worker->setFocus(instance, std::move(keys));  // thread-safe; applied at its next round
 }
 
 void ConnectionHub::cancelScans() {

@@ -1,6 +1,8 @@
 #pragma once
-// The open connections: one ConnectionWorker on its own QThread per profile. The hub
-// starts and stops them, forwards their signals, and routes actions to the right worker.
+// The open connections: one ConnectionWorker on its own QThread per profile (its watch engine
+// watches every node of a cluster). The hub starts and stops them, forwards their signals,
+// says each connection's state (the worst of its nodes'), and routes actions to the right
+// worker.
 
 #include <QHash>
 #include <QObject>
@@ -17,6 +19,8 @@ class ConnectionHub : public QObject {
     explicit ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent = nullptr);
     ~ConnectionHub() override;
 
+    // Opens a connection. An open one whose profile changed only in its patterns (or its name)
+    // keeps its watch: every node's watch rescans with the new patterns at once.
     void open(const ConnectionProfile& profile, const inspect::WatchOptions& options = {});
     void close(const QString& profileId);
     // Opens an open session again with new watch options, and new patterns when given
@@ -25,17 +29,17 @@ class ConnectionHub : public QObject {
                 const QStringList& patterns = {});
     void closeAll();
     bool isOpen(const QString& profileId) const { return sessions_.contains(profileId); }
-    // The name of an open session's connection (a cluster's primaries have their own).
+    // The name of an open session's connection, or of a cluster node's ("orders · host:port").
     QString nameOf(const QString& profileId) const {
-        return sessions_.contains(profileId) ? sessions_[profileId].profile.name : profileId;
+        const ConnectionProfile* p = profile(profileId);
+        return p ? p->name : profileId;
     }
 
-    // An open session's profile (a cluster member's too), null when not open.
-    const ConnectionProfile* profile(const QString& profileId) const {
-        auto it = sessions_.find(profileId);
-        return it != sessions_.end() ? &it->profile : nullptr;
-    }
-    // The profile whose worker reports under this instance name (Endpoint::display()).
+    // An open session's profile, or a cluster node's (id "<connection id>#host:port", clusterOf
+    // the connection's id), null when not open.
+    const ConnectionProfile* profile(const QString& profileId) const;
+    // The profile whose worker reports under this instance name (Endpoint::display()): a
+    // cluster node's is its own, as profile() gives it.
     const ConnectionProfile* profileForInstance(const QString& instance) const;
     void act(const QString& instance, LockAction action, const inspect::LockRecord& seen,
              qint64 ttlMs = 0, bool confirmed = false);
@@ -65,9 +69,12 @@ class ConnectionHub : public QObject {
                       double budget);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
-    // The connection profileId reached a node of a Redis Cluster: its nodes, one line each
-    // (the hub has opened a worker for each other primary, under the same connection).
+    // The connection profileId reached a node of a Redis Cluster: its nodes, one line each.
     void clusterNodesFound(const QString& profileId, const QStringList& nodeLines);
+    // A cluster connection cannot serve some slots: which nodes do not answer and which slots
+    // have no primary (both empty: every primary answers again).
+    void clusterHealthChanged(const QString& profileId, const QString& downNodes,
+                              const QString& slotsWithoutPrimary);
     // A cluster slot moved between two watched primaries: its rows move from `from` to `to`
     // (records as read there, their history kept); gone: released while they moved.
     // ConnectionWorker::failoverSeen: the primary behind a Sentinel connection changed.
@@ -77,24 +84,23 @@ class ConnectionHub : public QObject {
                     const QStringList& gone);
 
   private:
-    void openClusterMembers(const QString& profileId, const QStringList& otherPrimaries,
-                            const QStringList& tlsNames);
-    void handSlotOver(const QString& clusterId, const QString& from, const QString& to, int slot,
-                      const QVector<inspect::LockRecord>& records);
-    // A slot given to a primary no worker watches yet (a scale-out's new primary): its rows
-    // wait at the giving node for that worker, which the topology refresh opens.
-    void giveUpWaitingSlot(const QString& to, const QString& from, int slot);
-    // By the new owner's instance; handed to its worker before its thread starts.
-    QHash<QString, QVector<ConnectionWorker::GivenSlot>> waitingSlots_;
-
     struct Session {
         ConnectionProfile profile;
         QThread* thread = nullptr;
         ConnectionWorker* worker = nullptr;
         inspect::WatchOptions options;
+        // A cluster's nodes by instance: a profile each, for the view's names and actions.
+        QHash<QString, ConnectionProfile> nodes;
+        // Each instance's last state and message: the connection's is the worst of them.
+        QHash<QString, std::pair<ConnectionState, QString>> states;
     };
-    // Stops a session's worker; returns what its watch knew.
-    inspect::WatchMemory stop(Session s);
+    void start(Session& s);
+    void onWorkerState(const QString& id, const QString& instance, ConnectionState state,
+                       const QString& message);
+    void onClusterFound(const QString& id, const QStringList& nodeLines,
+                        const QStringList& instances);
+    const Session* sessionOfInstance(const QString& instance) const;
+    static void stop(Session& s);
     std::shared_ptr<inspect::AuditLog> audit_;
     QHash<QString, Session> sessions_;  // by profile id
 };

@@ -47,7 +47,7 @@ struct ConnectionProfile {
     // leaves the primary alone (behind Sentinel one the Sentinels list; on a Redis Cluster one
     // of each primary's own shard, READONLY); releases and other actions still go to the
     // primary. With no online replica the primary is read, and the log says so
-    // (replica_to_watch.h). On a single server it changes nothing.
+    // (the watch engine, server_watch.h). On a single server it changes nothing.
     bool scanReplica = false;
 
     static ConnectionProfile create(const QString& name, const Endpoint& endpoint);

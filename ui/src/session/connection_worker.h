@@ -1,19 +1,24 @@
 #pragma once
-// One connection's worker: lives on its own QThread, owns the lib Connection, watches the
-// locks (LockWatch), runs the operator's safe actions, and sends value-type results to the
-// GUI through queued signals. The GUI thread never talks to Redis.
+// One connection's worker: a thin QThread adapter over lib's watch engine (lockscope/inspect/
+// server_watch.h). It lives on its own QThread, owns the connection's ServerWatch (every
+// primary of a cluster or a replica of each, a Sentinel's primary and its failovers, replica
+// choice and return, reconnect backoff, slot hand-off: all the engine's rules), turns its
+// value-typed events into the queued signals the models and widgets consume, and runs the
+// operator's safe actions on a connection to the key's slot owner. The GUI thread never talks
+// to Redis.
 //
-// Steps are scheduled with a single-shot timer re-armed only after a step finishes, so
-// polls can never pile up behind a slow server (RESP.app's databaseitem pattern). A lost
-// connection is retried with exponential backoff and watching resumes.
+// Rounds are scheduled with a single-shot timer re-armed only after a round finishes, so
+// polls can never pile up behind a slow server (RESP.app's databaseitem pattern).
 
+#include <QHash>
 #include <QMutex>
 #include <QObject>
+#include <QSet>
 #include <QTimer>
 #include <QVector>
-#include <atomic>
 #include <chrono>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -24,10 +29,10 @@
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/safe_actions.h"
+#include "lockscope/inspect/server_watch.h"
 #include "models/command_log_entry.h"
 #include "session/connection_profile.h"
 #include "session/lock_action.h"
-#include "session/sentinel_follower.h"
 
 namespace lockscope::inspect {
 class AuditLog;
@@ -41,49 +46,30 @@ QString toString(ConnectionState state);
 class ConnectionWorker : public QObject {
     Q_OBJECT
   public:
-    // memory: what a previous worker of the same server knew (an edited connection keeps
-    // its history: first seen, renewals, handoffs).
     ConnectionWorker(ConnectionProfile profile, std::shared_ptr<inspect::AuditLog> audit,
-                     inspect::WatchOptions options = {}, inspect::WatchMemory memory = {});
-    // After stop(), on the worker's thread: what the watch knew, for a successor.
-    inspect::WatchMemory takeMemory() { return std::exchange(memory_, {}); }
+                     inspect::WatchOptions options = {});
     ~ConnectionWorker() override;
 
     // Thread-safe: interrupts a scan in progress (the next rescan starts over).
     void cancelScan();
-    // Thread-safe: the keys of this connection the view shows now and the selected one; the
-    // watch reads them every interval and the rest within the load budget.
-    void setFocus(std::vector<std::string> keys);
-    // Thread-safe: the worker of another primary of this connection's cluster lost its node.
-    // The topology is asked again at the next step, and every second for a while, so the
-    // failover that may follow is seen (this worker's own connection may be fine).
-    void noteClusterNodeLost() { clusterNodeLost_.store(true); }
-    // Thread-safe: another primary's worker saw a slot move (MOVED): the topology is asked
-    // again at the next step, so the sidebar and the Node column show the new slot ranges.
-    void noteClusterRedirect() { clusterRedirect_.store(true); }
-    // Slots given to this worker's node before it opened (a scale-out's new primary): set
-    // before its thread starts, so the start orders them for the worker thread; adopted then.
-    struct GivenSlot {
-        QString from;
-        int slot = -1;
-        QVector<inspect::LockRecord> records;
-    };
-    void adoptWhenStarted(QVector<GivenSlot> given) { givenBeforeStart_ = std::move(given); }
+    // Thread-safe: the keys of one of this connection's instances the view shows now and the
+    // selected one; the engine reads them every interval and the rest within the load budget.
+    void setFocus(const QString& instance, std::vector<std::string> keys);
 
   public slots:
-    void start();               // connect and begin watching (on the worker thread)
-    void refresh();             // rescan now
+    void start();               // open the engine and begin watching (on the worker thread)
+    void refresh();             // rescan every node now
     void refreshAtFullSpeed();  // rescan now, ignoring the scan pace ("scan now at full speed")
     void stop();
+    // Every node's watch scans with these patterns from its next round (an edited connection);
+    // a bad pattern changes nothing and is said in the command log.
+    void setPatterns(const QStringList& patterns);
     // Safe actions; the result arrives as actionFinished.
     void act(lockscope::ui::LockAction action, const QString& key,
              const lockscope::inspect::LockRecord& seen, qint64 ttlMs, bool confirmed);
-    // On a cluster: another primary's worker gave up a slot this node serves now (slotGiven);
-    // its locks are read here at once and keep their history. Emits locksMoved.
-    void adoptSlot(const QString& from, int slot,
-                   const QVector<lockscope::inspect::LockRecord>& records);
 
   signals:
+    // Per instance (a node of a cluster; the connection itself otherwise).
     void stateChanged(const QString& instance, lockscope::ui::ConnectionState state,
                       const QString& message);
     // changed: the watch's own records, shared (LockTable::share), not copies.
@@ -97,125 +83,104 @@ class ConnectionWorker : public QObject {
     void scanProgress(const QString& instance, double fraction, quint64 keysSeen);
     void scanFinished(const QString& instance, bool cancelled, const QStringList& notes);
     void commandsLogged(const QVector<lockscope::ui::CommandLogEntry>& entries);
-    // Every second: what watching costs this server now (commands/s, share of one core).
+    // Every second: what watching costs each node now (commands/s, share of one core).
     void loadMeasured(const QString& instance, double commandsPerSecond, double serverShare,
                       double budget);
-    // The server is a node of a Redis Cluster (asked once, at the first connect): its nodes
-    // for the sidebar, and "host:port" of each primary this connection does not reach.
-    // tlsNames: for each of otherPrimaries, ClusterMembers::otherPrimaryTlsNames.
-    void clusterFound(const QString& instance, const QStringList& nodeLines,
-                      const QStringList& otherPrimaries, const QStringList& tlsNames);
+    // The connection reaches a Redis Cluster: its nodes for the sidebar, one line each
+    // ("127.0.0.1:7001 · primary · slots 0-5460 · online"), and the instances it watches.
+    void clusterFound(const QStringList& nodeLines, const QStringList& instances);
+    // The cluster cannot serve some slots: the nodes not answering and those slots ("" when
+    // every primary answers again).
+    void clusterHealth(const QString& downNodes, const QString& slotsWithoutPrimary);
     void actionFinished(const QString& instance, const QString& key, const QString& action, bool ok,
                         int outcome, const QString& message);
-    // A slot of this node moved to the node `to` (a read answered MOVED): its locks, with
-    // their history, for the worker watching `to` (the hub hands them over: adoptSlot).
-    void slotGiven(const QString& from, const QString& to, int slot,
-                   const QVector<lockscope::inspect::LockRecord>& records);
-    // The locks of a slot moved from the node `from` to this one: the rows move (records as
-    // read here, history kept); gone: released while they moved.
-    // Behind Sentinel: the service's primary changed (a failover), at atMs (wall clock, ms
-    // since the epoch). The rows stay, with their history: the instance is the service's.
+    // Another server is the primary now, at atMs (wall clock, ms since the epoch). Behind
+    // Sentinel the instance is the service's and stays; on a cluster the rows of the shard
+    // moved to the new primary's instance first (locksMoved).
     void failoverSeen(const QString& instance, const QString& from, const QString& to, qint64 atMs);
+    // The locks of a slot moved from the node `from` to the node `to` (records as read there,
+    // history kept); gone: released while they moved.
     void locksMoved(const QString& from, const QString& to,
                     const QVector<lockscope::inspect::LockRecord>& records,
                     const QStringList& gone);
 
   private:
-    QVector<GivenSlot> givenBeforeStart_;
-    // Emits locksChanged, handing the records over to the receiving thread so that
-    // ThreadSanitizer sees the order Qt's queue gives them (see tsan_handover.h).
-    void emitLocksChanged(const std::vector<lockscope::inspect::LockRecord>& changed,
-                          const QStringList& removed, bool rescanned);
-    void step();
-    void idle();  // between steps: follow keyspace notifications, in short slices
-    void connectNow();
-    // The server to connect to: the profile's, or behind Sentinel the primary the Sentinels
-    // name now (a different one than last time is a failover: noted, and failoverSeen).
-    Endpoint serverNow();
-    void noteFailover(const std::string& from, const std::string& to);
-    // With scanReplica, behind Sentinel or on a cluster: opens replicaConnection_ to an
-    // online replica for the watch (false: the primary is read). The choice is noted in the
-    // command log when it changes (replica_to_watch.h).
-    bool openReplicaToWatch();
-    // A new watch on replicaConnection_ if open, else on connection_, with memory_.
-    void watchNow();
-    // With scanReplica, a watch reading the primary because no replica answered looks for
-    // one again every kReplicaRetry, and moves there when one answers.
-    void retryReplica();
+    using Events = std::vector<inspect::WatchEvent>;
+    void idle();  // the next round when due, else keyspace notifications in short slices
+    void openEngine();
+    void runRound();
     void scheduleNext(int ms);
-    void setState(ConnectionState state, const QString& message);
-    void flushCommandLog();
     std::stop_token beginScan();
-    void dropConnection();  // keeps what the watch knew for the next connection
-    void logNote(const QString& note);
-    void noteFailure(const QString& note);  // logNote, unless the last failure said the same
-    void askAboutCluster();
-    void followCluster();  // a topology change: noted in the command log, members updated
-    void logClusterEvents();
-    // A read of this watch answered MOVED or ASK (WatchOptions::handOffRedirects): the
-    // slot's locks go to the new owner's worker in the same round (slotGiven).
-    void handOffRedirected(inspect::WatchUpdate& update);
-    // The command log hears the commands sent on this connection (the watch's or an action's).
-    void observe(Connection& connection);
-    // The router an action goes through on a cluster (null on a plain server): the
-    // connection's own (cluster_), or for another primary's worker one seeded at its node.
+    void applyFocus();
+    void reportLoad();
+    void failConnection(const Error& e);
+    bool answers(const QString& instance) const;
+
+    // connection_worker_events.cpp: the engine's events as the window's signals.
+    void deliver(Events events, bool cancelled = false);
+    void deliverRows(const inspect::WatchEvent& e, inspect::WatchUpdate& rows);
+    void deliverState(const inspect::WatchEvent& e);
+    void deliverFailover(const inspect::WatchEvent& e);
+    void deliverNote(const inspect::WatchEvent& e);
+    // Keys one node's watch gave to another's in this round (a moved slot): one locksMoved
+    // per pair of nodes, taken out of the taker's changed records.
+    void deliverMoves(Events& events);
+    void finishScans(bool cancelled);
+    void emitLocksChanged(const QString& instance, const std::string& node,
+                          const std::vector<inspect::LockRecord>& changed,
+                          const QStringList& removed, bool rescanned);
+    // The instance a node's rows carry: the connection's own behind Sentinel or on a single
+    // server; on a cluster the node's current primary (Endpoint::display()).
+    QString instanceOf(const std::string& node) const;
+    const std::string* nodeOfInstance(const QString& instance) const;
+
+    // connection_worker_cluster.cpp: the sidebar's node lines and the actions' router.
+    // instancesChanged: sent even when the lines are the same (a node's rows moved).
+    void describeCluster(bool instancesChanged);
     inspect::ClusterRouter* actionRouter();
+    Connection& actionConnection();
+
+    // connection_worker_log.cpp: the command log.
+    void observe(Connection& connection);
+    void logNote(const QString& note, const QString& instance = {});
+    void noteFailure(const QString& note);  // logNote, unless the last failure said the same
+    void flushCommandLog();
 
     ConnectionProfile profile_;
-    QString instance_;
+    QString instance_;  // the connection's own name (Sentinel URL or endpoint)
     std::shared_ptr<inspect::AuditLog> audit_;
     inspect::WatchOptions options_;
-    std::unique_ptr<Connection> connection_;
-    // With scanReplica: what the watch reads (connection_ is the primary, for actions).
-    // Declared after connection_ and before watch_: the watch goes first.
-    std::unique_ptr<Connection> replicaConnection_;
-    QString replicaNote_;
-    std::chrono::steady_clock::time_point replicaRetryAt_{};
-    std::unique_ptr<inspect::LockWatch> watch_;
-    // The lost connection's locks and run_id: the next watch reconciles the view with them.
-    inspect::WatchMemory memory_;
+    std::unique_ptr<inspect::ServerWatch> engine_;
+    bool opened_ = false;
+    bool stopped_ = false;
+    int openBackoffMs_ = 0;
+    QString lastFailure_;
     QTimer* stepTimer_ = nullptr;
     QTimer* logTimer_ = nullptr;
-    int backoffMs_ = 0;
-    QString lastFailure_;  // the failure noted last in the command log, until connected again
-    std::chrono::steady_clock::time_point nextStepAt_{};
-    ConnectionState state_ = ConnectionState::Stopped;
-    bool stopped_ = false;
-    bool clusterAsked_ = false;
-    // A connection to a cluster node: follows the topology (failovers, slot moves), asked
-    // again only for a reason (an error of this worker or a lost node of another) or every
-    // 30 s (lib's TopologyRefreshPolicy).
-    std::unique_ptr<inspect::ClusterRouter> cluster_;
-    std::size_t clusterEventsSeen_ = 0;
-    QStringList clusterPrimaries_;
-    // Another primary's worker: routes its actions to the key's slot owner (a slot moved by an
-    // operator or a failover since the row was read). Made at the first action.
-    std::unique_ptr<inspect::ClusterRouter> memberRouter_;
-    // Behind Sentinel: the service's primary and its failovers (made at the first connect).
-    std::unique_ptr<SentinelFollower> sentinel_;
-    std::atomic<bool> clusterNodeLost_{false};  // set by the GUI thread (the hub)
-    std::atomic<bool> clusterRedirect_{false};  // likewise
-    QStringList clusterNodeLines_;
-    // The current scan's stop source. cancelScan() runs on the GUI thread while step()
-    // replaces the source for each new scan on this one, so both go through the mutex: a
-    // scan holds its own token, and a cancel reaches whichever scan is current.
+    int logTicks_ = 0;
+    // By engine node name: the instance its rows carry now (a cluster failover changes it).
+    std::map<std::string, QString> instances_;
+    QSet<QString> scanning_;  // instances whose rescan streams now
+    // Actions: the primary (single server, Sentinel) or a router to a key's slot owner.
+    std::unique_ptr<Connection> actionConnection_;
+    std::unique_ptr<inspect::ClusterRouter> router_;
+    std::size_t routerEventsSeen_ = 0;
+    QStringList nodeLines_;
+    // The current round's stop source; cancelScan() reaches it from the GUI thread.
     QMutex scanStopMutex_;
     std::stop_source scanStop_;
-    // Commands sent since the last flush, as the connection reported them: only the newest
-    // kMaxLogEntriesPerFlush are kept, and they become CommandLogEntry (QStrings) at the
-    // flush, so a million-key scan does not convert a million commands it then drops.
+    // Commands sent since the last flush, as the connections reported them (newest kept).
     struct SentCommand {
         CommandEvent event;
+        QString instance;
         qint64 atMs = 0;  // wall clock, ms since the epoch
     };
     QMutex logMutex_;
     std::deque<SentCommand> pendingLog_;
     QMutex focusMutex_;
-    std::optional<std::vector<std::string>> pendingFocus_;  // set by the GUI thread
-    std::vector<std::string> appliedFocus_;  // the focus the watch has (worker thread)
-    int logTicks_ = 0;
-    void applyFocus();
-    void reportLoad();
+    QHash<QString, std::vector<std::string>> pendingFocus_;  // set by the GUI thread
+    bool focusChanged_ = false;
+    std::vector<std::string> appliedFocus_;
 };
 
 }  // namespace lockscope::ui

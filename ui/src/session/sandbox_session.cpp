@@ -5,7 +5,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/sandbox/demo_workload.h"
 #include "lockscope/sandbox/local_redis_server.h"
-#include "session/pool_run.h"
+#include "support/pool_run.h"
 
 namespace lockscope::ui {
 namespace {

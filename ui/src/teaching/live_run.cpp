@@ -6,7 +6,7 @@
 #include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/sim/live_replay.h"
 #include "lockscope/sim/transcript.h"
-#include "session/pool_run.h"
+#include "support/pool_run.h"
 #include "sim_text.h"
 
 namespace lockscope::ui {

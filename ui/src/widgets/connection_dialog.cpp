@@ -21,7 +21,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/sentinel.h"
 #include "session/password_vault.h"
-#include "session/pool_run.h"
+#include "support/pool_run.h"
 #include "widgets/connection_secrets.h"
 #include "widgets/connection_test.h"
 #include "widgets/screen_fit.h"

@@ -253,9 +253,18 @@ void ConnectionSidebar::refreshItem(QListWidgetItem* item, const ConnectionProfi
     // The state and figures before the address: a narrow sidebar elides the address first.
     QString text = QStringLiteral("%1\n%2%3%4 · %5")
                        .arg(p.name, toString(f.state), figuresText(f), flags, p.displayUrl());
-    for (const QString& node : clusterNodes_.value(p.id)) text += QStringLiteral("\n   ") + node;
+    const ClusterDown down = clusterDown_.value(p.id);
+    for (QString node : clusterNodes_.value(p.id)) {
+        // A node the cluster cannot reach: its line says so in its state column.
+        if (down.nodes.contains(node.section(QStringLiteral(" · "), 0, 0)))
+            node = node.section(QStringLiteral(" · "), 0, -2) + QStringLiteral(" · ") +
+                   tr("DOWN, its slots unserved");
+        text += QStringLiteral("\n   ") + node;
+    }
     item->setText(text);
-    item->setToolTip(message);
+    item->setToolTip(down.said.isEmpty() || message.contains(down.said)
+                         ? message
+                         : message + QLatin1Char('\n') + down.said);
 }
 
 void ConnectionSidebar::refreshHeaders() {
@@ -301,6 +310,25 @@ void ConnectionSidebar::applyFilter() {
 
 void ConnectionSidebar::setClusterNodes(const QString& id, const QStringList& nodeLines) {
     clusterNodes_[id] = nodeLines;
+    if (const ConnectionProfile* p = profile(id))
+        if (auto* item = itemFor(id)) refreshItem(item, *p);
+}
+
+void ConnectionSidebar::setClusterHealth(const QString& id, const QString& downNodes,
+                                         const QString& slotsWithoutPrimary) {
+    if (downNodes.isEmpty()) {
+        clusterDown_.remove(id);
+    } else {
+        ClusterDown down;
+        // "redis://127.0.0.1:7002, …" as the engine names them; node lines say "host:port".
+        for (const QString& node : downNodes.split(QStringLiteral(", ")))
+            down.nodes << node.section(QStringLiteral("//"), -1).section(QLatin1Char('@'), -1);
+        down.said =
+            tr("cluster down: %1 not answering · slots without a primary: %2")
+                .arg(downNodes, slotsWithoutPrimary.isEmpty() ? tr("none (replicas serve them)")
+                                                              : slotsWithoutPrimary);
+        clusterDown_[id] = down;
+    }
     if (const ConnectionProfile* p = profile(id))
         if (auto* item = itemFor(id)) refreshItem(item, *p);
 }

@@ -41,6 +41,10 @@ class ConnectionSidebar : public QWidget {
     // The right-click menu of a group's header: connect or disconnect every member.
     QMenu* contextMenuForGroup(const QString& group);
     void setGroupCollapsed(const QString& group, bool collapsed);
+    // A cluster that cannot serve some slots: which nodes do not answer and which slots have
+    // no primary, said under its nodes (both empty: every primary answers again).
+    void setClusterHealth(const QString& id, const QString& downNodes,
+                          const QString& slotsWithoutPrimary);
     QString currentId() const;
     QList<ConnectionProfile> profiles() const { return profiles_; }
     const ConnectionProfile* profile(const QString& id) const;
@@ -72,6 +76,11 @@ class ConnectionSidebar : public QWidget {
     QHash<QString, ConnectionFigures> figures_;  // by profile id
     QSet<QString> collapsed_;                    // group names
     QLineEdit* filter_;
+    struct ClusterDown {
+        QStringList nodes;  // "host:port" of the nodes down
+        QString said;       // the sentence, for the tooltip
+    };
+    QHash<QString, ClusterDown> clusterDown_;  // by profile id: what setClusterHealth said
     QListWidget* list_;
     QPushButton* sandbox_;
 };

@@ -15,7 +15,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/inspect/cluster_router.h"
 #include "lockscope/sentinel.h"
-#include "session/pool_run.h"
+#include "support/pool_run.h"
 
 namespace lockscope::ui {
 namespace {

@@ -25,7 +25,7 @@
 #include "session/cluster_members.h"
 #include "session/connection_hub.h"
 #include "session/lock_companions.h"
-#include "session/tsan_handover.h"
+#include "support/tsan_handover.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_table_delegate.h"
 #include "widgets/pttl_plot.h"

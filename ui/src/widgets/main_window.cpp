@@ -162,6 +162,7 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
             });
     connect(hub_, &ConnectionHub::stateChanged, this, &MainWindow::onStateChanged);
     connect(hub_, &ConnectionHub::clusterNodesFound, sidebar_, &ConnectionSidebar::setClusterNodes);
+    connect(hub_, &ConnectionHub::clusterHealthChanged, this, &MainWindow::onClusterHealth);
     new SidebarFigures(*hub_, *inspector_->model(), *sidebar_, this);
     connect(hub_, &ConnectionHub::commandsLogged, commandLog_, &CommandLogModel::append);
     connect(hub_, &ConnectionHub::actionFinished, this, &MainWindow::appendAuditTail);
@@ -705,6 +706,22 @@ void MainWindow::onStateChanged(const QString& id, ConnectionState state, const 
         statusBar()->showMessage(tr("%1: %2").arg(name, message));
     else if (state == ConnectionState::Connected)
         statusBar()->showMessage(tr("%1: %2").arg(name, message), 5000);
+}
+
+// Issue 35: a cluster that cannot serve says where (the nodes down) and why (the slots left
+// without a primary), in the sidebar and in the status bar until it answers again.
+void MainWindow::onClusterHealth(const QString& id, const QString& downNodes,
+                                 const QString& slotsWithoutPrimary) {
+    sidebar_->setClusterHealth(id, downNodes, slotsWithoutPrimary);
+    const QString name = hub_->nameOf(id);
+    if (downNodes.isEmpty()) {
+        statusBar()->showMessage(tr("%1: every primary answers again").arg(name), 8000);
+        return;
+    }
+    statusBar()->showMessage(
+        tr("%1: cluster down — %2 not answering; slots without a primary: %3")
+            .arg(name, downNodes,
+                 slotsWithoutPrimary.isEmpty() ? tr("none") : slotsWithoutPrimary));
 }
 
 void MainWindow::appendAuditTail() {

@@ -115,6 +115,8 @@ class MainWindow : public QMainWindow {
     inspect::WatchOptions watchOptions() const;
     int heldTooLongMinutes() const;
     void onStateChanged(const QString& id, ConnectionState state, const QString& message);
+    void onClusterHealth(const QString& id, const QString& downNodes,
+                         const QString& slotsWithoutPrimary);
     void appendAuditTail();
     void showInspector();
 

@@ -13,6 +13,7 @@
 // values. Not copyable.
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -36,6 +37,15 @@ struct ServerWatchOptions {
     bool scanReplicas = false;  // read a replica of each primary when one answers
     WatchOptions watch;
     std::chrono::milliseconds replicaRetry{10000};  // reading a primary: look for a replica again
+    // A rescan's batch as it streams in, with the name of the node that read it (the watch's
+    // own onRescanBatch does not say which node's watch calls it). Called on the engine's
+    // thread, inside step().
+    std::function<void(const std::string& node, std::vector<LockRecord>& batch,
+                       const ScanProgress& progress)>
+        onNodeRescanBatch;
+    // Each connection a node's watch opens (to its primary, a replica, a new primary), before
+    // its first command: a front end's command log observes it (Connection::setObserver).
+    std::function<void(const std::string& node, Connection& connection)> onNodeConnection;
 };
 
 // A node's watch as a front end shows it: its table, state and figures.
@@ -82,6 +92,9 @@ class ServerWatch {
     void setBudget(double share);
 
     std::vector<WatchedNode> nodes() const;
+    // The watch of the node named `node` (WatchedNode::name), null when none or not connected
+    // yet: a front end on the engine's thread shares its records (LockWatch::share).
+    LockWatch* watchOf(const std::string& node);
     bool isCluster() const;
     const ServerWatchOptions& options() const { return options_; }
 

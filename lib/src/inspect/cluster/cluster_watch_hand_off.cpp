@@ -100,14 +100,21 @@ std::vector<SlotHandOff> handOffRedirectedKeys(ClusterRouter& router,
     std::map<std::size_t, std::set<int>> slotsOf;  // by giver
     for (const auto& [from, taker] : moves) slotsOf[from.first].insert(from.second);
     std::map<std::size_t, std::map<int, std::vector<std::string>>> given;
-    for (const auto& [giver, slots] : slotsOf)
+    // The records with their history (first seen, renewals, holders), copied before the
+    // giver's table forgets them: the taker's rows keep it.
+    std::map<std::size_t, std::map<int, std::vector<LockRecord>>> history;
+    for (const auto& [giver, slots] : slotsOf) {
+        for (const auto& [key, entry] : watched[giver].watch->table().records())
+            if (const int slot = int(keyHashSlot(key)); slots.count(slot))
+                history[giver][slot].push_back(*entry);
         given[giver] = watched[giver].watch->giveUpSlots(slots);
+    }
     for (const auto& [from, taker] : moves) {
         const auto [giver, slot] = from;
         const std::vector<std::string>& keys = given[giver][slot];
         WatchUpdate adopted;
         try {
-            adopted = watched[taker].watch->adoptSlot(slot, keys);
+            adopted = watched[taker].watch->adoptSlot(slot, std::move(history[giver][slot]));
         } catch (const ReplyError&) {
             // Read at the new owner's next sweep; shown as moved, not as released.
         }

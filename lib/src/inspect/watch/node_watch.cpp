@@ -6,7 +6,8 @@ namespace lockscope::inspect {
 namespace {
 
 // A server busy for a while (a long script, loading its data after a restart, a replica
-// without its master, a slot half migrated): a failed read, retried, never a reason to stop.
+// without its master, a slot half migrated, a cluster missing a primary): a failed read,
+// retried, never a reason to stop.
 // Told by the reply's code, never by its text.
 bool passes(const ReplyError& e) {
     switch (e.code()) {
@@ -14,6 +15,7 @@ bool passes(const ReplyError& e) {
         case ServerErrorCode::Loading:
         case ServerErrorCode::MasterDown:
         case ServerErrorCode::TryAgain:
+        case ServerErrorCode::ClusterDown:  // a primary of the cluster is down, until it is back
             return true;
         default:
             return false;
@@ -51,6 +53,7 @@ void NodeWatch::watchOn(std::unique_ptr<Connection> connection, bool replica) {
     }
     watch_.reset();
     connection_ = std::move(connection);
+    if (setup_.onConnection) setup_.onConnection(*connection_);
     readsReplica_ = replica;
     lastRunId_.clear();
     WatchOptions options = setup_.watch;

@@ -7,6 +7,7 @@
 // locks and history, and forgets the run_id: another server is no restart.
 
 #include <chrono>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <stop_token>
@@ -33,6 +34,7 @@ struct NodeWatchSetup {
     ReplicaLister replicas;  // set with scan replicas
     bool clusterReplicas = false;
     std::chrono::milliseconds replicaRetry{10000};
+    std::function<void(Connection&)> onConnection;  // ServerWatchOptions::onNodeConnection
 };
 
 class NodeWatch {

@@ -54,9 +54,18 @@ NodeWatchSetup ServerWatch::Impl::setupFor(const ServerWatchOptions& o, Endpoint
     s.shard = std::move(shard);
     s.firstSlot = firstSlot;
     s.watch = o.watch;
+    if (o.onNodeRescanBatch)
+        s.watch.onRescanBatch = [report = o.onNodeRescanBatch, node = s.name](
+                                    std::vector<LockRecord>& batch, const ScanProgress& progress) {
+            report(node, batch, progress);
+        };
     // A cluster's watch keeps a key whose read answered MOVED, for the hand-off.
     s.watch.handOffRedirects = router != nullptr;
     s.connection = o.connection;
+    if (o.onNodeConnection)
+        s.onConnection = [report = o.onNodeConnection, node = s.name](Connection& c) {
+            report(node, c);
+        };
     s.connection.readOnly = true;  // watching only reads
     s.replicaRetry = o.replicaRetry;
     return s;
@@ -161,7 +170,7 @@ void ServerWatch::Impl::followFailover(const ServerWatchOptions& o, Watched& w, 
 
 void ServerWatch::Impl::reportRows(std::vector<std::optional<WatchUpdate>>& updates,
                                    std::vector<WatchEvent>& events) {
-    for (std::size_t i = 0; i < nodes.size(); ++i) {
+    for (std::size_t i = 0; i < nodes.size() && i < updates.size(); ++i) {
         if (!updates[i]) continue;
         if (updates[i]->fullSpeedScan)
             events.push_back(noteEvent(nodes[i].node->name(), {WatchNoteId::FullSpeedScan, {}}));
@@ -199,8 +208,9 @@ std::vector<WatchEvent> ServerWatch::step(std::stop_token stop) {
         }
         if (updates[i] && !updates[i]->connected) d.followFailover(options_, w, true, events);
     }
-    if (!stop.stop_requested()) d.handOff(updates, events);
+    if (!stop.stop_requested()) d.handOff(options_, updates, events);
     d.reportRows(updates, events);
+    d.watchNewPrimaries(options_, events);  // one given slots without a redirect seen
     d.reportClusterHealth(events);
     return events;
 }
@@ -223,7 +233,7 @@ std::vector<WatchEvent> ServerWatch::waitForEvents(std::chrono::milliseconds wai
     }
     if (!waited) sleepUnlessStopped(wait, stop);  // nothing followed: just the wait
     if (stop.stop_requested()) return events;
-    if (redirected) d.handOff(updates, events);
+    if (redirected) d.handOff(options_, updates, events);
     d.reportRows(updates, events);
     return events;
 }
@@ -271,6 +281,12 @@ std::vector<WatchedNode> ServerWatch::nodes() const {
     std::vector<WatchedNode> out;
     for (const auto& w : impl_->nodes) out.push_back(w.node->view());
     return out;
+}
+
+LockWatch* ServerWatch::watchOf(const std::string& node) {
+    for (auto& w : impl_->nodes)
+        if (w.node->name() == node) return w.node->watch();
+    return nullptr;
 }
 
 bool ServerWatch::isCluster() const {

@@ -12,9 +12,24 @@ namespace lockscope::inspect {
 // On a cluster: reads that answered MOVED or ASK hand the slot's locks to the watch of their
 // new owner in the same round (cluster_watch_hand_off.h), and the topology changes the router
 // learned are reported. updates[i] belongs to nodes[i].
-void ServerWatch::Impl::handOff(std::vector<std::optional<WatchUpdate>>& updates,
+void ServerWatch::Impl::handOff(const ServerWatchOptions& o,
+                                std::vector<std::optional<WatchUpdate>>& updates,
                                 std::vector<WatchEvent>& events) {
     if (!router) return;
+    const bool redirected = std::any_of(updates.begin(), updates.end(),
+                                        [](const auto& u) { return u && !u->redirected.empty(); });
+    if (redirected) {
+        // A slot may have moved to a primary not watched yet (a scale-out): its watch opens
+        // first, so the hand-off below gives it the slot's locks with their history.
+        try {
+            router->noteRedirect();
+            router->followTopology(SteadyClock::now());
+            watchNewPrimaries(o, events);
+        } catch (const Error&) {
+            // Asked again by the hand-off, or at the next round.
+        }
+        updates.resize(nodes.size());
+    }
     std::vector<WatchedPrimary> watched;
     std::vector<WatchUpdate> round;
     std::vector<std::size_t> at;
@@ -53,14 +68,52 @@ void ServerWatch::Impl::reportTopology(std::vector<WatchEvent>& events) {
     }
 }
 
+void ServerWatch::Impl::watchNewPrimaries(const ServerWatchOptions& o,
+                                          std::vector<WatchEvent>& events) {
+    if (!router) return;
+    for (const ClusterNode* p : router->topology().primaries()) {
+        if (p->servedSlots.empty()) continue;
+        const Endpoint at = router->endpointOf(*p);
+        const bool watched = std::any_of(nodes.begin(), nodes.end(), [&](const Watched& w) {
+            if (w.node->primary().display() == at.display()) return true;
+            const ClusterNode* owner = router->topology().ownerOfSlot(w.node->firstSlot());
+            return owner == p;
+        });
+        if (watched) continue;
+        NodeWatchSetup s =
+            setupFor(o, at, formatSlotRanges(p->servedSlots), p->servedSlots.front().first);
+        if (o.scanReplicas) {
+            s.replicas = clusterReplicas(*router);
+            s.clusterReplicas = true;
+        }
+        auto node = std::make_unique<NodeWatch>(std::move(s));
+        try {
+            node->open(events);
+        } catch (const Error&) {
+            // Opened at its first round, where its state says why it does not answer.
+        }
+        nodes.push_back({std::move(node)});
+    }
+}
+
 void ServerWatch::Impl::reportClusterHealth(std::vector<WatchEvent>& events) {
     if (!router) return;
     std::string down;
     std::vector<SlotRange> orphaned;
+    // Whether the cluster itself sees the shard's primary as online (CLUSTER SHARDS).
+    const auto online = [&](const Watched& w) {
+        const ClusterNode* owner = router->topology().ownerOfSlot(w.node->firstSlot());
+        return owner && owner->health == "online";
+    };
+    const bool anotherFailed =
+        std::any_of(nodes.begin(), nodes.end(), [&](const Watched& w) { return !online(w); });
     for (const auto& w : nodes) {
         if (!w.node->failedLastRead()) continue;
-        down += (down.empty() ? "" : ", ") + w.node->primary().display();
+        // A primary the cluster sees as online while another has failed fails only with the
+        // cluster (it answers CLUSTERDOWN, full coverage required): not one of the nodes down.
+        if (anotherFailed && online(w)) continue;
         const ClusterNode* owner = router->topology().ownerOfSlot(w.node->firstSlot());
+        down += (down.empty() ? "" : ", ") + w.node->primary().display();
         if (owner)
             orphaned.insert(orphaned.end(), owner->servedSlots.begin(), owner->servedSlots.end());
     }

@@ -35,8 +35,14 @@ struct ServerWatch::Impl {
     Endpoint primaryNow(const ServerWatchOptions& o, const NodeWatch& node, bool nodeLost);
     void followFailover(const ServerWatchOptions& o, Watched& w, bool askNow,
                         std::vector<WatchEvent>& events);
-    void handOff(std::vector<std::optional<WatchUpdate>>& updates, std::vector<WatchEvent>& events);
+    void handOff(const ServerWatchOptions& o, std::vector<std::optional<WatchUpdate>>& updates,
+                 std::vector<WatchEvent>& events);
     void reportTopology(std::vector<WatchEvent>& events);
+    // On a cluster: a primary that came to serve slots (a scale-out's new node, given a slot)
+    // gets a watch of its own, opened now (or at its first round if it does not answer), so
+    // a hand-off can give it a moved slot's locks with their history. A promoted replica is
+    // no new primary: it serves a watched shard's first slot, and that watch follows it.
+    void watchNewPrimaries(const ServerWatchOptions& o, std::vector<WatchEvent>& events);
     // On a cluster: which watched primaries do not answer and which slots have no primary
     // that answers, said once per change (ClusterDown), and ClusterUp when all answer again.
     void reportClusterHealth(std::vector<WatchEvent>& events);

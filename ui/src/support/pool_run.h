@@ -20,7 +20,7 @@
 #include <type_traits>
 #include <utility>
 
-#include "session/tsan_handover.h"
+#include "support/tsan_handover.h"
 
 namespace lockscope::ui {
 
