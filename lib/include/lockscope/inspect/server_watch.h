@@ -22,6 +22,7 @@
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
 #include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/liveness_reader.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/watch_event.h"
 #include "lockscope/sentinel.h"
@@ -36,6 +37,10 @@ struct ServerWatchOptions {
     bool scanReplicas = false;  // read a replica of each primary when one answers
     WatchOptions watch;
     std::chrono::milliseconds replicaRetry{10000};  // reading a primary: look for a replica again
+    // Is each lock's holder alive? Set: every node judges its rows with one LivenessReader on
+    // the connection it reads (its own caps bound the reads), the rows carry the verdict
+    // (LockRecord::liveness, the doctor's "orphaned") and a changed verdict is a changed row.
+    std::optional<LivenessOptions> liveness;
 };
 
 // A node's watch as a front end shows it: its table, state and figures.

@@ -34,6 +34,7 @@ NodeWatch::NodeWatch(NodeWatchSetup setup) : setup_(std::move(setup)) {}
 
 NodeWatch::~NodeWatch() {
     watch_.reset();  // before the connection it reads
+    liveness_.reset();
 }
 
 void NodeWatch::note(const WatchNote& n, std::vector<WatchEvent>& events) {
@@ -50,7 +51,9 @@ void NodeWatch::watchOn(std::unique_ptr<Connection> connection, bool replica) {
         memory_.runId.clear();  // another server than before: a different run_id is no restart
     }
     watch_.reset();
+    liveness_.reset();  // it reads the connection replaced here; its evidence was that server's
     connection_ = std::move(connection);
+    if (setup_.liveness) liveness_ = std::make_unique<NodeLiveness>(*connection_, *setup_.liveness);
     readsReplica_ = replica;
     lastRunId_.clear();
     WatchOptions options = setup_.watch;
@@ -118,6 +121,7 @@ std::optional<WatchUpdate> NodeWatch::step(std::stop_token stop, std::vector<Wat
     WatchUpdate u = readOnce(stop);
     // A read cut short by the stop reports a cancelled read, not news (nor a first scan).
     if (stop.stop_requested()) return std::nullopt;
+    judgeHolders(u);
     afterRead(u, events);
     return u;
 }
@@ -133,8 +137,13 @@ std::optional<WatchUpdate> NodeWatch::waitForEvents(std::chrono::milliseconds wa
         if (!passes(e)) throw;
         return std::nullopt;  // the next step reads again and reports it
     }
+    judgeHolders(u);
     if (!u.connected) afterRead(u, events);
     return u;
+}
+
+void NodeWatch::judgeHolders(WatchUpdate& update) {
+    if (liveness_ && update.connected) liveness_->afterRead(*watch_, update, SteadyClock::now());
 }
 
 void NodeWatch::setState(NodeState state, const std::string& error,
@@ -193,6 +202,7 @@ void NodeWatch::afterRead(WatchUpdate& update, std::vector<WatchEvent>& events) 
         memory_ = watch_->takeMemory();
         memory_.runId.clear();
         watch_.reset();
+        liveness_.reset();
         connection_.reset();
         readsReplica_ = false;
     }

@@ -18,6 +18,7 @@
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/server_watch.h"
 #include "lockscope/inspect/watch_event.h"
+#include "node_liveness.h"
 #include "reconnect_backoff.h"
 #include "replica_choice.h"
 
@@ -33,6 +34,7 @@ struct NodeWatchSetup {
     ReplicaLister replicas;  // set with scan replicas
     bool clusterReplicas = false;
     std::chrono::milliseconds replicaRetry{10000};
+    std::optional<LivenessOptions> liveness;  // ServerWatchOptions::liveness
 };
 
 class NodeWatch {
@@ -80,11 +82,13 @@ class NodeWatch {
     void afterRead(WatchUpdate& update, std::vector<WatchEvent>& events);
     void noticeRestart(WatchUpdate& update);
     void setState(NodeState state, const std::string& error, std::vector<WatchEvent>& events);
+    void judgeHolders(WatchUpdate& update);
 
     NodeWatchSetup setup_;
     std::unique_ptr<Connection> connection_;  // declared before watch_: the watch goes first
     std::unique_ptr<LockWatch> watch_;
-    WatchMemory memory_;  // what a replaced watch knew, for the next one
+    std::unique_ptr<NodeLiveness> liveness_;  // on connection_, with the liveness option
+    WatchMemory memory_;                      // what a replaced watch knew, for the next one
     bool readsReplica_ = false;
     WatchNote lastChoice_;
     bool choiceNoted_ = false;

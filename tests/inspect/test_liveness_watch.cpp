@@ -1,0 +1,139 @@
+// Is the holder alive, on the one watch engine (ServerWatch's liveness option): a real BullMQ
+// or Bull worker holds a job's lock while a ServerWatch watches the server, as the window,
+// `lockscope-cli watch` and the exporter do. Killed (kill -9), its row turns gone in a Rows
+// event within the reader's confirm time, and the watch's own record says orphaned; paused
+// for less than its lease, or left running, it is never called gone.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+
+#include "cli_runner.h"
+#include "liveness_support.h"
+#include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/server_watch.h"
+#include "server_watch_driver.h"
+
+namespace {
+
+using namespace liveness_test;
+using inspect::Verdict;
+using inspect::WatchEvent;
+
+constexpr int kLockMs = 12000;  // the worker's lockDuration: renewed every 6 s
+
+inspect::LivenessOptions watchLiveness() {
+    inspect::LivenessOptions o;
+    o.clientListEvery = 500ms;
+    o.confirmAbsence = 1500ms;
+    o.reassessEvery = 300ms;
+    return o;
+}
+
+// Every verdict the Rows events gave the key, in order (a row without one is left out).
+std::vector<Verdict> verdictsOf(const std::vector<WatchEvent>& events, const std::string& key) {
+    std::vector<Verdict> out;
+    for (const auto& e : events)
+        if (e.kind == WatchEvent::Kind::Rows)
+            for (const auto& r : e.rows.changed)
+                if (r.key == key && r.liveness) out.push_back(r.liveness->verdict);
+    return out;
+}
+
+const inspect::LockRecord* lastRow(const std::vector<WatchEvent>& events, const std::string& key) {
+    const inspect::LockRecord* last = nullptr;
+    for (const auto& e : events)
+        if (e.kind == WatchEvent::Kind::Rows)
+            for (const auto& r : e.rows.changed)
+                if (r.key == key) last = &r;
+    return last;
+}
+
+std::function<bool(const std::vector<WatchEvent>&)> verdictIs(const std::string& key,
+                                                              Verdict want) {
+    return [key, want](const std::vector<WatchEvent>& events) {
+        auto seen = verdictsOf(events, key);
+        return !seen.empty() && seen.back() == want;
+    };
+}
+
+class WatchedJobQueueLiveness : public lockscope::testing::CliTest,
+                                public ::testing::WithParamInterface<std::string> {
+  protected:
+    void SetUp() override {
+        CliTest::SetUp();
+        if (!npmPeersInstalled())
+            GTEST_SKIP() << "bullmq and bull are not installed: run ./scripts/install-npm-peers";
+        worker_ = std::make_unique<HolderProcess>(std::vector<std::string>{
+            "node", kPeers + "/job_queue_worker.js", kAdapters, GetParam(),
+            std::to_string(server().port()), "reports", std::to_string(kLockMs), "600000"});
+        auto id = worker_->waitFor("started ", 30s);
+        ASSERT_TRUE(id) << "the " << GetParam() << " worker did not start its job";
+        key_ = "bull:reports:" + *id + ":lock";
+        inspect::ServerWatchOptions options;
+        options.endpoint = endpoint();
+        options.watch.scan.patterns = {"bull:*:lock"};
+        options.liveness = watchLiveness();
+        engine_ = std::make_unique<inspect::ServerWatch>(options);
+        driver_ = std::make_unique<lockscope::testing::ServerWatchDriver>(*engine_);
+        driver_->open();
+    }
+
+    const inspect::LockRecord* tableRecord() const {
+        auto nodes = engine_->nodes();
+        if (nodes.empty() || !nodes.front().watch) return nullptr;
+        return nodes.front().watch->table().find(key_);
+    }
+
+    std::unique_ptr<HolderProcess> worker_;
+    std::string key_;
+    std::unique_ptr<inspect::ServerWatch> engine_;
+    std::unique_ptr<lockscope::testing::ServerWatchDriver> driver_;
+};
+
+TEST_P(WatchedJobQueueLiveness, KilledWorkersRowTurnsGoneWithinTheConfirmTime) {
+    ASSERT_TRUE(driver_->runUntil(verdictIs(key_, Verdict::Alive), 20s))
+        << "the watch never showed the running worker's lock alive";
+    worker_->killHard();
+    const auto killedAt = std::chrono::steady_clock::now();
+    // Absent from two CLIENT LIST reads 1.5 s apart, read every 0.5 s, judged every 0.3 s.
+    ASSERT_TRUE(driver_->runUntil(verdictIs(key_, Verdict::Gone), 8s))
+        << "the killed worker's row never turned gone in a Rows event";
+    EXPECT_LT(std::chrono::steady_clock::now() - killedAt, 8s);
+
+    const auto* row = lastRow(driver_->events(), key_);
+    ASSERT_TRUE(row && row->liveness);
+    const std::string text = evidenceText(*row->liveness);
+    EXPECT_NE(text.find("no connection named as a worker of queue \"reports\""), std::string::npos)
+        << text;
+    EXPECT_TRUE(row->findings & inspect::bit(inspect::RuleId::Orphaned));
+    // The watch's own table (what the window and the exporter read) says so too.
+    const auto* kept = tableRecord();
+    ASSERT_TRUE(kept && kept->liveness);
+    EXPECT_EQ(kept->liveness->verdict, Verdict::Gone);
+    EXPECT_TRUE(kept->findings & inspect::bit(inspect::RuleId::Orphaned));
+    // Never gone while the worker ran: the first gone comes after the last alive.
+    auto seen = verdictsOf(driver_->events(), key_);
+    auto lastAlive = std::find(seen.rbegin(), seen.rend(), Verdict::Alive);
+    ASSERT_NE(lastAlive, seen.rend());
+    EXPECT_EQ(std::count(seen.rbegin(), lastAlive, Verdict::Gone),
+              std::count(seen.begin(), seen.end(), Verdict::Gone));
+}
+
+TEST_P(WatchedJobQueueLiveness, LiveOrPausedWorkerIsNeverGone) {
+    ASSERT_TRUE(driver_->runUntil(verdictIs(key_, Verdict::Alive), 20s));
+    driver_->runFor(4s);  // running: renewing every 6 s
+    worker_->signal(SIGSTOP);
+    driver_->runFor(5s);  // paused for 5 s of its 12 s lease
+    worker_->signal(SIGCONT);
+    driver_->runFor(4s);
+    auto seen = verdictsOf(driver_->events(), key_);
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), Verdict::Gone), 0);
+    const auto* kept = tableRecord();
+    ASSERT_TRUE(kept && kept->liveness);
+    EXPECT_NE(kept->liveness->verdict, Verdict::Gone) << evidenceText(*kept->liveness);
+    EXPECT_FALSE(kept->findings & inspect::bit(inspect::RuleId::Orphaned));
+}
+
+INSTANTIATE_TEST_SUITE_P(RealWorkers, WatchedJobQueueLiveness, ::testing::Values("bullmq", "bull"));
+
+}  // namespace
