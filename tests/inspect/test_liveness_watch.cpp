@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <thread>
 
 #include "cli_runner.h"
 #include "liveness_support.h"
@@ -63,12 +64,18 @@ class WatchedJobQueueLiveness : public lockscope::testing::CliTest,
         CliTest::SetUp();
         if (!npmPeersInstalled())
             GTEST_SKIP() << "bullmq and bull are not installed: run ./scripts/install-npm-peers";
+    }
+
+    void startWorker(int lockMs) {
         worker_ = std::make_unique<HolderProcess>(std::vector<std::string>{
             "node", kPeers + "/job_queue_worker.js", kAdapters, GetParam(),
-            std::to_string(server().port()), "reports", std::to_string(kLockMs), "600000"});
+            std::to_string(server().port()), "reports", std::to_string(lockMs), "600000"});
         auto id = worker_->waitFor("started ", 30s);
         ASSERT_TRUE(id) << "the " << GetParam() << " worker did not start its job";
         key_ = "bull:reports:" + *id + ":lock";
+    }
+
+    void startEngine() {
         inspect::ServerWatchOptions options;
         options.endpoint = endpoint();
         options.watch.scan.patterns = {"bull:*:lock"};
@@ -91,6 +98,8 @@ class WatchedJobQueueLiveness : public lockscope::testing::CliTest,
 };
 
 TEST_P(WatchedJobQueueLiveness, KilledWorkersRowTurnsGoneWithinTheConfirmTime) {
+    ASSERT_NO_FATAL_FAILURE(startWorker(kLockMs));
+    startEngine();
     ASSERT_TRUE(driver_->runUntil(verdictIs(key_, Verdict::Alive), 20s))
         << "the watch never showed the running worker's lock alive";
     worker_->killHard();
@@ -120,6 +129,8 @@ TEST_P(WatchedJobQueueLiveness, KilledWorkersRowTurnsGoneWithinTheConfirmTime) {
 }
 
 TEST_P(WatchedJobQueueLiveness, LiveOrPausedWorkerIsNeverGone) {
+    ASSERT_NO_FATAL_FAILURE(startWorker(kLockMs));
+    startEngine();
     ASSERT_TRUE(driver_->runUntil(verdictIs(key_, Verdict::Alive), 20s));
     driver_->runFor(4s);  // running: renewing every 6 s
     worker_->signal(SIGSTOP);
@@ -132,6 +143,65 @@ TEST_P(WatchedJobQueueLiveness, LiveOrPausedWorkerIsNeverGone) {
     ASSERT_TRUE(kept && kept->liveness);
     EXPECT_NE(kept->liveness->verdict, Verdict::Gone) << evidenceText(*kept->liveness);
     EXPECT_FALSE(kept->findings & inspect::bit(inspect::RuleId::Orphaned));
+}
+
+// lockscope-cli watch with its defaults (CLIENT LIST every 10 s, absence confirmed over 3 s):
+// the worker is killed 4 s in; its lock (a 60 s lease) turns gone in the output well before
+// it expires. The worker's kill runs beside the command.
+constexpr int kLongLockMs = 60000;
+
+TEST_P(WatchedJobQueueLiveness, CliWatchJsonSaysTheHolderWentFromAliveToGone) {
+    ASSERT_NO_FATAL_FAILURE(startWorker(kLongLockMs));
+    std::thread killer([this] {
+        std::this_thread::sleep_for(4s);
+        worker_->killHard();
+    });
+    auto run = cli({"watch", "-u", url(), "--pattern", "bull:*:lock", "--json", "--for", "30"});
+    killer.join();
+    ASSERT_EQ(run.code, 0) << run.err;
+    std::vector<std::string> verdicts;  // as the lines said them, in order
+    for (const auto& line : jsonLines(run.out)) {
+        if (line.value("key", "") != key_) continue;
+        if (line["event"] == "added" && line.contains("liveness"))
+            verdicts.push_back(line["liveness"]["verdict"]);
+        if (line["event"] == "changed" && line["changed"].contains("liveness")) {
+            const auto& liveness = line["changed"]["liveness"];
+            verdicts.push_back(liveness["verdict"]);
+            if (liveness["verdict"] == "gone") {
+                EXPECT_NE(liveness["evidence"].dump().find("no connection named as a worker"),
+                          std::string::npos)
+                    << line.dump();
+                EXPECT_NE(line["changed"]["findings"].dump().find("orphaned"), std::string::npos)
+                    << line.dump();
+            }
+        }
+    }
+    ASSERT_FALSE(verdicts.empty()) << run.out;
+    EXPECT_NE(verdicts.front(), "gone") << run.out;
+    EXPECT_EQ(verdicts.back(), "gone") << run.out;
+}
+
+TEST_P(WatchedJobQueueLiveness, CliWatchTableMarksTheOrphanAndSaysWhy) {
+    if (GetParam() != "bullmq") GTEST_SKIP() << "the table is the same for both libraries";
+    ASSERT_NO_FATAL_FAILURE(startWorker(kLongLockMs));
+    std::thread killer([this] {
+        std::this_thread::sleep_for(4s);
+        worker_->killHard();
+    });
+    auto run = cli({"watch", "-u", url(), "--pattern", "bull:*:lock", "--for", "28"});
+    killer.join();
+    ASSERT_EQ(run.code, 0) << run.err;
+    const auto firstGone = run.out.find("[gone]");
+    ASSERT_NE(firstGone, std::string::npos) << run.out;
+    // Before the kill was confirmed the row said otherwise (alive, or unknown before a renewal).
+    EXPECT_LT(std::min(run.out.find("[alive]"), run.out.find("[unknown]")), firstGone) << run.out;
+    EXPECT_NE(run.out.find("Why each holder is gone:", firstGone), std::string::npos) << run.out;
+    EXPECT_NE(run.out.find("no connection named as a worker", firstGone), std::string::npos);
+
+    auto off =
+        cli({"watch", "-u", url(), "--pattern", "bull:*:lock", "--for", "1", "--no-liveness"});
+    ASSERT_EQ(off.code, 0) << off.err;
+    EXPECT_EQ(off.out.find("[gone]"), std::string::npos) << off.out;
 }
 
 INSTANTIATE_TEST_SUITE_P(RealWorkers, WatchedJobQueueLiveness, ::testing::Values("bullmq", "bull"));
