@@ -39,12 +39,13 @@ void addNode(const inspect::LockTable& table, CensusBuilder& builder) {
 
 CensusWatches::CensusWatches(const std::vector<Endpoint>& instances,
                              const ConnectionOptions& connection,
-                             const inspect::WatchOptions& watch) {
+                             const inspect::WatchOptions& watch,
+                             std::optional<inspect::LivenessOptions> liveness) {
     for (const auto& endpoint : instances) {
         Watched w;
         w.instance = endpoint.display();
         w.engine = std::make_unique<inspect::ServerWatch>(inspect::ServerWatchOptions{
-            .endpoint = endpoint, .connection = connection, .watch = watch});
+            .endpoint = endpoint, .connection = connection, .watch = watch, .liveness = liveness});
         watched_.push_back(std::move(w));
     }
 }
