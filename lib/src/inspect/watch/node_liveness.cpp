@@ -1,5 +1,7 @@
 #include "node_liveness.h"
 
+#include <algorithm>
+#include <iterator>
 #include <string_view>
 #include <unordered_set>
 
@@ -33,9 +35,10 @@ bool sameStory(const HolderVerdict* a, const HolderVerdict* b) {
 NodeLiveness::NodeLiveness(Connection& connection, LivenessOptions options)
     : options_(forWatching(options)), reader_(connection, options_) {}
 
-std::vector<LockRecord> NodeLiveness::nextTurn(const LockWatch& watch, const WatchUpdate& update) {
+std::vector<LockRecord> NodeLiveness::nextTurn(const LockWatch& watch, const WatchUpdate& update,
+                                               std::size_t judged) {
     std::unordered_set<std::string_view> judgedNow;
-    for (const auto& r : update.changed) judgedNow.insert(r.key);
+    for (std::size_t i = 0; i < judged; ++i) judgedNow.insert(update.changed[i].key);
     const auto& records = watch.table().records();
     auto it = cursor_.empty() ? records.begin() : records.upper_bound(cursor_);
     std::vector<LockRecord> turn;
@@ -60,15 +63,21 @@ bool NodeLiveness::keep(LockWatch& watch, const LockRecord& judged, bool already
 
 void NodeLiveness::afterRead(LockWatch& watch, WatchUpdate& update, SteadyClock::time_point now) {
     if (!update.connected) return;
-    // The rows this read changed: judged now, so a new lock comes with its verdict.
+    // The rows this read changed: judged now, so a new lock comes with its verdict; a first
+    // scan of a million keys only up to a turn's worth (the turns judge the rest).
+    const std::size_t judged = std::min(update.changed.size(), options_.maxRowsPerTurn);
+    std::vector<LockRecord> later(std::make_move_iterator(update.changed.begin() + judged),
+                                  std::make_move_iterator(update.changed.end()));
+    update.changed.resize(judged);
     reader_.assess(update.changed);
     for (auto& r : update.changed) {
         if (!r.liveness) continue;
         keep(watch, r, true, update);
         if (const LockRecord* kept = watch.table().find(r.key)) r.findings = kept->findings;
     }
+    std::move(later.begin(), later.end(), std::back_inserter(update.changed));
     if (!turnInProgress_ && now < nextTurnAt_) return;
-    std::vector<LockRecord> turn = nextTurn(watch, update);
+    std::vector<LockRecord> turn = nextTurn(watch, update, judged);
     reader_.assess(turn);
     for (const auto& r : turn)
         if (r.liveness) keep(watch, r, false, update);

@@ -7,7 +7,9 @@
 // changed joins the update's changed rows: for a front end, a new verdict is a changed row.
 
 #include <chrono>
+#include <cstddef>
 #include <string>
+#include <vector>
 
 #include "lockscope/connection.h"
 #include "lockscope/inspect/liveness_reader.h"
@@ -25,8 +27,10 @@ class NodeLiveness {
     void afterRead(LockWatch& watch, WatchUpdate& update, SteadyClock::time_point now);
 
   private:
-    // The next rows of the table after the turn's cursor, at most maxRowsPerTurn of them.
-    std::vector<LockRecord> nextTurn(const LockWatch& watch, const WatchUpdate& update);
+    // The next rows of the table after the turn's cursor, at most maxRowsPerTurn of them, but
+    // for the first `judged` rows of the update (judged already).
+    std::vector<LockRecord> nextTurn(const LockWatch& watch, const WatchUpdate& update,
+                                     std::size_t judged);
     // Keeps a row's new verdict; true when it changed what a front end shows.
     bool keep(LockWatch& watch, const LockRecord& judged, bool alreadyShown, WatchUpdate& update);
 
