@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <optional>
 #include <thread>
 
 #include "cli_runner.h"
@@ -75,9 +76,9 @@ class WatchedJobQueueLiveness : public lockscope::testing::CliTest,
         key_ = "bull:reports:" + *id + ":lock";
     }
 
-    void startEngine() {
+    void startEngine(std::optional<lockscope::Endpoint> as = std::nullopt) {
         inspect::ServerWatchOptions options;
-        options.endpoint = endpoint();
+        options.endpoint = as ? *as : endpoint();
         options.watch.scan.patterns = {"bull:*:lock"};
         options.liveness = watchLiveness();
         engine_ = std::make_unique<inspect::ServerWatch>(options);
@@ -143,6 +144,30 @@ TEST_P(WatchedJobQueueLiveness, LiveOrPausedWorkerIsNeverGone) {
     ASSERT_TRUE(kept && kept->liveness);
     EXPECT_NE(kept->liveness->verdict, Verdict::Gone) << evidenceText(*kept->liveness);
     EXPECT_FALSE(kept->findings & inspect::bit(inspect::RuleId::Orphaned));
+}
+
+// A user whom ACL denies CLIENT: the watch goes on, the killed worker's row stays unknown and
+// says why, and is never called gone.
+TEST_P(WatchedJobQueueLiveness, ClientListDeniedKeepsTheWatchGoingAndNeverSaysGone) {
+    ASSERT_NO_FATAL_FAILURE(startWorker(kLockMs));
+    observer().command({"ACL", "SETUSER", "nolist", "on", ">pw", "~*", "+@all", "-client"});
+    auto limited = endpoint();
+    limited.user = "nolist";
+    limited.password = "pw";
+    startEngine(limited);
+    ASSERT_TRUE(driver_->runUntil(verdictIs(key_, Verdict::Unknown), 10s));
+    worker_->killHard();
+    driver_->runFor(5s);  // three times the confirm time
+    auto seen = verdictsOf(driver_->events(), key_);
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), Verdict::Gone), 0);
+    const auto* kept = tableRecord();
+    ASSERT_TRUE(kept && kept->liveness);
+    EXPECT_EQ(kept->liveness->verdict, Verdict::Unknown);
+    EXPECT_NE(evidenceText(*kept->liveness).find("CLIENT LIST is denied"), std::string::npos)
+        << evidenceText(*kept->liveness);
+    auto nodes = engine_->nodes();
+    ASSERT_EQ(nodes.size(), 1u);
+    EXPECT_EQ(nodes.front().state, inspect::NodeState::Connected) << nodes.front().error;
 }
 
 // lockscope-cli watch with its defaults (CLIENT LIST every 10 s, absence confirmed over 3 s):
