@@ -13,6 +13,7 @@
 #include "liveness_support.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/server_watch.h"
+#include "sentinel_fixture.h"
 #include "server_watch_driver.h"
 
 namespace {
@@ -67,18 +68,22 @@ class WatchedJobQueueLiveness : public lockscope::testing::CliTest,
             GTEST_SKIP() << "bullmq and bull are not installed: run ./scripts/install-npm-peers";
     }
 
-    void startWorker(int lockMs) {
-        worker_ = std::make_unique<HolderProcess>(std::vector<std::string>{
-            "node", kPeers + "/job_queue_worker.js", kAdapters, GetParam(),
-            std::to_string(server().port()), "reports", std::to_string(lockMs), "600000"});
+    void startWorker(int lockMs, int port = 0) {
+        worker_ = std::make_unique<HolderProcess>(
+            std::vector<std::string>{"node", kPeers + "/job_queue_worker.js", kAdapters, GetParam(),
+                                     std::to_string(port ? port : server().port()), "reports",
+                                     std::to_string(lockMs), "600000"});
         auto id = worker_->waitFor("started ", 30s);
         ASSERT_TRUE(id) << "the " << GetParam() << " worker did not start its job";
         key_ = "bull:reports:" + *id + ":lock";
     }
 
-    void startEngine(std::optional<lockscope::Endpoint> as = std::nullopt) {
+    void startEngine(std::optional<lockscope::Endpoint> as = std::nullopt,
+                     std::optional<lockscope::SentinelTarget> replicasOf = std::nullopt) {
         inspect::ServerWatchOptions options;
         options.endpoint = as ? *as : endpoint();
+        options.sentinel = replicasOf;
+        options.scanReplicas = replicasOf.has_value();
         options.watch.scan.patterns = {"bull:*:lock"};
         options.liveness = watchLiveness();
         engine_ = std::make_unique<inspect::ServerWatch>(options);
@@ -144,6 +149,29 @@ TEST_P(WatchedJobQueueLiveness, LiveOrPausedWorkerIsNeverGone) {
     ASSERT_TRUE(kept && kept->liveness);
     EXPECT_NE(kept->liveness->verdict, Verdict::Gone) << evidenceText(*kept->liveness);
     EXPECT_FALSE(kept->findings & inspect::bit(inspect::RuleId::Orphaned));
+}
+
+// Scan replicas: the rows are read on a replica, whose CLIENT LIST names none of the workers
+// (they connect to the primary). The holders are judged on the primary, so a running worker
+// is never called gone, and a killed one still is.
+TEST_P(WatchedJobQueueLiveness, ReadingAReplicaJudgesTheHoldersOnThePrimary) {
+    lockscope::testing::SentinelGroup group;  // a primary, its replica, three Sentinels
+    ASSERT_NO_FATAL_FAILURE(startWorker(kLockMs, group.server(0).port()));
+    lockscope::Connection r = lockscope::Connection::open(group.server(1).endpoint());
+    for (int i = 0; i < 100 && r.command({"EXISTS", key_}).integer() == 0; ++i)
+        std::this_thread::sleep_for(50ms);
+    ASSERT_EQ(r.command({"EXISTS", key_}).integer(), 1);
+    startEngine(std::nullopt, group.target());
+    driver_->runFor(6s);  // four confirm times with the worker running
+    auto nodes = engine_->nodes();
+    ASSERT_EQ(nodes.size(), 1u);
+    ASSERT_TRUE(nodes.front().readsReplica) << "the watch did not read the replica";
+    auto seen = verdictsOf(driver_->events(), key_);
+    ASSERT_FALSE(seen.empty());
+    EXPECT_EQ(std::count(seen.begin(), seen.end(), Verdict::Gone), 0)
+        << "a running worker was called gone from the replica's CLIENT LIST";
+    worker_->killHard();
+    EXPECT_TRUE(driver_->runUntil(verdictIs(key_, Verdict::Gone), 8s));
 }
 
 // A user whom ACL denies CLIENT: the watch goes on, the killed worker's row stays unknown and

@@ -35,6 +35,7 @@ NodeWatch::NodeWatch(NodeWatchSetup setup) : setup_(std::move(setup)) {}
 NodeWatch::~NodeWatch() {
     watch_.reset();  // before the connection it reads
     liveness_.reset();
+    livenessConnection_.reset();
 }
 
 void NodeWatch::note(const WatchNote& n, std::vector<WatchEvent>& events) {
@@ -53,7 +54,7 @@ void NodeWatch::watchOn(std::unique_ptr<Connection> connection, bool replica) {
     watch_.reset();
     liveness_.reset();  // it reads the connection replaced here; its evidence was that server's
     connection_ = std::move(connection);
-    if (setup_.liveness) liveness_ = std::make_unique<NodeLiveness>(*connection_, *setup_.liveness);
+    startLiveness(replica);
     readsReplica_ = replica;
     lastRunId_.clear();
     WatchOptions options = setup_.watch;
@@ -142,6 +143,26 @@ std::optional<WatchUpdate> NodeWatch::waitForEvents(std::chrono::milliseconds wa
     return u;
 }
 
+// Holders connect to the primary: on a replica, CLIENT LIST names none of them and every job
+// queue worker would look gone. So the reader reads the primary; when it cannot be reached,
+// nothing is judged (no verdict rather than a false one).
+void NodeWatch::startLiveness(bool replica) {
+    liveness_.reset();
+    livenessConnection_.reset();
+    if (!setup_.liveness) return;
+    if (!replica) {
+        liveness_ = std::make_unique<NodeLiveness>(*connection_, *setup_.liveness);
+        return;
+    }
+    try {
+        livenessConnection_ =
+            std::make_unique<Connection>(Connection::open(setup_.primary, setup_.connection));
+    } catch (const Error&) {
+        return;
+    }
+    liveness_ = std::make_unique<NodeLiveness>(*livenessConnection_, *setup_.liveness);
+}
+
 void NodeWatch::judgeHolders(WatchUpdate& update) {
     if (liveness_ && update.connected) liveness_->afterRead(*watch_, update, SteadyClock::now());
 }
@@ -203,6 +224,7 @@ void NodeWatch::afterRead(WatchUpdate& update, std::vector<WatchEvent>& events) 
         memory_.runId.clear();
         watch_.reset();
         liveness_.reset();
+        livenessConnection_.reset();
         connection_.reset();
         readsReplica_ = false;
     }

@@ -83,11 +83,15 @@ class NodeWatch {
     void noticeRestart(WatchUpdate& update);
     void setState(NodeState state, const std::string& error, std::vector<WatchEvent>& events);
     void judgeHolders(WatchUpdate& update);
+    void startLiveness(bool replica);
 
     NodeWatchSetup setup_;
     std::unique_ptr<Connection> connection_;  // declared before watch_: the watch goes first
     std::unique_ptr<LockWatch> watch_;
-    std::unique_ptr<NodeLiveness> liveness_;  // on connection_, with the liveness option
+    // Reading a replica: the primary, for the liveness reader (the holders' connections are
+    // the primary's: a replica's CLIENT LIST would show none of them). Before liveness_.
+    std::unique_ptr<Connection> livenessConnection_;
+    std::unique_ptr<NodeLiveness> liveness_;  // with the liveness option
     WatchMemory memory_;                      // what a replaced watch knew, for the next one
     bool readsReplica_ = false;
     WatchNote lastChoice_;
