@@ -78,8 +78,8 @@ class WatchedJobQueueLiveness : public lockscope::testing::CliTest,
         key_ = "bull:reports:" + *id + ":lock";
     }
 
-    void startEngine(std::optional<lockscope::Endpoint> as = std::nullopt,
-                     std::optional<lockscope::SentinelTarget> replicasOf = std::nullopt) {
+    void startEngine(const std::optional<lockscope::Endpoint>& as = std::nullopt,
+                     const std::optional<lockscope::SentinelTarget>& replicasOf = std::nullopt) {
         inspect::ServerWatchOptions options;
         options.endpoint = as ? *as : endpoint();
         options.sentinel = replicasOf;
