@@ -12,7 +12,9 @@
 #include "connection_flags.h"
 #include "interrupt.h"
 #include "lock_table_text.h"
+#include "lockscope/inspect/holder_verdict.h"
 #include "lockscope/inspect/server_watch.h"
+#include "lockscope/text_format.h"
 #include "watch_events.h"
 
 namespace lockscope::cli {
@@ -106,6 +108,16 @@ class WatchPrinter {
     std::map<std::string, std::string> retryIn_;
 };
 
+// Below the table: why each orphan is called one (a claim about someone else's process).
+std::string orphanEvidence(const std::vector<const inspect::LockRecord*>& records) {
+    std::string out;
+    for (const auto* r : records)
+        if (r->liveness && r->liveness->verdict == inspect::Verdict::Gone)
+            out += r->instanceName() + " " + printable(r->key, 48) + ": " +
+                   inspect::describeVerdict(*r->liveness) + "\n";
+    return out.empty() ? out : "Why each holder is gone:\n" + out;
+}
+
 void redraw(const std::vector<std::unique_ptr<inspect::ServerWatch>>& engines,
             WatchPrinter& printer, bool ansi) {
     auto now = inspect::SteadyClock::now();
@@ -119,7 +131,9 @@ void redraw(const std::vector<std::unique_ptr<inspect::ServerWatch>>& engines,
                 for (const auto& [key, r] : n.watch->table().records()) records.push_back(&*r);
             status += n.name + ": " + statusOf(n, printer.retryIn(n.name)) + "\n";
         }
-    std::string screen = formatLockTable(records, nodes > 1, now);
+    const bool judged = !engines.empty() && engines.front()->options().liveness.has_value();
+    std::string screen = formatLockTable(records, nodes > 1, now, judged);
+    if (judged) screen += orphanEvidence(records);
     if (ansi) std::fputs("\x1b[H\x1b[2J", stdout);
     std::fputs(status.c_str(), stdout);
     std::fputs(screen.c_str(), stdout);
@@ -183,6 +197,10 @@ int runWatch(const Arguments& args) {
     if (!args.positionals().empty()) throw UsageError("watch takes no arguments, only options");
     InspectorFlags flags = parseInspectorFlags(args);
     const inspect::WatchOptions options = watchOptions(args, flags);
+    // Is each holder alive? On unless asked not to: CLIENT LIST at most every 10 s and a
+    // bounded number of job look-ups a pass, on the connection each node reads.
+    std::optional<inspect::LivenessOptions> liveness;
+    if (!args.has("--no-liveness")) liveness.emplace();
     std::optional<std::chrono::milliseconds> duration;
     if (auto f = args.value("--for"))
         duration = std::chrono::seconds(parseNumberFlag("--for", *f, 0, 86'400));
@@ -202,7 +220,8 @@ int runWatch(const Arguments& args) {
                                         .connection = connection,
                                         .clusterAddressing = flags.clusterAddressing,
                                         .scanReplicas = flags.scanReplicas,
-                                        .watch = options});
+                                        .watch = options,
+                                        .liveness = liveness});
         // Connecting is checked now, so a wrong address or password fails at once.
         for (const auto& e : engine->open()) printer.print(e);
         engines.push_back(std::move(engine));
@@ -235,10 +254,13 @@ Registration watch(
      "Live view of the locks with countdowns, within a load budget (--max-load, default 5% of "
      "one server core): locks near expiry, changed recently or without TTL are re-read every "
      "interval (500 ms), the others in rotation, and new keys are swept for as the budget "
-     "allows. With --json, one line per change.",
+     "allows. Each holder is judged alive, gone or unknown, with its evidence (--json: "
+     "\"liveness\"; a new verdict is a change). With --json, one line per change.",
      {{"--interval", "MS", "poll interval (50 to 3600000 ms, default 500)", "Watch"},
       {"--for", "SECONDS", "stop after this many seconds", "Watch"},
-      {"--include-non-locks", "", "also watch ordinary keys under the patterns", "Watch"}},
+      {"--include-non-locks", "", "also watch ordinary keys under the patterns", "Watch"},
+      {"--no-liveness", "",
+       "do not judge whether each holder is alive (no CLIENT LIST, no job look-ups)", "Watch"}},
      true,
      "",
      runWatch});

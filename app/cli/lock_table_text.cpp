@@ -2,6 +2,7 @@
 
 #include "lockscope/duration_text.h"
 #include "lockscope/inspect/doctor.h"
+#include "lockscope/inspect/holder_verdict.h"
 #include "lockscope/inspect/record_json.h"
 #include "lockscope/inspect/resource_groups.h"
 #include "lockscope/text_format.h"
@@ -68,20 +69,27 @@ std::string formatLockTableHeader(bool showInstance, std::size_t keyWidth) {
 }
 
 std::string formatLockTableRow(const inspect::LockRecord& r, bool showInstance,
-                               std::size_t keyWidth, inspect::SteadyClock::time_point now) {
+                               std::size_t keyWidth, inspect::SteadyClock::time_point now,
+                               bool showLiveness) {
+    std::string holder = holderText(r);
+    if (showLiveness && r.liveness)
+        holder += std::string(" [") + inspect::toString(r.liveness->verdict) + "]";
     std::string findings;
     for (const auto& name : inspect::ruleNames(r.findings))
         findings += (findings.empty() ? "" : ",") + name;
     return tableLine(showInstance, keyWidth, r.instanceName(), printable(r.key, 48),
-                     inspect::toString(r.kind), holderText(r), formatRemaining(r.remainingAt(now)),
-                     r.fence ? std::to_string(*r.fence) : "-", findings);
+                     inspect::toString(r.kind), std::move(holder),
+                     formatRemaining(r.remainingAt(now)), r.fence ? std::to_string(*r.fence) : "-",
+                     findings);
 }
 
 std::string formatLockTable(const std::vector<const inspect::LockRecord*>& records,
-                            bool showInstance, inspect::SteadyClock::time_point now) {
+                            bool showInstance, inspect::SteadyClock::time_point now,
+                            bool showLiveness) {
     const std::size_t keyWidth = lockTableKeyWidth(records);
     std::string out = formatLockTableHeader(showInstance, keyWidth);
-    for (const auto* r : records) out += formatLockTableRow(*r, showInstance, keyWidth, now);
+    for (const auto* r : records)
+        out += formatLockTableRow(*r, showInstance, keyWidth, now, showLiveness);
     return out;
 }
 

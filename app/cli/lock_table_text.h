@@ -14,16 +14,19 @@ namespace lockscope::cli {
 // "12.3 s", "850 ms", "no TTL", "1 h 04 min".
 std::string formatRemaining(std::int64_t ms);
 
-// One header line and one line per lock; the INSTANCE column only when asked.
+// One header line and one line per lock; the INSTANCE column only when asked. showLiveness:
+// each judged holder ends with its verdict ("tok-1 [gone]"; watch).
 std::string formatLockTable(const std::vector<const inspect::LockRecord*>& records,
-                            bool showInstance, inspect::SteadyClock::time_point now);
+                            bool showInstance, inspect::SteadyClock::time_point now,
+                            bool showLiveness = false);
 
 // The same table a row at a time, for a listing that streams: the KEY column's width from
 // the records at hand (lockTableKeyWidth), then the header and each row.
 std::size_t lockTableKeyWidth(const std::vector<const inspect::LockRecord*>& records);
 std::string formatLockTableHeader(bool showInstance, std::size_t keyWidth);
 std::string formatLockTableRow(const inspect::LockRecord& record, bool showInstance,
-                               std::size_t keyWidth, inspect::SteadyClock::time_point now);
+                               std::size_t keyWidth, inspect::SteadyClock::time_point now,
+                               bool showLiveness = false);
 
 void printJsonLines(std::FILE* out, const std::vector<const inspect::LockRecord*>& records,
                     inspect::SteadyClock::time_point now);

@@ -10,6 +10,14 @@ namespace {
 // take a round trip.
 constexpr long long kCountdownSlackMs = 250;
 
+// A holder's verdict changed: its words ("renewed 3 s ago") change with every look and are
+// news only with the verdict.
+bool sameVerdict(const nlohmann::json& before, const nlohmann::json& now) {
+    return before.is_object() && now.is_object() &&
+           before.value("verdict", "") == now.value("verdict", "") &&
+           before.value("since", nlohmann::json()) == now.value("since", nlohmann::json());
+}
+
 }  // namespace
 
 void WatchEvents::printLine(std::FILE* out, const nlohmann::json& line) {
@@ -22,6 +30,9 @@ nlohmann::json WatchEvents::changedFields(const Known& before, const nlohmann::j
     nlohmann::json changed = nlohmann::json::object();
     for (auto it = now.begin(); it != now.end(); ++it) {
         if (it.key() == "pttl_ms") continue;
+        if (it.key() == "liveness" && before.record.contains("liveness") &&
+            sameVerdict(before.record["liveness"], it.value()))
+            continue;
         if (!before.record.contains(it.key()) || before.record[it.key()] != it.value())
             changed[it.key()] = it.value();
     }

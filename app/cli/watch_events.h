@@ -8,6 +8,8 @@
 //   {"event":"disconnected","instance":...,"error":...} / {"event":"reconnected",...}
 //   {"event":"moved","instance":...,"key":...}: a cluster slot moved; the lock is "added" under
 //    the new owner's instance in the same round, and {"event":"topology","change":...} says why
+// "liveness" (as list --json prints it) is in "added", and in "changed" when the holder's
+// verdict changed (alive → gone), with its evidence.
 // A live countdown is not a change: pttl_ms counts only when it grew (a renewal) or a TTL
 // appeared or went away.
 

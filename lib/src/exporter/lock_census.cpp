@@ -7,6 +7,7 @@
 
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/holder_verdict.h"
 
 namespace lockscope::exporter {
 namespace {
@@ -93,6 +94,8 @@ void CensusBuilder::add(inspect::LockRecord& r, SteadyClock::time_point now,
 
     ++result_.locks[ik];
     if (!r.hasTtl()) ++result_.withoutTtl[ik];
+    if (r.liveness && r.liveness->verdict == inspect::Verdict::Gone) ++result_.orphaned[ik];
+    if (r.liveness && r.liveness->verdict == inspect::Verdict::Unknown) ++result_.holderUnknown[ik];
     double age = ageSeconds(r, now, wallNow);
     result_.age[ik].observe(age, ageBuckets());
     if (r.hasTtl()) result_.ttl[ik].observe(r.pttlMs / 1000.0, ttlBuckets());

@@ -40,12 +40,13 @@ void addNode(const inspect::LockTable& table, CensusBuilder& builder) {
 CensusWatches::CensusWatches(const std::vector<Endpoint>& instances,
                              const ConnectionOptions& connection,
                              const inspect::WatchOptions& watch,
-                             const std::vector<std::string>& names) {
+                             const std::vector<std::string>& names,
+                             std::optional<inspect::LivenessOptions> liveness) {
     for (const auto& endpoint : instances) {
         Watched w;
         w.instance = watched_.size() < names.size() ? names[watched_.size()] : endpoint.display();
         w.engine = std::make_unique<inspect::ServerWatch>(inspect::ServerWatchOptions{
-            .endpoint = endpoint, .connection = connection, .watch = watch});
+            .endpoint = endpoint, .connection = connection, .watch = watch, .liveness = liveness});
         watched_.push_back(std::move(w));
     }
 }

@@ -7,6 +7,7 @@
 
 #include <chrono>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "lockscope/endpoint.h"
@@ -19,9 +20,12 @@ namespace lockscope::exporter {
 class CensusWatches {
   public:
     // names: the instance label of each (default: its display(); a scrape target's spelling
-    // carries no user).
+    // carries no user). liveness: each holder judged alive, gone or unknown by the engine (the
+    // orphan gauges); on by default, within the reader's own caps (CLIENT LIST at most every
+    // 10 s).
     CensusWatches(const std::vector<Endpoint>& instances, const ConnectionOptions& connection,
-                  const inspect::WatchOptions& watch, const std::vector<std::string>& names = {});
+                  const inspect::WatchOptions& watch, const std::vector<std::string>& names = {},
+                  std::optional<inspect::LivenessOptions> liveness = inspect::LivenessOptions{});
     ~CensusWatches();
 
     // One round of every instance: opened when not yet (or after it could not be), rescanned

@@ -66,6 +66,18 @@ MetricFamily perKind(std::string name, std::string help, MetricType type, const 
     return f;
 }
 
+// `counts` with a 0 for every (instance, kind) that has locks, so alerts see 0 and not nothing.
+std::map<InstanceKind, std::uint64_t> zeroFilled(
+    const std::map<InstanceKind, std::uint64_t>& locks,
+    const std::map<InstanceKind, std::uint64_t>& counts) {
+    std::map<InstanceKind, std::uint64_t> out;
+    for (const auto& [k, v] : locks) {
+        auto it = counts.find(k);
+        out[k] = it == counts.end() ? 0 : it->second;
+    }
+    return out;
+}
+
 }  // namespace
 
 std::vector<MetricFamily> toMetricFamilies(const CensusResult& c, const LifetimeCounters& n) {
@@ -73,11 +85,18 @@ std::vector<MetricFamily> toMetricFamilies(const CensusResult& c, const Lifetime
     out.push_back(perKind("lockscope_locks", "Locks seen by the last complete census.",
                           MetricType::Gauge, c.locks));
     // Zero series for every (instance, kind) with locks, so alerts see 0 and not nothing.
-    std::map<InstanceKind, std::uint64_t> noTtl;
-    for (const auto& [k, v] : c.locks) noTtl[k] = c.withoutTtl.count(k) ? c.withoutTtl.at(k) : 0;
     out.push_back(perKind("lockscope_locks_without_ttl",
                           "Locks with no TTL: they stay until someone deletes them.",
-                          MetricType::Gauge, noTtl));
+                          MetricType::Gauge, zeroFilled(c.locks, c.withoutTtl)));
+    // Zero series here too: LockOrphaned (alerts.yml) sees a stuck lock's series go 0 → 1.
+    out.push_back(perKind("lockscope_orphaned_locks",
+                          "Locks whose holder is gone, on positive evidence (a killed job queue "
+                          "worker, a Sidekiq process that stopped beating): safe to release.",
+                          MetricType::Gauge, zeroFilled(c.locks, c.orphaned)));
+    out.push_back(perKind("lockscope_holder_unknown_locks",
+                          "Locks whose holder cannot be judged alive or gone (nothing names it, "
+                          "or CLIENT LIST is denied).",
+                          MetricType::Gauge, zeroFilled(c.locks, c.holderUnknown)));
     MetricFamily age = family("lockscope_lock_age_seconds",
                               "How long locks have been held, from the holder's own time "
                               "(ShedLock, redis-py uuid1) or from when the exporter first saw "

@@ -20,6 +20,9 @@ bool carryHistory(const LockRecord& old, LockRecord& fresh) {
         fresh.lastChange = old.lastChange;
         fresh.handoffs = old.handoffs;
         fresh.renewals = old.renewals;
+        // A read says nothing of the holder's liveness: the last verdict stands until the
+        // liveness reader judges again (a new holder starts without one).
+        if (!fresh.liveness) fresh.liveness = old.liveness;
         if (old.pttlMs >= 0 && fresh.pttlMs >= 0) {
             const std::int64_t expected = old.remainingAt(fresh.observedAt);
             if (fresh.pttlMs > expected + LockTable::kRenewalSlackMs) {
@@ -105,6 +108,21 @@ void LockTable::setFindings(std::string_view key, std::uint32_t findings) {
         return;
     }
     LockRecord judged = *it->second;
+    judged.findings = findings;
+    replace(it, std::move(judged));
+}
+
+void LockTable::setVerdict(std::string_view key, std::shared_ptr<const HolderVerdict> liveness,
+                           std::uint32_t findings) {
+    auto it = records_.find(key);
+    if (it == records_.end()) return;
+    if (!it->second.handedOut) {
+        it->second.record->liveness = std::move(liveness);
+        it->second.record->findings = findings;
+        return;
+    }
+    LockRecord judged = *it->second;
+    judged.liveness = std::move(liveness);
     judged.findings = findings;
     replace(it, std::move(judged));
 }

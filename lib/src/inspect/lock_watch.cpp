@@ -14,6 +14,7 @@
 #include "keyspace_sweep.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/hash_slot.h"
+#include "lockscope/inspect/holder_verdict.h"
 #include "lockscope/inspect/lock_shape.h"
 #include "lockscope/inspect/pacer.h"
 #include "lockscope/inspect/scanner.h"
@@ -79,6 +80,17 @@ void LockWatch::refreshFindings(std::vector<LockRecord>& changed) {
         // The table's record carries the verdict too: a view may share it (share()).
         table_.setFindings(r.key, r.findings);
     }
+}
+
+const LockRecord* LockWatch::setLiveness(std::string_view key,
+                                         std::shared_ptr<const HolderVerdict> liveness) {
+    const LockRecord* r = table_.find(key);
+    if (!r) return nullptr;
+    // The doctor's rule (doctor.cpp): orphaned exactly when the holder is gone.
+    std::uint32_t findings = r->findings & ~bit(RuleId::Orphaned);
+    if (liveness && liveness->verdict == Verdict::Gone) findings |= bit(RuleId::Orphaned);
+    table_.setVerdict(key, std::move(liveness), findings);
+    return table_.find(key);
 }
 
 void LockWatch::judge(std::vector<LockRecord>& changed) {

@@ -56,6 +56,8 @@ struct InstanceKind {
 // the exporter's life and live in the exporter, not here.
 struct CensusResult {
     std::map<InstanceKind, std::uint64_t> locks, withoutTtl;
+    // Whose holder is gone (an orphan, on positive evidence) or cannot be judged (unknown).
+    std::map<InstanceKind, std::uint64_t> orphaned, holderUnknown;
     std::map<std::pair<InstanceKind, std::string>, std::uint64_t> findings;  // with the rule
     std::map<InstanceKind, Histogram> age, ttl;
     std::map<InstanceKind, std::uint64_t> handoffs, renewals;  // seen in this pass

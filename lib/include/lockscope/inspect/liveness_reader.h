@@ -38,6 +38,11 @@ struct LivenessOptions {
     // Remember each key's PTTL to see renewals across passes (a watcher); one look cannot see
     // one, so a single listing of a large keyspace saves the memory.
     bool trackRenewals = true;
+    // A watch (ServerWatch::liveness): the rows a read changed are judged at once; the others,
+    // whose holder may have died while their key stood still, again every `reassessEvery`,
+    // at most `maxRowsPerTurn` of them per read (a million locks are judged over many reads).
+    std::chrono::milliseconds reassessEvery{2'000};
+    std::size_t maxRowsPerTurn = 20'000;
 };
 
 class LivenessReader {

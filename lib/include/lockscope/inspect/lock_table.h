@@ -46,6 +46,10 @@ class LockTable {
     bool remove(const std::string& key);
     // The doctor's verdict on a key's record (a handed-out record is copied first).
     void setFindings(std::string_view key, std::uint32_t findings);
+    // Whether the key's holder is alive (liveness_reader.h), with the findings that follow
+    // from it, in one change (a handed-out record is copied first).
+    void setVerdict(std::string_view key, std::shared_ptr<const HolderVerdict> liveness,
+                    std::uint32_t findings);
     // The key's record for a view to keep (nullptr when unknown): from now on the table
     // replaces it rather than change it.
     std::shared_ptr<const LockRecord> share(std::string_view key);

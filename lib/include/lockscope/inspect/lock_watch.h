@@ -141,6 +141,12 @@ class LockWatch {
     void refreshRecords(std::vector<LockRecord> records, std::vector<std::string> gone,
                         WatchUpdate& update);
 
+    // A key's holder verdict, judged beside the watch (a ServerWatch's liveness): kept in the
+    // table with the doctor's "orphaned" finding that follows from it. Returns the record as
+    // the table keeps it now (null for an unknown key).
+    const LockRecord* setLiveness(std::string_view key,
+                                  std::shared_ptr<const HolderVerdict> liveness);
+
     // Whether keyspace notifications are being followed right now.
     bool followingEvents() const { return follower_ != nullptr; }
     const LockTable& table() const { return table_; }

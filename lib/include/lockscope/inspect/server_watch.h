@@ -23,6 +23,7 @@
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
 #include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/liveness_reader.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/watch_event.h"
 #include "lockscope/sentinel.h"
@@ -46,6 +47,10 @@ struct ServerWatchOptions {
     // Each connection a node's watch opens (to its primary, a replica, a new primary), before
     // its first command: a front end's command log observes it (Connection::setObserver).
     std::function<void(const std::string& node, Connection& connection)> onNodeConnection;
+    // Is each lock's holder alive? Set: every node judges its rows with one LivenessReader on
+    // the connection it reads (its own caps bound the reads), the rows carry the verdict
+    // (LockRecord::liveness, the doctor's "orphaned") and a changed verdict is a changed row.
+    std::optional<LivenessOptions> liveness;
 };
 
 // A node's watch as a front end shows it: its table, state and figures.

@@ -36,6 +36,8 @@ NodeWatch::NodeWatch(NodeWatchSetup setup) : setup_(std::move(setup)) {}
 
 NodeWatch::~NodeWatch() {
     watch_.reset();  // before the connection it reads
+    liveness_.reset();
+    livenessConnection_.reset();
 }
 
 void NodeWatch::note(const WatchNote& n, std::vector<WatchEvent>& events) {
@@ -52,8 +54,10 @@ void NodeWatch::watchOn(std::unique_ptr<Connection> connection, bool replica) {
         memory_.runId.clear();  // another server than before: a different run_id is no restart
     }
     watch_.reset();
+    liveness_.reset();  // it reads the connection replaced here; its evidence was that server's
     connection_ = std::move(connection);
     if (setup_.onConnection) setup_.onConnection(*connection_);
+    startLiveness(replica);
     readsReplica_ = replica;
     lastRunId_.clear();
     WatchOptions options = setup_.watch;
@@ -121,6 +125,7 @@ std::optional<WatchUpdate> NodeWatch::step(std::stop_token stop, std::vector<Wat
     WatchUpdate u = readOnce(stop);
     // A read cut short by the stop reports a cancelled read, not news (nor a first scan).
     if (stop.stop_requested()) return std::nullopt;
+    judgeHolders(u);
     afterRead(u, events);
     return u;
 }
@@ -136,8 +141,33 @@ std::optional<WatchUpdate> NodeWatch::waitForEvents(std::chrono::milliseconds wa
         if (!passes(e)) throw;
         return std::nullopt;  // the next step reads again and reports it
     }
+    judgeHolders(u);
     if (!u.connected) afterRead(u, events);
     return u;
+}
+
+// Holders connect to the primary: on a replica, CLIENT LIST names none of them and every job
+// queue worker would look gone. So the reader reads the primary; when it cannot be reached,
+// nothing is judged (no verdict rather than a false one).
+void NodeWatch::startLiveness(bool replica) {
+    liveness_.reset();
+    livenessConnection_.reset();
+    if (!setup_.liveness) return;
+    if (!replica) {
+        liveness_ = std::make_unique<NodeLiveness>(*connection_, *setup_.liveness);
+        return;
+    }
+    try {
+        livenessConnection_ =
+            std::make_unique<Connection>(Connection::open(setup_.primary, setup_.connection));
+    } catch (const Error&) {
+        return;
+    }
+    liveness_ = std::make_unique<NodeLiveness>(*livenessConnection_, *setup_.liveness);
+}
+
+void NodeWatch::judgeHolders(WatchUpdate& update) {
+    if (liveness_ && update.connected) liveness_->afterRead(*watch_, update, SteadyClock::now());
 }
 
 void NodeWatch::setState(NodeState state, const std::string& error,
@@ -196,6 +226,8 @@ void NodeWatch::afterRead(WatchUpdate& update, std::vector<WatchEvent>& events) 
         memory_ = watch_->takeMemory();
         memory_.runId.clear();
         watch_.reset();
+        liveness_.reset();
+        livenessConnection_.reset();
         connection_.reset();
         readsReplica_ = false;
     }

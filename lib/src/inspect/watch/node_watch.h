@@ -19,6 +19,7 @@
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/server_watch.h"
 #include "lockscope/inspect/watch_event.h"
+#include "node_liveness.h"
 #include "reconnect_backoff.h"
 #include "replica_choice.h"
 
@@ -35,6 +36,7 @@ struct NodeWatchSetup {
     bool clusterReplicas = false;
     std::chrono::milliseconds replicaRetry{10000};
     std::function<void(Connection&)> onConnection;  // ServerWatchOptions::onNodeConnection
+    std::optional<LivenessOptions> liveness;  // ServerWatchOptions::liveness
 };
 
 class NodeWatch {
@@ -82,11 +84,17 @@ class NodeWatch {
     void afterRead(WatchUpdate& update, std::vector<WatchEvent>& events);
     void noticeRestart(WatchUpdate& update);
     void setState(NodeState state, const std::string& error, std::vector<WatchEvent>& events);
+    void judgeHolders(WatchUpdate& update);
+    void startLiveness(bool replica);
 
     NodeWatchSetup setup_;
     std::unique_ptr<Connection> connection_;  // declared before watch_: the watch goes first
     std::unique_ptr<LockWatch> watch_;
-    WatchMemory memory_;  // what a replaced watch knew, for the next one
+    // Reading a replica: the primary, for the liveness reader (the holders' connections are
+    // the primary's: a replica's CLIENT LIST would show none of them). Before liveness_.
+    std::unique_ptr<Connection> livenessConnection_;
+    std::unique_ptr<NodeLiveness> liveness_;  // with the liveness option
+    WatchMemory memory_;                      // what a replaced watch knew, for the next one
     bool readsReplica_ = false;
     WatchNote lastChoice_;
     bool choiceNoted_ = false;

@@ -68,6 +68,7 @@ NodeWatchSetup ServerWatch::Impl::setupFor(const ServerWatchOptions& o, Endpoint
         };
     s.connection.readOnly = true;  // watching only reads
     s.replicaRetry = o.replicaRetry;
+    s.liveness = o.liveness;
     return s;
 }
 

@@ -1,0 +1,87 @@
+#include "node_liveness.h"
+
+#include <algorithm>
+#include <iterator>
+#include <string_view>
+#include <unordered_set>
+
+#include "lockscope/inspect/holder_verdict.h"
+
+namespace lockscope::inspect {
+namespace {
+
+LivenessOptions forWatching(LivenessOptions o) {
+    o.waitToConfirm = false;  // a watch looks again at its next read; it never sleeps in one
+    o.trackRenewals = true;   // renewals across reads are a watch's best evidence
+    return o;
+}
+
+// What a front end shows of a verdict: the verdict, since when, and which way each line
+// points. The lines' words change with every look ("renewed 3 s ago"); that is no news.
+bool sameStory(const HolderVerdict* a, const HolderVerdict* b) {
+    if (!a || !b) return a == b;
+    if (a->verdict != b->verdict || a->since != b->since ||
+        a->evidence.size() != b->evidence.size())
+        return false;
+    for (std::size_t i = 0; i < a->evidence.size(); ++i)
+        if (a->evidence[i].pointsTo != b->evidence[i].pointsTo ||
+            a->evidence[i].warning != b->evidence[i].warning)
+            return false;
+    return true;
+}
+
+}  // namespace
+
+NodeLiveness::NodeLiveness(Connection& connection, LivenessOptions options)
+    : options_(forWatching(options)), reader_(connection, options_) {}
+
+std::vector<LockRecord> NodeLiveness::nextTurn(const LockWatch& watch, const WatchUpdate& update,
+                                               std::size_t judged) {
+    std::unordered_set<std::string_view> judgedNow;
+    for (std::size_t i = 0; i < judged; ++i) judgedNow.insert(update.changed[i].key);
+    const auto& records = watch.table().records();
+    auto it = cursor_.empty() ? records.begin() : records.upper_bound(cursor_);
+    std::vector<LockRecord> turn;
+    for (; it != records.end() && turn.size() < options_.maxRowsPerTurn; ++it)
+        if (!judgedNow.contains(it->first)) turn.push_back(*it->second);
+    turnInProgress_ = it != records.end();
+    cursor_ = turnInProgress_ && !turn.empty() ? turn.back().key : std::string{};
+    return turn;
+}
+
+bool NodeLiveness::keep(LockWatch& watch, const LockRecord& judged, bool alreadyShown,
+                        WatchUpdate& update) {
+    const LockRecord* before = watch.table().find(judged.key);
+    if (!before) return false;
+    const bool news = !sameStory(before->liveness.get(), judged.liveness.get());
+    // A shown row carries its latest evidence; an unshown one changes only with its story.
+    if (!news && !alreadyShown) return false;
+    const LockRecord* kept = watch.setLiveness(judged.key, judged.liveness);
+    if (news && !alreadyShown && kept) update.changed.push_back(*kept);
+    return news;
+}
+
+void NodeLiveness::afterRead(LockWatch& watch, WatchUpdate& update, SteadyClock::time_point now) {
+    if (!update.connected) return;
+    // The rows this read changed: judged now, so a new lock comes with its verdict; a first
+    // scan of a million keys only up to a turn's worth (the turns judge the rest).
+    const std::size_t judged = std::min(update.changed.size(), options_.maxRowsPerTurn);
+    std::vector<LockRecord> later(std::make_move_iterator(update.changed.begin() + judged),
+                                  std::make_move_iterator(update.changed.end()));
+    update.changed.resize(judged);
+    reader_.assess(update.changed);
+    for (auto& r : update.changed) {
+        if (!r.liveness) continue;
+        keep(watch, r, true, update);
+        if (const LockRecord* kept = watch.table().find(r.key)) r.findings = kept->findings;
+    }
+    std::move(later.begin(), later.end(), std::back_inserter(update.changed));
+    if (!turnInProgress_ && now < nextTurnAt_) return;
+    std::vector<LockRecord> turn = nextTurn(watch, update, judged);
+    reader_.assess(turn);
+    for (const auto& r : turn)
+        if (r.liveness) keep(watch, r, false, update);
+    if (!turnInProgress_) nextTurnAt_ = now + options_.reassessEvery;
+}
+
+}  // namespace lockscope::inspect

@@ -1,0 +1,44 @@
+#pragma once
+// Is each watched lock's holder alive? One node's share of ServerWatch's liveness option: one
+// LivenessReader on the connection the node reads (what it saw before, a renewal, a worker
+// that was connected, is evidence too), judging the rows of the node's LockWatch after each
+// read. The rows a read changed are judged at once; the others turn by turn (a killed worker's
+// lock does not change, its holder does), within the reader's own caps. A row whose verdict
+// changed joins the update's changed rows: for a front end, a new verdict is a changed row.
+
+#include <chrono>
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "lockscope/connection.h"
+#include "lockscope/inspect/liveness_reader.h"
+#include "lockscope/inspect/lock_watch.h"
+
+namespace lockscope::inspect {
+
+class NodeLiveness {
+  public:
+    // The connection must outlive this, and be the one `watch` reads (the same thread).
+    NodeLiveness(Connection& connection, LivenessOptions options);
+
+    // After a read of `watch` that reached the server: judges the rows, keeps each verdict in
+    // the watch's table and puts the rows whose verdict changed in update.changed.
+    void afterRead(LockWatch& watch, WatchUpdate& update, SteadyClock::time_point now);
+
+  private:
+    // The next rows of the table after the turn's cursor, at most maxRowsPerTurn of them, but
+    // for the first `judged` rows of the update (judged already).
+    std::vector<LockRecord> nextTurn(const LockWatch& watch, const WatchUpdate& update,
+                                     std::size_t judged);
+    // Keeps a row's new verdict; true when it changed what a front end shows.
+    bool keep(LockWatch& watch, const LockRecord& judged, bool alreadyShown, WatchUpdate& update);
+
+    LivenessOptions options_;
+    LivenessReader reader_;
+    SteadyClock::time_point nextTurnAt_{};
+    std::string cursor_;  // the last key judged by the turn in progress; empty: from the start
+    bool turnInProgress_ = false;
+};
+
+}  // namespace lockscope::inspect
