@@ -376,7 +376,7 @@ class LockTableModelTest : public QObject {
                                LockTableModel::Alive);
         };
         QCOMPARE(cell(alive).data().toString(), QStringLiteral("alive · 3 min 00 s"));
-        QCOMPARE(cell(gone).data().toString(), QStringLiteral("gone · last sign 2 min 00 s ago"));
+        QCOMPARE(cell(gone).data().toString(), QStringLiteral("gone · 2 min 00 s ago"));
         QCOMPARE(cell(unjudged).data().toString(), QStringLiteral("—"));
         QVERIFY(cell(gone)
                     .data(Qt::ToolTipRole)

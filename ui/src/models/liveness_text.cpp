@@ -80,7 +80,8 @@ QString livenessLabel(const inspect::LockRecord& record, WallClock::time_point n
                     .arg(LockTableModel::formatDuration(msBetween(*v.since, now)));
             return tr("alive");
         case Verdict::Gone:
-            if (v.since) return tr("gone · last sign %1").arg(ago(*v.since, now));
+            // Its last sign of life, short enough for the column (the tooltip says more).
+            if (v.since) return tr("gone · %1").arg(ago(*v.since, now));
             return tr("gone");
         case Verdict::Unknown:
             break;

@@ -13,8 +13,8 @@
 
 namespace lockscope::ui {
 
-// "alive · 3 min" (held since), "gone · last sign 2 min ago", "unknown", or "—" when no
-// reader judged the lock (a kind that is no lock, or liveness off).
+// "alive · 3 min" (held since), "gone · 2 min ago" (its last sign of life), "unknown", or "—" when
+// no reader judged the lock (a kind that is no lock, or liveness off).
 QString livenessLabel(const inspect::LockRecord& record, inspect::WallClock::time_point now);
 // Every evidence line with when it was seen, one per line, plain text (the tooltip).
 QString livenessEvidence(const inspect::LockRecord& record, inspect::WallClock::time_point now);

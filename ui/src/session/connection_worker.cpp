@@ -38,6 +38,9 @@ inspect::ServerWatchOptions engineOptions(const ConnectionProfile& profile,
     o.clusterAddressing = profile.clusterAddressing;
     o.scanReplicas = profile.scanReplica;
     o.watch = watch;
+    // Is each holder alive? (issue 31): the table's Alive? column, the orphan filter and the
+    // release confirmation show the engine's verdicts, read within the reader's own caps.
+    o.liveness = inspect::LivenessOptions{};
     return o;
 }
 
