@@ -116,7 +116,7 @@ ConnectionDialog::ConnectionDialog(QWidget* parent) : QDialog(parent) {
     auto* watchForm = new QFormLayout(watch);
     watchForm->addRow(tr("Name:"), name_);
     watchForm->addRow(tr("&Group:"), group_);
-    watchForm->addRow(tr("Patterns:"), patterns_);
+    watchForm->addRow(tr("&Patterns:"), patterns_);
     watchForm->addRow(tr("Load &budget:"), maxLoad_);
     watchForm->addRow(QString(), readOnly_);
     watchForm->addRow(QString(), scanReplica_);
