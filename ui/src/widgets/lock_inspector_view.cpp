@@ -99,7 +99,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->setTextElideMode(Qt::ElideMiddle);
     // Wide enough for "12 min 30 s", "last seen 2 min ago" and "redis-plus-plus" (Kind),
     // narrow enough that Findings (stretched, last) keeps 160 px on screen at 1280 px.
-    const int widths[] = {130, 125, 70, 100, 100, 115, 45, 65, 65, 65, 150, 150, 120};
+    const int widths[] = {130, 120, 65, 100, 100, 115, 45, 65, 65, 65, 150, 150, 135};
     for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
     // Node is shown beside Instance; it stays the last column of the model, so saved header
     // layouts still fit (it is hidden but on a cluster, so the others keep their places).
