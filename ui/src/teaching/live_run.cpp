@@ -6,8 +6,8 @@
 #include "lockscope/sandbox/local_redis_server.h"
 #include "lockscope/sim/live_replay.h"
 #include "lockscope/sim/transcript.h"
-#include "support/pool_run.h"
 #include "sim_text.h"
+#include "support/pool_run.h"
 
 namespace lockscope::ui {
 namespace {

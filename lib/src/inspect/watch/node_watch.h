@@ -36,7 +36,7 @@ struct NodeWatchSetup {
     bool clusterReplicas = false;
     std::chrono::milliseconds replicaRetry{10000};
     std::function<void(Connection&)> onConnection;  // ServerWatchOptions::onNodeConnection
-    std::optional<LivenessOptions> liveness;  // ServerWatchOptions::liveness
+    std::optional<LivenessOptions> liveness;        // ServerWatchOptions::liveness
 };
 
 class NodeWatch {
