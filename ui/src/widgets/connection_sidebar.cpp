@@ -179,9 +179,15 @@ void ConnectionSidebar::setProfiles(const QList<ConnectionProfile>& profiles) {
 }
 
 void ConnectionSidebar::addProfile(const ConnectionProfile& profile) {
-    profiles_.append(profile);
-    if (profile.isSandbox) sandbox_->setEnabled(false);
-    rebuild();
+    addProfiles({profile});
+}
+
+void ConnectionSidebar::addProfiles(const QList<ConnectionProfile>& profiles) {
+    for (const auto& p : profiles) {
+        profiles_.append(p);
+        if (p.isSandbox) sandbox_->setEnabled(false);
+    }
+    if (!profiles.isEmpty()) rebuild();
 }
 
 void ConnectionSidebar::updateProfile(const ConnectionProfile& profile) {

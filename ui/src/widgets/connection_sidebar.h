@@ -30,6 +30,8 @@ class ConnectionSidebar : public QWidget {
 
     void setProfiles(const QList<ConnectionProfile>& profiles);
     void addProfile(const ConnectionProfile& profile);
+    // Many at once (an import): the list is laid out once, not once per connection.
+    void addProfiles(const QList<ConnectionProfile>& profiles);
     void updateProfile(const ConnectionProfile& profile);
     void removeProfile(const QString& id);
     void setState(const QString& id, ConnectionState state, const QString& message);

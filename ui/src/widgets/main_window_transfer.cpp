@@ -76,6 +76,10 @@ void MainWindow::importChosen(const ImportConnectionsDialog& dialog) {
         QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + "/certificates";
     int imported = 0;
     QStringList failures;
+    // Gathered and added to the sidebar at once: it lists its groups again on each change,
+    // and an import can bring 10,000 connections.
+    QList<ConnectionProfile> added;
+    QStringList taken = sidebarNames(*sidebar_);
     for (const auto& connection : dialog.chosen()) {
         ImportedProfile in;
         try {
@@ -85,7 +89,8 @@ void MainWindow::importChosen(const ImportConnectionsDialog& dialog) {
             continue;
         }
         auto& p = in.profile;
-        p.name = freeName(p.name, sidebarNames(*sidebar_));
+        p.name = freeName(p.name, taken);
+        taken << p.name;
         // As a connection typed in the dialog: the secrets stay in memory for this session
         // and go to the keychain when asked to; the settings only say that they are needed.
         p.endpoint.password = in.password.toStdString();
@@ -93,9 +98,10 @@ void MainWindow::importChosen(const ImportConnectionsDialog& dialog) {
         if (!in.password.isEmpty() && remember)
             vault_->store(p.id, in.password, [](bool, const QString&) {});
         secrets_->keep(p, remember);
-        sidebar_->addProfile(p);
+        added << p;
         ++imported;
     }
+    sidebar_->addProfiles(added);
     saveProfiles();
     QString message =
         tr("Imported %n connection(s); connect each from the sidebar", nullptr, imported);
