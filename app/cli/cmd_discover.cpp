@@ -9,7 +9,7 @@
 #include "instance_scan.h"
 #include "interrupt.h"
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/discover.h"
 #include "lockscope/text_format.h"
 

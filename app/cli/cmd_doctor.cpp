@@ -10,7 +10,7 @@
 #include "interrupt.h"
 #include "lock_table_text.h"
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/text_format.h"
 
 namespace lockscope::cli {

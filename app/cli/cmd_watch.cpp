@@ -1,6 +1,6 @@
 // lockscope-cli watch: a terminal view of the locks with live countdowns. The watching itself
-// is the library's engine (lockscope/inspect/server_watch.h), the same as under the window and
-// the exporter; this command prints its events and redraws the table.
+// is the library's engine (lockscope/inspect/watch/server_watch.h), the same as under the window
+// and the exporter; this command prints its events and redraws the table.
 #include <unistd.h>
 
 #include <csignal>
@@ -12,8 +12,8 @@
 #include "connection_flags.h"
 #include "interrupt.h"
 #include "lock_table_text.h"
-#include "lockscope/inspect/holder_verdict.h"
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
+#include "lockscope/inspect/watch/server_watch.h"
 #include "lockscope/text_format.h"
 #include "watch_events.h"
 

@@ -14,7 +14,7 @@
 #include "cli_command.h"
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
-#include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/cluster/cluster_addressing.h"
 #include "lockscope/inspect/scan_options.h"
 #include "lockscope/sentinel.h"
 

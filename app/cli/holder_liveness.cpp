@@ -2,7 +2,7 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "scan_targets.h"
 
 namespace lockscope::cli {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "connection_flags.h"
-#include "lockscope/inspect/liveness_reader.h"
+#include "lockscope/inspect/liveness/liveness_reader.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::cli {

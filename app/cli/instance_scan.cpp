@@ -6,7 +6,7 @@
 #include <mutex>
 #include <thread>
 
-#include "lockscope/inspect/cluster_scan.h"
+#include "lockscope/inspect/cluster/cluster_scan.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/scanner.h"

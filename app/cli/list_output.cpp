@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "lock_table_text.h"
-#include "lockscope/inspect/holder_facts.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/formats/holder_facts.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/record_json.h"
 #include "lockscope/text_format.h"
 

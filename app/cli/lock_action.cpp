@@ -5,7 +5,7 @@
 
 #include "key_text.h"
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 
 namespace lockscope::cli {
 

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "connection_flags.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/safe_actions.h"
 
 namespace lockscope::cli {

@@ -2,7 +2,7 @@
 
 #include "lockscope/duration_text.h"
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/record_json.h"
 #include "lockscope/inspect/resource_groups.h"
 #include "lockscope/text_format.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/sentinel.h"
 
 namespace lockscope::cli {

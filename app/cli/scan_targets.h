@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "connection_flags.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 
 namespace lockscope::cli {
 

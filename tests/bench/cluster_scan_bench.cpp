@@ -22,7 +22,7 @@
 #include <vector>
 
 #include "cluster_fixture.h"
-#include "lockscope/inspect/cluster_scan.h"
+#include "lockscope/inspect/cluster/cluster_scan.h"
 #include "lockscope/inspect/hash_slot.h"
 
 using namespace lockscope;

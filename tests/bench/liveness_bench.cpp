@@ -23,8 +23,8 @@
 #include <thread>
 #include <vector>
 
-#include "lockscope/inspect/holder_verdict.h"
-#include "lockscope/inspect/liveness_reader.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
+#include "lockscope/inspect/liveness/liveness_reader.h"
 #include "lockscope/inspect/scanner.h"
 #include "lockscope/sandbox/local_redis_server.h"
 

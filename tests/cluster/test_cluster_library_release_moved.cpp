@@ -13,7 +13,7 @@
 
 #include "cluster_fixture.h"
 #include "formats_test_support.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/library_release.h"
 

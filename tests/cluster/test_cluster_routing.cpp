@@ -8,7 +8,7 @@
 #include "cluster_fixture.h"
 #include "cluster_test_keys.h"
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/safe_actions.h"
 #include "lockscope/inspect/scanner.h"

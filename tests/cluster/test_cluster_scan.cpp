@@ -10,7 +10,7 @@
 
 #include "cluster_fixture.h"
 #include "cluster_test_keys.h"
-#include "lockscope/inspect/cluster_scan.h"
+#include "lockscope/inspect/cluster/cluster_scan.h"
 #include "lockscope/inspect/hash_slot.h"
 
 namespace lockscope::inspect {

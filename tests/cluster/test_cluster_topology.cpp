@@ -8,8 +8,8 @@
 
 #include "cluster_fixture.h"
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_addressing.h"
-#include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/cluster/cluster_addressing.h"
+#include "lockscope/inspect/cluster/cluster_topology.h"
 #include "redis_fixture.h"
 #include "tls_fixture.h"
 

@@ -10,9 +10,9 @@
 #include "cluster_fixture.h"
 #include "cluster_test_keys.h"
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
+#include "lockscope/inspect/cluster/topology_refresh_policy.h"
 #include "lockscope/inspect/hash_slot.h"
-#include "lockscope/inspect/topology_refresh_policy.h"
 
 namespace lockscope::inspect {
 namespace {

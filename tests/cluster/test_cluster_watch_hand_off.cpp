@@ -11,8 +11,8 @@
 
 #include "cluster_fixture.h"
 #include "cluster_test_keys.h"
-#include "lockscope/inspect/cluster_router.h"
-#include "lockscope/inspect/cluster_watch_hand_off.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_watch_hand_off.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/lock_watch.h"
 

@@ -18,7 +18,7 @@
 #include "cluster_test_keys.h"
 #include "lockscope/exporter/lock_exporter.h"
 #include "lockscope/inspect/hash_slot.h"
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/watch/server_watch.h"
 #include "sentinel_fixture.h"
 #include "server_watch_driver.h"
 

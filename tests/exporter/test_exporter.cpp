@@ -19,7 +19,7 @@
 #include "formats_test_support.h"
 #include "lockscope/errors.h"
 #include "lockscope/exporter/lock_exporter.h"
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;

@@ -12,8 +12,8 @@
 #include <sstream>
 
 #include "formats_test_support.h"
-#include "lockscope/inspect/holder_facts.h"
-#include "lockscope/inspect/lock_families.h"
+#include "lockscope/inspect/formats/holder_facts.h"
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/inspect/scanner.h"
 #include "redis_fixture.h"
 

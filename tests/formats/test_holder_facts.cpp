@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "lockscope/inspect/holder_facts.h"
-#include "lockscope/inspect/lock_families.h"
+#include "lockscope/inspect/formats/holder_facts.h"
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/inspect/record_json.h"
 
 using namespace lockscope::inspect;

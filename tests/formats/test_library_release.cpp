@@ -11,8 +11,8 @@
 #include <thread>
 
 #include "formats_test_support.h"
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/inspect/library_release.h"
-#include "lockscope/inspect/lock_families.h"
 #include "redis_fixture.h"
 
 using namespace lockscope;

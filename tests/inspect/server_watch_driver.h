@@ -8,7 +8,7 @@
 #include <thread>
 #include <vector>
 
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/watch/server_watch.h"
 
 namespace lockscope::testing {
 

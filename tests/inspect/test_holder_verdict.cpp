@@ -5,8 +5,8 @@
 #include "liveness/client_list.h"
 #include "liveness/job_queue_evidence.h"
 #include "liveness/sidekiq_evidence.h"
-#include "lockscope/inspect/holder_verdict.h"
 #include "lockscope/inspect/library_release.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/value_classifier.h"
 #include "redis_fixture.h"
 

@@ -12,7 +12,7 @@
 #include "cli_runner.h"
 #include "liveness_support.h"
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/watch/server_watch.h"
 #include "sentinel_fixture.h"
 #include "server_watch_driver.h"
 

@@ -8,7 +8,7 @@
 #include <memory>
 
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/lock_table.h"
 
 using namespace lockscope::inspect;

@@ -5,7 +5,7 @@
 #include <future>
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/watch/server_watch.h"
 #include "redis_fixture.h"
 #include "server_watch_driver.h"
 

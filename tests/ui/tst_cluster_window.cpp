@@ -20,7 +20,7 @@
 #include "command_log_search.h"
 #include "lockscope/connection.h"
 #include "lockscope/inspect/audit_log.h"
-#include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/cluster/cluster_addressing.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "models/command_log_model.h"

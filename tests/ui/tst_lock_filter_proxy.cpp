@@ -11,7 +11,7 @@
 #include <algorithm>
 
 #include "lock_test_records.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"
 

@@ -17,7 +17,7 @@
 
 #include "lock_test_records.h"
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "models/audit_log_model.h"
 #include "models/lock_filter_proxy.h"
 #include "models/lock_table_model.h"

@@ -6,8 +6,8 @@
 #include <functional>
 
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/holder_facts.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/formats/holder_facts.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 
 namespace lockscope::exporter {
 namespace {

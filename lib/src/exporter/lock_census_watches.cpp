@@ -1,7 +1,7 @@
 #include "lock_census_watches.h"
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/lock_families.h"
+#include "lockscope/inspect/formats/lock_families.h"
 
 namespace lockscope::exporter {
 namespace {

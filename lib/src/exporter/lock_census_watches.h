@@ -1,5 +1,5 @@
 #pragma once
-// What the exporter's census reads: one watch engine (lockscope/inspect/server_watch.h) per
+// What the exporter's census reads: one watch engine (lockscope/inspect/watch/server_watch.h) per
 // instance the operator named, so on a Redis Cluster every primary is watched (and behind
 // Sentinel the service's primary, followed through failovers), as in the window and `watch`.
 // An instance is up when every node it watches answered its last read.
@@ -13,7 +13,7 @@
 #include "lockscope/endpoint.h"
 #include "lockscope/exporter/lock_census.h"
 #include "lockscope/inspect/server_facts.h"
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/watch/server_watch.h"
 
 namespace lockscope::exporter {
 

@@ -7,7 +7,7 @@
 #include "lock_census_watches.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/lock_families.h"
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/inspect/scanner.h"
 #include "lockscope/inspect/server_facts.h"
 #include "metric_families.h"

@@ -3,7 +3,7 @@
 #include <algorithm>
 
 #include "lockscope/inspect/hash_slot.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/value_classifier.h"
 
 namespace lockscope::inspect {

@@ -5,7 +5,7 @@
 #include "inspect/formats/library_shapes.h"
 #include "inspect/formats/sidekiq_release.h"
 #include "lockscope/errors.h"
-#include "lockscope/inspect/lock_families.h"
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/text_format.h"
 
 namespace lockscope::inspect {

@@ -14,7 +14,7 @@
 #include "keyspace_sweep.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/hash_slot.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/lock_shape.h"
 #include "lockscope/inspect/pacer.h"
 #include "lockscope/inspect/scanner.h"

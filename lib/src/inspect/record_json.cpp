@@ -4,8 +4,8 @@
 
 #include "json_text.h"
 #include "lockscope/inspect/doctor.h"
-#include "lockscope/inspect/holder_facts.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/formats/holder_facts.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 
 namespace lockscope::inspect {
 namespace {

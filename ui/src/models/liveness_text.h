@@ -8,7 +8,7 @@
 #include <QString>
 #include <optional>
 
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::ui {

@@ -1,7 +1,7 @@
 #include "models/lock_row_compare.h"
 
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/inspect/lock_age.h"
-#include "lockscope/inspect/lock_families.h"
 
 #include <bit>
 #include <chrono>

@@ -1,15 +1,15 @@
 #include "models/lock_table_model.h"
 
 #include "lockscope/duration_text.h"
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 
 #include <QColor>
 #include <QFont>
 #include <QFontDatabase>
 #include <algorithm>
 
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/inspect/lock_age.h"
-#include "lockscope/inspect/lock_families.h"
 #include "models/finding_text.h"
 #include "models/liveness_text.h"
 

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 
 namespace lockscope::ui {
 

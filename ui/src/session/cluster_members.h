@@ -10,7 +10,7 @@
 #include <optional>
 
 #include "lockscope/endpoint.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 
 namespace lockscope::ui {
 

@@ -6,7 +6,7 @@
 #include <QStringList>
 
 #include "lockscope/endpoint.h"
-#include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/cluster/cluster_addressing.h"
 #include "lockscope/sentinel.h"
 
 namespace lockscope::ui {

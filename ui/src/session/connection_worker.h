@@ -25,11 +25,11 @@
 #include <utility>
 
 #include "lockscope/connection.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/lock_watch.h"
 #include "lockscope/inspect/safe_actions.h"
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/watch/server_watch.h"
 #include "models/command_log_entry.h"
 #include "session/connection_profile.h"
 #include "session/lock_action.h"

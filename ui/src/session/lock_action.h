@@ -8,7 +8,7 @@
 
 #include "lockscope/connection.h"
 #include "lockscope/inspect/audit_log.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/safe_actions.h"
 

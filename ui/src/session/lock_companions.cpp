@@ -5,8 +5,8 @@
 #include <set>
 #include <string>
 
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/inspect/library_release.h"
-#include "lockscope/inspect/lock_families.h"
 
 namespace lockscope::ui {
 namespace {

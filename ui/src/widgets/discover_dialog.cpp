@@ -13,7 +13,7 @@
 #include <chrono>
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/sentinel.h"
 #include "support/pool_run.h"
 

@@ -7,7 +7,7 @@
 #include <QVBoxLayout>
 #include <algorithm>
 
-#include "lockscope/inspect/lock_families.h"
+#include "lockscope/inspect/formats/lock_families.h"
 #include "lockscope/inspect/redlock_group.h"
 #include "lockscope/inspect/resource_groups.h"
 #include "models/lock_table_model.h"

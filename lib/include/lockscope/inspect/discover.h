@@ -15,7 +15,7 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/scanner.h"
 

@@ -9,7 +9,7 @@
 #include <utility>
 #include <vector>
 
-#include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/cluster/cluster_topology.h"
 #include "lockscope/inspect/lock_record.h"
 #include "lockscope/inspect/server_facts.h"
 #include "lockscope/inspect/value_classifier.h"

@@ -1,4 +1,4 @@
-#include "lockscope/inspect/cluster_addressing.h"
+#include "lockscope/inspect/cluster/cluster_addressing.h"
 
 #include <charconv>
 

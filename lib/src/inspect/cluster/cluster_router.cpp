@@ -1,4 +1,4 @@
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 
 #include <thread>
 

@@ -1,4 +1,4 @@
-#include "lockscope/inspect/cluster_scan.h"
+#include "lockscope/inspect/cluster/cluster_scan.h"
 
 #include <algorithm>
 #include <charconv>

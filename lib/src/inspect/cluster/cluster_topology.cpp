@@ -1,4 +1,4 @@
-#include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/cluster/cluster_topology.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,4 +1,4 @@
-#include "lockscope/inspect/cluster_watch_hand_off.h"
+#include "lockscope/inspect/cluster/cluster_watch_hand_off.h"
 
 #include <map>
 #include <optional>
@@ -6,7 +6,7 @@
 #include <utility>
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/cluster/cluster_topology.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/value_classifier.h"
 

@@ -7,7 +7,7 @@
 #include <bitset>
 #include <vector>
 
-#include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/cluster/cluster_topology.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::inspect {

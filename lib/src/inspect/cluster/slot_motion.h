@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/cluster/cluster_topology.h"
 
 namespace lockscope::inspect {
 

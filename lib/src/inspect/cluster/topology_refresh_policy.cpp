@@ -1,4 +1,4 @@
-#include "lockscope/inspect/topology_refresh_policy.h"
+#include "lockscope/inspect/cluster/topology_refresh_policy.h"
 
 #include <algorithm>
 

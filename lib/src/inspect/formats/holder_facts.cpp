@@ -1,4 +1,4 @@
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 
 #include <charconv>
 #include <cstdio>

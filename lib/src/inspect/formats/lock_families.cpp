@@ -1,4 +1,4 @@
-#include "lockscope/inspect/lock_families.h"
+#include "lockscope/inspect/formats/lock_families.h"
 
 #include <algorithm>
 #include <charconv>
@@ -6,7 +6,7 @@
 #include <unordered_map>
 
 #include "library_shapes.h"
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 
 namespace lockscope::inspect {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::inspect::liveness {

@@ -1,8 +1,8 @@
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 
 #include <algorithm>
 
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 
 namespace lockscope::inspect {
 namespace {

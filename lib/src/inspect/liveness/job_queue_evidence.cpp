@@ -4,7 +4,7 @@
 
 #include "lockscope/duration_text.h"
 #include "lockscope/errors.h"
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 #include "lockscope/text_format.h"
 
 namespace lockscope::inspect::liveness {

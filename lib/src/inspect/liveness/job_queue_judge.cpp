@@ -1,7 +1,7 @@
 #include "job_queue_judge.h"
 
 #include "job_queue_evidence.h"
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 #include "lockscope/text_format.h"
 
 namespace lockscope::inspect::liveness {

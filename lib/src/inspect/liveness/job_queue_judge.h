@@ -13,8 +13,8 @@
 
 #include "client_list.h"
 #include "lockscope/connection.h"
-#include "lockscope/inspect/holder_verdict.h"
-#include "lockscope/inspect/liveness_reader.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
+#include "lockscope/inspect/liveness/liveness_reader.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::inspect::liveness {

@@ -1,4 +1,4 @@
-#include "lockscope/inspect/liveness_reader.h"
+#include "lockscope/inspect/liveness/liveness_reader.h"
 
 #include <thread>
 

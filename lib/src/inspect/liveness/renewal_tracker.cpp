@@ -4,7 +4,7 @@
 #include <functional>
 
 #include "lockscope/duration_text.h"
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 
 namespace lockscope::inspect::liveness {
 namespace {

@@ -13,7 +13,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::inspect::liveness {

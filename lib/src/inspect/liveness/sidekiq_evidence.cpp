@@ -3,7 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/holder_facts.h"
+#include "lockscope/inspect/formats/holder_facts.h"
 #include "lockscope/text_format.h"
 
 namespace lockscope::inspect::liveness {

@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/inspect/holder_verdict.h"
-#include "lockscope/inspect/liveness_reader.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
+#include "lockscope/inspect/liveness/liveness_reader.h"
 #include "lockscope/inspect/lock_record.h"
 #include "sidekiq_evidence.h"
 

@@ -5,7 +5,7 @@
 #include <string_view>
 #include <unordered_set>
 
-#include "lockscope/inspect/holder_verdict.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 
 namespace lockscope::inspect {
 namespace {

@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/inspect/liveness_reader.h"
+#include "lockscope/inspect/liveness/liveness_reader.h"
 #include "lockscope/inspect/lock_watch.h"
 
 namespace lockscope::inspect {

@@ -17,8 +17,8 @@
 
 #include "lockscope/connection.h"
 #include "lockscope/inspect/lock_watch.h"
-#include "lockscope/inspect/server_watch.h"
-#include "lockscope/inspect/watch_event.h"
+#include "lockscope/inspect/watch/server_watch.h"
+#include "lockscope/inspect/watch/watch_event.h"
 #include "node_liveness.h"
 #include "reconnect_backoff.h"
 #include "replica_choice.h"

@@ -11,8 +11,8 @@
 #include <vector>
 
 #include "lockscope/connection.h"
-#include "lockscope/inspect/cluster_router.h"
-#include "lockscope/inspect/watch_event.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
+#include "lockscope/inspect/watch/watch_event.h"
 #include "lockscope/sentinel.h"
 
 namespace lockscope::inspect {

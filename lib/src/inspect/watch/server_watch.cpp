@@ -1,12 +1,12 @@
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/watch/server_watch.h"
 
 #include <algorithm>
 #include <condition_variable>
 #include <mutex>
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_router.h"
-#include "lockscope/inspect/cluster_watch_hand_off.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_watch_hand_off.h"
 #include "lockscope/sentinel_switches.h"
 #include "node_watch.h"
 #include "server_watch_impl.h"

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_watch_hand_off.h"
+#include "lockscope/inspect/cluster/cluster_watch_hand_off.h"
 #include "server_watch_impl.h"
 
 namespace lockscope::inspect {

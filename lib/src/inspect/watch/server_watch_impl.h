@@ -6,8 +6,8 @@
 #include <optional>
 #include <vector>
 
-#include "lockscope/inspect/cluster_router.h"
-#include "lockscope/inspect/server_watch.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
+#include "lockscope/inspect/watch/server_watch.h"
 #include "lockscope/sentinel_switches.h"
 #include "node_watch.h"
 

@@ -1,4 +1,4 @@
-#include "lockscope/inspect/watch_event.h"
+#include "lockscope/inspect/watch/watch_event.h"
 
 namespace lockscope::inspect {
 namespace {

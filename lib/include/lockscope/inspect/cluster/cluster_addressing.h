@@ -11,7 +11,7 @@
 #include <string_view>
 
 #include "lockscope/endpoint.h"
-#include "lockscope/inspect/cluster_topology.h"
+#include "lockscope/inspect/cluster/cluster_topology.h"
 
 namespace lockscope::inspect {
 

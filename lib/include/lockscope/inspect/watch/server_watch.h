@@ -22,10 +22,10 @@
 
 #include "lockscope/connection.h"
 #include "lockscope/endpoint.h"
-#include "lockscope/inspect/cluster_addressing.h"
-#include "lockscope/inspect/liveness_reader.h"
+#include "lockscope/inspect/cluster/cluster_addressing.h"
+#include "lockscope/inspect/liveness/liveness_reader.h"
 #include "lockscope/inspect/lock_watch.h"
-#include "lockscope/inspect/watch_event.h"
+#include "lockscope/inspect/watch/watch_event.h"
 #include "lockscope/sentinel.h"
 
 namespace lockscope::inspect {

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/scanner.h"
 
 namespace lockscope::inspect {

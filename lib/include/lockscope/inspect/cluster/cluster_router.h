@@ -20,9 +20,9 @@
 
 #include "lockscope/connection.h"
 #include "lockscope/errors.h"
-#include "lockscope/inspect/cluster_addressing.h"
-#include "lockscope/inspect/cluster_topology.h"
-#include "lockscope/inspect/topology_refresh_policy.h"
+#include "lockscope/inspect/cluster/cluster_addressing.h"
+#include "lockscope/inspect/cluster/cluster_topology.h"
+#include "lockscope/inspect/cluster/topology_refresh_policy.h"
 
 namespace lockscope::inspect {
 

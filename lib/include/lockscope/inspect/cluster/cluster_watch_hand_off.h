@@ -12,7 +12,7 @@
 #include <vector>
 
 #include "lockscope/endpoint.h"
-#include "lockscope/inspect/cluster_router.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/lock_watch.h"
 
 namespace lockscope::inspect {
