@@ -114,6 +114,14 @@ class TestConnectionGroups : public QObject {
         QTRY_VERIFY_WITH_TIMEOUT(
             headerOf(sidebar, QStringLiteral("production"))->text().contains("3 locks"), 10000);
         QTRY_VERIFY_WITH_TIMEOUT(rowText(sidebar, "orders").contains("% load"), 10000);
+        // One lock reads "1 lock" ("1 locks" read as a bug), on the row and the header.
+        Connection::open(cacheServer.endpoint())
+            .command({"SET", "lock:cache-warm", "tok", "PX", "600000"});
+        QTRY_VERIFY2_WITH_TIMEOUT(rowText(sidebar, "cache").contains(" 1 lock ") ||
+                                      rowText(sidebar, "cache").endsWith(" 1 lock"),
+                                  qPrintable(rowText(sidebar, "cache")), 10000);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            headerOf(sidebar, QStringLiteral("production"))->text().contains("4 locks"), 10000);
         // The sidebar keeps its names and figures readable at 1280 px (the teaching panel's
         // width once forced the window wider than the screen and the sidebar to 150 px).
         QCOMPARE(w.width(), 1280);

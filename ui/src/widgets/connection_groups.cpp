@@ -16,6 +16,11 @@ bool byName(const QString& a, const QString& b) {
     return c != 0 ? c < 0 : a < b;
 }
 
+// "1 lock", "2 locks" ("1 locks" read as a bug in the sidebar).
+QString lockCountText(int locks) {
+    return locks == 1 ? tr("1 lock") : tr("%1 locks").arg(QLocale().toString(locks));
+}
+
 }  // namespace
 
 QList<SidebarGroup> groupConnections(const QList<ConnectionProfile>& profiles) {
@@ -54,15 +59,14 @@ QString groupHeaderText(const SidebarGroup& group, const QList<ConnectionProfile
     QString text = (group.members.size() == 1 ? tr("1 connection")
                                               : tr("%1 connections").arg(group.members.size())) +
                    QStringLiteral(" · ") + tr("%1 connected").arg(open);
-    if (anyCounted) text += QStringLiteral(" · ") + tr("%1 locks").arg(QLocale().toString(locks));
+    if (anyCounted) text += QStringLiteral(" · ") + lockCountText(locks);
     return text;
 }
 
 QString figuresText(const ConnectionFigures& figures) {
     if (figures.state == ConnectionState::Stopped) return {};
     QString text;
-    if (figures.locks >= 0)
-        text += QStringLiteral(" · ") + tr("%1 locks").arg(QLocale().toString(figures.locks));
+    if (figures.locks >= 0) text += QStringLiteral(" · ") + lockCountText(figures.locks);
     if (figures.load >= 0)
         text += QStringLiteral(" · ") + (figures.load < 0.001
                                              ? tr("<0.1% load")
