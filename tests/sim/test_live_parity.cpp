@@ -6,6 +6,8 @@
 
 #include "live_parity_support.h"
 #include "lockscope/errors.h"
+#include "lockscope/lock_scripts.h"
+#include "lockscope/script.h"
 #include "lockscope/sim/live_replay.h"
 #include "redis_fixture.h"
 
@@ -58,6 +60,28 @@ TEST_F(LiveParity, GetThenDel) {
 }
 TEST_F(LiveParity, AtomicCounter) {
     expectParity("atomic-counter", 1000);
+}
+
+// Issue 34: a second live run on the same server found the scripts the first one left in
+// its cache, while the model started empty and expected NOSCRIPT. The model learns the
+// server's cache, and the cache is left as it was: other clients of the server may rely on
+// the scripts they loaded.
+TEST_F(LiveParity, ASecondRunOnTheSameServerAgrees) {
+    const Scenario& scenario = scenarioNamed("fixed-report");
+    const ScenarioParams params = scenario.defaults();
+    const RunResult simulated = runSimulated(scenario, params, 5);
+    LiveOptions options;
+    options.endpoint = endpoint();
+    options.realMsPerVirtualSecond = 20;
+    expectSameStory(runLive(scenario, params, 5, options), simulated);
+    const std::string release = scripts::release().sha1();
+    ASSERT_EQ(observer().command({"SCRIPT", "EXISTS", release})[0].integer(), 1);
+
+    const RunResult again = runLive(scenario, params, 5, options);
+    EXPECT_TRUE(again.divergences.empty()) << again.divergences.front();
+    EXPECT_EQ(again.outcome, simulated.outcome);
+    EXPECT_EQ(observer().command({"SCRIPT", "EXISTS", release})[0].integer(), 1);
+    EXPECT_EQ(keyCount(), 0);
 }
 
 TEST_F(LiveParity, RefusesToTouchExistingKeys) {

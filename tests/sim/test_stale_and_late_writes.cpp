@@ -8,6 +8,7 @@
 
 #include "lockscope/sim/explorer.h"
 #include "lockscope/sim/run_verdict.h"
+#include "lockscope/sim/scenario_file.h"
 #include "lockscope/sim/write_order.h"
 #include "sim_test_support.h"
 
@@ -20,14 +21,22 @@ bool says(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-int exploredStaleWrites(const std::string& name, const std::vector<std::string>& sets) {
+// The story with its defaults changed by "name=value" assignments, as a scenario file.
+ScenarioFile storyFile(const std::string& name, const std::vector<std::string>& sets) {
     ScenarioFile file;
     file.story = name;
     ScenarioParams params = scenarioNamed(name).defaults();
     for (const auto& s : sets) params.assign(s);
     for (const ParamSpec& p : scenarioNamed(name).params)
         file.params.emplace_back(p.name, params.get(p.name));
-    return explore(file, 1).properties[static_cast<int>(Property::StaleWriteAccepted)].breaks;
+    return file;
+}
+
+int exploredStaleWrites(const std::string& name, const std::vector<std::string>& sets,
+                        int budget = 1) {
+    return explore(storyFile(name, sets), budget)
+        .properties[static_cast<int>(Property::StaleWriteAccepted)]
+        .breaks;
 }
 
 }  // namespace
@@ -92,6 +101,23 @@ TEST(StaleAndLateWrites, AWriteAfterTheNewerHoldersIsStale) {
     RunResult fenced = simulate("redlock-gc-pause", {"fencing=1"});
     EXPECT_EQ(fenced.outcome.staleWritesAccepted, 0);
     EXPECT_EQ(fenced.outcome.staleWritesRejected, 1);
+}
+
+// The lead's decision: a holder's place in the order is the moment it learned it holds the
+// lock, when its token is handed out, not when its SETs ran. client1 SETs at 0 s but, paused
+// 5 s, counts its replies at 5 s, after client2 (2.05 s): client1 is the newer holder, its
+// higher token is right, and its write after client2's is no stale write. --explore over the
+// whole menu (which pauses client1 so) finds none with the counter, but the trap's and the
+// unfenced stale writes remain.
+TEST(StaleAndLateWrites, TheHolderOrderIsWhenEachLearnedItHoldsTheLock) {
+    ScenarioFile file = storyFile("redlock-clock-jump", {"fencing=1"});
+    file.forks.push_back(parsePauseFlag("client1@0+5000"));
+    const std::unique_ptr<Replay> paused = openScenario(file);
+    EXPECT_EQ(paused->outcome().staleWritesAccepted, 0);
+    EXPECT_EQ(paused->outcome().overlappingHolds, 1);
+    EXPECT_EQ(exploredStaleWrites("redlock-clock-jump", {"fencing=1"}, 500), 0);
+    EXPECT_GT(exploredStaleWrites("redlock-clock-jump", {"fencing=0"}, 500), 0);
+    EXPECT_GT(exploredStaleWrites("redlock-gc-pause", {"fencing=2"}, 500), 0);
 }
 
 // Item 1, decided: the trap's number is the row's version read when the client writes, plus

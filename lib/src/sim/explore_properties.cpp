@@ -40,7 +40,7 @@ bool writeAfterStaleRead(const Recording& r) {
 }  // namespace
 
 bool mutualExclusionBroken(const Recording& recording, const OutcomeSummary& outcome) {
-    if (outcome.distributedStory) return outcome.overlappingHolds > 0;
+    if (outcome.countsBeliefOverlaps) return outcome.overlappingHolds > 0;
     return beliefsOverlap(lockBeliefs(recording));
 }
 
@@ -79,7 +79,7 @@ bool stuckLock(const Recording& r) {
 std::vector<std::string> overlappingPairs(const Recording& recording,
                                           const OutcomeSummary& outcome) {
     std::vector<std::string> names;
-    if (outcome.distributedStory) return names;
+    if (outcome.countsBeliefOverlaps) return names;
     for (const auto& [a, b] : overlappingBelievers(lockBeliefs(recording)))
         names.push_back(recording.lane(a)->name + " and " + recording.lane(b)->name);
     return names;

@@ -8,6 +8,8 @@
 #include "lockscope/connection.h"
 #include "lockscope/errors.h"
 #include "lockscope/fenced_store.h"
+#include "lockscope/lock_scripts.h"
+#include "lockscope/script.h"
 #include "lockscope/sim/live_fenced_resource.h"
 #include "lockscope/sim/live_redis_backend.h"
 #include "lockscope/sim/simulator.h"
@@ -58,6 +60,28 @@ void runPaced(World& world, RunResult& result, LiveBackends live, int scale,
     Simulator::runToEnd(world, result.recording, live);
 }
 
+// The user's server keeps its script cache between runs (a second live run, another
+// client's SCRIPT LOAD), while the model starts empty: its EVALSHA would answer NOSCRIPT
+// where the server runs the script. The model learns which of the stories' scripts the
+// server has; flushing the cache instead would break other clients of a shared server that
+// load their scripts once. A server that refuses SCRIPT EXISTS teaches nothing.
+void learnScriptCache(Connection& connection, ModelRedis& model) {
+    const std::vector<const Script*> scripts = {&scripts::acquire(), &scripts::acquireOrRenew(),
+                                                &scripts::redlockAcquire(), &scripts::extend(),
+                                                &scripts::release()};
+    std::vector<std::string_view> argv = {"SCRIPT", "EXISTS"};
+    for (const Script* script : scripts) argv.push_back(script->sha1());
+    Reply cached;
+    try {
+        cached = connection.command(Connection::Argv(argv));
+    } catch (const ReplyError&) {
+        return;  // SCRIPT refused (renamed, or not allowed to this user)
+    }
+    if (!cached.view().isArray()) return;
+    for (std::size_t i = 0; i < scripts.size(); ++i)
+        if (cached[i].integer() == 1) model.loadScript(scripts[i]->sha1());
+}
+
 // A single-server story on the user's server: it must not hold the story's keys, and
 // loses them again at the end, whatever happens.
 void runOnEndpoint(const Scenario& scenario, World& world, RunResult& result, int scale,
@@ -68,6 +92,7 @@ void runOnEndpoint(const Scenario& scenario, World& world, RunResult& result, in
             throw InvalidArgumentError("live replay of " + scenario.name + " needs " + key +
                                        " to be absent on " + options.endpoint.display() +
                                        "; it exists (use an empty test server)");
+    learnScriptCache(connection, world.redis());
     LiveRedisBackend backend(connection, scale);
     LiveBackends live;
     live.redis = {&backend};

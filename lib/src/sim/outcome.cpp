@@ -54,7 +54,7 @@ std::string formatScript(const OutcomeSummary& o) {
 }
 
 std::string formatOutcome(const OutcomeSummary& o) {
-    if (o.distributedStory) return formatDistributed(o);
+    if (o.countsBeliefOverlaps) return formatDistributed(o);
     if (o.scriptOnly) return formatScript(o);
     std::string s;
     auto line = [&](const char* name, int value) { lockscope::sim::line(s, name, value); };

@@ -37,7 +37,7 @@ std::string listed(const Phrases& pairs) {
 
 // The report stories are the ones whose email should go out exactly once.
 bool reportStory(const OutcomeSummary& o) {
-    return !o.scriptOnly && !o.distributedStory;
+    return !o.scriptOnly && !o.countsBeliefOverlaps;
 }
 
 // Why the counter lost updates, from what the rules saw at each write-back: a lock that
@@ -169,7 +169,8 @@ bool lockIsTheResult(const OutcomeSummary& o) {
 // What "correct" means for this kind of story, said only when nothing above was counted.
 std::string whatHeld(const OutcomeSummary& o) {
     if (o.lostUpdates >= 0) return "no update was lost";
-    if (o.distributedStory) return "no two clients held the lock at once and no result was wrong";
+    if (o.countsBeliefOverlaps)
+        return "no two clients held the lock at once and no result was wrong";
     if (o.scriptOnly) return "no client deleted a lock it did not own";
     return "one report email, no duplicate run and no corrupted write";
 }

@@ -88,22 +88,31 @@ bool StepContext::sendEmailOnce() {
 
 namespace {
 
-// When the writer last got the lock (on any node): its tenure's place in the order the lock
-// changed hands. -1: it never held it.
-VirtualMs lastGrant(const World& world, const std::string& actor) {
-    VirtualMs latest = -1;
+// Where the writer's tenure falls in the order the lock changed hands: the moment it last
+// learned it holds the lock, which is also when its fencing token is handed out. Not when its
+// SET ran: a Redlock client that pauses while counting its replies becomes the holder when it
+// finishes counting, after a client whose SETs ran later may already hold it (Kleppmann).
+// Clients that record what they believe (Redlock, failover, watchdog) learn it when they
+// believe; a single-node job learns it from its SET's reply, which the model gives the
+// instant the SET runs. -1: it never held it.
+VirtualMs learnedItHolds(const World& world, const std::string& actor) {
+    VirtualMs believed = -1;
+    for (const Belief& b : world.beliefs)
+        if (b.actor == actor && b.resource == world.lockKey) believed = std::max(believed, b.since);
+    if (believed >= 0) return believed;
+    VirtualMs replied = -1;
     for (std::size_t n = 0; n < world.nodes.size(); ++n)
         if (const Holding* h = world.lastHoldingOf(actor, static_cast<int>(n)))
-            latest = std::max(latest, h->since);
-    return latest;
+            replied = std::max(replied, h->since);
+    return replied;
 }
 
 // Judges a write to the report row by the one definition (write_order.h) and counts it.
 WriteClass judgeReportWrite(World& world, const std::string& actor, bool accepted,
                             std::optional<std::int64_t> fence) {
-    const VirtualMs grant = lastGrant(world, actor);
-    const WriteClass c = world.reportWrites.judge(
-        {actor + "@" + std::to_string(grant), grant, holdsLockNow(world, actor), accepted, fence});
+    const VirtualMs tenure = learnedItHolds(world, actor);
+    const WriteClass c = world.reportWrites.judge({actor + "@" + std::to_string(tenure), tenure,
+                                                   holdsLockNow(world, actor), accepted, fence});
     OutcomeSummary& o = world.outcome;
     switch (c) {
         case WriteClass::Current:

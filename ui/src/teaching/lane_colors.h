@@ -22,6 +22,11 @@ struct LaneColors {
     static QColor bad(const QPalette& palette);       // red
     static QColor cursor(const QPalette& palette);    // the "now" line
     static QColor question(const QPalette& palette);  // a predict prompt: dark amber
+    // The colour with this alpha (0..255): a band's fill, a grid line.
+    static QColor translucent(QColor color, int alpha) {
+        color.setAlpha(alpha);
+        return color;
+    }
     // Black or white, whichever reads better on this fill.
     static QColor textOn(const QColor& fill);
 };

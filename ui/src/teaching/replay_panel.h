@@ -13,6 +13,7 @@
 
 #include "lockscope/sim/explorer.h"
 #include "lockscope/sim/replay.h"
+#include "slide_exporter.h"
 
 class QCheckBox;
 class QPainter;
@@ -76,15 +77,9 @@ class ReplayPanel : public QWidget {
     bool exportPdf(const QString& path, QSize size = kSlideSize);
     bool exportSlides(const QString& path, QSize size = kSlideSize);
     QString forkNote() const;
-    // What the last slide drawn was given (tests): its narration's and legend's type in
-    // pixels, whether the narration fit its box, whether every table label was whole.
-    struct SlideFacts {
-        int narrationPx = 0;
-        int legendPx = 0;
-        bool narrationWhole = false;
-        bool tableLabelsWhole = false;
-    };
-    const SlideFacts& lastSlide() const { return slide_; }
+    // What the last slide drawn was given (tests): its type sizes, whether all of it fit.
+    using SlideFacts = SlideExporter::SlideFacts;
+    const SlideFacts& lastSlide();
     // Where the "now" cursor is drawn: the current beat's time, or between it and the next
     // beat's while the story plays (replay_panel_glide.cpp).
     sim::VirtualMs cursorTime() const;
@@ -171,16 +166,13 @@ class ReplayPanel : public QWidget {
     void showError(const QString& message);  // red, and lastError()
     void showInfo(const QString& message);
     void exportWithDialog(ExportKind kind);
-    void paintSlide(QPainter& painter, const QSizeF& size);
-    QString slideNarrationHtml() const;
-    void drawTable(QPainter& painter, const QRectF& into);
-    bool writePdf(const QString& path, const QSize& size, bool everyBeat);
+    SlideExporter& slides();
+    bool exported(bool ok);
     void saveWithDialog();
     void exploreWithDialog();
     void openWithDialog();
     void showForks();  // the sidebar's list of the user's forks
     void adoptReplay(std::unique_ptr<sim::Replay> replay);
-    void prepareExport();
     void showLiveResult();
     void updateLegend();
     void setZoom(double factor);
@@ -232,7 +224,7 @@ class ReplayPanel : public QWidget {
     QWidget* sidebar_ = nullptr;
     QToolButton* presenterButton_ = nullptr;
     bool presenter_ = false;
-    SlideFacts slide_;
+    std::unique_ptr<SlideExporter> slides_;
     double zoomBeforePresenter_ = 1.0;
 };
 

@@ -1,14 +1,9 @@
 // ReplayPanel's "Explore faults": the simulator runs every schedule of one or two faults
-// from its bounded menu (sim::explore) for the story as it stands, and a table says how
-// many break each property, with the shortest counterexample, which opens as a story.
-#include <QDialog>
-#include <QDialogButtonBox>
-#include <QHeaderView>
-#include <QLabel>
-#include <QPushButton>
+// from its bounded menu (sim::explore) for the story as it stands; ExploreDialog shows the
+// result, and a chosen shortest counterexample opens as the story.
 #include <QTableWidget>
-#include <QVBoxLayout>
 
+#include "explore_dialog.h"
 #include "lockscope/sim/explorer.h"
 #include "replay_panel.h"
 #include "sim_text.h"
@@ -20,23 +15,7 @@ sim::ExploreResult ReplayPanel::exploreFaults(int budget) {
 }
 
 QTableWidget* ReplayPanel::exploreTable(const sim::ExploreResult& result) {
-    auto* table = new QTableWidget(static_cast<int>(result.properties.size()), 3);
-    table->setObjectName(QStringLiteral("exploreTable"));
-    table->setHorizontalHeaderLabels(
-        {tr("Property"), tr("Schedules that break it"), tr("Shortest counterexample")});
-    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    table->verticalHeader()->hide();
-    table->horizontalHeader()->setStretchLastSection(true);
-    for (int r = 0; r < table->rowCount(); ++r) {
-        const sim::PropertyResult& p = result.properties[r];
-        table->setItem(r, 0, new QTableWidgetItem(qs(sim::toString(p.property))));
-        table->setItem(r, 1,
-                       new QTableWidgetItem(tr("%1 of %2").arg(p.breaks).arg(result.schedules)));
-        table->setItem(r, 2,
-                       new QTableWidgetItem(p.shortest ? qs(p.shortestText) : tr("none found")));
-    }
-    table->resizeColumnsToContents();
-    return table;
+    return ExploreDialog::table(result);
 }
 
 bool ReplayPanel::openCounterexample(const sim::ExploreResult& result, int property) {
@@ -59,28 +38,10 @@ void ReplayPanel::exploreWithDialog() {
         showError(qs(e.what()));
         return;
     }
-    QDialog dialog(this);
-    dialog.setWindowTitle(tr("Explore faults: %1").arg(qs(result.story)));
-    auto* layout = new QVBoxLayout(&dialog);
-    auto* intro = new QLabel(tr("%1 schedules of one or two faults (each instance crashes, or "
-                                "pauses 500 ms, 5 s, 15 s or 40 s, at up to ten moments; and "
-                                "%2 faults of the story's servers or network), simulated by the "
-                                "same rules as the story.")
-                                 .arg(result.schedules)
-                                 .arg(result.serverFaults));
-    intro->setWordWrap(true);
-    layout->addWidget(intro);
-    QTableWidget* table = exploreTable(result);
-    layout->addWidget(table);
-    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Close);
-    QPushButton* open =
-        buttons->addButton(tr("Open the selected counterexample"), QDialogButtonBox::ActionRole);
-    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
-    connect(open, &QPushButton::clicked, &dialog, [&] {
-        if (openCounterexample(result, table->currentRow())) dialog.accept();
+    ExploreDialog dialog(result, this);
+    connect(&dialog, &ExploreDialog::counterexampleChosen, this, [&](int property) {
+        if (openCounterexample(result, property)) dialog.accept();
     });
-    layout->addWidget(buttons);
-    dialog.resize(900, 300);
     dialog.exec();
 }
 

@@ -63,8 +63,11 @@ struct OutcomeSummary {
     int updatesWithoutLock = 0;
     int updatesAfterLockExpired = 0;
 
-    // Several servers (Redlock, failover, seat-hold). Counted by the same rules.
-    bool distributedStory = false;  // set by those scenarios: formatOutcome shows this block
+    // Stories whose clients tell the rules what they believe they hold (Redlock, failover,
+    // seat-hold, and watchdog on one server): two holders at once is counted from those
+    // beliefs, not read from the lanes. Not "several servers": the watchdog story has one.
+    // Set by those scenarios: formatOutcome shows this block and --explore reads its count.
+    bool countsBeliefOverlaps = false;
     int overlappingHolds = 0;  // a client came to believe it held what another believed it held
     // What made each overlap possible (the earlier holder's key was gone where the later got
     // it): its lease had run out, a failover promoted a node without it, a clock jumped.

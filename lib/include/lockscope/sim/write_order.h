@@ -23,7 +23,9 @@ namespace lockscope::sim {
 struct WriteAttempt {
     std::string holder;  // one tenure of the lock: an actor and its grant, a worker and round
     // Where the holder's tenure falls in the order the lock changed hands: a later tenure
-    // has a higher rank (the grant's time in a story, the fence in a torture run). Two
+    // has a higher rank. In a story it is the moment the holder learned it holds the lock (it
+    // finished counting its replies, or got its SET's reply), when its token is handed out;
+    // in a torture run it is the fence. Two
     // tenures of different holders with the same rank cannot be ordered: each counts as
     // newer than the other.
     std::int64_t rank = 0;

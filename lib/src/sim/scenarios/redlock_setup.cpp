@@ -32,7 +32,7 @@ Scenario redlockScenario(VirtualMs work, VirtualMs client2At) {
 
 RedlockStory setUpRedlock(World& world, Recording& recording, const ScenarioParams& params,
                           int nodes) {
-    world.outcome.distributedStory = true;
+    world.outcome.countsBeliefOverlaps = true;
     RedlockStory story;
     story.client1 = addLane(recording, LaneKind::Instance, "client1", "Redlock client");
     story.client2 = addLane(recording, LaneKind::Instance, "client2", "Redlock client");

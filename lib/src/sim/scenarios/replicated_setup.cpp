@@ -24,7 +24,7 @@ std::vector<ServerFault> replicaSetFaults() {
 
 void setUpReplicaSet(World& world, Recording& recording, const ScenarioParams& params,
                      ReplicaSetSpec& spec) {
-    world.outcome.distributedStory = true;
+    world.outcome.countsBeliefOverlaps = true;
     spec.lag = params.get("lag_ms");
     spec.failoverAt = params.get("failover_at_ms");
     world.lockKey = spec.key;

@@ -37,7 +37,7 @@ void build(World& world, Recording& recording, const ScenarioParams& params) {
     const LaneId laneA = addLane(recording, LaneKind::Instance, "a", "client with a watchdog");
     const LaneId laneB = addLane(recording, LaneKind::Instance, "b", "client with a watchdog");
     // Overlaps, stale writes and the fence: the lines of the Redlock and failover stories.
-    world.outcome.distributedStory = true;
+    world.outcome.countsBeliefOverlaps = true;
     world.lockKey = kKey;
     world.fenceKey = kFence;
     world.node().keyLane = addLane(recording, LaneKind::RedisKey, kKey, "Redis key");
