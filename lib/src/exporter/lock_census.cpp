@@ -3,7 +3,6 @@
 #include <fnmatch.h>
 
 #include <algorithm>
-#include <functional>
 
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/formats/holder_facts.h"
@@ -11,18 +10,6 @@
 
 namespace lockscope::exporter {
 namespace {
-
-std::uint64_t keyHash(const inspect::LockRecord& r) {
-    std::uint64_t h = std::hash<std::string>{}(r.key);
-    return h ^ (std::hash<std::string>{}(r.instanceName()) * 0x9e3779b97f4a7c15ULL);
-}
-
-std::uint64_t holderHash(const inspect::LockRecord& r) {
-    std::uint64_t h = std::hash<std::string>{}(r.token);
-    for (const auto& f : r.fields)
-        h = h * 31 + std::hash<std::string>{}(f.field) * 7 + std::hash<std::string>{}(f.value);
-    return h;
-}
 
 double seconds(SteadyClock::duration d) {
     return std::max(0.0, std::chrono::duration<double>(d).count());
@@ -40,6 +27,15 @@ const std::vector<double>& ttlBuckets() {
     return b;
 }
 
+void merge(Histogram& into, const Histogram& from) {
+    if (from.count == 0) return;
+    if (into.counts.empty()) into.counts.assign(from.counts.size(), 0);
+    for (std::size_t i = 0; i < from.counts.size() && i < into.counts.size(); ++i)
+        into.counts[i] += from.counts[i];
+    into.sum += from.sum;
+    into.count += from.count;
+}
+
 void Histogram::observe(double value, const std::vector<double>& bounds) {
     if (counts.empty()) counts.assign(bounds.size() + 1, 0);
     auto at = std::lower_bound(bounds.begin(), bounds.end(), value) - bounds.begin();
@@ -52,61 +48,84 @@ double ageSeconds(const inspect::LockRecord& r, SteadyClock::time_point now,
                   std::chrono::system_clock::time_point wallNow) {
     if (auto facts = inspect::decodeHolder(r); facts.since && *facts.since <= wallNow)
         return std::chrono::duration<double>(wallNow - *facts.since).count();
-    return seconds(now - r.firstSeen);
+    return seconds(now - r.lastChange);
 }
 
-CensusBuilder::CensusBuilder(std::unordered_map<std::uint64_t, TrackedLock> previous,
-                             std::vector<std::string> keyLabelPatterns, Examine examine,
+CensusBuilder::CensusBuilder(std::vector<std::string> keyLabelPatterns, Examine examine,
                              std::size_t maxKeySeries)
-    : previous_(std::move(previous)),
-      keyPatterns_(std::move(keyLabelPatterns)),
+    : keyPatterns_(std::move(keyLabelPatterns)),
       examine_(std::move(examine)),
-      maxKeySeries_(maxKeySeries) {
-    next_.reserve(previous_.size());
+      maxKeySeries_(maxKeySeries) {}
+
+InstanceKind CensusBuilder::seriesOf(inspect::LockKind kind) const {
+    return {instance_.empty() ? node_ : instance_, node_, inspect::toString(kind)};
 }
 
-void CensusBuilder::add(inspect::LockRecord& r, SteadyClock::time_point now,
+void CensusBuilder::instanceStarted(std::string instance) {
+    flushNode();
+    instance_ = std::move(instance);
+}
+
+void CensusBuilder::add(const inspect::LockRecord& r, SteadyClock::time_point now,
                         std::chrono::system_clock::time_point wallNow) {
     if (r.kind == inspect::LockKind::NotALock) return;
-    const std::string& node = r.instanceName();
-    const InstanceKind ik{instance_.empty() ? node : instance_, node, inspect::toString(r.kind)};
-    const std::uint64_t id = keyHash(r), holder = holderHash(r);
-    TrackedLock t{holder, r.pttlMs, now, now};
-    if (auto it = previous_.find(id); it != previous_.end()) {
-        const TrackedLock& before = it->second;
-        if (before.holder != holder) {
-            ++result_.handoffs[ik];
-        } else {
-            t.heldSince = before.heldSince;
-            // Renewed: more time left than the last pass left it, counted down since.
-            auto elapsed =
-                std::chrono::duration_cast<std::chrono::milliseconds>(now - before.seenAt);
-            if (r.pttlMs >= 0 && before.pttlMs >= 0 &&
-                r.pttlMs > before.pttlMs - elapsed.count() + 50) {
-                ++result_.renewals[ik];
-                r.renewals = 1;
-            }
-        }
+    if (const std::string& node = r.instanceName(); node != node_) {
+        flushNode();
+        node_ = node;
     }
-    r.firstSeen = r.lastChange = t.heldSince;
-    next_[id] = t;
-    if (examine_) r.findings = examine_(r);
-
-    ++result_.locks[ik];
-    if (!r.hasTtl()) ++result_.withoutTtl[ik];
-    if (r.liveness && r.liveness->verdict == inspect::Verdict::Gone) ++result_.orphaned[ik];
-    if (r.liveness && r.liveness->verdict == inspect::Verdict::Unknown) ++result_.holderUnknown[ik];
-    double age = ageSeconds(r, now, wallNow);
-    result_.age[ik].observe(age, ageBuckets());
-    if (r.hasTtl()) result_.ttl[ik].observe(r.pttlMs / 1000.0, ttlBuckets());
-    for (const auto& name : inspect::ruleNames(r.findings)) ++result_.findings[{ik, name}];
+    KindTally& t = tally_[static_cast<std::size_t>(r.kind)];
+    ++t.locks;
+    if (!r.hasTtl()) ++t.withoutTtl;
+    if (r.liveness && r.liveness->verdict == inspect::Verdict::Gone) ++t.orphaned;
+    if (r.liveness && r.liveness->verdict == inspect::Verdict::Unknown) ++t.holderUnknown;
+    const std::uint32_t findings = examine_ ? examine_(r) : r.findings;
+    for (int rule = 0; rule < inspect::kRuleCount; ++rule)
+        if (findings & (1u << static_cast<unsigned>(rule))) ++t.findings[std::size_t(rule)];
+    const double age = ageSeconds(r, now, wallNow);
+    t.age.observe(age, ageBuckets());
+    if (r.hasTtl()) t.ttl.observe(double(r.pttlMs) / 1000.0, ttlBuckets());
     if (result_.keys.size() < maxKeySeries_)
         for (const auto& p : keyPatterns_)
             if (fnmatch(p.c_str(), r.key.c_str(), 0) == 0) {
+                const InstanceKind ik = seriesOf(r.kind);
                 result_.keys.push_back({ik.instance, ik.node, r.key, ik.kind,
-                                        r.hasTtl() ? r.pttlMs / 1000.0 : -1, age});
+                                        r.hasTtl() ? double(r.pttlMs) / 1000.0 : -1, age});
                 break;
             }
+}
+
+void CensusBuilder::flushNode() {
+    for (std::size_t kind = 0; kind < tally_.size(); ++kind) {
+        KindTally& t = tally_[kind];
+        if (t.locks == 0) continue;
+        const InstanceKind ik = seriesOf(static_cast<inspect::LockKind>(kind));
+        result_.locks[ik] += t.locks;
+        if (t.withoutTtl) result_.withoutTtl[ik] += t.withoutTtl;
+        if (t.orphaned) result_.orphaned[ik] += t.orphaned;
+        if (t.holderUnknown) result_.holderUnknown[ik] += t.holderUnknown;
+        for (int rule = 0; rule < inspect::kRuleCount; ++rule)
+            if (const auto n = t.findings[std::size_t(rule)])
+                result_.findings[{ik, inspect::rule(static_cast<inspect::RuleId>(rule)).name}] += n;
+        merge(result_.age[ik], t.age);
+        if (t.ttl.count) merge(result_.ttl[ik], t.ttl);
+        t = KindTally{};
+    }
+}
+
+void CensusBuilder::addChanges(const std::string& node, const inspect::ChangeCounts& since) {
+    flushNode();
+    node_ = node;
+    for (std::size_t kind = 0; kind < inspect::kLockKindCount; ++kind) {
+        if (static_cast<inspect::LockKind>(kind) == inspect::LockKind::NotALock) continue;
+        const InstanceKind ik = seriesOf(static_cast<inspect::LockKind>(kind));
+        if (since.handoffs[kind]) result_.handoffs[ik] += since.handoffs[kind];
+        if (since.renewals[kind]) result_.renewals[ik] += since.renewals[kind];
+    }
+}
+
+CensusResult& CensusBuilder::result() {
+    flushNode();
+    return result_;
 }
 
 void CensusBuilder::instanceDone(const std::string& instance, bool up, double scanSeconds) {

@@ -6,33 +6,45 @@
 namespace lockscope::exporter {
 namespace {
 
-constexpr std::size_t kMaxHeldUuidLocks = 100000;
-constexpr std::size_t kCensusBatch = 10000;
+constexpr std::size_t kMaxHeldFamilyLocks = 100000;
 
-// Counts one node's locks as its watch knows them, a batch of copies at a time (memory stays
-// with the watch's table). UUID-valued locks wait for the end (up to a cap): only then can a
-// Spring registry be told by the UUID its locks share.
+// Whose count depends on other keys of the node: a Spring registry is told by the UUID its
+// locks share, a Redisson lock's fence is its token key's counter.
+bool needsItsFamily(const inspect::LockRecord& r) {
+    return r.kind == inspect::LockKind::Uuid || r.kind == inspect::LockKind::RedissonLock ||
+           r.kind == inspect::LockKind::RedissonFenceToken;
+}
+
+// Counts one node's locks as its watch's table keeps them, read in place: a census copies
+// nothing but the few locks whose kind or fence follows from other keys (up to a cap), which
+// wait for the end of the node.
 void addNode(const inspect::LockTable& table, CensusBuilder& builder) {
     const auto now = SteadyClock::now();
     const auto wall = std::chrono::system_clock::now();
-    std::vector<inspect::LockRecord> batch, uuidLocks;
-    auto flush = [&] {
-        inspect::attachRedissonFences(batch);
-        for (auto& r : batch) {
-            if (r.kind == inspect::LockKind::Uuid && uuidLocks.size() < kMaxHeldUuidLocks)
-                uuidLocks.push_back(std::move(r));
-            else
-                builder.add(r, now, wall);
-        }
-        batch.clear();
-    };
+    std::vector<inspect::LockRecord> family;
     for (const auto& [key, record] : table.records()) {
-        batch.push_back(*record);
-        if (batch.size() >= kCensusBatch) flush();
+        if (needsItsFamily(*record) && family.size() < kMaxHeldFamilyLocks)
+            family.push_back(*record);
+        else
+            builder.add(*record, now, wall);
     }
-    flush();
-    inspect::recogniseSpringRegistries(uuidLocks);
-    for (auto& r : uuidLocks) builder.add(r, now, wall);
+    inspect::attachRedissonFences(family);
+    inspect::recogniseSpringRegistries(family);
+    for (const auto& r : family) builder.add(r, now, wall);
+}
+
+// What the table merged since the census before: its counts only grow, so a smaller one is
+// a table that started again (a new watch), counted from zero.
+inspect::ChangeCounts changesSince(const inspect::ChangeCounts& before,
+                                   const inspect::ChangeCounts& now) {
+    inspect::ChangeCounts since;
+    for (std::size_t k = 0; k < inspect::kLockKindCount; ++k) {
+        since.handoffs[k] =
+            now.handoffs[k] - (now.handoffs[k] >= before.handoffs[k] ? before.handoffs[k] : 0);
+        since.renewals[k] =
+            now.renewals[k] - (now.renewals[k] >= before.renewals[k] ? before.renewals[k] : 0);
+    }
+    return since;
 }
 
 }  // namespace
@@ -92,13 +104,18 @@ bool CensusWatches::up() const {
     return true;
 }
 
-void CensusWatches::census(CensusBuilder& builder, inspect::ServerFacts& facts) const {
-    for (const auto& w : watched_) {
+void CensusWatches::census(CensusBuilder& builder, inspect::ServerFacts& facts) {
+    for (auto& w : watched_) {
         builder.instanceStarted(w.instance);
         if (w.up)
             for (const auto& n : w.engine->nodes()) {
                 if (!n.watch) continue;
                 facts = n.watch->server();
+                const auto& counts = n.watch->table().changeCounts();
+                auto [last, first] = w.lastCounts.try_emplace(n.name, counts);
+                // A node's first census counts from now: what its first scan merged is no change.
+                if (!first) builder.addChanges(n.name, changesSince(last->second, counts));
+                last->second = counts;
                 addNode(n.watch->table(), builder);
             }
         builder.instanceDone(w.instance, w.up, w.lastStepSeconds);

@@ -6,6 +6,7 @@
 // Not thread-safe: the exporter's census thread owns it.
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -33,7 +34,9 @@ class CensusWatches {
     void step(bool rescan);
     // Adds every node's locks to the census, under its instance; facts is set to the node's
     // before its locks are added (the examiner reads it).
-    void census(CensusBuilder& builder, inspect::ServerFacts& facts) const;
+    // Also adds the holder changes and renewals each node's table merged since the census
+    // before (from a node's second census on).
+    void census(CensusBuilder& builder, inspect::ServerFacts& facts);
     std::size_t size() const { return watched_.size(); }
     // Every instance answered its last round and every node's first scan has ended: a census
     // now counts all of their locks.
@@ -48,6 +51,8 @@ class CensusWatches {
         bool opened = false;
         bool up = false;
         double lastStepSeconds = 0;
+        // Each node's table's change counts at the last census, by node name.
+        std::map<std::string, inspect::ChangeCounts> lastCounts;
     };
     void stepOne(Watched& w, bool rescan);
     std::vector<Watched> watched_;

@@ -118,8 +118,7 @@ int LockExporter::port() const {
 }
 
 std::size_t LockExporter::trackedLocks() const {
-    std::lock_guard lock(trackerMutex_);
-    return tracker_.size();
+    return trackedLocks_.load();
 }
 
 std::string LockExporter::scrapeText() const {
@@ -166,23 +165,18 @@ void LockExporter::stepWatches(bool rescan) {
 }
 
 void LockExporter::publishCensus() {
-    std::unordered_map<std::uint64_t, TrackedLock> previous;
-    {
-        std::lock_guard lock(trackerMutex_);
-        previous = std::move(tracker_);
-    }
     inspect::Doctor doctor;
     inspect::ServerFacts facts;
+    const auto now = SteadyClock::now();
     CensusBuilder builder(
-        std::move(previous), options_.keyLabelPatterns,
-        [&](const inspect::LockRecord& r) { return doctor.examine(r, facts, SteadyClock::now()); },
+        options_.keyLabelPatterns,
+        [&](const inspect::LockRecord& r) { return doctor.examine(r, facts, now); },
         options_.maxKeySeries);
     watched_->census(builder, facts);
+    std::size_t locks = 0;
+    for (const auto& [series, count] : builder.result().locks) locks += count;
     collectable_->publish(builder.result());
-    {
-        std::lock_guard lock(trackerMutex_);
-        tracker_ = builder.takeTracker();
-    }
+    trackedLocks_ = locks;
     ++completed_;
 }
 

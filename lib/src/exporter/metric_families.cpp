@@ -108,12 +108,14 @@ std::vector<MetricFamily> toMetricFamilies(const CensusResult& c, const Lifetime
                               "TTL left on locks that have one.", MetricType::Histogram);
     for (const auto& [k, h] : c.ttl) ttl.metric.push_back(histogram(ik(k), h, ttlBuckets()));
     out.push_back(std::move(ttl));
-    out.push_back(perKind("lockscope_lock_handoffs_total",
-                          "Locks seen with another holder than the census before.",
-                          MetricType::Counter, n.handoffs));
-    out.push_back(perKind("lockscope_lock_renewals_total",
-                          "Locks seen with more TTL left than the census before (renewed).",
-                          MetricType::Counter, n.renewals));
+    out.push_back(perKind(
+        "lockscope_lock_handoffs_total",
+        "Holder changes the watch saw: a lock read with another holder than at its last read.",
+        MetricType::Counter, n.handoffs));
+    out.push_back(perKind(
+        "lockscope_lock_renewals_total",
+        "Renewals the watch saw: a lock read with more TTL left than its last read left it.",
+        MetricType::Counter, n.renewals));
     MetricFamily findings =
         family("lockscope_findings", "Locks with a doctor finding (no-ttl, fixed-value, ...).",
                MetricType::Gauge);

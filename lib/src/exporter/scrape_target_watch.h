@@ -14,7 +14,6 @@
 #include <mutex>
 #include <string>
 #include <thread>
-#include <unordered_map>
 #include <vector>
 
 #include "census_publisher.h"
@@ -52,11 +51,11 @@ class TargetWatch {
     bool waitOrStop(std::chrono::milliseconds wait);
     void publishCensus(class CensusWatches& watches);
     std::vector<prometheus::MetricFamily> pendingFamilies() const;
-    void addDownReason(std::vector<prometheus::MetricFamily>& families) const;
+    // censusDone: a census has been taken (else its first one is in progress).
+    void addDownReason(std::vector<prometheus::MetricFamily>& families, bool censusDone) const;
 
     TargetWatchOptions options_;
     CensusPublisher publisher_;
-    std::unordered_map<std::uint64_t, TrackedLock> tracker_;  // the target's thread only
     std::atomic<std::uint64_t> censuses_{0};
     std::atomic<bool> up_{false};
     std::atomic<SteadyClock::rep> lastScraped_;

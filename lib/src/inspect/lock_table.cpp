@@ -46,7 +46,7 @@ bool carryHistory(const LockRecord& old, LockRecord& fresh) {
 
 }  // namespace
 
-LockTable::LockTable(const LockTable& other) {
+LockTable::LockTable(const LockTable& other) : changes_(other.changes_) {
     for (const auto& [key, entry] : other.records_) insertNew(*entry);
 }
 
@@ -54,6 +54,7 @@ LockTable& LockTable::operator=(const LockTable& other) {
     if (this != &other) {
         records_.clear();
         for (const auto& [key, entry] : other.records_) insertNew(*entry);
+        changes_ = other.changes_;
     }
     return *this;
 }
@@ -95,9 +96,17 @@ const LockRecord& LockTable::merge(LockRecord fresh, bool& changed) {
         return insertNew(std::move(fresh));
     }
     changed = carryHistory(*it->second, fresh);
+    countChange(*it->second, fresh);
     // Nothing to show: a view's record stays as it is, counting down like the key.
     if (!changed && it->second.handedOut) return *it->second;
     return replace(it, std::move(fresh));
+}
+
+void LockTable::countChange(const LockRecord& old, const LockRecord& merged) {
+    const auto kind = static_cast<std::size_t>(merged.kind);
+    if (kind >= kLockKindCount) return;
+    if (merged.handoffs != old.handoffs) ++changes_.handoffs[kind];
+    if (merged.renewals > old.renewals) ++changes_.renewals[kind];
 }
 
 void LockTable::setFindings(std::string_view key, std::uint32_t findings) {

@@ -1,21 +1,24 @@
 #pragma once
 // One pass over the locks of the servers, reduced to what the exporter serves: counts per
 // (instance, kind), per finding, age and TTL histograms, and a few per-key series for the
-// keys the operator opted in (--key-labels). No record is kept: memory depends on the number
-// of live locks (one small entry each, to see handoffs and renewals between passes), not on
-// how many keys came and went. Pure and Qt-free; no prometheus types here.
+// keys the operator opted in (--key-labels). No record is kept or copied: the census reads
+// the watch's table as it is, and handoffs and renewals are the changes the table counted
+// (LockTable::changeCounts), so a census costs no memory per lock (issue 37 item 7).
+// Pure and Qt-free; no prometheus types here.
 
+#include <array>
 #include <chrono>
 #include <cstdint>
 #include <functional>
 #include <map>
 #include <string>
 #include <tuple>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/lock_record.h"
+#include "lockscope/inspect/lock_table.h"
 
 namespace lockscope::exporter {
 
@@ -31,6 +34,8 @@ struct Histogram {
     std::uint64_t count = 0;
     void observe(double value, const std::vector<double>& bounds);
 };
+// Adds from's observations to into (the same bounds).
+void merge(Histogram& into, const Histogram& from);
 
 struct KeySeries {  // one opted-in key
     std::string instance, node, key, kind;
@@ -66,50 +71,53 @@ struct CensusResult {
     std::vector<KeySeries> keys;
 };
 
-// What the tracker remembers of a lock between passes: 24 bytes and a hash key per live lock.
-struct TrackedLock {
-    std::uint64_t holder = 0;  // hash of the token / fields
-    std::int64_t pttlMs = -1;
-    SteadyClock::time_point seenAt;
-    SteadyClock::time_point heldSince;  // first pass that saw this holder
+// What one node's locks add up to, by kind, while a census reads the node: counted in arrays,
+// turned into labelled series once per node (not a map lookup by three strings per lock).
+struct KindTally {
+    std::uint64_t locks = 0, withoutTtl = 0, orphaned = 0, holderUnknown = 0;
+    std::array<std::uint64_t, inspect::kRuleCount> findings{};
+    Histogram age, ttl;
 };
 
 class CensusBuilder {
   public:
-    // The findings of a record once its tracked facts are set (the doctor's examine).
+    // The findings of a record as the census judges them now (the doctor's examine); without
+    // one the record's own findings (the watch's) are counted.
     using Examine = std::function<std::uint32_t(const inspect::LockRecord&)>;
 
-    // previous: the tracker of the last complete pass (moved in), to count handoffs and
-    // renewals and to date holders that carry no time of their own.
-    CensusBuilder(std::unordered_map<std::uint64_t, TrackedLock> previous,
-                  std::vector<std::string> keyLabelPatterns, Examine examine = {},
-                  std::size_t maxKeySeries = 100);
+    explicit CensusBuilder(std::vector<std::string> keyLabelPatterns, Examine examine = {},
+                           std::size_t maxKeySeries = 100);
 
-    // Adds one record seen at `now`: sets its firstSeen/lastChange/renewals from the tracker,
-    // then its findings (when an examiner is given), then counts it. Records of kind
-    // NotALock are not locks and are skipped.
-    void add(inspect::LockRecord& record, SteadyClock::time_point now,
+    // Counts one record seen at `now`, as its watch's table keeps it (its holder's age from
+    // lastChange, the time this holder was first seen). Records of kind NotALock are not
+    // locks and are skipped.
+    void add(const inspect::LockRecord& record, SteadyClock::time_point now,
              std::chrono::system_clock::time_point wallNow);
+    // Holder changes and renewals a node's table merged since the last census, by kind.
+    void addChanges(const std::string& node, const inspect::ChangeCounts& since);
     // The instance (the -u URL) the next records belong to; without it a record's instance
     // is its node.
-    void instanceStarted(std::string instance) { instance_ = std::move(instance); }
+    void instanceStarted(std::string instance);
     void instanceDone(const std::string& instance, bool up, double scanSeconds);
 
-    CensusResult& result() { return result_; }
-    // The tracker for the next pass: only the locks this pass saw.
-    std::unordered_map<std::uint64_t, TrackedLock> takeTracker() { return std::move(next_); }
+    CensusResult& result();
 
   private:
-    std::unordered_map<std::uint64_t, TrackedLock> previous_, next_;
+    // Turns the tallies of the node being read into the result's series.
+    void flushNode();
+    InstanceKind seriesOf(inspect::LockKind kind) const;
+
     std::vector<std::string> keyPatterns_;
     Examine examine_;
     std::size_t maxKeySeries_;
     std::string instance_;
+    std::string node_;  // the node whose locks are tallied now
+    std::array<KindTally, inspect::kLockKindCount> tally_{};
     CensusResult result_;
 };
 
 // Seconds the lock has been held, from the best evidence: the time its holder wrote into it
-// (ShedLock, redis-py's uuid1), else how long this holder has been seen (firstSeen).
+// (ShedLock, redis-py's uuid1), else how long this holder has been seen (lastChange).
 double ageSeconds(const inspect::LockRecord& record, SteadyClock::time_point now,
                   std::chrono::system_clock::time_point wallNow);
 

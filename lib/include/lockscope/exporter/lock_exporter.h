@@ -79,6 +79,8 @@ class LockExporter {
     // takes a census of what they know every interval.
     void censusOnce();
     std::uint64_t completedCensuses() const { return completed_.load(); }
+    // The locks the last census counted: what the exporter keeps follows the live locks
+    // (its watches' tables), not the keys that came and went.
     std::size_t trackedLocks() const;
 
     // The text a scrape of /metrics returns now (the last complete census of the -u instances
@@ -98,8 +100,7 @@ class LockExporter {
     std::shared_ptr<Collectable> collectable_;
     std::unique_ptr<ScrapeTargetRegistry> targets_;
     std::unique_ptr<ExporterHttpServer> http_;
-    std::unordered_map<std::uint64_t, TrackedLock> tracker_;
-    mutable std::mutex trackerMutex_;
+    std::atomic<std::size_t> trackedLocks_{0};  // counted by the last census
     // One watch engine per instance (a cluster's every primary), under censusMutex_.
     std::unique_ptr<CensusWatches> watched_;
     std::mutex censusMutex_;

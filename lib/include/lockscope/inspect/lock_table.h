@@ -9,6 +9,8 @@
 // next change of its key makes a new record, and an observation that changes nothing a view
 // shows leaves it as it is (its PTTL still counts down from when it was read, remainingAt()).
 
+#include <array>
+#include <cstdint>
 #include <map>
 #include <memory>
 #include <string>
@@ -25,6 +27,18 @@ struct TableEntry {
     bool handedOut = false;  // shared with a view (LockTable::share): never changed again
     const LockRecord& operator*() const { return *record; }
     const LockRecord* operator->() const { return record.get(); }
+};
+
+// How many LockKind values there are (the last one is RedisSemaphore).
+inline constexpr std::size_t kLockKindCount =
+    static_cast<std::size_t>(LockKind::RedisSemaphore) + 1;
+
+// Holder changes and renewals a table has merged over its life, by the kind of the lock
+// (the new record's): what the exporter's counters add up, without a record of its own per
+// lock to compare passes (issue 37 item 7). They only grow; a table copied or moved keeps them.
+struct ChangeCounts {
+    std::array<std::uint64_t, kLockKindCount> handoffs{};
+    std::array<std::uint64_t, kLockKindCount> renewals{};
 };
 
 class LockTable {
@@ -69,6 +83,7 @@ class LockTable {
     std::vector<std::string> keys() const;
     std::size_t size() const { return records_.size(); }
     const LockRecord* find(std::string_view key) const;
+    const ChangeCounts& changeCounts() const { return changes_; }
 
   private:
     // Inserts a record not yet in the table, keyed by a view of its key in the node.
@@ -76,7 +91,11 @@ class LockTable {
     // Makes `fresh` the key's record: in place, or as a new record when handed out.
     LockRecord& replace(Records::iterator it, LockRecord fresh);
 
+    // Counts what carryHistory() found between the old and the merged record.
+    void countChange(const LockRecord& old, const LockRecord& merged);
+
     Records records_;
+    ChangeCounts changes_;
 };
 
 }  // namespace lockscope::inspect
