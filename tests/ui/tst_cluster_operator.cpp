@@ -145,6 +145,12 @@ class ClusterOperatorTest : public QObject {
         const QString status = w.statusBar()->currentMessage();
         QVERIFY2(status.contains(hostPort) && status.contains(QStringLiteral("5461-10921")),
                  qPrintable(status));
+        // The reconnect attempts that follow (every half second) do not hide it: the status
+        // bar keeps saying where and why while the cluster is down.
+        QTest::qWait(3000);
+        const QString later = w.statusBar()->currentMessage();
+        QVERIFY2(later.contains(hostPort) && later.contains(QStringLiteral("5461-10921")),
+                 qPrintable(later));
         QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-node-down")));
 
         cluster.node(1).server->start();

@@ -22,7 +22,7 @@ void throwReplyError(std::string_view command, const std::string& instance, std:
 
 BatchAnnotator::BatchAnnotator(const ScanOptions& options,
                                std::shared_ptr<const std::string> instance)
-    : options_(options), instance_(std::move(instance)) {}
+    : options_(options), instance_(std::move(instance)), slotGroups_(options.clusterNode) {}
 
 void BatchAnnotator::note(const std::string& text) {
     for (const auto& n : notes_)
@@ -72,6 +72,8 @@ BatchAnnotator::Sent BatchAnnotator::sendMain(Connection& c, std::vector<std::st
     s.fences = static_cast<int>(fenceSpans.size());
     if (s.perKeyGet) {
         for (std::size_t i = 0; i < keys.size(); ++i) {
+            if (s.fenceIndex[i] >= 0 && fenceElsewhere(keys[i], fenceOf(s.fenceIndex[i])))
+                s.fenceIndex[i] = -1;  // read from its slot's owner after the replies
             sendArgv(c, {"PTTL", keys[i]});
             sendArgv(c, {"GET", keys[i]});
             if (s.fenceIndex[i] >= 0) sendArgv(c, {"GET", fenceOf(s.fenceIndex[i])});
@@ -151,7 +153,7 @@ BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std
             sendArgv(c, {"HSCAN", k, "0", "COUNT", cap});
         else if (read == HashRead::GetAll)
             sendArgv(c, {"HGETALL", k});
-        if (auto f = fenceKeyFor(k, options_.layout)) {
+        if (auto f = fenceKeyFor(k, options_.layout); f && !fenceElsewhere(k, *f)) {
             s.fenceIndex[i] = s.fences++;
             sendArgv(c, {"GET", *f});
         }
@@ -162,12 +164,14 @@ BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std
 }
 
 void BatchAnnotator::receive(Connection& c, Sent& sent, Output& out) {
+    const std::size_t before = out.records.size();
     if (sent.followUp)
         receiveFollowUp(c, sent, out);
     else if (sent.slotGroups)
         receiveSlotGroups(c, sent, out);
     else
         receiveMain(c, sent, out);
+    readFencesElsewhere(out.records, before);
 }
 
 LockRecord BatchAnnotator::makeRecord(std::string&& key, SteadyClock::time_point at,

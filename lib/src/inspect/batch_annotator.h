@@ -6,7 +6,9 @@
 //                           (GET per key if MGET is denied)
 //   on a cluster node (an MGET across slots is refused there), per batch:
 //                           PTTL k1..kn, one MGET per slot of its lock keys and of the
-//                           fence keys in that slot, GET of each fence in another slot
+//                           fence keys in that slot; a fence in another slot is read from
+//                           its slot's owner (ScanOptions::fencesElsewhere, after the batch's
+//                           replies) when the scan knows it is on a cluster node, else GET
 //   follow-up, per key:     TYPE, PTTL, GET, HLEN, HSCAN k 0 COUNT cap, GET fence
 //   known type (a watcher's poll of a key it has read before), per key:
 //                           hash:  TYPE, PTTL, HLEN, HSCAN k 0 COUNT cap, GET fence
@@ -95,6 +97,11 @@ class BatchAnnotator {
 
   private:
     void receiveMain(Connection& c, Sent& sent, Output& out);
+    // On a cluster node: the fence key is in another slot than the lock key, so this node
+    // is not asked for it (batch_fences_elsewhere.cpp).
+    bool fenceElsewhere(std::string_view key, std::string_view fence) const;
+    // Reads those fences of out.records[from..] from fencesElsewhere (their slot's owner).
+    void readFencesElsewhere(std::vector<LockRecord>& records, std::size_t from);
     // The main stage on a cluster node (batch_slot_groups.cpp).
     Sent sendSlotGroups(Connection& c, std::vector<std::string> keys);
     void receiveSlotGroups(Connection& c, Sent& sent, Output& out);

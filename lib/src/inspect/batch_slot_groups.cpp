@@ -68,7 +68,11 @@ BatchAnnotator::Sent BatchAnnotator::sendSlotGroups(Connection& c, std::vector<s
         for (std::size_t i = from; i < to; ++i) {
             if (s.fenceIndex[i] < 0) continue;
             std::string_view fence = fenceKey(fenceSpans, s.fenceIndex[i]);
-            if (keyHashSlot(fence) != slots[i]) continue;
+            if (keyHashSlot(fence) != slots[i]) {
+                // Known to be on a cluster node: read from its slot's owner after the replies.
+                if (options_.clusterNode) s.fenceIndex[i] = -1;
+                continue;
+            }
             s.fenceInGroup[i] = static_cast<int>(argv_.size()) - 1;
             argv_.push_back(fence);
         }
@@ -77,8 +81,8 @@ BatchAnnotator::Sent BatchAnnotator::sendSlotGroups(Connection& c, std::vector<s
         s.groupSlots.push_back(slots[from]);
         from = to;
     }
-    // A fence in another slot (lock:name / fence:name without a hash tag) is read alone; on
-    // another node it answers MOVED and the cluster scan reads it from there.
+    // A fence in another slot (lock:name / fence:name without a hash tag), when the scan was
+    // not told it runs on a cluster node: read alone (on another node it answers MOVED).
     for (std::size_t i = 0; i < keys.size(); ++i)
         if (s.fenceIndex[i] >= 0 && s.fenceInGroup[i] < 0)
             sendArgv(c, {"GET", fenceKey(fenceSpans, s.fenceIndex[i])});

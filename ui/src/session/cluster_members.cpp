@@ -6,8 +6,7 @@
 
 namespace lockscope::ui {
 
-std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& router,
-                                                     const Endpoint& self) {
+std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& router) {
     if (!router.isCluster()) return std::nullopt;
     const auto& topology = router.topology();
     std::vector<const inspect::ClusterNode*> nodes;
@@ -22,7 +21,6 @@ std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& rou
         return std::pair(firstSlot(a), !a->isPrimary()) < std::pair(firstSlot(b), !b->isPrimary());
     });
     ClusterMembers m;
-    const std::string selfName = self.display();
     int primaries = 0;
     for (const auto* n : nodes) {
         const Endpoint at = router.endpointOf(*n);
@@ -34,11 +32,6 @@ std::optional<ClusterMembers> describeClusterMembers(inspect::ClusterRouter& rou
                                     QString::fromStdString(
                                         inspect::formatSlotRanges(n->servedSlots)),
                                     QString::fromStdString(n->health));
-            // A failed primary whose slots went to its replica has nothing left to watch.
-            if (at.display() != selfName && !n->servedSlots.empty()) {
-                m.otherPrimaries << hostPort;
-                m.otherPrimaryTlsNames << QString::fromStdString(at.tls.serverName);
-            }
         } else {
             m.nodeLines << QStringLiteral("%1 · replica · %2")
                                .arg(hostPort, QString::fromStdString(n->health));
@@ -75,9 +68,8 @@ std::map<QString, QString> nodeRolesByInstance(const Endpoint& seed, const QStri
     return roles;
 }
 
-Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort, const QString& tlsName) {
+Endpoint memberEndpoint(const Endpoint& seed, const QString& hostPort) {
     Endpoint e = seed;
-    if (!tlsName.isEmpty()) e.tls.serverName = tlsName.toStdString();
     const auto colon = hostPort.lastIndexOf(QLatin1Char(':'));
     e.host = hostPort.left(colon).toStdString();
     e.port = hostPort.mid(colon + 1).toInt();

@@ -24,7 +24,7 @@ void ConnectionWorker::describeCluster(bool instancesChanged) {
         // What the engine's router learned (a failover, a moved slot) this one asks now.
         router->noteRedirect();
         router->followTopology(std::chrono::steady_clock::now());
-        auto members = describeClusterMembers(*router, profile_.endpoint);
+        auto members = describeClusterMembers(*router);
         if (!members) return;
         QStringList instances;
         for (const auto& [node, instance] : instances_) instances << instance;

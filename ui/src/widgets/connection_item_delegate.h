@@ -25,9 +25,23 @@ class ConnectionItemDelegate : public QStyledItemDelegate {
     // address, role, slots ("" for a replica), state. Public for the tests.
     static QStringList nodeColumns(const QString& line);
     // The node lines of an item's text as drawn: the host left out when every node has the
-    // same one (the port names the node), the role when every node is a primary, the state
-    // when every node is online.
+    // same one (the port names the node), the port when every node has the same one; the
+    // role in the slots column ("replica"; a primary's slots say it is one), the state when
+    // every node is online.
     static QList<QStringList> nodeRows(const QString& text);
+
+    // A node line's cell as paint draws it: x from the columns' left edge, its width, and
+    // the text drawn there (elided when the column had to give way).
+    struct Cell {
+        int x = 0;
+        int width = 0;
+        QString text;
+    };
+    // The node rows of an item's text laid out as paint draws them in option.rect (x in the
+    // item's coordinates): when they do not fit, the address gives way first (elided in the
+    // middle, down to about its port), then the slots, then the role; the state is always
+    // drawn whole. Public for the tests.
+    static QList<QList<Cell>> nodeCells(const QStyleOptionViewItem& option, const QString& text);
 
   private:
     void paintGroupHeader(QPainter* painter, const QStyleOptionViewItem& option,

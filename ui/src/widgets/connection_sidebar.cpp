@@ -261,10 +261,10 @@ void ConnectionSidebar::refreshItem(QListWidgetItem* item, const ConnectionProfi
                        .arg(p.name, toString(f.state), figuresText(f), flags, p.displayUrl());
     const ClusterDown down = clusterDown_.value(p.id);
     for (QString node : clusterNodes_.value(p.id)) {
-        // A node the cluster cannot reach: its line says so in its state column.
+        // A node the cluster cannot reach: its line says so in its state column, in one word
+        // that fits the sidebar (the tooltip and the status bar say its slots are unserved).
         if (down.nodes.contains(node.section(QStringLiteral(" · "), 0, 0)))
-            node = node.section(QStringLiteral(" · "), 0, -2) + QStringLiteral(" · ") +
-                   tr("DOWN, its slots unserved");
+            node = node.section(QStringLiteral(" · "), 0, -2) + QStringLiteral(" · ") + tr("DOWN");
         text += QStringLiteral("\n   ") + node;
     }
     item->setText(text);

@@ -47,6 +47,9 @@ class ConnectionSidebar : public QWidget {
     // no primary, said under its nodes (both empty: every primary answers again).
     void setClusterHealth(const QString& id, const QString& downNodes,
                           const QString& slotsWithoutPrimary);
+    // What setClusterHealth said of the connection's cluster ("cluster down: … not answering
+    // · slots without a primary: …"); empty while every primary answers.
+    QString clusterDownSaid(const QString& id) const { return clusterDown_.value(id).said; }
     QString currentId() const;
     QList<ConnectionProfile> profiles() const { return profiles_; }
     const ConnectionProfile* profile(const QString& id) const;

@@ -702,8 +702,11 @@ void MainWindow::onStateChanged(const QString& id, ConnectionState state, const 
     sidebar_->setState(id, state, message);
     const ConnectionProfile* p = sidebar_->profile(id);
     QString name = p ? p->name : hub_->nameOf(id);
+    // A cluster down: its nodes' reconnect errors are symptoms; the status bar keeps saying
+    // which node is down and which slots have no primary (issue 35).
+    const QString down = sidebar_->clusterDownSaid(id);
     if (state == ConnectionState::Failed || state == ConnectionState::Reconnecting)
-        statusBar()->showMessage(tr("%1: %2").arg(name, message));
+        statusBar()->showMessage(tr("%1: %2").arg(name, down.isEmpty() ? message : down));
     else if (state == ConnectionState::Connected)
         statusBar()->showMessage(tr("%1: %2").arg(name, message), 5000);
 }

@@ -3,12 +3,15 @@
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "lockscope/inspect/value_classifier.h"
 
 namespace lockscope::inspect {
+
+class FenceSource;  // cluster/fences_from_owners.h
 
 struct ScanOptions {
     std::vector<std::string> patterns{"lock:*"};  // SCAN MATCH patterns, scanned one after another
@@ -22,6 +25,12 @@ struct ScanOptions {
     // The whole scan's deadline (0: none): past it the scan stops with a TimeoutError, so a
     // server that never ends a SCAN cannot keep a listing running forever.
     std::chrono::milliseconds deadline{0};
+    // Read on a Redis Cluster node: a fencing counter in another slot than its lock
+    // (lock:name / fence:name) is not asked of this node (it would answer MOVED) but of
+    // fencesElsewhere, the node that serves its slot; without one it is left unread for the
+    // caller (scanCluster reads them once every node is scanned).
+    bool clusterNode = false;
+    std::shared_ptr<FenceSource> fencesElsewhere;
 };
 
 // Throws InvalidArgumentError for an empty pattern list, an empty or huge pattern, a COUNT

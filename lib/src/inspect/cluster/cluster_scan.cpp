@@ -1,12 +1,12 @@
 #include "lockscope/inspect/cluster/cluster_scan.h"
 
 #include <algorithm>
-#include <charconv>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
 
+#include "lockscope/inspect/cluster/fences_from_owners.h"
 #include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/value_classifier.h"
 #include "scan_merge.h"
@@ -65,7 +65,9 @@ void scanOneNode(ClusterRouter& router, const ClusterScanOptions& options, Share
         connectionOptions.stop = stop;
         Connection c = Connection::open(endpoint, connectionOptions);
         if (!node.isPrimary()) c.command({"READONLY"});
-        Scanner scanner(c, options.scan);
+        ScanOptions scan = options.scan;
+        scan.clusterNode = true;  // its fences in other slots are read once all are scanned
+        Scanner scanner(c, scan);
         // This node's records: only this thread touches them until the threads are joined,
         // so they are appended without the lock the other nodes' progress reports take.
         auto& mine = shared.records[index];
@@ -142,7 +144,9 @@ void readSlotAgain(ClusterRouter& router, const ClusterScanOptions& options, int
             Connection& c = router.connectionTo(router.endpointOf(*node));
             auto keys = keysInSlot(c, slot, options.scan.patterns);
             if (keys.empty()) continue;
-            Scanner reader(c, options.scan);
+            ScanOptions scan = options.scan;
+            scan.clusterNode = true;  // fences in other slots: read after, from their owners
+            Scanner reader(c, scan);
             for (auto& r : reader.readKeys(keys)) {
                 r.slot = static_cast<std::int16_t>(slot);
                 fresh.insert_or_assign(r.key, std::move(r));
@@ -177,39 +181,26 @@ void rereadMovedSlots(ClusterRouter& router, const ClusterScanOptions& options,
     result.parts.push_back(std::move(reread));
 }
 
-// A lock whose fence counter hashes to a slot of another node: its node could not read the
-// counter (MOVED), so it is read here from the node that serves it, one pipeline per node.
+// A lock whose fence counter hashes to another slot: its node was not asked for it (it
+// answers MOVED when another node serves that slot), so it is read here from the node that
+// serves it, one pipeline per node.
 void readFencesOnOtherNodes(ClusterRouter& router, const ScanOptions& options,
                             ClusterScanResult& result) {
-    std::map<const ClusterNode*, std::vector<std::pair<LockRecord*, std::string>>> wanted;
+    std::vector<LockRecord*> records;
+    std::vector<std::string> fenceKeys;
     for (auto& part : result.parts)
         for (auto& r : part) {
-            if (r.fence || r.type != ValueType::String) continue;
+            if (r.fence) continue;
             auto fenceKey = fenceKeyFor(r.key, options.layout);
-            if (!fenceKey) continue;
-            const ClusterNode* lockNode = router.topology().ownerOfSlot(r.slot);
-            const ClusterNode* fenceNode = router.topology().ownerOfSlot(keyHashSlot(*fenceKey));
-            if (fenceNode && fenceNode != lockNode) wanted[fenceNode].emplace_back(&r, *fenceKey);
+            if (!fenceKey || keyHashSlot(*fenceKey) == keyHashSlot(r.key)) continue;
+            records.push_back(&r);
+            fenceKeys.push_back(std::move(*fenceKey));
         }
-    for (auto& [node, list] : wanted) {
-        try {
-            Connection& c = router.connectionTo(router.endpointOf(*node));
-            std::vector<std::vector<std::string>> gets;
-            for (const auto& [record, fenceKey] : list) gets.push_back({"GET", fenceKey});
-            auto replies = c.pipeline(gets);
-            for (std::size_t i = 0; i < replies.size(); ++i) {
-                auto text = replies[i].text();
-                std::int64_t n = 0;
-                auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), n);
-                if (replies[i].view().isString() && ec == std::errc() &&
-                    end == text.data() + text.size())
-                    list[i].first->fence = n;
-            }
-        } catch (const Error& e) {
-            result.events.push_back("could not read fence counters on " + node->address() + ": " +
-                                    e.what());
-        }
-    }
+    if (fenceKeys.empty()) return;
+    FenceReads reads = readFencesFromOwners(router, fenceKeys);
+    for (std::size_t i = 0; i < records.size(); ++i) records[i]->fence = reads.values[i];
+    for (const auto& line : reads.unread)
+        result.events.push_back("could not read fence counters: " + line);
 }
 
 ClusterScanResult scanPlainServer(ClusterRouter& router, const ClusterScanOptions& options,

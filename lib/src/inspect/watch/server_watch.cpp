@@ -7,6 +7,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/cluster/cluster_watch_hand_off.h"
+#include "lockscope/inspect/cluster/fences_from_owners.h"
 #include "lockscope/sentinel_switches.h"
 #include "node_watch.h"
 #include "server_watch_impl.h"
@@ -59,8 +60,13 @@ NodeWatchSetup ServerWatch::Impl::setupFor(const ServerWatchOptions& o, Endpoint
                                     std::vector<LockRecord>& batch, const ScanProgress& progress) {
             report(node, batch, progress);
         };
-    // A cluster's watch keeps a key whose read answered MOVED, for the hand-off.
+    // A cluster's watch keeps a key whose read answered MOVED, for the hand-off, and reads a
+    // fence in another slot from the node that serves it, never from its lock's node.
     s.watch.handOffRedirects = router != nullptr;
+    if (router) {
+        s.watch.scan.clusterNode = true;
+        s.watch.scan.fencesElsewhere = std::make_shared<RoutedFences>(router);
+    }
     s.connection = o.connection;
     if (o.onNodeConnection)
         s.onConnection = [report = o.onNodeConnection, node = s.name](Connection& c) {
