@@ -13,8 +13,8 @@
 #include <vector>
 
 #include "models/lock_history.h"
+#include "models/pending_lock_updates.h"
 #include "widgets/lock_inspector_view_progress.h"
-#include "widgets/pending_lock_updates.h"
 
 class QLabel;
 class QLineEdit;
