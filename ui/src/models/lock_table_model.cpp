@@ -137,6 +137,16 @@ void LockTableModel::setInstanceName(const QString& instance, const QString& nam
     if (order_.size() > 0) emit dataChanged(index(0, Instance), index(order_.size() - 1, Instance));
 }
 
+void LockTableModel::setInstanceScope(const QString& instance, const QString& connectionId,
+                                      const QString& group) {
+    if (!scopes_.set(instance.toStdString(), connectionId, group) || order_.size() == 0) return;
+    emit dataChanged(index(0, Instance), index(order_.size() - 1, Instance));
+}
+
+bool LockTableModel::rowInScope(int row, const RowScope& scope) const {
+    return scope.isAll() || scopes_.inScope(rowAt(row).record->instanceName(), scope);
+}
+
 bool LockTableModel::isStale(const Record& record) const {
     if (!heldRemovals_.empty()) {
         // A row gone while the order is held: shown until the hold ends, never acted on.

@@ -22,6 +22,7 @@
 #include "session/connection_hub.h"
 #include "session/lock_companions.h"
 #include "widgets/lock_detail_pane.h"
+#include "widgets/lock_inspector_view_scope.h"
 #include "widgets/lock_table_delegate.h"
 #include "widgets/pttl_plot.h"
 #include "widgets/redlock_group_panel.h"
@@ -61,6 +62,8 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     cancel_->setIcon(QIcon(QStringLiteral(":/icons/cancel.svg")));
     cancel_->setToolTip(tr("Cancel the scan"));
     cancel_->hide();
+    scope_ = new LockScopeBox(hub_, *model_);
+    scope_->hide();  // shown with two connections or more
     orphansOnly_ = new QToolButton;
     orphansOnly_->setObjectName(QStringLiteral("orphansOnly"));
     orphansOnly_->setText(tr("Orphans"));
@@ -116,6 +119,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 
     auto* top = new QHBoxLayout;
     top->addWidget(filter_, 1);
+    top->addWidget(scope_);
     top->addWidget(orphansOnly_);
     top->addWidget(legend_);
     top->addWidget(counts_);
@@ -127,6 +131,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     layout->addWidget(splitter_, 1);
 
     connect(filter_, &QLineEdit::textChanged, this, &LockInspectorView::applyFilter);
+    connect(scope_, &LockScopeBox::scopeChanged, this, &LockInspectorView::applyScope);
     connect(orphansOnly_, &QToolButton::toggled, this, [this](bool on) {
         const RowKey selected = selectedRowKey();
         proxy_->setOrphansOnly(on);
@@ -147,8 +152,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
             [this](const QString& instance, ConnectionState state) {
                 bool down =
                     state == ConnectionState::Reconnecting || state == ConnectionState::Failed;
-                if (const ConnectionProfile* p = hub_.profileForInstance(instance))
-                    model_->setInstanceName(instance, p->name);
+                nameInstance(instance);
                 if (state == ConnectionState::Connecting) return;  // keep what it was
                 if (!down) feed_->applyRemovalsNow(instance);      // the rescan's ghosts go first
                 model_->setInstanceStale(instance, down);
@@ -160,6 +164,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(&focusTimer_, &QTimer::timeout, this, &LockInspectorView::sendFocus);
     focusTimer_.start();
     connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString&) {
+        scope_->refresh();
         updateInstanceColumns();
         showSelected();
     });
@@ -441,6 +446,11 @@ void LockInspectorView::updateInstanceColumns() {
     table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
     table_->setColumnHidden(LockTableModel::Node,
                             model_->instanceCount() < 2 || !model_->hasNodeDescriptions());
+    // A connection's first rows make its instance known: the scope control lists it then.
+    if (std::exchange(listedInstances_, model_->instanceCount()) != listedInstances_)
+        scope_->refresh();
+    // All, and at least a group or two connections to choose from.
+    scope_->setVisible(scope_->count() > 2);
 }
 
 void LockInspectorView::showScanProgress() {
@@ -461,10 +471,33 @@ void LockInspectorView::applyFilter(const QString& text) {
     showCounts();
 }
 
+void LockInspectorView::nameInstance(const QString& instance) {
+    const ConnectionProfile* p = hub_.profileForInstance(instance);
+    if (!p) return;
+    model_->setInstanceName(instance, p->name);
+    // A cluster's nodes are in the scope of the cluster's connection and its group.
+    const ConnectionProfile* connection = p->clusterOf.isEmpty() ? p : hub_.profile(p->clusterOf);
+    if (!connection) connection = p;
+    model_->setInstanceScope(instance, connection->id, connection->group);
+    scope_->refresh();  // a renamed or regrouped connection
+    updateInstanceColumns();
+}
+
+void LockInspectorView::applyScope(const RowScope& scope) {
+    // As a new filter: the selected lock stays selected while it is in the scope.
+    const RowKey selected = selectedRowKey();
+    proxy_->setScope(scope);
+    if (!selected.isEmpty()) selectKey(selected.instance, selected.key);
+    // Out of scope it is no longer selected: the detail pane and the lock actions let it go
+    // too, so a Release never acts on a lock the table does not show.
+    if (!selected.isEmpty() && selectedRowKey().isEmpty()) showSelected();
+    showCounts();
+}
+
 void LockInspectorView::showCounts() {
     // With a filter, how many of the locks it shows: "2 locks" above one row read as a bug.
     const int all = model_->rowCount();
-    if (filter_->text().trimmed().isEmpty() && !proxy_->orphansOnly())
+    if (filter_->text().trimmed().isEmpty() && !proxy_->orphansOnly() && proxy_->scope().isAll())
         counts_->setText(tr("%n lock(s)", nullptr, all));
     else
         counts_->setText(tr("%1 of %n lock(s)", nullptr, all).arg(proxy_->rowCount()));

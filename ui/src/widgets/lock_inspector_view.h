@@ -13,6 +13,7 @@
 
 #include "lockscope/inspect/lock_record.h"
 #include "models/row_key.h"
+#include "models/row_scope.h"
 #include "widgets/lock_inspector_view_progress.h"
 
 class QLabel;
@@ -28,6 +29,7 @@ class ConnectionHub;
 class LockDetailPane;
 class LockFilterProxy;
 class LockRowFeed;
+class LockScopeBox;
 class LockTableModel;
 
 class LockInspectorView : public QWidget {
@@ -45,6 +47,7 @@ class LockInspectorView : public QWidget {
     QProgressBar* progress() const { return progress_; }
     QLabel* severityLegend() const { return legend_; }
     QToolButton* orphansOnlyButton() const { return orphansOnly_; }
+    LockScopeBox* scopeBox() const { return scope_; }
 
   public slots:
     void focusFilter();
@@ -71,6 +74,9 @@ class LockInspectorView : public QWidget {
     void onRowsApplied(const QString& instance, std::span<const inspect::SharedLockRecord> changed,
                        const QStringList& removed);
     void applyFilter(const QString& text);
+    void applyScope(const RowScope& scope);
+    // The Instance column's name for the instance and the connection and group it is in.
+    void nameInstance(const QString& instance);
     void showCounts();
     void onSelectionChanged();
     // The countdown's tick: repaints only the cells that move (see the .cpp).
@@ -97,6 +103,8 @@ class LockInspectorView : public QWidget {
     QLineEdit* filter_;
     QProgressBar* progress_;
     QToolButton* cancel_;
+    LockScopeBox* scope_;       // all connections, a group, or one connection
+    int listedInstances_ = 0;   // instances the scope control listed last
     QToolButton* orphansOnly_;  // shows only the locks whose holder is gone
     QLabel* counts_;
     QLabel* legend_;
