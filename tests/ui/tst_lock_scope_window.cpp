@@ -151,9 +151,12 @@ class TestLockScopeWindow : public QObject {
         QTest::qWait(50);
         QVERIFY(testing::saveScreenshot(&w, QStringLiteral("lock-scope-connection")));
 
-        // Back to all connections.
+        // Back to all connections; the text filter finds a connection by its name too.
         QVERIFY(chooseItem(scope, QStringLiteral("All connections")));
         QCOMPARE(view.table()->model()->rowCount(), 12);
+        view.filter()->setText(QStringLiteral("ORDERS"));
+        QCOMPARE(shownRows(view), expected({{"orders", 4}}, {"order"}));
+        view.filter()->clear();
         QVERIFY(view.findChild<QLabel*>(QStringLiteral("lockCounts"))
                     ->text()
                     .startsWith(QStringLiteral("12 lock")));

@@ -134,6 +134,7 @@ void LockTableModel::setInstanceName(const QString& instance, const QString& nam
     QString& known = instanceNames_[instance.toStdString()];
     if (known == name) return;
     known = name;
+    lowerNames_[instance.toStdString()] = name.toLower().toStdString();
     if (order_.size() > 0) emit dataChanged(index(0, Instance), index(order_.size() - 1, Instance));
 }
 

@@ -130,8 +130,9 @@ class LockTableModel : public QAbstractTableModel {
     // row again.
     void setOrderHeld(bool held);
     bool orderHeld() const { return orderHeld_; }
-    // Whether the row's instance, key, resource, kind, holder or a finding id contains the
-    // text, ignoring ASCII case (text already lower-cased, UTF-8).
+    // Whether the row's instance (its URL or its connection's name), key, resource, kind,
+    // holder or a finding id contains the text, ignoring ASCII case (text already lower-cased,
+    // UTF-8).
     bool rowMatches(int row, const std::string& lowerText) const;
 
     const Record* recordAt(int row) const;
@@ -231,6 +232,7 @@ class LockTableModel : public QAbstractTableModel {
     // carry their instance as one, and data() must not convert it for every painted cell.
     std::map<std::string, Clock::time_point, std::less<>> staleSince_;
     std::map<std::string, QString, std::less<>> instanceNames_;     // URL -> connection name
+    std::map<std::string, std::string, std::less<>> lowerNames_;    // the same, for the filter
     std::map<std::string, QString, std::less<>> nodeDescriptions_;  // URL -> role and slots
     InstanceScopes scopes_;  // URL -> its connection and group
     std::map<std::string, std::shared_ptr<const std::string>> instanceStrings_;
