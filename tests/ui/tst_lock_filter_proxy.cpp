@@ -214,6 +214,69 @@ class LockFilterProxyTest : public QObject {
         }
     }
 
+    void aScopeShowsOneGroupsOrOneConnectionsLocks() {
+        // Issue 36: a table across many connections, narrowed to a group or a connection,
+        // with the text filter on top; a connection told its group late brings its rows.
+        Fixture f;
+        const QString a = QStringLiteral("redis://10.0.0.1:6379");
+        const QString b = QStringLiteral("redis://10.0.0.2:6379");
+        const QString c = QStringLiteral("redis://10.0.0.3:6379");
+        const QString late = QStringLiteral("redis://10.0.0.4:6379");
+        for (const QString& instance : {a, b, c, late})
+            f.model.apply(instance, f.make.range(0, 60), true);
+        f.model.setInstanceScope(kInstance, QStringLiteral("id-k"), {});
+        f.model.setInstanceScope(a, QStringLiteral("id-a"), QStringLiteral("prod"));
+        f.model.setInstanceScope(b, QStringLiteral("id-b"), QStringLiteral("prod"));
+        f.model.setInstanceScope(c, QStringLiteral("id-c"), QStringLiteral("staging"));
+        // What a user expects: the rows of exactly these servers, in the table's order.
+        auto rowsOf = [&](const QStringList& instances, const QString& text = {}) {
+            QStringList out;
+            const std::string lower = text.toLower().toStdString();
+            for (int row = 0; row < f.model.rowCount(); ++row) {
+                const auto key = f.model.index(row, 0).data(LockTableModel::RowKeyRole);
+                if (instances.contains(key.value<RowKey>().instance) &&
+                    f.model.rowMatches(row, lower))
+                    out << key.value<RowKey>().instance + QLatin1Char(' ') + keyAt(f.model, row);
+            }
+            return out;
+        };
+        auto shown = [&] {
+            QStringList out;
+            for (int row = 0; row < f.proxy.rowCount(); ++row)
+                out << f.proxy.index(row, 0)
+                               .data(LockTableModel::RowKeyRole)
+                               .value<RowKey>()
+                               .instance +
+                           QLatin1Char(' ') + keyAt(f.proxy, row);
+            return out;
+        };
+        f.proxy.setScope(RowScope::ofGroup(QStringLiteral("prod")));
+        QCOMPARE(f.proxy.rowCount(), 120);
+        QCOMPARE(shown(), rowsOf({a, b}));
+        f.proxy.setScope(RowScope::ofConnection(QStringLiteral("id-c")));
+        QCOMPARE(shown(), rowsOf({c}));
+        f.proxy.setFilterText(QStringLiteral("r1"));
+        QCOMPARE(shown(), rowsOf({c}, QStringLiteral("r1")));
+        f.proxy.setFilterText({});
+        // The late server joins staging: its rows arrive in the group's scope as rows.
+        f.proxy.setScope(RowScope::ofGroup(QStringLiteral("staging")));
+        QCOMPARE(shown(), rowsOf({c}));
+        QSignalSpy inserted(&f.proxy, &QAbstractItemModel::rowsInserted);
+        f.model.setInstanceScope(late, QStringLiteral("id-late"), QStringLiteral("staging"));
+        QCOMPARE(shown(), rowsOf({c, late}));
+        QVERIFY(inserted.count() > 0);
+        // Churn on another connection leaves the scope's rows as they are.
+        f.churn(0);
+        QCOMPARE(shown(), rowsOf({c, late}));
+        f.proxy.setScope(RowScope::all());
+        QCOMPARE(f.proxy.rowCount(), f.model.rowCount());
+        // An unknown group or connection shows nothing rather than everything.
+        f.proxy.setScope(RowScope::ofGroup(QStringLiteral("nowhere")));
+        QCOMPARE(f.proxy.rowCount(), 0);
+        f.proxy.setScope(RowScope::ofConnection(QStringLiteral("id-a\nid-b")));
+        QCOMPARE(f.proxy.rowCount(), 0);
+    }
+
     void aRowTheFilterHidesHasNoProxyIndex() {
         Fixture f;
         f.proxy.setFilterText(QStringLiteral("r2"));

@@ -5,7 +5,7 @@
 #include <QTest>
 
 #include "lock_test_records.h"
-#include "widgets/pending_lock_updates.h"
+#include "models/pending_lock_updates.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;

@@ -77,6 +77,14 @@ void LockFilterProxy::setOrphansOnly(bool on) {
     endResetModel();
 }
 
+void LockFilterProxy::setScope(const RowScope& scope) {
+    if (scope == scope_) return;
+    beginResetModel();
+    scope_ = scope;
+    refilter();
+    endResetModel();
+}
+
 void LockFilterProxy::sort(int column, Qt::SortOrder order) {
     if (sourceModel()) sourceModel()->sort(column, order);
 }
@@ -86,6 +94,7 @@ bool LockFilterProxy::accepts(int sourceRow) const {
     if (orphansOnly_ &&
         !sourceModel()->index(sourceRow, 0).data(LockTableModel::OrphanRole).toBool())
         return false;
+    if (locks_ && !locks_->rowInScope(sourceRow, scope_)) return false;
     if (filter_.empty()) return true;
     if (locks_) return locks_->rowMatches(sourceRow, filter_);
     const QString needle = QString::fromStdString(filter_);

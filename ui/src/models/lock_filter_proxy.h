@@ -1,7 +1,8 @@
 #pragma once
 // The filter box of the lock table: the text matches instance, key, resource, kind, holder
-// token or a finding id. Sorting is forwarded to LockTableModel, which keeps its rows in
-// order itself; this proxy keeps the source's order and only hides rows.
+// token or a finding id; the scope keeps one group's or one connection's rows. Sorting is forwarded
+// to LockTableModel, which keeps its rows in order itself; this proxy keeps the source's order and
+// only hides rows.
 //
 // Written on QAbstractProxyModel rather than QSortFilterProxyModel because of one cost: on
 // every layout change of its source (each re-sort of the table) QSortFilterProxyModel drops
@@ -15,6 +16,8 @@
 #include <string>
 #include <utility>
 #include <vector>
+
+#include "models/row_scope.h"
 
 namespace lockscope::ui {
 
@@ -32,6 +35,10 @@ class LockFilterProxy : public QAbstractProxyModel {
     // on top. A row whose verdict changes comes or goes like a row whose text changes.
     void setOrphansOnly(bool on);
     bool orphansOnly() const { return orphansOnly_; }
+    // Only one group's or one connection's locks (LockTableModel::setInstanceScope), with the
+    // other filters on top; RowScope::all() shows every connection's.
+    void setScope(const RowScope& scope);
+    const RowScope& scope() const { return scope_; }
     void sort(int column, Qt::SortOrder order = Qt::AscendingOrder) override;
 
     QModelIndex mapToSource(const QModelIndex& proxyIndex) const override;
@@ -44,7 +51,7 @@ class LockFilterProxy : public QAbstractProxyModel {
     bool hasChildren(const QModelIndex& parent = {}) const override;
 
   private:
-    bool filtering() const { return !filter_.empty() || orphansOnly_; }
+    bool filtering() const { return !filter_.empty() || orphansOnly_ || !scope_.isAll(); }
     bool accepts(int sourceRow) const;
     void refilter();
     // Proxy rows [first, last) of the accepted source rows in [sourceFirst, sourceLast].
@@ -64,6 +71,7 @@ class LockFilterProxy : public QAbstractProxyModel {
     LockTableModel* locks_ = nullptr;
     std::string filter_;  // lower-case UTF-8; empty: every row, the identity
     bool orphansOnly_ = false;
+    RowScope scope_;
     std::vector<int> accepted_;  // ascending source rows, while filtering
     std::pair<int, int> removing_{0, 0};
     QModelIndexList layoutProxy_;  // persistent indexes across a source layout change

@@ -134,7 +134,18 @@ void LockTableModel::setInstanceName(const QString& instance, const QString& nam
     QString& known = instanceNames_[instance.toStdString()];
     if (known == name) return;
     known = name;
+    lowerNames_[instance.toStdString()] = name.toLower().toStdString();
     if (order_.size() > 0) emit dataChanged(index(0, Instance), index(order_.size() - 1, Instance));
+}
+
+void LockTableModel::setInstanceScope(const QString& instance, const QString& connectionId,
+                                      const QString& group) {
+    if (!scopes_.set(instance.toStdString(), connectionId, group) || order_.size() == 0) return;
+    emit dataChanged(index(0, Instance), index(order_.size() - 1, Instance));
+}
+
+bool LockTableModel::rowInScope(int row, const RowScope& scope) const {
+    return scope.isAll() || scopes_.inScope(rowAt(row).record->instanceName(), scope);
 }
 
 bool LockTableModel::isStale(const Record& record) const {

@@ -25,6 +25,7 @@
 #include "models/lock_row_index.h"
 #include "models/lock_row_order.h"
 #include "models/row_key.h"
+#include "models/row_scope.h"
 
 namespace lockscope::ui {
 
@@ -94,6 +95,11 @@ class LockTableModel : public QAbstractTableModel {
     bool isStale(const Record& record) const;
     // The Instance column shows the connection's name; the URL is its tooltip.
     void setInstanceName(const QString& instance, const QString& name);
+    // The connection (its id) and group the instance belongs to, for a RowScope. Its rows are
+    // announced as changed when that changes, so a scoped proxy shows or hides them.
+    void setInstanceScope(const QString& instance, const QString& connectionId,
+                          const QString& group);
+    bool rowInScope(int row, const RowScope& scope) const;
     // The Node column: what the instance is in its cluster ("primary · 0-5460").
     void setNodeDescription(const QString& instance, const QString& description);
     bool hasNodeDescriptions() const { return !nodeDescriptions_.empty(); }
@@ -124,8 +130,9 @@ class LockTableModel : public QAbstractTableModel {
     // row again.
     void setOrderHeld(bool held);
     bool orderHeld() const { return orderHeld_; }
-    // Whether the row's instance, key, resource, kind, holder or a finding id contains the
-    // text, ignoring ASCII case (text already lower-cased, UTF-8).
+    // Whether the row's instance (its URL or its connection's name), key, resource, kind,
+    // holder or a finding id contains the text, ignoring ASCII case (text already lower-cased,
+    // UTF-8).
     bool rowMatches(int row, const std::string& lowerText) const;
 
     const Record* recordAt(int row) const;
@@ -225,7 +232,9 @@ class LockTableModel : public QAbstractTableModel {
     // carry their instance as one, and data() must not convert it for every painted cell.
     std::map<std::string, Clock::time_point, std::less<>> staleSince_;
     std::map<std::string, QString, std::less<>> instanceNames_;     // URL -> connection name
+    std::map<std::string, std::string, std::less<>> lowerNames_;    // the same, for the filter
     std::map<std::string, QString, std::less<>> nodeDescriptions_;  // URL -> role and slots
+    InstanceScopes scopes_;  // URL -> its connection and group
     std::map<std::string, std::shared_ptr<const std::string>> instanceStrings_;
     QTimer ticker_;
     QTimer resortTimer_;

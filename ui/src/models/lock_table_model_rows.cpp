@@ -400,6 +400,10 @@ bool LockTableModel::rowMatches(int row, const std::string& lowerText) const {
     if (contains(r.instanceName()) || contains(r.key) || contains(inspect::toString(r.kind)) ||
         contains(r.token))
         return true;
+    // The connection's name, as the Instance column shows it (a table of many connections).
+    if (const auto named = lowerNames_.find(r.instanceName());
+        named != lowerNames_.end() && contains(named->second))
+        return true;
     for (const auto& f : r.fields)
         if (contains(f.field) || contains(f.value)) return true;
     for (const std::string& rule : inspect::ruleNames(r.findings))

@@ -6,27 +6,23 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
-#include <QPointer>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
-#include <QThreadPool>
 #include <QToolButton>
 #include <QVBoxLayout>
-#ifdef __GLIBC__
-#include <malloc.h>
-#endif
 
 #include "models/finding_text.h"
 #include "models/lock_filter_proxy.h"
+#include "models/lock_row_feed.h"
 #include "models/lock_table_model.h"
 #include "session/cluster_members.h"
 #include "session/connection_hub.h"
 #include "session/lock_companions.h"
-#include "support/tsan_handover.h"
 #include "widgets/lock_detail_pane.h"
+#include "widgets/lock_inspector_view_scope.h"
 #include "widgets/lock_table_delegate.h"
 #include "widgets/pttl_plot.h"
 #include "widgets/redlock_group_panel.h"
@@ -49,11 +45,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     : QWidget(parent),
       hub_(hub),
       model_(new LockTableModel(this)),
-      proxy_(new LockFilterProxy(this)) {
+      proxy_(new LockFilterProxy(this)),
+      feed_(new LockRowFeed(*model_, this)) {
     proxy_->setSourceModel(model_);
-    // Renewed, handed-off and new locks find their place in a re-sort that applyPending()
-    // runs in a turn of its own, at most every 100 ms while a backlog streams in.
-    model_->setResortPaced(true);
     filter_ = new QLineEdit;
     filter_->setPlaceholderText(
         tr("Filter by key, resource, kind, holder token or finding (Ctrl+F)"));
@@ -68,6 +62,8 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     cancel_->setIcon(QIcon(QStringLiteral(":/icons/cancel.svg")));
     cancel_->setToolTip(tr("Cancel the scan"));
     cancel_->hide();
+    scope_ = new LockScopeBox(hub_, *model_);
+    scope_->hide();  // shown with two connections or more
     orphansOnly_ = new QToolButton;
     orphansOnly_->setObjectName(QStringLiteral("orphansOnly"));
     orphansOnly_->setText(tr("Orphans"));
@@ -123,6 +119,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
 
     auto* top = new QHBoxLayout;
     top->addWidget(filter_, 1);
+    top->addWidget(scope_);
     top->addWidget(orphansOnly_);
     top->addWidget(legend_);
     top->addWidget(counts_);
@@ -134,6 +131,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     layout->addWidget(splitter_, 1);
 
     connect(filter_, &QLineEdit::textChanged, this, &LockInspectorView::applyFilter);
+    connect(scope_, &LockScopeBox::scopeChanged, this, &LockInspectorView::applyScope);
     connect(orphansOnly_, &QToolButton::toggled, this, [this](bool on) {
         const RowKey selected = selectedRowKey();
         proxy_->setOrphansOnly(on);
@@ -144,9 +142,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(model_, &LockTableModel::countdownTick, this, &LockInspectorView::repaintMovingCells);
     connect(table_->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &LockInspectorView::onSelectionChanged);
-    connect(&hub_, &ConnectionHub::locksChanged, this, &LockInspectorView::onLocksChanged);
-    connect(&hub_, &ConnectionHub::serverEmptied, this, &LockInspectorView::onServerEmptied);
-    connect(&hub_, &ConnectionHub::locksMoved, this, &LockInspectorView::onLocksMoved);
+    connectFeed();
     connect(&hub_, &ConnectionHub::failoverSeen, this,
             [this](const QString& instance, const QString&, const QString&, qint64 atMs) {
                 failovers_[instance].push_back(double(atMs) / 1000.0);
@@ -156,10 +152,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
             [this](const QString& instance, ConnectionState state) {
                 bool down =
                     state == ConnectionState::Reconnecting || state == ConnectionState::Failed;
-                if (const ConnectionProfile* p = hub_.profileForInstance(instance))
-                    model_->setInstanceName(instance, p->name);
+                nameInstance(instance);
                 if (state == ConnectionState::Connecting) return;  // keep what it was
-                if (!down) applyRemovalsNow(instance);             // the rescan's ghosts go first
+                if (!down) feed_->applyRemovalsNow(instance);      // the rescan's ghosts go first
                 model_->setInstanceStale(instance, down);
                 showSelected();
             });
@@ -168,12 +163,8 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     focusTimer_.setInterval(250);
     connect(&focusTimer_, &QTimer::timeout, this, &LockInspectorView::sendFocus);
     focusTimer_.start();
-    coalesce_.setSingleShot(true);
-    coalesce_.setInterval(100);
-    connect(&coalesce_, &QTimer::timeout, this, &LockInspectorView::applyPending);
-    connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString& instance) {
-        pending_.drop(instance);
-        model_->removeInstance(instance);
+    connect(&hub_, &ConnectionHub::instanceClosed, this, [this](const QString&) {
+        scope_->refresh();
         updateInstanceColumns();
         showSelected();
     });
@@ -197,7 +188,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     connect(&hub_, &ConnectionHub::scanProgress, this,
             [this](const QString& instance, double fraction, quint64 keysSeen) {
                 scans_.progressed(instance, fraction, keysSeen);
-                reserveForScan(scans_.fraction(), scans_.keysSeen());
+                feed_->onScanProgress(scans_.fraction(), scans_.keysSeen());
                 showScanProgress();
             });
     connect(&hub_, &ConnectionHub::scanFinished, this,
@@ -208,7 +199,6 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
                     scans_.clear();
                 else
                     showScanProgress();
-                if (!cancelled) releaseFreedMemoryWhenApplied();
                 if (!cancelled && model_->rowCount() == 0) {
                     counts_->setText(tr("No locks: try Discover (Ctrl+D)"));
                     counts_->setToolTip(
@@ -251,199 +241,55 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
             });
 }
 
-void LockInspectorView::onLocksChanged(const QString& instance,
-                                       const QVector<inspect::SharedLockRecord>& changed,
-                                       const QStringList& removed, bool) {
-    // The worker's records, handed over through Qt's queue (see tsan_handover.h).
-    takeOver(changed.constData());
-    for (const auto& r : changed) takeOver(r.get());
-    takeOver(removed.constData());
-    pending_.add(instance, changed, removed);
-    // A scan's stream is gathered for 100 ms (fewer slices and re-sorts); a steady-state
-    // update (a renewal, a row on screen re-read) is shown at once: those 100 ms were a
-    // tenth of the second a change on screen may take (issue 18).
-    constexpr qsizetype kSmallUpdate = 200;
-    const bool streaming = scansRunning_ > 0 || pending_.waitingRecords() > kSmallUpdate;
-    if (!streaming)
-        coalesce_.start(0);
-    else if (!coalesce_.isActive())
-        coalesce_.start(100);
+void LockInspectorView::connectFeed() {
+    // Hub → feed → model: the feed applies what the watches report; the view follows the
+    // selection around the rows it takes away, moves and brings back. Connected before the
+    // view's own handlers of the same hub signals, so those see the feed's work done.
+    connect(&hub_, &ConnectionHub::locksChanged, feed_, &LockRowFeed::onLocksChanged);
+    connect(&hub_, &ConnectionHub::serverEmptied, feed_, &LockRowFeed::onServerEmptied);
+    connect(&hub_, &ConnectionHub::locksMoved, feed_, &LockRowFeed::onLocksMoved);
+    connect(&hub_, &ConnectionHub::instanceClosed, feed_, &LockRowFeed::onInstanceClosed);
+    connect(&hub_, &ConnectionHub::scanStarted, feed_, &LockRowFeed::onScanStarted);
+    connect(&hub_, &ConnectionHub::scanFinished, feed_,
+            [this](const QString&, bool cancelled) { feed_->onScanFinished(cancelled); });
+    connect(feed_, &LockRowFeed::rowsLeaving, this, &LockInspectorView::onRowsLeaving);
+    connect(feed_, &LockRowFeed::instanceLeaving, this, &LockInspectorView::onInstanceLeaving);
+    connect(feed_, &LockRowFeed::rowsMoving, this, &LockInspectorView::onRowsMoving);
+    connect(feed_, &LockRowFeed::rowsApplied, this, &LockInspectorView::onRowsApplied);
 }
 
-void LockInspectorView::onServerEmptied(const QString& instance) {
-    // Every lock of the instance is gone (a restart with no persistence): updates still
-    // pending are about the old server, and the rows go in one model reset.
-    pending_.drop(instance);
-    history_.vanishedAll(instance);
+void LockInspectorView::onRowsLeaving(const QString& instance, const QStringList& keys) {
     const RowKey selected = selectedRowKey();
-    if (!selected.isEmpty() && selected.instance == instance) {
-        QSignalBlocker block(table_->selectionModel());
-        table_->selectionModel()->clear();
-        detail_->markVanished(history_.track(selected));
-        followKey_ = selected;  // if the same key is taken again, show the new lock
-    }
-    model_->removeRowsOf(instance);
-    showCounts();
+    if (selected.instance == instance && keys.contains(selected.key)) letSelectedGo(selected);
 }
 
-void LockInspectorView::onLocksMoved(const QString& from, const QString& to,
-                                     const QVector<inspect::LockRecord>& records,
-                                     const QStringList& gone) {
-    takeOver(records.constData());
-    takeOver(gone.constData());
-    QStringList keys = gone;
-    for (const auto& r : records) keys << QString::fromStdString(r.key);
-    // What the old node's worker sent before it gave them up would bring the rows back there.
-    pending_.forgetKeys(from, keys);
+void LockInspectorView::onInstanceLeaving(const QString& instance) {
     const RowKey selected = selectedRowKey();
-    for (const QString& key : keys) {
-        const RowKey movedTo = LockTableModel::rowKey(to, key);
-        history_.move(LockTableModel::rowKey(from, key), movedTo);
-        if (selected == LockTableModel::rowKey(from, key)) {
-            // The selection goes with the row (applyUpdate selects it under its new node).
-            QSignalBlocker block(table_->selectionModel());
-            table_->selectionModel()->clear();
-            followKey_ = movedTo;
-        }
-    }
-    model_->removeKeys(from, keys, true);  // shown under their new node at once
-    // The rows are new to the window under their new node: one shared copy each, as a scan's.
-    std::vector<inspect::SharedLockRecord> moved;
-    moved.reserve(std::size_t(records.size()));
-    for (const auto& r : records) moved.push_back(std::make_shared<const inspect::LockRecord>(r));
-    applyUpdate(to, moved, gone);
+    if (!selected.isEmpty() && selected.instance == instance) letSelectedGo(selected);
 }
 
-void LockInspectorView::applyRemovalsNow(const QString& instance) {
-    const QStringList removed = pending_.takeRemovals(instance);
-    if (!removed.isEmpty()) applyUpdate(instance, {}, removed);
+void LockInspectorView::letSelectedGo(const RowKey& selected) {
+    // The selected lock is gone (released, expired): never slide the selection onto
+    // a neighbour, where the next Delete would release a lock nobody looked at.
+    QSignalBlocker block(table_->selectionModel());
+    table_->selectionModel()->clear();
+    detail_->markVanished(feed_->history().track(selected));
+    followKey_ = selected;  // if the same key is taken again, show the new lock
 }
 
-void LockInspectorView::reserveForScan(double fraction, quint64 keysSeen) {
-    // Early in a large scan, size the tables for the rows it projects, so they never grow
-    // in one long step mid-scan. From the rows so far, not the keys scanned: among 3M keys
-    // with 1M locks, sizing for every key reserved 2M rows too many (about 100 MB).
-    constexpr double kMinFraction = 0.02;
-    constexpr double kMaxRows = 4e6;
-    if (fraction < kMinFraction) return;
-    qsizetype rowsSoFar = model_->rowCount();
-    rowsSoFar += pending_.waitingRecords();
-    // Both projected to the whole scan: capping by the keys scanned so far instead made the
-    // projection grow with the scan, and each step rehashed every row on this thread (a
-    // 250 ms stall at a million rows).
-    const double projectedKeys = double(keysSeen) / fraction;
-    const double projectedRows = std::min(projectedKeys, double(rowsSoFar) / fraction * 1.1);
-    const int projected = int(std::min(kMaxRows, projectedRows));
-    // With headroom: each reserve rehashes every row, and the projection creeps up.
-    if (projected > reserved_) {
-        reserved_ = int(std::min(kMaxRows, double(projected) * 1.25));
-        reserveOffThisThread(reserved_);
-    }
+void LockInspectorView::onRowsMoving(const QString& from, const QString& to,
+                                     const QStringList& keys) {
+    const RowKey selected = selectedRowKey();
+    if (selected.isEmpty() || selected.instance != from || !keys.contains(selected.key)) return;
+    // The selection goes with the row (onRowsApplied selects it under its new node).
+    QSignalBlocker block(table_->selectionModel());
+    table_->selectionModel()->clear();
+    followKey_ = LockTableModel::rowKey(to, selected.key);
 }
 
-void LockInspectorView::reserveOffThisThread(int rows) {
-    // For a million rows the row index's slots and the history's buckets are 26 MB of fresh
-    // pages, and their first touch cost this thread 0.25-0.45 s on the loaded development VM
-    // (gui_watch_bench's worst stall, issue 12; the thread's own CPU showed little of it). A
-    // pool thread makes them; this thread adopts them in a turn of its own, moving in the
-    // entries it has so far (a scan's first few percent).
-    constexpr int kHereUpTo = 100'000;
-    if (rows <= kHereUpTo) {
-        model_->reserve(rows);
-        // In a turn of its own: each of the two rehashes is tens of milliseconds mid-scan.
-        QTimer::singleShot(0, this, &LockInspectorView::reserveHistory);
-        return;
-    }
-    QPointer<LockInspectorView> self(this);
-    QThreadPool::globalInstance()->start([self, rows] {
-        LockRowIndex::Storage indexSlots = LockRowIndex::storageFor(std::size_t(rows));
-        LockHistory::Tracks tracks = LockHistory::tracksFor(std::size_t(rows));
-        QMetaObject::invokeMethod(
-            qApp,
-            [self, rows, indexSlots = std::move(indexSlots), tracks = std::move(tracks)]() mutable {
-                if (!self) return;
-                self->model_->reserve(rows, std::move(indexSlots));
-                self->history_.adopt(std::move(tracks));
-                self->reservedTracks_ = std::max(self->reservedTracks_, std::size_t(rows));
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-void LockInspectorView::reserveHistory() {
-    // Every lock that appears while watched gets a history track: a rescan that finds a
-    // million new locks makes a million tracks. Sized with the table, early in the scan while
-    // it holds few tracks: sizing it by the share of rows tracked so far let that share creep
-    // up, and each step rehashed 700,000 to 1,000,000 tracks on this thread (about 100 ms).
-    // The cost of too large a table is its bucket array, 8 bytes a lock.
-    if (std::size_t(reserved_) <= reservedTracks_) return;
-    reservedTracks_ = std::size_t(reserved_);
-    history_.reserve(reservedTracks_);
-}
-
-void LockInspectorView::applyPending() {
-    // A rescan of a large keyspace delivers tens of thousands of records per interval.
-    // Applying them a slice at a time, yielding to the event loop in between, keeps every
-    // stall of the window short; the rest follows on the next turn of the loop. A turn does
-    // one piece of work: a slice, or the re-sort of the rows slices moved, never both (each
-    // is tens of milliseconds at a million rows); while a backlog lasts, the re-sort comes
-    // every 100 ms, so rows stream in already in order.
-    constexpr qsizetype kSlice = 2000;
-    constexpr qint64 kResortEveryMs = 100;
-    const bool resortDue =
-        model_->resortWaiting() &&
-        (pending_.isEmpty() || !sinceResort_.isValid() || sinceResort_.elapsed() >= kResortEveryMs);
-    if (resortDue) {
-        model_->resortNow();
-        sinceResort_.start();
-    } else if (!pending_.isEmpty()) {
-        const PendingLockUpdates::Slice slice = pending_.take(kSlice);
-        applyUpdate(slice.instance, slice.records, slice.removed);
-    }
-    // Through a timer, not a posted call: posted calls run back to back before timers and
-    // repaints get their turn, which would make the slices one long stall again.
-    if (!pending_.isEmpty() || model_->resortWaiting())
-        coalesce_.start(1);
-    else if (std::exchange(trimWhenApplied_, false))
-        releaseFreedMemory();
-}
-
-void LockInspectorView::releaseFreedMemoryWhenApplied() {
-    if (pending_.isEmpty())
-        releaseFreedMemory();
-    else
-        trimWhenApplied_ = true;
-}
-
-void LockInspectorView::releaseFreedMemory() {
-#ifdef __GLIBC__
-    // A scan's batches pass through the worker's and this thread's heaps; once applied, the
-    // freed pages stay resident unless handed back (about 200 MB after a 1M-lock scan). On a
-    // pool thread: trimming a large heap takes tens of milliseconds.
-    constexpr qint64 kAtMostEveryMs = 30'000;
-    if (lastTrim_.isValid() && lastTrim_.elapsed() < kAtMostEveryMs) return;
-    lastTrim_.start();
-    QThreadPool::globalInstance()->start([] { malloc_trim(0); });
-#endif
-}
-
-void LockInspectorView::applyUpdate(const QString& instance,
-                                    std::span<const inspect::SharedLockRecord> changed,
-                                    const QStringList& removed) {
-    for (const auto& r : changed)
-        history_.record(LockTableModel::rowKey(instance, QString::fromStdString(r->key)), *r);
-    const RowKey selectedBefore = selectedRowKey();
-    history_.vanishedAmong(instance, removed);
-    if (selectedBefore.instance == instance && removed.contains(selectedBefore.key)) {
-        // The selected lock is gone (released, expired): never slide the selection onto
-        // a neighbour, where the next Delete would release a lock nobody looked at.
-        QSignalBlocker block(table_->selectionModel());
-        table_->selectionModel()->clear();
-        detail_->markVanished(history_.track(selectedBefore));
-        followKey_ = selectedBefore;  // if the same key is taken again, show the new lock
-    }
-    model_->removeKeys(instance, removed);
-    model_->apply(instance, changed, false);
+void LockInspectorView::onRowsApplied(const QString& instance,
+                                      std::span<const inspect::SharedLockRecord> changed,
+                                      const QStringList& removed) {
     updateInstanceColumns();
     showCounts();
     if (!followKey_.isEmpty() && followKey_.instance == instance) {
@@ -467,7 +313,7 @@ void LockInspectorView::applyUpdate(const QString& instance,
     if (touched)
         showSelected();
     else if (!selected.isEmpty())
-        detail_->refreshTrack(history_.track(selected));
+        detail_->refreshTrack(feed_->history().track(selected));
 }
 
 void LockInspectorView::repaintMovingCells() {
@@ -551,8 +397,8 @@ void LockInspectorView::showSelected() {
     const ConnectionProfile* connection =
         profile && !profile->clusterOf.isEmpty() ? hub_.profile(profile->clusterOf) : profile;
     detail_->setWhere(connection ? connection->name : QString(), model_->nodeDescription(instance));
-    detail_->showLock(*record, history_.ensure(selectedRowKey(), *record), selectedIsReadOnly(),
-                      model_->isStale(*record));
+    detail_->showLock(*record, feed_->history().ensure(selectedRowKey(), *record),
+                      selectedIsReadOnly(), model_->isStale(*record));
     const auto failovers = failovers_.find(QString::fromStdString(record->instanceName()));
     detail_->plot()->setFailovers(failovers != failovers_.end() ? failovers->second
                                                                 : std::vector<double>{});
@@ -600,6 +446,11 @@ void LockInspectorView::updateInstanceColumns() {
     table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
     table_->setColumnHidden(LockTableModel::Node,
                             model_->instanceCount() < 2 || !model_->hasNodeDescriptions());
+    // A connection's first rows make its instance known: the scope control lists it then.
+    if (std::exchange(listedInstances_, model_->instanceCount()) != listedInstances_)
+        scope_->refresh();
+    // All, and at least a group or two connections to choose from.
+    scope_->setVisible(scope_->count() > 2);
 }
 
 void LockInspectorView::showScanProgress() {
@@ -620,10 +471,33 @@ void LockInspectorView::applyFilter(const QString& text) {
     showCounts();
 }
 
+void LockInspectorView::nameInstance(const QString& instance) {
+    const ConnectionProfile* p = hub_.profileForInstance(instance);
+    if (!p) return;
+    model_->setInstanceName(instance, p->name);
+    // A cluster's nodes are in the scope of the cluster's connection and its group.
+    const ConnectionProfile* connection = p->clusterOf.isEmpty() ? p : hub_.profile(p->clusterOf);
+    if (!connection) connection = p;
+    model_->setInstanceScope(instance, connection->id, connection->group);
+    scope_->refresh();  // a renamed or regrouped connection
+    updateInstanceColumns();
+}
+
+void LockInspectorView::applyScope(const RowScope& scope) {
+    // As a new filter: the selected lock stays selected while it is in the scope.
+    const RowKey selected = selectedRowKey();
+    proxy_->setScope(scope);
+    if (!selected.isEmpty()) selectKey(selected.instance, selected.key);
+    // Out of scope it is no longer selected: the detail pane and the lock actions let it go
+    // too, so a Release never acts on a lock the table does not show.
+    if (!selected.isEmpty() && selectedRowKey().isEmpty()) showSelected();
+    showCounts();
+}
+
 void LockInspectorView::showCounts() {
     // With a filter, how many of the locks it shows: "2 locks" above one row read as a bug.
     const int all = model_->rowCount();
-    if (filter_->text().trimmed().isEmpty() && !proxy_->orphansOnly())
+    if (filter_->text().trimmed().isEmpty() && !proxy_->orphansOnly() && proxy_->scope().isAll())
         counts_->setText(tr("%n lock(s)", nullptr, all));
     else
         counts_->setText(tr("%1 of %n lock(s)", nullptr, all).arg(proxy_->rowCount()));

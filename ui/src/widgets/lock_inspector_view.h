@@ -3,7 +3,6 @@
 // detail pane of the selected lock. Fed by the ConnectionHub; touches no Redis itself.
 
 #include <QElapsedTimer>
-#include <QHash>
 #include <QRegion>
 #include <QTimer>
 #include <QWidget>
@@ -12,9 +11,10 @@
 #include <string>
 #include <vector>
 
-#include "models/lock_history.h"
+#include "lockscope/inspect/lock_record.h"
+#include "models/row_key.h"
+#include "models/row_scope.h"
 #include "widgets/lock_inspector_view_progress.h"
-#include "widgets/pending_lock_updates.h"
 
 class QLabel;
 class QLineEdit;
@@ -28,6 +28,8 @@ namespace lockscope::ui {
 class ConnectionHub;
 class LockDetailPane;
 class LockFilterProxy;
+class LockRowFeed;
+class LockScopeBox;
 class LockTableModel;
 
 class LockInspectorView : public QWidget {
@@ -37,6 +39,7 @@ class LockInspectorView : public QWidget {
 
     LockTableModel* model() const { return model_; }
     LockFilterProxy* proxy() const { return proxy_; }
+    LockRowFeed* feed() const { return feed_; }
     QTableView* table() const { return table_; }
     LockDetailPane* detail() const { return detail_; }
     QLineEdit* filter() const { return filter_; }
@@ -44,6 +47,7 @@ class LockInspectorView : public QWidget {
     QProgressBar* progress() const { return progress_; }
     QLabel* severityLegend() const { return legend_; }
     QToolButton* orphansOnlyButton() const { return orphansOnly_; }
+    LockScopeBox* scopeBox() const { return scope_; }
 
   public slots:
     void focusFilter();
@@ -61,24 +65,19 @@ class LockInspectorView : public QWidget {
     void statusMessage(const QString& message, int timeoutMs);
 
   private:
-    void onLocksChanged(const QString& instance, const QVector<inspect::SharedLockRecord>& changed,
-                        const QStringList& removed, bool rescanned);
-    void applyPending();
-    void releaseFreedMemoryWhenApplied();
-    void releaseFreedMemory();
-    void applyRemovalsNow(const QString& instance);
-    void onServerEmptied(const QString& instance);
-    // A cluster slot moved: its rows go from one node's instance to the other's, with their
-    // history and selection, in one turn (no frame without them, none shown twice).
-    void onLocksMoved(const QString& from, const QString& to,
-                      const QVector<inspect::LockRecord>& records, const QStringList& gone);
+    void connectFeed();
+    void onRowsLeaving(const QString& instance, const QStringList& keys);
+    void onInstanceLeaving(const QString& instance);
+    // Clears the selection of a lock that left, and follows its key should it come back.
+    void letSelectedGo(const RowKey& selected);
+    void onRowsMoving(const QString& from, const QString& to, const QStringList& keys);
+    void onRowsApplied(const QString& instance, std::span<const inspect::SharedLockRecord> changed,
+                       const QStringList& removed);
     void applyFilter(const QString& text);
+    void applyScope(const RowScope& scope);
+    // The Instance column's name for the instance and the connection and group it is in.
+    void nameInstance(const QString& instance);
     void showCounts();
-    void reserveForScan(double fraction, quint64 keysSeen);
-    void reserveHistory();
-    void reserveOffThisThread(int rows);
-    void applyUpdate(const QString& instance, std::span<const inspect::SharedLockRecord> changed,
-                     const QStringList& removed);
     void onSelectionChanged();
     // The countdown's tick: repaints only the cells that move (see the .cpp).
     void repaintMovingCells();
@@ -97,13 +96,15 @@ class LockInspectorView : public QWidget {
     ConnectionHub& hub_;
     LockTableModel* model_;
     LockFilterProxy* proxy_;
-    LockHistory history_;
+    LockRowFeed* feed_;  // hub signals → feed → model
     // Failovers behind Sentinel, by instance (wall-clock seconds): marked on the PTTL plot of
     // each of the instance's locks.
     std::map<QString, std::vector<double>> failovers_;
     QLineEdit* filter_;
     QProgressBar* progress_;
     QToolButton* cancel_;
+    LockScopeBox* scope_;       // all connections, a group, or one connection
+    int listedInstances_ = 0;   // instances the scope control listed last
     QToolButton* orphansOnly_;  // shows only the locks whose holder is gone
     QLabel* counts_;
     QLabel* legend_;
@@ -112,17 +113,8 @@ class LockInspectorView : public QWidget {
     QSplitter* splitter_;
     int scansRunning_ = 0;
     ScanProgressTally scans_;  // each instance's scan (a cluster's primaries scan at once)
-    // Updates wait here up to 100 ms and are applied together: a scan streaming thousands
-    // of batches costs the sorting proxy a few insertions, not one per batch.
-    PendingLockUpdates pending_;
-    QElapsedTimer sinceResort_;  // the last re-sort applyPending() ran
-    QTimer coalesce_;
-    int reserved_ = 0;                // rows the tables were last sized for
-    std::size_t reservedTracks_ = 0;  // lock histories the history was last sized for
-    bool trimWhenApplied_ = false;    // a scan finished: return freed memory once it is applied
-    QElapsedTimer lastTrim_;
-    bool detailOpen_ = true;  // the detail pane has the operator's split (a lock shown)
-    QList<int> openSplit_;    // that split, kept while no lock is shown
+    bool detailOpen_ = true;   // the detail pane has the operator's split (a lock shown)
+    QList<int> openSplit_;     // that split, kept while no lock is shown
     bool pointerOverTable_ = false;
     bool buttonDown_ = false;  // a mouse button pressed on the table and not yet released
     RowKey followKey_;         // the row of a selected lock that vanished: followed if it returns

@@ -1,4 +1,4 @@
-#include "widgets/pending_lock_updates.h"
+#include "models/pending_lock_updates.h"
 
 #include <QSet>
 #include <algorithm>

@@ -1,6 +1,6 @@
 #pragma once
 // What the connection workers reported and the lock table has not shown yet, per instance,
-// handed out a slice at a time (see LockInspectorView::applyPending). Batches are kept as
+// handed out a slice at a time (see LockRowFeed::applyPending). Batches are kept as
 // the workers sent them, shared and never copied or moved: a rescan of a million keys
 // delivers tens of thousands of records per batch, and appending each batch to one vector
 // (then removing each applied slice from its front) copied every record again and again on
