@@ -94,19 +94,21 @@ void LivenessReader::assess(std::vector<LockRecord>& batch) {
     const auto wallNow = WallClock::now();
     s.lookups = 0;
     s.sidekiq.beginPass(batch);
+    s.ownLocks.prefetch(batch, s.options.maxLookupsPerPass);
     std::shared_ptr<const HolderVerdict> nothing;
     auto judgeOne = [&](LockRecord& r) {
         std::vector<Evidence> evidence;
         if (s.options.trackRenewals) evidence = s.renewals.observe(r, now, wallNow);
         const bool renewed = s.renewals.renewed(r.key) || r.renewals > 0;
-        if (confirmable(r)) {
+        if (isJobQueueLock(r)) {
             std::vector<Evidence> more;
             if (s.lookups++ >= s.options.maxLookupsPerPass)
                 more.push_back(overBudget(s.options.maxLookupsPerPass));
-            else if (isJobQueueLock(r))
-                more = s.jobQueues.judge(r, renewed);
             else
-                more = s.ownLocks.judge(r);
+                more = s.jobQueues.judge(r, renewed);
+            evidence.insert(evidence.end(), more.begin(), more.end());
+        } else if (r.kind == LockKind::Guide) {
+            auto more = s.ownLocks.judge(r);  // prefetched below, within the same budget
             evidence.insert(evidence.end(), more.begin(), more.end());
         } else if (liveness::isSidekiqLocked(r)) {
             auto more = s.sidekiq.judge(r);

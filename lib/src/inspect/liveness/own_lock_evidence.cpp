@@ -56,34 +56,59 @@ std::string OwnHolder::ownConnectionName() const {
     return "lockscope:" + host + ":" + (pid ? std::to_string(*pid) : std::string("?"));
 }
 
-OwnHolder readOwnHolder(Connection& c, const std::string& holderKey) {
+namespace {
+
+OwnHolder decode(const Reply& fields, const Reply& exists, const std::string& holderKey) {
     OwnHolder h;
-    try {
-        auto replies = c.pipeline({{"HMGET", holderKey, "token", "host", "pid", "thread", "since",
-                                    "purpose", "connection"},
-                                   {"EXISTS", holderKey}});
-        for (const auto& r : replies)
-            if (r.isError()) {
-                h.whyNot = "could not read its holder record " + quoted(holderKey, 80) + " (" +
-                           std::string(r.text()) + ")";
-                return h;
-            }
-        h.read = true;
-        h.exists = replies[1].integer() == 1;
-        const Reply& f = replies[0];
-        if (!h.exists || f.size() != 7) return h;
-        h.token = text(f[0]);
-        h.host = text(f[1]);
-        h.thread = text(f[3]);
-        h.purpose = text(f[5]);
-        h.connection = text(f[6]);
-        checkFields(h, f[2], f[4]);
-    } catch (const Error& e) {
-        h.read = false;
-        h.whyNot =
-            "could not read its holder record " + quoted(holderKey, 80) + " (" + e.what() + ")";
-    }
+    for (const Reply* r : {&fields, &exists})
+        if (r->isError()) {
+            h.whyNot = "could not read its holder record " + quoted(holderKey, 80) + " (" +
+                       std::string(r->text()) + ")";
+            return h;
+        }
+    h.read = true;
+    h.exists = exists.view().isInteger() && exists.integer() == 1;
+    if (!h.exists || fields.size() != 7) return h;
+    h.token = text(fields[0]);
+    h.host = text(fields[1]);
+    h.thread = text(fields[3]);
+    h.purpose = text(fields[5]);
+    h.connection = text(fields[6]);
+    checkFields(h, fields[2], fields[4]);
     return h;
+}
+
+void readChunk(Connection& c, const std::vector<std::string>& keys, std::size_t from,
+               std::size_t to, std::vector<OwnHolder>& out) {
+    std::vector<std::vector<std::string>> commands;
+    for (std::size_t i = from; i < to; ++i) {
+        commands.push_back(
+            {"HMGET", keys[i], "token", "host", "pid", "thread", "since", "purpose", "connection"});
+        commands.push_back({"EXISTS", keys[i]});
+    }
+    try {
+        auto replies = c.pipeline(commands);
+        for (std::size_t i = from; i < to; ++i)
+            out.push_back(decode(replies[2 * (i - from)], replies[2 * (i - from) + 1], keys[i]));
+    } catch (const Error& e) {
+        for (std::size_t i = from; i < to; ++i) {
+            OwnHolder h;
+            h.whyNot =
+                "could not read its holder record " + quoted(keys[i], 80) + " (" + e.what() + ")";
+            out.push_back(std::move(h));
+        }
+    }
+}
+
+}  // namespace
+
+std::vector<OwnHolder> readOwnHolders(Connection& c, const std::vector<std::string>& keys,
+                                      std::size_t chunk) {
+    std::vector<OwnHolder> out;
+    out.reserve(keys.size());
+    for (std::size_t from = 0; from < keys.size(); from += chunk)
+        readChunk(c, keys, from, std::min(keys.size(), from + chunk), out);
+    return out;
 }
 
 std::string describeOwnHolder(const OwnHolder& h) {

@@ -33,9 +33,12 @@ struct OwnHolder {
     std::string ownConnectionName() const;
 };
 
-// One round trip: HMGET of the fields the library writes (bounded, whatever else the hash
-// holds) and EXISTS.
-OwnHolder readOwnHolder(Connection& connection, const std::string& holderKey);
+// The holder records of many locks in one round trip per `chunk` keys: HMGET of the fields
+// the library writes (bounded, whatever else the hash holds) and EXISTS, pipelined. A list
+// of thousands of locks costs a few round trips, not one per lock.
+std::vector<OwnHolder> readOwnHolders(Connection& connection,
+                                      const std::vector<std::string>& holderKeys,
+                                      std::size_t chunk = 500);
 
 // "held by pid 4242 on host 'build-7', thread 'report', for 'nightly report', since ...".
 std::string describeOwnHolder(const OwnHolder& holder);

@@ -44,10 +44,28 @@ std::string describeConnections(const std::vector<const ClientEntry*>& found) {
 
 }  // namespace
 
+std::size_t OwnLockJudge::prefetch(const std::vector<LockRecord>& batch, std::size_t budget) {
+    prefetched_.clear();
+    std::vector<std::string> keys;
+    for (const auto& r : batch) {
+        if (keys.size() >= budget) break;
+        if (r.kind != LockKind::Guide) continue;
+        if (auto key = holderKeyOf(r); !key.empty()) keys.push_back(std::move(key));
+    }
+    auto holders = readOwnHolders(connection_, keys);
+    for (std::size_t i = 0; i < keys.size(); ++i)
+        prefetched_.insert_or_assign(keys[i], std::move(holders[i]));
+    return keys.size();
+}
+
 std::vector<Evidence> OwnLockJudge::judge(const LockRecord& r) {
     const std::string holderKey = holderKeyOf(r);
     if (holderKey.empty()) return {note("the key has no {hash tag}: no holder record to read")};
-    const OwnHolder holder = readOwnHolder(connection_, holderKey);
+    auto found = prefetched_.find(holderKey);
+    if (found == prefetched_.end())
+        return {note("its holder record was not looked up: over the budget of " +
+                     std::to_string(options_.maxLookupsPerPass) + " look-ups per pass")};
+    const OwnHolder& holder = found->second;
     if (!holder.read) return {note(holder.whyNot)};
     const std::string record = "its holder record " + quoted(holderKey, 80);
     if (!holder.exists)

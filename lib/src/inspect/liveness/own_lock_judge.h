@@ -27,6 +27,10 @@ class OwnLockJudge {
     OwnLockJudge(Connection& connection, ClientListReader& clients, const LivenessOptions& options)
         : connection_(connection), clients_(clients), options_(options) {}
 
+    // Reads the holder records of the batch's own locks (at most `budget` of them) in a few
+    // pipelined round trips; judge() then uses them. Returns how many it read.
+    std::size_t prefetch(const std::vector<LockRecord>& batch, std::size_t budget);
+    // The lock must have been prefetched (else: unknown, "not looked up").
     std::vector<Evidence> judge(const LockRecord& record);
 
     // When the earliest absence waiting for its second read can be confirmed (nullopt: none).
@@ -48,7 +52,8 @@ class OwnLockJudge {
     Connection& connection_;
     ClientListReader& clients_;
     const LivenessOptions& options_;
-    std::unordered_map<std::string, Absence> absences_;                   // by lock key
+    std::unordered_map<std::string, Absence> absences_;      // by lock key
+    std::unordered_map<std::string, OwnHolder> prefetched_;  // by holder key, this pass
     std::unordered_map<std::string, WallClock::time_point> lastPresent_;  // by connection name
 };
 
