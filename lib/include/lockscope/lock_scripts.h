@@ -15,7 +15,9 @@ const Script& acquire();
 // token (a second call, or a retry after a reply was lost while the first one ran) it resets
 // the TTL and returns the current fence instead of refusing, so a lost reply never leaves a
 // lock that blocks everyone, ourselves included, for a whole TTL.
-// KEYS and ARGV as acquire(). Returns {fence, 1} when it set the key now, {fence, 2} when
+// KEYS and ARGV as acquire(), plus optionally KEYS[3] = the holder hash (LockOptions::holder)
+// and ARGV[3..] its field/value pairs: written afresh (DEL, HSET, PEXPIRE ttl) whenever the
+// lock is ours after the script. Returns {fence, 1} when it set the key now, {fence, 2} when
 // our token was already there, {0, 0} when another token holds it.
 const Script& acquireOrRenew();
 
@@ -29,5 +31,11 @@ const Script& extend();
 
 // KEYS[1] = lock key, ARGV[1] = token. Returns 1 when our lock was deleted, else 0.
 const Script& release();
+
+// extend() and release() for a lock that publishes its holder: KEYS[2] = the holder hash,
+// extended or deleted with the lock, only while it names our token (ARGV[1]) — a hash that
+// some other writer left there is not ours to touch. Returns as extend() and release().
+const Script& extendWithHolder();
+const Script& releaseWithHolder();
 
 }  // namespace lockscope::scripts

@@ -88,7 +88,10 @@ class RedisLock {
     // dropping the caller's handle cannot leave the lock dangling. A fresh 128-bit token is
     // drawn per lock. Throws InvalidArgumentError for a bad name (validateLockName), bad
     // options (validateLockOptions: TTL ≤ 0, prefixes equal or with braces...) or a null
-    // connection; sends nothing.
+    // connection, before it sends anything. Then, with LockOptions::holder on (the default),
+    // it names the connection (CLIENT GETNAME, and SETNAME lockscope:<host>:<pid> when it has
+    // no name yet; errors only leave it unnamed), so build it on the thread that uses the
+    // connection.
     RedisLock(std::shared_ptr<Connection> connection, std::string_view name,
               LockOptions options = {});
     // Takes the connection over: RedisLock lock(Connection::open(endpoint), "job").
@@ -173,6 +176,8 @@ class RedisLock {
     const std::string& name() const { return name_; }
     const std::string& key() const { return key_; }
     const std::string& fenceKey() const { return fenceKey_; }
+    // The holder hash written with the lock (LockOptions::holder); empty when not published.
+    const std::string& holderKey() const { return holderKey_; }
     // Ours on the server. A new one is drawn after an acquire whose outcome was still unknown
     // at its deadline (see Deadlines above), so it changes only while the lock is not held.
     const std::string& token() const { return token_; }
@@ -193,13 +198,19 @@ class RedisLock {
     bool releaseHeld();            // the HeldLock's release: also opens the gate
     void detachHandle() noexcept;  // ~RedisLock: a live HeldLock is told and released
     Acquisition runAcquireScript();
+    Reply evalAcquireScript(const std::string& ttl);
+    bool runReleaseScript();  // true: our key was deleted
+    void nameOwnConnection();
+    void nameWatchdogConnection(Connection& own) const;
     void recordAcquisition(Acquisition& result, Clock::time_point sentAt,
                            Clock::time_point startedAt);
     void notify(const LockEvent& event) const;
 
     std::shared_ptr<Connection> connection_;
-    std::string name_, key_, fenceKey_, token_;
+    std::string name_, key_, fenceKey_, token_, holderKey_;
     LockOptions options_;
+    // The connection's name, recorded in the holder hash; asked once, at construction.
+    std::string connectionName_;
     mutable std::mutex mutex_;  // guards what follows: onLost may read it from another thread
     std::optional<std::int64_t> fence_;
     Clock::time_point acquiredAt_{};

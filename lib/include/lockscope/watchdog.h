@@ -37,6 +37,8 @@ struct Lease {
     std::string token;
     std::chrono::milliseconds ttl;
     std::chrono::steady_clock::time_point startedAt;  // when the acquiring command was sent
+    // The lock's holder hash (LockOptions::holder), extended with it; empty: none.
+    std::string holderKey{};
 };
 
 struct WatchdogOptions {

@@ -12,9 +12,9 @@ namespace lockscope::detail {
 // deletes the key if it holds `token`, from a thread of its own, as soon as the server
 // answers a PING on a fresh connection (sent after the lost acquire, it is read after it),
 // with the owner-checked release script. It keeps trying for `giveUpAfter`, then leaves the
-// key to its TTL.
+// key to its TTL. A non-empty `holderKey` (the lock's holder hash) is deleted with it.
 void releaseWhenServerAnswers(const Endpoint& endpoint, ConnectionOptions options, std::string key,
-                              std::string token,
+                              std::string token, std::string holderKey,
                               std::chrono::milliseconds giveUpAfter = std::chrono::minutes(10));
 
 }  // namespace lockscope::detail

@@ -50,11 +50,24 @@ bool HeldLock::State::detach() {
     return !std::exchange(released, true);
 }
 
+// The watchdog's own connection is the one that renews: it carries the name the holder hash
+// records, so an inspector finds the holder there too. Best effort: a refusal only leaves
+// the inspector less to go on.
+void RedisLock::nameWatchdogConnection(Connection& own) const {
+    if (connectionName_.empty()) return;
+    try {
+        own.command({"CLIENT", "SETNAME", connectionName_});
+    } catch (const CancelledError&) {
+        throw;
+    } catch (const Error&) {
+    }
+}
+
 std::shared_ptr<Watchdog> RedisLock::startWatchdog(WatchdogOptions options) {
     if (!isHeld())
         throw InvalidArgumentError("cannot watch " + key_ +
                                    ": the lock is not held (acquire it first)");
-    Lease lease{key_, token_, options_.ttl, {}};
+    Lease lease{key_, token_, options_.ttl, {}, holderKey_};
     std::optional<std::int64_t> fence;
     Clock::time_point acquiredAt;
     {
@@ -83,6 +96,7 @@ std::shared_ptr<Watchdog> RedisLock::startWatchdog(WatchdogOptions options) {
         if (onLost) onLost(reason);
     };
     Connection own = connection_->openSibling();
+    nameWatchdogConnection(own);
     own.setCommandTimeout(
         std::min(own.commandTimeout(), std::max(options_.ttl / 3, milliseconds(1))));
     auto dog = std::make_shared<Watchdog>(std::move(own), lease, std::move(options));

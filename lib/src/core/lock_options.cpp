@@ -7,6 +7,7 @@ namespace lockscope {
 namespace {
 
 constexpr std::size_t maxKeyPart = 512;
+constexpr std::size_t maxPurpose = 256;
 
 std::string hexByte(unsigned char c) {
     const char* digits = "0123456789abcdef";
@@ -31,6 +32,23 @@ void checkKeyPart(std::string_view part, std::string_view what) {
     }
 }
 
+void checkHolderIdentity(const LockOptions& options) {
+    const HolderIdentity& holder = options.holder;
+    if (!holder.publish) return;
+    validateKeyPrefix(holder.prefix, "holder prefix");
+    if (holder.prefix == options.lockPrefix || holder.prefix == options.fencePrefix)
+        throw InvalidArgumentError("holder prefix \"" + holder.prefix +
+                                   "\" is also the lock or fence prefix: the holder hash would "
+                                   "overwrite that key; give it a prefix of its own");
+    if (holder.purpose.size() > maxPurpose)
+        throw InvalidArgumentError("holder purpose is " + std::to_string(holder.purpose.size()) +
+                                   " bytes long; the limit is 256");
+    for (unsigned char c : holder.purpose)
+        if (c < 0x20 || c == 0x7f)
+            throw InvalidArgumentError("holder purpose contains a control or binary byte (0x" +
+                                       hexByte(c) + ")");
+}
+
 }  // namespace
 
 void validateLockName(std::string_view name) {
@@ -50,6 +68,7 @@ void validateLockOptions(const LockOptions& options) {
         throw InvalidArgumentError(
             "lock prefix and fence prefix are both \"" + options.lockPrefix +
             "\": the lock key would be its own fence counter; give them different prefixes");
+    checkHolderIdentity(options);
 }
 
 }  // namespace lockscope

@@ -1,5 +1,6 @@
 #include "lockscope/redis_lock.h"
 
+#include <array>
 #include <condition_variable>
 #include <random>
 #include <thread>
@@ -9,6 +10,7 @@
 #include "command_budget.h"
 #include "fence_history.h"
 #include "held_lock_state.h"
+#include "holder_identity.h"
 #include "local_gate.h"
 #include "lockscope/errors.h"
 #include "lockscope/lock_scripts.h"
@@ -66,7 +68,9 @@ RedisLock::RedisLock(std::shared_ptr<Connection> connection, std::string_view na
     validateLockOptions(options_);
     key_ = options_.lockPrefix + "{" + name_ + "}";
     fenceKey_ = options_.fencePrefix + "{" + name_ + "}";
+    if (options_.holder.publish) holderKey_ = options_.holder.prefix + "{" + name_ + "}";
     token_ = randomToken();
+    if (!holderKey_.empty() && options_.holder.nameConnection) nameOwnConnection();
 }
 
 RedisLock::RedisLock(Connection&& connection, std::string_view name, LockOptions options)
@@ -91,9 +95,34 @@ void RedisLock::notify(const LockEvent& event) const {
     }
 }
 
+// Here, not before each acquire: the name is asked once per lock object, and a name command
+// in front of the acquire would take the acquire's place as the one a stalled server leaves
+// unanswered (the acquire would then never be sent: no ghost to clean, but no lock either).
+// Best effort: a server that cannot be reached now or refuses CLIENT leaves the connection
+// unnamed, and the holder hash says so (no connection field).
+void RedisLock::nameOwnConnection() {
+    try {
+        connectionName_ = detail::nameConnection(*connection_);
+    } catch (const CancelledError&) {
+        throw;
+    } catch (const Error&) {
+        connectionName_.clear();
+    }
+}
+
+Reply RedisLock::evalAcquireScript(const std::string& ttl) {
+    if (holderKey_.empty())
+        return connection_->eval(scripts::acquireOrRenew(), {key_, fenceKey_}, {token_, ttl});
+    std::vector<std::string> args{token_, ttl};
+    auto fields = detail::holderFields(token_, options_.holder.purpose, connectionName_);
+    args.insert(args.end(), fields.begin(), fields.end());
+    std::vector<std::string_view> argv(args.begin(), args.end());
+    std::array<std::string_view, 3> keys{key_, fenceKey_, holderKey_};
+    return connection_->eval(scripts::acquireOrRenew(), keys, argv);
+}
+
 Acquisition RedisLock::runAcquireScript() {
-    std::string ttl = std::to_string(options_.ttl.count());
-    Reply reply = connection_->eval(scripts::acquireOrRenew(), {key_, fenceKey_}, {token_, ttl});
+    Reply reply = evalAcquireScript(std::to_string(options_.ttl.count()));
     if (reply.size() != 2)
         throw ReplyError("acquire script on " + connection_->endpoint().display() + " answered " +
                          reply.summary() + ", not {fence, status}");
@@ -218,7 +247,8 @@ Acquisition RedisLock::acquireUntil(Clock::time_point deadline, RetryOptions ret
 
 void RedisLock::abandonUnknownAcquire() {
     if (fence()) return;  // a lease we held before: the unanswered attempt only renewed it
-    detail::releaseWhenServerAnswers(connection_->endpoint(), connection_->options(), key_, token_);
+    detail::releaseWhenServerAnswers(connection_->endpoint(), connection_->options(), key_, token_,
+                                     holderKey_);
     token_ = randomToken();  // a later acquire must not be mistaken for the abandoned one
 }
 
@@ -226,7 +256,10 @@ bool RedisLock::extend() {
     if (!fence()) return false;
     auto sentAt = Clock::now();
     std::string ttl = std::to_string(options_.ttl.count());
-    if (connection_->eval(scripts::extend(), {key_}, {token_, ttl}).integer() != 1) return false;
+    Reply reply = holderKey_.empty() ? connection_->eval(scripts::extend(), {key_}, {token_, ttl})
+                                     : connection_->eval(scripts::extendWithHolder(),
+                                                         {key_, holderKey_}, {token_, ttl});
+    if (reply.integer() != 1) return false;
     microseconds held;
     {
         std::lock_guard lock(mutex_);
@@ -255,11 +288,11 @@ bool RedisLock::release() {
     bool deleted = false;
     if (!insideOnLost) {
         try {
-            deleted = connection_->eval(scripts::release(), {key_}, {token_}).integer() == 1;
+            deleted = runReleaseScript();
         } catch (const OutcomeUnknownError&) {
             // Whether the first ran or not, after this one the key no longer holds our token;
             // as far as we knew it did when we sent the first.
-            connection_->eval(scripts::release(), {key_}, {token_});
+            runReleaseScript();
             deleted = true;
         }
     }
@@ -269,6 +302,13 @@ bool RedisLock::release() {
             .held = duration_cast<microseconds>(Clock::now() - acquiredAt),
             .stillOwned = deleted});
     return deleted;
+}
+
+bool RedisLock::runReleaseScript() {
+    if (holderKey_.empty())
+        return connection_->eval(scripts::release(), {key_}, {token_}).integer() == 1;
+    return connection_->eval(scripts::releaseWithHolder(), {key_, holderKey_}, {token_})
+               .integer() == 1;
 }
 
 bool RedisLock::isHeld() const {

@@ -24,7 +24,11 @@ RenewFunction extendScriptRenewal(Connection connection, const Lease& lease) {
         shared->setConnectTimeout(timeout);  // a reconnect must not outlast the lease either
         shared->setCommandTimeout(timeout);
         std::string ttl = std::to_string(lease.ttl.count());
-        if (shared->eval(scripts::extend(), {lease.key}, {lease.token, ttl}).integer() != 1)
+        Reply reply = lease.holderKey.empty()
+                          ? shared->eval(scripts::extend(), {lease.key}, {lease.token, ttl})
+                          : shared->eval(scripts::extendWithHolder(), {lease.key, lease.holderKey},
+                                         {lease.token, ttl});
+        if (reply.integer() != 1)
             return Renewal::lost(
                 "renewal returned 0: " + lease.key +
                 " no longer holds our token (it expired or another client took it)");

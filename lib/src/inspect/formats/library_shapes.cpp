@@ -131,9 +131,25 @@ std::optional<LockKind> stringKindByShape(std::string_view key, std::string_view
     return std::nullopt;
 }
 
+namespace {
+
+// LockScope's own holder:{name} hash (LockOptions::holder): it describes the holder of
+// lock:{name}, which is listed itself; a wide SCAN pattern must not list it as a lock too.
+bool isOwnHolderRecord(std::string_view key, const std::vector<HashField>& fields) {
+    if (!key.starts_with("holder:{")) return false;
+    auto has = [&](std::string_view name) {
+        return std::any_of(fields.begin(), fields.end(),
+                           [&](const HashField& f) { return f.field == name; });
+    };
+    return has("token") && has("pid") && has("host");
+}
+
+}  // namespace
+
 std::optional<LockKind> hashKindByShape(std::string_view key,
                                         const std::vector<HashField>& fields) {
     if (fields.empty()) return std::nullopt;
+    if (isOwnHolderRecord(key, fields)) return LockKind::NotALock;
     auto mode = std::find_if(fields.begin(), fields.end(),
                              [](const HashField& f) { return f.field == "mode"; });
     if (mode != fields.end() && (mode->value == "read" || mode->value == "write") &&

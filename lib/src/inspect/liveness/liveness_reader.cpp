@@ -4,6 +4,7 @@
 
 #include "client_list.h"
 #include "job_queue_judge.h"
+#include "own_lock_judge.h"
 #include "renewal_tracker.h"
 #include "sidekiq_judge.h"
 
@@ -14,12 +15,14 @@ struct LivenessReader::State {
         : options(o),
           clients(c, options.clientListEvery),
           jobQueues(c, clients, options),
+          ownLocks(c, clients, options),
           sidekiq(c, options) {}
 
     LivenessOptions options;
     liveness::RenewalTracker renewals;
     liveness::ClientListReader clients;
     liveness::JobQueueJudge jobQueues;
+    liveness::OwnLockJudge ownLocks;
     liveness::SidekiqJudge sidekiq;
     std::size_t lookups = 0;  // job look-ups in this pass
 };
@@ -28,6 +31,26 @@ namespace {
 
 bool isJobQueueLock(const LockRecord& r) {
     return r.kind == LockKind::BullMQ || r.kind == LockKind::Bull;
+}
+
+// Whose holder a look-up (and a second CLIENT LIST read) may confirm gone.
+bool confirmable(const LockRecord& r) {
+    return isJobQueueLock(r) || r.kind == LockKind::Guide;
+}
+
+Evidence overBudget(std::size_t budget) {
+    Evidence over;
+    over.seenAt = WallClock::now();
+    over.text =
+        "not looked up: over the budget of " + std::to_string(budget) + " look-ups per pass";
+    return over;
+}
+
+std::optional<SteadyClock::time_point> earliest(std::optional<SteadyClock::time_point> a,
+                                                std::optional<SteadyClock::time_point> b) {
+    if (!a) return b;
+    if (!b) return a;
+    return std::min(*a, *b);
 }
 
 // Kinds that hold no holder of their own (a counter, a queue of waiters).
@@ -71,6 +94,7 @@ void LivenessReader::assess(std::vector<LockRecord>& batch) {
     const auto wallNow = WallClock::now();
     s.lookups = 0;
     s.sidekiq.beginPass(batch);
+    s.ownLocks.prefetch(batch, s.options.maxLookupsPerPass);
     std::shared_ptr<const HolderVerdict> nothing;
     auto judgeOne = [&](LockRecord& r) {
         std::vector<Evidence> evidence;
@@ -78,15 +102,13 @@ void LivenessReader::assess(std::vector<LockRecord>& batch) {
         const bool renewed = s.renewals.renewed(r.key) || r.renewals > 0;
         if (isJobQueueLock(r)) {
             std::vector<Evidence> more;
-            if (s.lookups++ < s.options.maxLookupsPerPass) {
+            if (s.lookups++ >= s.options.maxLookupsPerPass)
+                more.push_back(overBudget(s.options.maxLookupsPerPass));
+            else
                 more = s.jobQueues.judge(r, renewed);
-            } else {
-                Evidence over;
-                over.seenAt = wallNow;
-                over.text = "not looked up: over the budget of " +
-                            std::to_string(s.options.maxLookupsPerPass) + " look-ups per pass";
-                more.push_back(over);
-            }
+            evidence.insert(evidence.end(), more.begin(), more.end());
+        } else if (r.kind == LockKind::Guide) {
+            auto more = s.ownLocks.judge(r);  // prefetched below, within the same budget
             evidence.insert(evidence.end(), more.begin(), more.end());
         } else if (liveness::isSidekiqLocked(r)) {
             auto more = s.sidekiq.judge(r);
@@ -104,11 +126,11 @@ void LivenessReader::assess(std::vector<LockRecord>& batch) {
         if (judged(r)) judgeOne(r);
     if (!s.options.waitToConfirm) return;
     // One look only: an absence that a second read would confirm is worth one short wait.
-    auto due = s.jobQueues.confirmableAt();
+    auto due = earliest(s.jobQueues.confirmableAt(), s.ownLocks.confirmableAt());
     if (!due) return;
     std::this_thread::sleep_until(*due);
     for (auto& r : batch)
-        if (isJobQueueLock(r) && r.liveness && r.liveness->verdict == Verdict::Unknown) {
+        if (confirmable(r) && r.liveness && r.liveness->verdict == Verdict::Unknown) {
             s.lookups = 0;
             judgeOne(r);
         }
