@@ -241,6 +241,11 @@ WatchUpdate LockWatch::pollWithinBudget(SteadyClock::time_point now) {
     return update;
 }
 
+void LockWatch::chargeOtherReads(std::chrono::nanoseconds busy, std::uint64_t commands) {
+    policy_.spentOnPoll(busy, 0);
+    meter_.add(SteadyClock::now(), commands, busy);
+}
+
 void LockWatch::sweepForNewKeys(int rounds, SteadyClock::time_point now, WatchUpdate& update) {
     if (!sweep_->inPass()) passStartedAt_ = now;
     bool passDone = false;

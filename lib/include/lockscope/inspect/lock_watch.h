@@ -118,6 +118,10 @@ class LockWatch {
     void setBudget(double share) { policy_.setBudget(share); }
     // Commands per second and server-time share used over the last 10 s, with the budget.
     LoadFigures load() const { return meter_.figures(SteadyClock::now(), policy_.budget()); }
+    // Reads made for this watch between its steps (the holder liveness reads, on its
+    // connection): charged to the same budget and shown in its load, so they slow the next
+    // re-reads instead of adding to the server's share on top of it.
+    void chargeOtherReads(std::chrono::nanoseconds busy, std::uint64_t commands);
     const WatchPolicy& policy() const { return policy_; }
     // Waits up to `wait` for keyspace notifications and re-reads the keys they name. Returns
     // an update (empty when nothing happened); without notifications it just waits.

@@ -33,7 +33,18 @@ bool sameStory(const HolderVerdict* a, const HolderVerdict* b) {
 }  // namespace
 
 NodeLiveness::NodeLiveness(Connection& connection, LivenessOptions options)
-    : options_(forWatching(options)), reader_(connection, options_) {}
+    : connection_(connection), options_(forWatching(options)), reader_(connection, options_) {}
+
+// The reads' round trips bound their server time from above: charged whole, the liveness
+// reads stay inside the watch's load budget (they had added about 1% of a core on top of
+// its 5% with 1M locks and 1,000 clients).
+void NodeLiveness::assess(LockWatch& watch, std::vector<LockRecord>& rows) {
+    const auto started = SteadyClock::now();
+    const auto commandsBefore = connection_.commandsSent();
+    reader_.assess(rows);
+    watch.chargeOtherReads(SteadyClock::now() - started,
+                           connection_.commandsSent() - commandsBefore);
+}
 
 std::vector<LockRecord> NodeLiveness::nextTurn(const LockWatch& watch, const WatchUpdate& update,
                                                std::size_t judged) {
@@ -69,7 +80,7 @@ void NodeLiveness::afterRead(LockWatch& watch, WatchUpdate& update, SteadyClock:
     std::vector<LockRecord> later(std::make_move_iterator(update.changed.begin() + judged),
                                   std::make_move_iterator(update.changed.end()));
     update.changed.resize(judged);
-    reader_.assess(update.changed);
+    assess(watch, update.changed);
     for (auto& r : update.changed) {
         if (!r.liveness) continue;
         keep(watch, r, true, update);
@@ -78,7 +89,7 @@ void NodeLiveness::afterRead(LockWatch& watch, WatchUpdate& update, SteadyClock:
     std::move(later.begin(), later.end(), std::back_inserter(update.changed));
     if (!turnInProgress_ && now < nextTurnAt_) return;
     std::vector<LockRecord> turn = nextTurn(watch, update, judged);
-    reader_.assess(turn);
+    assess(watch, turn);
     for (const auto& r : turn)
         if (r.liveness) keep(watch, r, false, update);
     if (!turnInProgress_) nextTurnAt_ = now + options_.reassessEvery;

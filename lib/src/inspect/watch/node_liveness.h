@@ -34,6 +34,10 @@ class NodeLiveness {
     // Keeps a row's new verdict; true when it changed what a front end shows.
     bool keep(LockWatch& watch, const LockRecord& judged, bool alreadyShown, WatchUpdate& update);
 
+    // Judges the rows with the reader and charges what its reads took to the watch's budget.
+    void assess(LockWatch& watch, std::vector<LockRecord>& rows);
+
+    Connection& connection_;
     LivenessOptions options_;
     LivenessReader reader_;
     SteadyClock::time_point nextTurnAt_{};
