@@ -1,6 +1,7 @@
 #include "lockscope/inspect/liveness/holder_verdict.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "lockscope/inspect/formats/holder_facts.h"
 
@@ -33,6 +34,14 @@ Verdict decide(const std::vector<Evidence>& evidence) {
 }
 
 }  // namespace
+
+Evidence evidenceNow(std::string text, Verdict pointsTo) {
+    Evidence e;
+    e.text = std::move(text);
+    e.seenAt = WallClock::now();
+    e.pointsTo = pointsTo;
+    return e;
+}
 
 const char* toString(Verdict verdict) {
     switch (verdict) {

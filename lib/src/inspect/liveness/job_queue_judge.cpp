@@ -7,14 +7,6 @@
 namespace lockscope::inspect::liveness {
 namespace {
 
-Evidence note(std::string text, Verdict pointsTo = Verdict::Unknown) {
-    Evidence e;
-    e.text = std::move(text);
-    e.seenAt = WallClock::now();
-    e.pointsTo = pointsTo;
-    return e;
-}
-
 std::string describeWorkers(const std::vector<const ClientEntry*>& workers) {
     std::string out;
     for (std::size_t i = 0; i < workers.size() && i < 3; ++i) {
@@ -56,23 +48,25 @@ void JobQueueJudge::remember(QueueMemory& m, const ClientListSnapshot& s, bool p
 
 std::vector<Evidence> JobQueueJudge::judge(const LockRecord& r, bool renewed) {
     auto key = parseJobLockKey(r.key);
-    if (!key) return {note("the key is not <prefix>:<queue>:<jobId>:lock")};
+    if (!key) return {evidenceNow("the key is not <prefix>:<queue>:<jobId>:lock")};
     std::vector<Evidence> out;
     const JobFacts job = readJob(connection_, *key);
-    for (auto& line : describeJob(*key, job)) out.push_back(note(std::move(line)));
+    for (auto& line : describeJob(*key, job)) out.push_back(evidenceNow(std::move(line)));
     QueueMemory& memory = queues_[key->prefix + '\n' + key->queue];
     const ClientListSnapshot& snapshot = snapshotFor(memory);
     const std::string queue = "queue " + quoted(key->queue, 60);
     if (!snapshot.read) {
-        out.push_back(note(snapshot.whyNot + ": LockScope cannot see the " + queue + "'s workers"));
+        out.push_back(
+            evidenceNow(snapshot.whyNot + ": LockScope cannot see the " + queue + "'s workers"));
         return out;
     }
     auto workers = workersOf(*key, snapshot);
     remember(memory, snapshot, !workers.empty());
     const std::string name = quoted(workerConnectionName(*key), 60);
     if (!workers.empty()) {
-        out.push_back(note(std::to_string(workers.size()) + " connection(s) named as a worker of " +
-                           queue + " (" + describeWorkers(workers) + "): one of them may hold it"));
+        out.push_back(evidenceNow(std::to_string(workers.size()) +
+                                  " connection(s) named as a worker of " + queue + " (" +
+                                  describeWorkers(workers) + "): one of them may hold it"));
         return out;
     }
     const std::string absent = "no connection named as a worker of " + queue +
@@ -82,22 +76,23 @@ std::vector<Evidence> JobQueueJudge::judge(const LockRecord& r, bool renewed) {
     const bool confirmed =
         memory.absentSince && snapshot.steadyAt >= *memory.absentSince + options_.confirmAbsence;
     if (renewed && !memory.everSeen) {
-        out.push_back(note(absent + ", yet the lock is renewed: names may be lost on the way (a "
-                                    "proxy), so their absence proves nothing"));
+        out.push_back(evidenceNow(absent +
+                                  ", yet the lock is renewed: names may be lost on the way (a "
+                                  "proxy), so their absence proves nothing"));
     } else if (!jobIsRunning(job)) {
-        out.push_back(note(absent + ", but the job is not running by its own records, so "
-                                    "LockScope does not call its lock an orphan"));
+        out.push_back(evidenceNow(absent + ", but the job is not running by its own records, so "
+                                           "LockScope does not call its lock an orphan"));
     } else if (!confirmed) {
         out.push_back(
-            note(absent + " since " + formatIsoInstant(memory.absentSinceWall) +
-                 "; a second read confirms it (a reconnecting worker is briefly absent)"));
+            evidenceNow(absent + " since " + formatIsoInstant(memory.absentSinceWall) +
+                        "; a second read confirms it (a reconnecting worker is briefly absent)"));
     } else {
-        Evidence gone =
-            note(absent + " in CLIENT LIST read at " + formatIsoInstant(memory.absentSinceWall) +
-                     " and at " + formatIsoInstant(snapshot.at) +
-                     ": the worker that holds it has "
-                     "disconnected",
-                 Verdict::Gone);
+        Evidence gone = evidenceNow(absent + " in CLIENT LIST read at " +
+                                        formatIsoInstant(memory.absentSinceWall) + " and at " +
+                                        formatIsoInstant(snapshot.at) +
+                                        ": the worker that holds it has "
+                                        "disconnected",
+                                    Verdict::Gone);
         gone.seenAt = memory.absentSinceWall;
         gone.since = memory.lastPresent;
         out.push_back(std::move(gone));

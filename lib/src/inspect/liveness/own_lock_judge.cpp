@@ -13,14 +13,6 @@ constexpr auto kRenewalSlack = std::chrono::milliseconds(250);
 // confirmation again: later, never wrong).
 constexpr std::size_t kMaxAbsences = 100'000;
 
-Evidence note(std::string text, Verdict pointsTo = Verdict::Unknown) {
-    Evidence e;
-    e.text = std::move(text);
-    e.seenAt = WallClock::now();
-    e.pointsTo = pointsTo;
-    return e;
-}
-
 std::optional<SteadyClock::time_point> leaseEndOf(const LockRecord& r) {
     if (r.pttlMs < 0) return std::nullopt;
     return r.observedAt + std::chrono::milliseconds(r.pttlMs);
@@ -60,25 +52,26 @@ std::size_t OwnLockJudge::prefetch(const std::vector<LockRecord>& batch, std::si
 
 std::vector<Evidence> OwnLockJudge::judge(const LockRecord& r) {
     const std::string holderKey = holderKeyOf(r);
-    if (holderKey.empty()) return {note("the key has no {hash tag}: no holder record to read")};
+    if (holderKey.empty())
+        return {evidenceNow("the key has no {hash tag}: no holder record to read")};
     auto found = prefetched_.find(holderKey);
     if (found == prefetched_.end())
-        return {note("its holder record was not looked up: over the budget of " +
-                     std::to_string(options_.maxLookupsPerPass) + " look-ups per pass")};
+        return {evidenceNow("its holder record was not looked up: over the budget of " +
+                            std::to_string(options_.maxLookupsPerPass) + " look-ups per pass")};
     const OwnHolder& holder = found->second;
-    if (!holder.read) return {note(holder.whyNot)};
+    if (!holder.read) return {evidenceNow(holder.whyNot)};
     const std::string record = "its holder record " + quoted(holderKey, 80);
     if (!holder.exists)
-        return {note("no holder record " + quoted(holderKey, 80) +
-                     ": taken with LockOptions::holder off, by an older LockScope or by "
-                     "another client")};
+        return {evidenceNow("no holder record " + quoted(holderKey, 80) +
+                            ": taken with LockOptions::holder off, by an older LockScope or by "
+                            "another client")};
     if (!holder.malformed.empty())
-        return {note(record + " is malformed: " + holder.malformed +
-                     "; LockScope does not judge by it")};
+        return {evidenceNow(record + " is malformed: " + holder.malformed +
+                            "; LockScope does not judge by it")};
     if (holder.token != r.token)
-        return {note(record + " names another token (" + quoted(holder.token, 40) +
-                     "): it is not this holder's, so it tells nothing")};
-    std::vector<Evidence> out{note(describeOwnHolder(holder))};
+        return {evidenceNow(record + " names another token (" + quoted(holder.token, 40) +
+                            "): it is not this holder's, so it tells nothing")};
+    std::vector<Evidence> out{evidenceNow(describeOwnHolder(holder))};
     auto more = judgeConnection(r, holder);
     out.insert(out.end(), more.begin(), more.end());
     return out;
@@ -87,26 +80,28 @@ std::vector<Evidence> OwnLockJudge::judge(const LockRecord& r) {
 std::vector<Evidence> OwnLockJudge::judgeConnection(const LockRecord& r, const OwnHolder& h) {
     if (h.connection.empty())
         return {
-            note("its holder did not name its connection (CLIENT refused to it, or naming "
-                 "off), so its absence cannot be seen")};
+            evidenceNow("its holder did not name its connection (CLIENT refused to it, or naming "
+                        "off), so its absence cannot be seen")};
     const ClientListSnapshot& snapshot = clients_.current();
     if (!snapshot.read)
-        return {note(snapshot.whyNot + ": LockScope cannot see whether the holder's connection " +
-                     quoted(h.connection, 80) + " is still there")};
+        return {evidenceNow(snapshot.whyNot +
+                            ": LockScope cannot see whether the holder's connection " +
+                            quoted(h.connection, 80) + " is still there")};
     auto found = named(snapshot, h.connection);
     if (!found.empty()) {
         absences_.erase(r.key);
         lastPresent_[h.connection] = snapshot.at;
-        Evidence alive = note("its connection " + quoted(h.connection, 80) + " is connected (" +
-                                  describeConnections(found) + ")",
-                              Verdict::Alive);
+        Evidence alive = evidenceNow("its connection " + quoted(h.connection, 80) +
+                                         " is connected (" + describeConnections(found) + ")",
+                                     Verdict::Alive);
         if (h.sinceMs) alive.since = WallClock::time_point(std::chrono::milliseconds(*h.sinceMs));
         return {alive};
     }
     if (h.connection != h.ownConnectionName())
-        return {note("no connection named " + quoted(h.connection, 80) +
-                     "; its user chose that name, so LockScope does not call the lock an orphan "
-                     "from its absence")};
+        return {
+            evidenceNow("no connection named " + quoted(h.connection, 80) +
+                        "; its user chose that name, so LockScope does not call the lock an orphan "
+                        "from its absence")};
     return judgeAbsence(r, h.connection, snapshot);
 }
 
@@ -120,10 +115,10 @@ std::vector<Evidence> OwnLockJudge::judgeAbsence(const LockRecord& r, const std:
     const auto due = a.since + options_.confirmAbsence;
     if (first.steadyAt < due && SteadyClock::now() >= due) {
         snapshot = &clients_.refresh();
-        if (!snapshot->read) return {note(snapshot->whyNot)};
+        if (!snapshot->read) return {evidenceNow(snapshot->whyNot)};
         if (!named(*snapshot, name).empty()) {
             absences_.erase(r.key);
-            return {note("its connection " + quoted(name, 80) + " is back", Verdict::Alive)};
+            return {evidenceNow("its connection " + quoted(name, 80) + " is back", Verdict::Alive)};
         }
     }
     a.lastSnapshot = snapshot->steadyAt;
@@ -131,17 +126,19 @@ std::vector<Evidence> OwnLockJudge::judgeAbsence(const LockRecord& r, const std:
     auto leaseEnd = leaseEndOf(r);
     if (leaseEnd && a.leaseEnd && *leaseEnd > *a.leaseEnd + kRenewalSlack) {
         a = Absence{r.token, snapshot->steadyAt, snapshot->at, leaseEnd, snapshot->steadyAt};
-        return {note(absent + ", yet the lease was renewed since: its holder renews from "
-                              "somewhere, so its absence proves nothing")};
+        return {evidenceNow(absent + ", yet the lease was renewed since: its holder renews from "
+                                     "somewhere, so its absence proves nothing")};
     }
     if (snapshot->steadyAt < due)
-        return {note(absent + " since " + formatIsoInstant(a.sinceWall) +
-                     "; a second read confirms it (a reconnecting holder is briefly absent)")};
-    Evidence gone = note(absent + " in CLIENT LIST read at " + formatIsoInstant(a.sinceWall) +
-                             " and at " + formatIsoInstant(snapshot->at) +
-                             ", and the lease not renewed in between: the process that holds "
-                             "it has disconnected",
-                         Verdict::Gone);
+        return {
+            evidenceNow(absent + " since " + formatIsoInstant(a.sinceWall) +
+                        "; a second read confirms it (a reconnecting holder is briefly absent)")};
+    Evidence gone =
+        evidenceNow(absent + " in CLIENT LIST read at " + formatIsoInstant(a.sinceWall) +
+                        " and at " + formatIsoInstant(snapshot->at) +
+                        ", and the lease not renewed in between: the process that holds "
+                        "it has disconnected",
+                    Verdict::Gone);
     gone.seenAt = a.sinceWall;
     if (auto seen = lastPresent_.find(name); seen != lastPresent_.end()) gone.since = seen->second;
     return {gone};

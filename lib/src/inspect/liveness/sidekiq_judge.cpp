@@ -14,14 +14,6 @@ constexpr double kFutureBeatSeconds = 5.0;
 // Job ids remembered across passes (where each ran, since when it is nowhere).
 constexpr std::size_t kMaxRemembered = 100'000;
 
-Evidence line(std::string text, Verdict pointsTo = Verdict::Unknown) {
-    Evidence e;
-    e.text = std::move(text);
-    e.seenAt = WallClock::now();
-    e.pointsTo = pointsTo;
-    return e;
-}
-
 std::optional<WallClock::time_point> epochSeconds(std::optional<double> s) {
     if (!s || !std::isfinite(*s) || *s <= 0 || *s > 1e11) return std::nullopt;
     return WallClock::time_point(std::chrono::milliseconds(static_cast<std::int64_t>(*s * 1000)));
@@ -73,27 +65,28 @@ std::optional<std::vector<Evidence>> SidekiqJudge::runningEvidence(const std::st
     if (live.size() > 1) {
         std::string where;
         for (const auto* run : live) where += " " + snapshot_.processes[run->process].where();
-        return std::vector{line(job + " is in the work of " + std::to_string(live.size()) +
-                                " live processes (" + where.substr(1) +
-                                "): LockScope cannot tell which one holds it")};
+        return std::vector{evidenceNow(job + " is in the work of " + std::to_string(live.size()) +
+                                       " live processes (" + where.substr(1) +
+                                       "): LockScope cannot tell which one holds it")};
     }
     if (live.empty()) {
         // Not gone: a starting process writes its work a moment before its first beat.
         const auto& p = snapshot_.processes[stopped.front()->process];
-        return std::vector{line(job + " is listed as running on " + p.where() +
-                                ", which has no heartbeat now (starting, or stopped)")};
+        return std::vector{evidenceNow(job + " is listed as running on " + p.where() +
+                                       ", which has no heartbeat now (starting, or stopped)")};
     }
     const auto& run = *live.front();
     const auto& p = snapshot_.processes[run.process];
     jobs_[jid] = {run.process, p.identity, p.where(), p.beat, std::nullopt, {}};
     if (p.beat && *p.beat > nowSeconds() + kFutureBeatSeconds) {
-        Evidence e = line(job + " runs on " + p.where() + ", whose beat is dated in the future (" +
-                          formatIsoInstant(*epochSeconds(p.beat)) +
-                          "): clocks disagree, so its age cannot be judged");
+        Evidence e =
+            evidenceNow(job + " runs on " + p.where() + ", whose beat is dated in the future (" +
+                        formatIsoInstant(*epochSeconds(p.beat)) +
+                        "): clocks disagree, so its age cannot be judged");
         e.warning = true;
         return std::vector{e};
     }
-    Evidence alive = line(job + " is running on " + p.where(), Verdict::Alive);
+    Evidence alive = evidenceNow(job + " is running on " + p.where(), Verdict::Alive);
     if (auto started = epochSeconds(run.runAt ? std::optional<double>(*run.runAt) : std::nullopt)) {
         alive.text += " for " + agoText(*started);
         alive.since = started;
@@ -108,9 +101,9 @@ std::optional<std::vector<Evidence>> SidekiqJudge::placeEvidence(const std::stri
     if (it == places_.found.end()) return std::nullopt;
     jobs_.erase(jid);
     const bool dead = it->second.place == JobPlace::Dead;
-    Evidence e = line("job " + quoted(jid, 40) + " is " + describePlace(it->second) +
-                          (dead ? ", so nothing will release this lock" : ""),
-                      dead ? Verdict::Gone : Verdict::Alive);
+    Evidence e = evidenceNow("job " + quoted(jid, 40) + " is " + describePlace(it->second) +
+                                 (dead ? ", so nothing will release this lock" : ""),
+                             dead ? Verdict::Gone : Verdict::Alive);
     if (dead) e.since = epochSeconds(it->second.at);
     return std::vector{e};
 }
@@ -118,9 +111,9 @@ std::optional<std::vector<Evidence>> SidekiqJudge::placeEvidence(const std::stri
 std::vector<Evidence> SidekiqJudge::nowhereEvidence(const std::string& jid) {
     const std::string job = "job " + quoted(jid, 40);
     if (snapshot_.truncated || !places_.complete)
-        return {line(job + " was not found running" +
-                     (places_.note.empty() ? "" : " (" + places_.note + ")") +
-                     ", and not every process, queue and set could be looked at")};
+        return {evidenceNow(job + " was not found running" +
+                            (places_.note.empty() ? "" : " (" + places_.note + ")") +
+                            ", and not every process, queue and set could be looked at")};
     auto& memory = jobs_[jid];
     // It ran on a process that has stopped beating since: that process is gone, and the job
     // with it (a retried job would be queued, scheduled or running again).
@@ -129,10 +122,11 @@ std::vector<Evidence> SidekiqJudge::nowhereEvidence(const std::string& jid) {
         for (const auto& p : snapshot_.processes)
             if (p.identity == memory.identity && p.alive) stillBeats = true;
         if (!stillBeats) {
-            Evidence gone = line(job + " was running on " + memory.where +
-                                     ", whose heartbeat has expired (no beat for over 60 s), "
-                                     "and it is not running, queued, scheduled, retried or dead",
-                                 Verdict::Gone);
+            Evidence gone =
+                evidenceNow(job + " was running on " + memory.where +
+                                ", whose heartbeat has expired (no beat for over 60 s), "
+                                "and it is not running, queued, scheduled, retried or dead",
+                            Verdict::Gone);
             gone.since = epochSeconds(memory.lastBeat);
             return {gone};
         }
@@ -144,21 +138,22 @@ std::vector<Evidence> SidekiqJudge::nowhereEvidence(const std::string& jid) {
     }
     const std::string nowhere = job + " is not running, queued, scheduled, retried or dead";
     if (now - *memory.nowhereSince >= options_.sidekiqNowhereFor) {
-        Evidence gone =
-            line(nowhere + " since " + formatIsoInstant(memory.nowhereSinceWall), Verdict::Gone);
+        Evidence gone = evidenceNow(nowhere + " since " + formatIsoInstant(memory.nowhereSinceWall),
+                                    Verdict::Gone);
         gone.seenAt = memory.nowhereSinceWall;
         return {gone};
     }
-    return {line(nowhere + " (first seen so at " + formatIsoInstant(memory.nowhereSinceWall) +
-                 "; a job that just started shows in its process's work at the next heartbeat, "
-                 "so it is called gone only if it stays nowhere)")};
+    return {
+        evidenceNow(nowhere + " (first seen so at " + formatIsoInstant(memory.nowhereSinceWall) +
+                    "; a job that just started shows in its process's work at the next heartbeat, "
+                    "so it is called gone only if it stays nowhere)")};
 }
 
 std::vector<Evidence> SidekiqJudge::judgeJob(const std::string& jid) {
     if (!checked_.contains(jid))
-        return {line("job " + quoted(jid, 40) + " was not looked up: over the budget of " +
-                     std::to_string(options_.maxLookupsPerPass) + " look-ups per pass")};
-    if (!snapshot_.read) return {line(snapshot_.whyNot)};
+        return {evidenceNow("job " + quoted(jid, 40) + " was not looked up: over the budget of " +
+                            std::to_string(options_.maxLookupsPerPass) + " look-ups per pass")};
+    if (!snapshot_.read) return {evidenceNow(snapshot_.whyNot)};
     if (auto e = runningEvidence(jid)) return *e;
     if (auto e = placeEvidence(jid)) return *e;
     return nowhereEvidence(jid);
@@ -166,7 +161,7 @@ std::vector<Evidence> SidekiqJudge::judgeJob(const std::string& jid) {
 
 std::vector<Evidence> SidekiqJudge::judge(const LockRecord& r) {
     if (!isSidekiqLocked(r)) return {};
-    if (r.fields.empty()) return {line("LOCKED holds no job id")};
+    if (r.fields.empty()) return {evidenceNow("LOCKED holds no job id")};
     std::vector<Evidence> out;
     bool allGone = true;
     for (const auto& f : r.fields) {

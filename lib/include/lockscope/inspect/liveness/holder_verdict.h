@@ -31,6 +31,9 @@ struct Evidence {
     bool operator==(const Evidence&) const = default;
 };
 
+// A line of evidence seen now, pointing to a verdict (or to none).
+Evidence evidenceNow(std::string text, Verdict pointsTo = Verdict::Unknown);
+
 struct HolderVerdict {
     Verdict verdict = Verdict::Unknown;
     // The `since` of the evidence that decided the verdict, when it gave one.
