@@ -338,12 +338,15 @@ std::vector<Reply> Connection::pipeline(const std::vector<std::vector<std::strin
     std::string action = "pipeline of " + std::to_string(commands.size()) + " commands";
     auto replies = s.withRetry(anyWrite, [&] {
         for (const auto& argv : views) appendRespRequest(s.channel.outgoing(), argv);
+        // The commands leave together, so each reply is due within commandTimeout of that
+        // write: one deadline that replies trickling in do not extend, as for streamed
+        // commands flushed together. Before, each reply's deadline ran from the end of the
+        // one before, and a server dripping bytes stretched N replies to N timeouts.
+        const auto deadline = s.commandDeadline();
         std::vector<Reply> out;
         out.reserve(views.size());
-        // Each reply within commandTimeout of the previous one: a long pipeline is not a
-        // slow command, but no single reply may stall or drip.
         for (const auto& argv : views) {
-            out.push_back(s.channel.readReply(s.commandDeadline(), action));
+            out.push_back(s.channel.readReply(deadline, action));
             s.checkShape(argv, out.back());
         }
         return out;
