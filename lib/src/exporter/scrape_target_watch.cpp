@@ -4,6 +4,7 @@
 
 #include <prometheus/text_serializer.h>
 
+#include "heap_trim.h"
 #include "lock_census_watches.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/server_facts.h"
@@ -107,6 +108,7 @@ void TargetWatch::run() {
         if (first ? (watches.scanned() || !watches.up()) : SteadyClock::now() >= nextCensus) {
             publishCensus(watches);
             nextCensus = SteadyClock::now() + options_.interval;
+            if (first && watches.up()) returnFreeHeapToSystem();  // the first scan's batches
         }
         if (waitOrStop(first && !firstCensusDone() ? kFirstCensusStep : step)) return;
     }

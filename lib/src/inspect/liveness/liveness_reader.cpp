@@ -13,6 +13,9 @@ namespace lockscope::inspect {
 struct LivenessReader::State {
     State(Connection& c, LivenessOptions o)
         : options(o),
+          // A table that keeps verdicts alone (the exporter) keeps no look of its own per
+          // key either: the watch's table counts the renewals (LockRecord::renewals).
+          renewals(options.keepEvidence ? liveness::RenewalTracker::kDefaultMaxKeys : 0),
           clients(c, options.clientListEvery),
           jobQueues(c, clients, options),
           ownLocks(c, clients, options),

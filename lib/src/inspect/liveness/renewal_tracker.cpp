@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <functional>
+#include <optional>
+#include <string_view>
 
 #include "lockscope/duration_text.h"
 #include "lockscope/inspect/formats/holder_facts.h"
@@ -20,6 +22,10 @@ std::size_t holderHash(const LockRecord& r) {
         h = h * 1'000'003u ^ std::hash<std::string>{}(f.field) ^
             (std::hash<std::string>{}(f.value) << 1);
     return h;
+}
+
+std::uint64_t keyHash(std::string_view key) {
+    return std::hash<std::string_view>{}(key);
 }
 
 std::int64_t msBetween(SteadyClock::time_point from, SteadyClock::time_point to) {
@@ -50,8 +56,7 @@ void RenewalTracker::update(Look& look, const LockRecord& r, std::size_t holder)
             std::int64_t lease = std::max(look.leaseMs, r.pttlMs);
             auto when = r.observedAt - milliseconds(std::max<std::int64_t>(0, lease - r.pttlMs));
             when = std::max(when, look.at);
-            ++look.renewals;
-            if (!look.firstRenewal) look.firstRenewal = when;
+            if (look.renewals++ == 0) look.firstRenewal = when;
             look.lastRenewal = when;
         }
     }
@@ -62,11 +67,12 @@ void RenewalTracker::update(Look& look, const LockRecord& r, std::size_t holder)
 
 std::vector<Evidence> RenewalTracker::observe(const LockRecord& r, SteadyClock::time_point now,
                                               WallClock::time_point wallNow) {
-    if (looks_.size() >= maxKeys_ && !looks_.contains(r.key)) looks_.clear();  // bounded memory
-    Look& look = looks_[r.key];
+    Look unkept;
+    Look& look = maxKeys_ == 0 ? unkept : lookAt(keyHash(r.key));
     update(look, r, holderHash(r));
     std::uint32_t renewals = look.renewals;
-    std::optional<SteadyClock::time_point> last = look.lastRenewal;
+    std::optional<SteadyClock::time_point> last;
+    if (look.renewals > 0) last = look.lastRenewal;
     std::int64_t lease = look.leaseMs;
     // A watcher's table counted renewals this tracker did not see (it looks less often).
     if (renewals == 0 && r.renewals > 0 && r.pttlMs >= 0) {
@@ -77,8 +83,8 @@ std::vector<Evidence> RenewalTracker::observe(const LockRecord& r, SteadyClock::
     if (renewals == 0 || !last) return {};
     const std::int64_t sinceLast = msBetween(*last, now);
     std::optional<std::int64_t> every;
-    if (look.renewals >= 2 && look.firstRenewal)
-        every = msBetween(*look.firstRenewal, *look.lastRenewal) / (look.renewals - 1);
+    if (look.renewals >= 2)
+        every = msBetween(look.firstRenewal, look.lastRenewal) / (look.renewals - 1);
     std::vector<Evidence> out;
     Evidence alive;
     alive.pointsTo = Verdict::Alive;
@@ -110,8 +116,13 @@ std::vector<Evidence> RenewalTracker::observe(const LockRecord& r, SteadyClock::
     return out;
 }
 
+RenewalTracker::Look& RenewalTracker::lookAt(std::uint64_t key) {
+    if (looks_.size() >= maxKeys_ && !looks_.contains(key)) looks_.clear();  // bounded memory
+    return looks_[key];
+}
+
 bool RenewalTracker::renewed(const std::string& key) const {
-    auto it = looks_.find(key);
+    auto it = looks_.find(keyHash(key));
     return it != looks_.end() && it->second.renewals > 0;
 }
 

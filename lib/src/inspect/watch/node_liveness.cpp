@@ -1,7 +1,9 @@
 #include "node_liveness.h"
 
 #include <algorithm>
+#include <array>
 #include <iterator>
+#include <memory>
 #include <string_view>
 #include <unordered_set>
 
@@ -28,6 +30,15 @@ bool sameStory(const HolderVerdict* a, const HolderVerdict* b) {
             a->evidence[i].warning != b->evidence[i].warning)
             return false;
     return true;
+}
+
+// The verdict alone, without its evidence: one shared object per verdict.
+std::shared_ptr<const HolderVerdict> bare(Verdict verdict) {
+    static const std::array<std::shared_ptr<const HolderVerdict>, 3> verdicts{
+        std::make_shared<const HolderVerdict>(HolderVerdict{.verdict = Verdict::Alive}),
+        std::make_shared<const HolderVerdict>(HolderVerdict{.verdict = Verdict::Gone}),
+        std::make_shared<const HolderVerdict>(HolderVerdict{.verdict = Verdict::Unknown})};
+    return verdicts[static_cast<std::size_t>(verdict)];
 }
 
 }  // namespace
@@ -64,10 +75,13 @@ bool NodeLiveness::keep(LockWatch& watch, const LockRecord& judged, bool already
                         WatchUpdate& update) {
     const LockRecord* before = watch.table().find(judged.key);
     if (!before) return false;
-    const bool news = !sameStory(before->liveness.get(), judged.liveness.get());
-    // A shown row carries its latest evidence; an unshown one changes only with its story.
-    if (!news && !alreadyShown) return false;
-    const LockRecord* kept = watch.setLiveness(judged.key, judged.liveness);
+    auto verdict = options_.keepEvidence || !judged.liveness ? judged.liveness
+                                                             : bare(judged.liveness->verdict);
+    const bool news = !sameStory(before->liveness.get(), verdict.get());
+    // A shown row carries its latest evidence; an unshown one changes only with its story
+    // (and a bare verdict has no evidence to carry).
+    if (!news && (!alreadyShown || !options_.keepEvidence)) return false;
+    const LockRecord* kept = watch.setLiveness(judged.key, std::move(verdict));
     if (news && !alreadyShown && kept) update.changed.push_back(*kept);
     return news;
 }

@@ -43,6 +43,10 @@ struct LivenessOptions {
     // at most `maxRowsPerTurn` of them per read (a million locks are judged over many reads).
     std::chrono::milliseconds reassessEvery{2'000};
     std::size_t maxRowsPerTurn = 20'000;
+    // What a watch's table keeps of each verdict: the verdict with its evidence lines, or
+    // (false) the verdict alone, one object shared by every lock of that verdict. For a front
+    // end that only counts verdicts (the exporter): the lines cost about 220 bytes a lock.
+    bool keepEvidence = true;
 };
 
 class LivenessReader {
