@@ -39,6 +39,15 @@ std::chrono::nanoseconds threadCpuTime() {
     return std::chrono::seconds(t.tv_sec) + std::chrono::nanoseconds(t.tv_nsec);
 }
 
+// Merges a read into the table and adds the merged record to the update when a view would
+// show something new. Copied only then: most re-reads change nothing, and a copy of each
+// read (its key and token) was a good part of the re-reads' cost (issue 36).
+void keepChanged(LockTable& table, LockRecord fresh, WatchUpdate& update) {
+    bool changed = false;
+    const LockRecord& kept = table.merge(std::move(fresh), changed);
+    if (changed) update.changed.push_back(kept);
+}
+
 }  // namespace
 
 LockWatch::LockWatch(Connection& connection, WatchOptions options)
@@ -272,8 +281,7 @@ void LockWatch::readNewKeys(const std::vector<std::string>& keys, WatchUpdate& u
             continue;
         }
         r.appearedWhileWatching = true;  // not there at the first scan: seen arriving
-        LockRecord copy = r;
-        if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
+        keepChanged(table_, std::move(r), update);
     }
 }
 
@@ -291,8 +299,7 @@ WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
     for (auto& r : scanner_->readKeys(keys, &vanished, &types,
                                       options_.handOffRedirects ? &update.redirected : nullptr)) {
         if (scannedOnce_ && !table_.find(r.key)) r.appearedWhileWatching = true;
-        LockRecord copy = r;
-        if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
+        keepChanged(table_, std::move(r), update);
     }
     for (auto& key : vanished)
         if (table_.remove(key)) update.removed.push_back(std::move(key));
@@ -323,8 +330,7 @@ WatchUpdate LockWatch::adoptSlot(int slot, const std::vector<std::string>& known
     for (auto& r : scanner_->readKeys(keys, &vanished, nullptr,
                                       options_.handOffRedirects ? &update.redirected : nullptr)) {
         if (!options_.includeNonLocks && !isLockShaped(r)) continue;
-        LockRecord copy = r;
-        if (table_.observe(std::move(r))) update.changed.push_back(std::move(copy));
+        keepChanged(table_, std::move(r), update);
     }
     for (auto& key : vanished)  // released while it moved: gone here too
         if (std::find(known.begin(), known.end(), key) != known.end())
@@ -355,10 +361,10 @@ void LockWatch::refreshRecords(std::vector<LockRecord> records, std::vector<std:
     for (auto& key : gone)
         if (table_.remove(key)) update.removed.push_back(std::move(key));
     for (auto& r : records) {
-        LockRecord copy = r;
-        if (!table_.observe(std::move(r))) continue;
-        if (const LockRecord* merged = table_.find(copy.key)) copy = *merged;
-        std::vector<LockRecord> one{std::move(copy)};
+        bool changed = false;
+        const LockRecord& merged = table_.merge(std::move(r), changed);
+        if (!changed) continue;
+        std::vector<LockRecord> one{merged};
         refreshFindings(one);
         update.changed.push_back(std::move(one.front()));
     }
