@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstddef>
 #include <string>
+#include <thread>
 
 #include "lockscope/exporter/lock_exporter.h"
 #include "redis_fixture.h"
@@ -47,9 +48,9 @@ class ExporterMemory : public lockscope::testing::RedisTest {
                    "redis.call('SET', 'fence:{job' .. i .. '}', tostring(i)) end",
                    "0", std::to_string(kLocks)});
     }
-    std::string series(const std::string& name) const {
+    std::string series(const std::string& name, const std::string& kind = "guide") const {
         return name + R"({instance=")" + endpoint().display() + R"(",node=")" +
-               endpoint().display() + R"(",kind="guide"})";
+               endpoint().display() + R"(",kind=")" + kind + R"("})";
     }
 };
 
@@ -75,6 +76,31 @@ TEST_F(ExporterMemory, EachJudgedLockCostsLessThanFourHundredAndTwentyBytes) {
     // renewal tracker's look at each key (about 100, 150 with a copy of the key) took it to
     // 744 (about 790 before the tracker's keys were hashes).
     EXPECT_LT(perLock, 420) << "bytes per lock";
+}
+
+// Without a renewal look of its own per key, a renewal is still evidence that the holder
+// lives: the watch's table counts it, and the census stops counting the lock as unknown.
+TEST_F(ExporterMemory, ARenewedLockIsNoLongerCountedAsUnknown) {
+    Connection c = connect();
+    c.command({"SET", "lock:renewed", "some-holder", "PX", "20000"});
+    ExporterOptions options;
+    options.listen = "127.0.0.1:0";
+    options.instances = {endpoint()};
+    options.scan.patterns = {"lock:*"};
+    options.interval = 3600s;
+    LockExporter exporter(options);
+    exporter.censusOnce();
+    const std::string unknown = series("lockscope_holder_unknown_locks", "unknown");
+    ASSERT_EQ(valueOf(exporter.scrapeText(), unknown), 1) << exporter.scrapeText();
+    std::this_thread::sleep_for(300ms);
+    c.command({"PEXPIRE", "lock:renewed", "60000"});  // its holder renews it
+    double after = -1;
+    for (int i = 0; i < 20 && after != 0; ++i) {
+        exporter.censusOnce();
+        after = valueOf(exporter.scrapeText(), unknown);
+        if (after != 0) std::this_thread::sleep_for(250ms);
+    }
+    EXPECT_EQ(after, 0) << exporter.scrapeText();
 }
 
 }  // namespace
