@@ -22,6 +22,7 @@
 #include "session/connection_hub.h"
 #include "session/lock_companions.h"
 #include "widgets/lock_detail_pane.h"
+#include "widgets/lock_inspector_view_columns.h"
 #include "widgets/lock_inspector_view_scope.h"
 #include "widgets/lock_table_delegate.h"
 #include "widgets/pttl_plot.h"
@@ -90,19 +91,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 12);
     // Fixed row heights: with 100k+ rows the header must not measure or track each one.
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
-    table_->setTextElideMode(Qt::ElideMiddle);
-    // Wide enough for "12 min 30 s", "last seen 2 min ago" and "redis-plus-plus" (Kind),
-    // narrow enough that Findings (stretched, last) keeps 160 px on screen at 1280 px.
-    const int widths[] = {130, 120, 65, 100, 100, 115, 45, 65, 65, 65, 150, 150, 135};
-    for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
-    // Node is shown beside Instance; it stays the last column of the model, so saved header
-    // layouts still fit (it is hidden but on a cluster, so the others keep their places).
-    table_->horizontalHeader()->moveSection(LockTableModel::Node, LockTableModel::Instance + 1);
-    // Whether the holder is alive reads with who holds it.
-    table_->horizontalHeader()->moveSection(
-        LockTableModel::Alive, table_->horizontalHeader()->visualIndex(LockTableModel::Holder) + 1);
+    table_->setTextElideMode(Qt::ElideMiddle);  // keys keep both ends; kinds keep their start
+    columns_ = new LockTableColumns(*table_);
 
     // Rows hold still while the pointer is over the table and for a second after a press.
     table_->viewport()->installEventFilter(this);
@@ -446,6 +437,7 @@ void LockInspectorView::updateInstanceColumns() {
     table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
     table_->setColumnHidden(LockTableModel::Node,
                             model_->instanceCount() < 2 || !model_->hasNodeDescriptions());
+    columns_->fit();  // the columns shown share the table's width
     // A connection's first rows make its instance known: the scope control lists it then.
     if (std::exchange(listedInstances_, model_->instanceCount()) != listedInstances_)
         scope_->refresh();

@@ -30,6 +30,7 @@ class LockDetailPane;
 class LockFilterProxy;
 class LockRowFeed;
 class LockScopeBox;
+class LockTableColumns;
 class LockTableModel;
 
 class LockInspectorView : public QWidget {
@@ -48,6 +49,7 @@ class LockInspectorView : public QWidget {
     QLabel* severityLegend() const { return legend_; }
     QToolButton* orphansOnlyButton() const { return orphansOnly_; }
     LockScopeBox* scopeBox() const { return scope_; }
+    LockTableColumns* columns() const { return columns_; }
 
   public slots:
     void focusFilter();
@@ -109,6 +111,7 @@ class LockInspectorView : public QWidget {
     QLabel* counts_;
     QLabel* legend_;
     QTableView* table_;
+    LockTableColumns* columns_;  // order and widths, fitted to the table's width
     LockDetailPane* detail_;
     QSplitter* splitter_;
     int scansRunning_ = 0;
