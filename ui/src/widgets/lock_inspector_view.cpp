@@ -16,7 +16,6 @@
 #include "models/lock_table_model.h"
 #include "session/cluster_members.h"
 #include "session/connection_hub.h"
-#include "session/lock_companions.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view_columns.h"
 #include "widgets/lock_inspector_view_scope.h"
@@ -198,32 +197,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
                     emit statusMessage(
                         instance + QStringLiteral(": ") + notes.join(QStringLiteral("; ")), 10000);
             });
-    connect(&hub_, &ConnectionHub::actionFinished, this,
-            [this](const QString& instance, const QString& key, const QString& action, bool ok, int,
-                   const QString& message) {
-                const auto& shown = detail_->shown();
-                if (shown && QString::fromStdString(shown->instanceName()) == instance &&
-                    QString::fromStdString(shown->key) == key)
-                    detail_->showActionResult(ok, message);
-                emit statusMessage(tr("%1 %2 on %3: %4").arg(action, key, instance, message), 8000);
-            });
-    connect(
-        detail_, &LockDetailPane::releaseRequested, this, [this](const inspect::LockRecord& seen) {
-            // A sidekiq key stands for its whole digest: released through its LOCKED hash.
-            auto digestLock = sidekiqDigestLock(seen, model_->recordsOfResource(seen.resource()));
-            const inspect::LockRecord& target = digestLock ? *digestLock : seen;
-            hub_.act(QString::fromStdString(target.instanceName()), LockAction::Release, target);
-        });
-    connect(detail_, &LockDetailPane::addTtlRequested, this,
-            [this](const inspect::LockRecord& seen, qint64 ttlMs) {
-                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::AddTtl, seen,
-                         ttlMs);
-            });
-    connect(detail_, &LockDetailPane::forceDeleteRequested, this,
-            [this](const inspect::LockRecord& seen) {
-                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::ForceDelete, seen,
-                         0, true);
-            });
+    connectActions();
 }
 
 void LockInspectorView::updateInstanceColumns() {

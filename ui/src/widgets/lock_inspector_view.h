@@ -68,6 +68,8 @@ class LockInspectorView : public QWidget {
 
   private:
     void connectFeed();
+    // The detail pane's actions to the hub, and their results back to it and the status bar.
+    void connectActions();
     void onRowsLeaving(const QString& instance, const QStringList& keys);
     void onInstanceLeaving(const QString& instance);
     // Clears the selection of a lock that left, and follows its key should it come back.
