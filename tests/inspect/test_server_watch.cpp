@@ -132,6 +132,29 @@ TEST_F(ServerWatchTest, PatternsChangedApplyAtTheNextRound) {
         5s));
 }
 
+// Issue 32: an edited budget reaches the running watch (its rows stay) and is kept by the
+// watch a node opens later (here for new patterns); a budget outside (0, 1] changes nothing.
+TEST_F(ServerWatchTest, ABudgetChangedReachesTheWatchAndOutlivesNewPatterns) {
+    observer().command({"SET", "lock:a", "tok-a", "PX", "60000"});
+    observer().command(
+        {"SET", "job-lock:default:b", "ADDED:2024-01-01T00:00:00Z@h", "PX", "60000"});
+    inspect::ServerWatch watch(options());
+    ServerWatchDriver d(watch);
+    d.open();
+    ASSERT_TRUE(d.runUntil([](const auto& ev) { return shown(ev, "lock:a"); }, 5s));
+    const std::string node = watch.nodes().at(0).name;
+    EXPECT_THROW(watch.setBudget(0.0), InvalidArgumentError);
+    EXPECT_THROW(watch.setBudget(1.5), InvalidArgumentError);
+    EXPECT_DOUBLE_EQ(watch.watchOf(node)->load().budget, 0.05);
+
+    watch.setBudget(0.2);
+    EXPECT_DOUBLE_EQ(watch.watchOf(node)->load().budget, 0.2);
+    EXPECT_DOUBLE_EQ(watch.options().watch.budget, 0.2);
+    watch.setPatterns({"lock:*", "job-lock:*"});  // the node opens a new LockWatch
+    ASSERT_TRUE(d.runUntil([](const auto& ev) { return shown(ev, "job-lock:default:b"); }, 5s));
+    EXPECT_DOUBLE_EQ(watch.watchOf(node)->load().budget, 0.2);
+}
+
 // A server that restarts and loads its data back (slowly: key-load-delay): the restart is
 // reported, the view is said incomplete from the loss until the first full pass after it, and
 // the lock loaded back is never reported gone.

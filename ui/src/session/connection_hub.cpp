@@ -1,9 +1,11 @@
 #include "session/connection_hub.h"
 
 #include <future>
+#include <utility>
 
 #include "lockscope/inspect/audit_log.h"
 #include "session/cluster_members.h"
+#include "session/connection_hub_edit.h"
 
 namespace lockscope::ui {
 namespace {
@@ -33,17 +35,6 @@ int severity(ConnectionState state) {
     return 0;
 }
 
-// Whether two profiles watch the same servers the same way, but for what the engine changes
-// while it runs (the patterns) and what only the sidebar shows (the name, the folder).
-bool sameWatch(const ConnectionProfile& a, const ConnectionProfile& b) {
-    return a.endpoint == b.endpoint && a.sentinelUrl == b.sentinelUrl &&
-           a.sentinelPassword == b.sentinelPassword && a.readOnly == b.readOnly &&
-           a.maxLoad == b.maxLoad && a.scanReplica == b.scanReplica &&
-           a.addressMapEntries() == b.addressMapEntries() &&
-           a.clusterAddressing.throughSeedHost == b.clusterAddressing.throughSeedHost &&
-           a.clusterAddressing.serverNameForAll == b.clusterAddressing.serverNameForAll;
-}
-
 }  // namespace
 
 ConnectionHub::ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent)
@@ -63,26 +54,13 @@ ConnectionHub::~ConnectionHub() {
 
 void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchOptions& options) {
     if (auto it = sessions_.find(profile.id); it != sessions_.end()) {
-        if (sameWatch(it->profile, profile)) {
-            // An edit of the patterns reaches every node's watch at once (issue 35), and the
-            // rows and their history stay.
-            const bool patternsChanged = it->profile.patterns != profile.patterns;
-            it->profile = profile;
-            for (auto& node : it->nodes) {
-                node.name = profile.name + QStringLiteral(" · ") + hostPortOf(node.displayUrl());
-                node.patterns = profile.patterns;
-            }
-            if (patternsChanged)
-                QMetaObject::invokeMethod(
-                    it->worker, [w = it->worker, p = profile.patterns] { w->setPatterns(p); },
-                    Qt::QueuedConnection);
-            // Said again under the new name: the sidebar and the view's Instance column.
-            const auto states = it->states;  // a copy: onWorkerState writes it
-            for (auto st = states.cbegin(); st != states.cend(); ++st)
-                onWorkerState(profile.id, st.key(), st->first, st->second);
+        const QString reconnectFor = watchTargetChange(it->profile, profile);
+        if (reconnectFor.isEmpty()) {
+            applyLiveEdit(*it, profile);
             return;
         }
-        close(profile.id);
+        close(profile.id);  // another server, or the same one reached another way
+        emit reconnectingForEdit(profile.id, reconnectFor);
     }
     Session s{
         profile, new QThread(this), new ConnectionWorker(profile, audit_, options), options, {},
@@ -90,6 +68,33 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
     start(s);
     sessions_.insert(profile.id, s);
     s.thread->start();
+}
+
+void ConnectionHub::applyLiveEdit(Session& s, const ConnectionProfile& edited) {
+    const ConnectionProfile before = std::exchange(s.profile, edited);
+    for (auto& node : s.nodes) {
+        node.name = edited.name + QStringLiteral(" · ") + hostPortOf(node.displayUrl());
+        node.group = edited.group;
+        node.patterns = edited.patterns;
+        node.readOnly = edited.readOnly;
+        node.maxLoad = edited.maxLoad;
+    }
+    ConnectionWorker* w = s.worker;
+    // An edit of the patterns reaches every node's watch at once (issue 35); so do the budget
+    // and read-only (issue 32). The rows and their history stay.
+    if (before.patterns != edited.patterns)
+        QMetaObject::invokeMethod(
+            w, [w, p = edited.patterns] { w->setPatterns(p); }, Qt::QueuedConnection);
+    if (before.maxLoad != edited.maxLoad)
+        QMetaObject::invokeMethod(
+            w, [w, share = edited.maxLoad] { w->setBudget(share); }, Qt::QueuedConnection);
+    if (before.readOnly != edited.readOnly)
+        QMetaObject::invokeMethod(
+            w, [w, on = edited.readOnly] { w->setReadOnly(on); }, Qt::QueuedConnection);
+    // Said again under the new name: the sidebar and the view's Instance column.
+    const auto states = s.states;  // a copy: onWorkerState writes it
+    for (auto st = states.cbegin(); st != states.cend(); ++st)
+        onWorkerState(edited.id, st.key(), st->first, st->second);
 }
 
 void ConnectionHub::start(Session& s) {

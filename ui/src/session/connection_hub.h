@@ -19,8 +19,10 @@ class ConnectionHub : public QObject {
     explicit ConnectionHub(std::shared_ptr<inspect::AuditLog> audit, QObject* parent = nullptr);
     ~ConnectionHub() override;
 
-    // Opens a connection. An open one whose profile changed only in its patterns (or its name)
-    // keeps its watch: every node's watch rescans with the new patterns at once.
+    // Opens a connection. An open one edited keeps its watch, its rows and their history when
+    // the edit leaves where it connects alone (connection_hub_edit.h): the name, group,
+    // patterns, budget and read-only apply to the running watch. Otherwise it reconnects
+    // and says so (reconnectingForEdit).
     void open(const ConnectionProfile& profile, const inspect::WatchOptions& options = {});
     void close(const QString& profileId);
     // Opens an open session again with new watch options, and new patterns when given
@@ -83,6 +85,10 @@ class ConnectionHub : public QObject {
                     const QVector<lockscope::inspect::LockRecord>& records,
                     const QStringList& gone);
 
+    // An edit changed where an open connection's watch connects (`what`: "the address, TLS"):
+    // it was closed and opens again, its rows read anew.
+    void reconnectingForEdit(const QString& profileId, const QString& what);
+
   private:
     struct Session {
         ConnectionProfile profile;
@@ -95,6 +101,7 @@ class ConnectionHub : public QObject {
         QHash<QString, std::pair<ConnectionState, QString>> states;
     };
     void start(Session& s);
+    void applyLiveEdit(Session& s, const ConnectionProfile& edited);
     void onWorkerState(const QString& id, const QString& instance, ConnectionState state,
                        const QString& message);
     void onClusterFound(const QString& id, const QStringList& nodeLines,

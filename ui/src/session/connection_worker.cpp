@@ -156,19 +156,6 @@ void ConnectionWorker::refreshAtFullSpeed() {
     scheduleNext(0);
 }
 
-void ConnectionWorker::setPatterns(const QStringList& patterns) {
-    std::vector<std::string> list;
-    for (const QString& p : patterns) list.push_back(p.toStdString());
-    try {
-        if (engine_ && opened_) deliver(engine_->setPatterns(list));
-        options_.scan.patterns = list;  // a reopened engine scans with them too
-        profile_.patterns = patterns;
-    } catch (const Error& e) {
-        logNote(tr("patterns not changed: %1").arg(QString::fromStdString(e.what())));
-    }
-    scheduleNext(0);
-}
-
 void ConnectionWorker::scheduleNext(int ms) {
     if (!stopped_ && stepTimer_) stepTimer_->start(ms);
 }

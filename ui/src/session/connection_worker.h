@@ -64,6 +64,10 @@ class ConnectionWorker : public QObject {
     // Every node's watch scans with these patterns from its next round (an edited connection);
     // a bad pattern changes nothing and is said in the command log.
     void setPatterns(const QStringList& patterns);
+    // The load budget of every node's watch, at once (an edited connection); the rows stay.
+    void setBudget(double share);
+    // Whether actions may write (an edited connection): the next action connects accordingly.
+    void setReadOnly(bool readOnly);
     // Safe actions; the result arrives as actionFinished.
     void act(lockscope::ui::LockAction action, const QString& key,
              const lockscope::inspect::LockRecord& seen, qint64 ttlMs, bool confirmed);

@@ -36,6 +36,8 @@ class ConnectionDialog : public QDialog {
     // The groups the other connections are in, offered in the Group box.
     void setKnownGroups(const QStringList& groups);
     QComboBox* groupBox() const { return group_; }
+    QLineEdit* nameEdit() const { return name_; }
+    QDoubleSpinBox* budgetBox() const { return maxLoad_; }
     // The profile as edited, password included (the caller stores it in the vault).
     ConnectionProfile profile() const;
     bool rememberPassword() const;

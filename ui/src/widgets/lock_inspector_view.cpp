@@ -1,14 +1,10 @@
 #include "widgets/lock_inspector_view.h"
 
-#include <QApplication>
-#include <QClipboard>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QProgressBar>
-#include <QPushButton>
-#include <QSignalBlocker>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
@@ -20,12 +16,10 @@
 #include "models/lock_table_model.h"
 #include "session/cluster_members.h"
 #include "session/connection_hub.h"
-#include "session/lock_companions.h"
 #include "widgets/lock_detail_pane.h"
+#include "widgets/lock_inspector_view_columns.h"
 #include "widgets/lock_inspector_view_scope.h"
 #include "widgets/lock_table_delegate.h"
-#include "widgets/pttl_plot.h"
-#include "widgets/redlock_group_panel.h"
 
 namespace lockscope::ui {
 namespace {
@@ -90,19 +84,9 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     table_->verticalHeader()->setDefaultSectionSize(QFontMetrics(font()).height() + 12);
     // Fixed row heights: with 100k+ rows the header must not measure or track each one.
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
-    table_->horizontalHeader()->setStretchLastSection(true);
     table_->setWordWrap(false);
-    table_->setTextElideMode(Qt::ElideMiddle);
-    // Wide enough for "12 min 30 s", "last seen 2 min ago" and "redis-plus-plus" (Kind),
-    // narrow enough that Findings (stretched, last) keeps 160 px on screen at 1280 px.
-    const int widths[] = {130, 120, 65, 100, 100, 115, 45, 65, 65, 65, 150, 150, 135};
-    for (int c = 0; c < LockTableModel::ColumnCount; ++c) table_->setColumnWidth(c, widths[c]);
-    // Node is shown beside Instance; it stays the last column of the model, so saved header
-    // layouts still fit (it is hidden but on a cluster, so the others keep their places).
-    table_->horizontalHeader()->moveSection(LockTableModel::Node, LockTableModel::Instance + 1);
-    // Whether the holder is alive reads with who holds it.
-    table_->horizontalHeader()->moveSection(
-        LockTableModel::Alive, table_->horizontalHeader()->visualIndex(LockTableModel::Holder) + 1);
+    table_->setTextElideMode(Qt::ElideMiddle);  // keys keep both ends; kinds keep their start
+    columns_ = new LockTableColumns(*table_);
 
     // Rows hold still while the pointer is over the table and for a second after a press.
     table_->viewport()->installEventFilter(this);
@@ -213,232 +197,7 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
                     emit statusMessage(
                         instance + QStringLiteral(": ") + notes.join(QStringLiteral("; ")), 10000);
             });
-    connect(&hub_, &ConnectionHub::actionFinished, this,
-            [this](const QString& instance, const QString& key, const QString& action, bool ok, int,
-                   const QString& message) {
-                const auto& shown = detail_->shown();
-                if (shown && QString::fromStdString(shown->instanceName()) == instance &&
-                    QString::fromStdString(shown->key) == key)
-                    detail_->showActionResult(ok, message);
-                emit statusMessage(tr("%1 %2 on %3: %4").arg(action, key, instance, message), 8000);
-            });
-    connect(
-        detail_, &LockDetailPane::releaseRequested, this, [this](const inspect::LockRecord& seen) {
-            // A sidekiq key stands for its whole digest: released through its LOCKED hash.
-            auto digestLock = sidekiqDigestLock(seen, model_->recordsOfResource(seen.resource()));
-            const inspect::LockRecord& target = digestLock ? *digestLock : seen;
-            hub_.act(QString::fromStdString(target.instanceName()), LockAction::Release, target);
-        });
-    connect(detail_, &LockDetailPane::addTtlRequested, this,
-            [this](const inspect::LockRecord& seen, qint64 ttlMs) {
-                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::AddTtl, seen,
-                         ttlMs);
-            });
-    connect(detail_, &LockDetailPane::forceDeleteRequested, this,
-            [this](const inspect::LockRecord& seen) {
-                hub_.act(QString::fromStdString(seen.instanceName()), LockAction::ForceDelete, seen,
-                         0, true);
-            });
-}
-
-void LockInspectorView::connectFeed() {
-    // Hub → feed → model: the feed applies what the watches report; the view follows the
-    // selection around the rows it takes away, moves and brings back. Connected before the
-    // view's own handlers of the same hub signals, so those see the feed's work done.
-    connect(&hub_, &ConnectionHub::locksChanged, feed_, &LockRowFeed::onLocksChanged);
-    connect(&hub_, &ConnectionHub::serverEmptied, feed_, &LockRowFeed::onServerEmptied);
-    connect(&hub_, &ConnectionHub::locksMoved, feed_, &LockRowFeed::onLocksMoved);
-    connect(&hub_, &ConnectionHub::instanceClosed, feed_, &LockRowFeed::onInstanceClosed);
-    connect(&hub_, &ConnectionHub::scanStarted, feed_, &LockRowFeed::onScanStarted);
-    connect(&hub_, &ConnectionHub::scanFinished, feed_,
-            [this](const QString&, bool cancelled) { feed_->onScanFinished(cancelled); });
-    connect(feed_, &LockRowFeed::rowsLeaving, this, &LockInspectorView::onRowsLeaving);
-    connect(feed_, &LockRowFeed::instanceLeaving, this, &LockInspectorView::onInstanceLeaving);
-    connect(feed_, &LockRowFeed::rowsMoving, this, &LockInspectorView::onRowsMoving);
-    connect(feed_, &LockRowFeed::rowsApplied, this, &LockInspectorView::onRowsApplied);
-}
-
-void LockInspectorView::onRowsLeaving(const QString& instance, const QStringList& keys) {
-    const RowKey selected = selectedRowKey();
-    if (selected.instance == instance && keys.contains(selected.key)) letSelectedGo(selected);
-}
-
-void LockInspectorView::onInstanceLeaving(const QString& instance) {
-    const RowKey selected = selectedRowKey();
-    if (!selected.isEmpty() && selected.instance == instance) letSelectedGo(selected);
-}
-
-void LockInspectorView::letSelectedGo(const RowKey& selected) {
-    // The selected lock is gone (released, expired): never slide the selection onto
-    // a neighbour, where the next Delete would release a lock nobody looked at.
-    QSignalBlocker block(table_->selectionModel());
-    table_->selectionModel()->clear();
-    detail_->markVanished(feed_->history().track(selected));
-    followKey_ = selected;  // if the same key is taken again, show the new lock
-}
-
-void LockInspectorView::onRowsMoving(const QString& from, const QString& to,
-                                     const QStringList& keys) {
-    const RowKey selected = selectedRowKey();
-    if (selected.isEmpty() || selected.instance != from || !keys.contains(selected.key)) return;
-    // The selection goes with the row (onRowsApplied selects it under its new node).
-    QSignalBlocker block(table_->selectionModel());
-    table_->selectionModel()->clear();
-    followKey_ = LockTableModel::rowKey(to, selected.key);
-}
-
-void LockInspectorView::onRowsApplied(const QString& instance,
-                                      std::span<const inspect::SharedLockRecord> changed,
-                                      const QStringList& removed) {
-    updateInstanceColumns();
-    showCounts();
-    if (!followKey_.isEmpty() && followKey_.instance == instance) {
-        const QString key = followKey_.key;
-        if (std::any_of(changed.begin(), changed.end(),
-                        [&](const auto& r) { return QString::fromStdString(r->key) == key; })) {
-            followKey_ = {};
-            selectKey(instance, key);
-            return;
-        }
-    }
-    const RowKey selected = selectedRowKey();
-    // The selected lock, or another key of its resource (its Redlock or digest group).
-    const auto& shown = detail_->shown();
-    bool touched =
-        (selected.instance == instance && removed.contains(selected.key)) ||
-        std::any_of(changed.begin(), changed.end(), [&](const auto& r) {
-            return LockTableModel::rowKey(instance, QString::fromStdString(r->key)) == selected ||
-                   (shown && r->resource() == shown->resource());
-        });
-    if (touched)
-        showSelected();
-    else if (!selected.isEmpty())
-        detail_->refreshTrack(feed_->history().track(selected));
-}
-
-void LockInspectorView::repaintMovingCells() {
-    // Between updates only the countdown, Seen for and Age cells move, and rows still fading
-    // from a handoff: repainting the whole viewport ten times a second redrew every key,
-    // holder and badge on screen too (issue 18: the window's CPU in steady state).
-    QWidget* viewport = table_->viewport();
-    const int height = viewport->height();
-    QRegion dirty = std::exchange(fading_, QRegion());  // rows whose glow just ended, too
-    for (int column : {LockTableModel::Remaining, LockTableModel::SeenFor, LockTableModel::Age})
-        if (!table_->isColumnHidden(column))
-            dirty += QRect(table_->columnViewportPosition(column), 0, table_->columnWidth(column),
-                           height);
-    const int first = table_->rowAt(0);
-    if (first >= 0) {
-        int last = table_->rowAt(height - 1);
-        if (last < 0) last = proxy_->rowCount() - 1;
-        for (int row = first; row <= last; ++row)
-            if (proxy_->index(row, 0).data(LockTableModel::HighlightRole).toDouble() > 0)
-                fading_ += QRect(0, table_->rowViewportPosition(row), viewport->width(),
-                                 table_->rowHeight(row));
-    }
-    viewport->update(dirty + fading_);
-}
-
-void LockInspectorView::sendFocus() {
-    std::map<QString, std::vector<std::string>> focus;
-    auto add = [&](const QModelIndex& proxyIndex) {
-        const auto* record = model_->recordAt(proxy_->mapToSource(proxyIndex).row());
-        if (record) focus[QString::fromStdString(record->instanceName())].push_back(record->key);
-    };
-    for (const QModelIndex& selected : table_->selectionModel()->selectedRows()) add(selected);
-    if (isVisible() && proxy_->rowCount() > 0) {
-        int first = std::max(0, table_->rowAt(0));
-        int last = table_->rowAt(table_->viewport()->height() - 1);
-        if (last < 0) last = proxy_->rowCount() - 1;
-        for (int row = first; row <= last && row - first < 500; ++row) add(proxy_->index(row, 0));
-    }
-    for (const QString& instance : model_->instanceNames()) focus[instance];  // none: clear it
-    for (auto& [instance, keys] : focus) {
-        auto& sent = sentFocus_[instance];
-        if (sent == keys) continue;
-        sent = keys;
-        hub_.setFocus(instance, std::move(keys));
-    }
-}
-
-RowKey LockInspectorView::selectedRowKey() const {
-    auto rows = table_->selectionModel()->selectedRows();
-    return rows.isEmpty() ? RowKey{}
-                          : rows.first().data(LockTableModel::RowKeyRole).value<RowKey>();
-}
-
-bool LockInspectorView::selectedIsReadOnly() const {
-    auto rows = table_->selectionModel()->selectedRows();
-    if (rows.isEmpty()) return false;
-    const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
-    const ConnectionProfile* p =
-        record ? hub_.profileForInstance(QString::fromStdString(record->instanceName())) : nullptr;
-    return p && p->readOnly;
-}
-
-void LockInspectorView::onSelectionChanged() {
-    if (!selectedRowKey().isEmpty()) followKey_ = {};  // the operator chose another lock
-    showSelected();
-}
-
-void LockInspectorView::showSelected() {
-    auto rows = table_->selectionModel()->selectedRows();
-    if (rows.isEmpty()) {
-        detail_->showLock(std::nullopt, nullptr, false);
-        detail_->plot()->setFailovers({});
-        fitDetail(false);
-        return;
-    }
-    fitDetail(true);
-    const auto* record = model_->recordAt(proxy_->mapToSource(rows.first()).row());
-    if (!record) return;
-    const QString instance = QString::fromStdString(record->instanceName());
-    const ConnectionProfile* profile = hub_.profileForInstance(instance);
-    const ConnectionProfile* connection =
-        profile && !profile->clusterOf.isEmpty() ? hub_.profile(profile->clusterOf) : profile;
-    detail_->setWhere(connection ? connection->name : QString(), model_->nodeDescription(instance));
-    detail_->showLock(*record, feed_->history().ensure(selectedRowKey(), *record),
-                      selectedIsReadOnly(), model_->isStale(*record));
-    const auto failovers = failovers_.find(QString::fromStdString(record->instanceName()));
-    detail_->plot()->setFailovers(failovers != failovers_.end() ? failovers->second
-                                                                : std::vector<double>{});
-    std::vector<GroupInstance> instances;
-    for (const QString& i : model_->instanceNames()) {
-        const ConnectionProfile* p = hub_.profileForInstance(i);
-        const QString server = !p ? i : p->clusterOf.isEmpty() ? p->id : p->clusterOf;
-        instances.push_back({i.toStdString(), server, model_->isClusterNode(i)});
-    }
-    detail_->setGroupTitle(detail_->group()->showFor(
-        *record, model_->recordsOfResource(record->resource()), instances));
-}
-
-void LockInspectorView::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    // Laid out now: the first view of the table, with no lock selected yet, gets its room.
-    QTimer::singleShot(0, this, [this] {
-        if (!selectedRowKey().isEmpty()) return;
-        detailOpen_ = true;
-        fitDetail(false);
-    });
-}
-
-void LockInspectorView::fitDetail(bool lockShown) {
-    // With no lock selected the pane is a title and a hint: the table gets the height it took
-    // (half the window at 1280x720). The operator's split comes back with a selection.
-    if (lockShown == detailOpen_) return;
-    detailOpen_ = lockShown;
-    const QList<int> sizes = splitter_->sizes();
-    const int total = sizes.value(0) + sizes.value(1);
-    if (total <= 0) return;  // not laid out yet: the stretch factors decide
-    if (!lockShown) {
-        openSplit_ = sizes;
-        const int compact = detail_->sizeHint().height();
-        splitter_->setSizes({total - compact, compact});
-    } else if (!openSplit_.isEmpty() && openSplit_.value(1) > detail_->sizeHint().height()) {
-        splitter_->setSizes(openSplit_);
-    } else {
-        splitter_->setSizes({total * 3 / 5, total - total * 3 / 5});
-    }
+    connectActions();
 }
 
 void LockInspectorView::updateInstanceColumns() {
@@ -446,6 +205,7 @@ void LockInspectorView::updateInstanceColumns() {
     table_->setColumnHidden(LockTableModel::Instance, model_->instanceCount() < 2);
     table_->setColumnHidden(LockTableModel::Node,
                             model_->instanceCount() < 2 || !model_->hasNodeDescriptions());
+    columns_->fit();  // the columns shown share the table's width
     // A connection's first rows make its instance known: the scope control lists it then.
     if (std::exchange(listedInstances_, model_->instanceCount()) != listedInstances_)
         scope_->refresh();
@@ -501,82 +261,6 @@ void LockInspectorView::showCounts() {
         counts_->setText(tr("%n lock(s)", nullptr, all));
     else
         counts_->setText(tr("%1 of %n lock(s)", nullptr, all).arg(proxy_->rowCount()));
-}
-
-void LockInspectorView::selectKey(const QString& instance, const QString& key) {
-    int row = model_->rowOf(instance, key);
-    if (row < 0) return;
-    QModelIndex index = proxy_->mapFromSource(model_->index(row, 0));
-    if (!index.isValid()) return;  // filtered out
-    table_->selectRow(index.row());
-    table_->scrollTo(index);
-}
-
-bool LockInspectorView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == table_->viewport()) {
-        switch (event->type()) {
-            case QEvent::Enter:
-            case QEvent::HoverEnter:
-                pointerOverTable_ = true;
-                updateOrderHold();
-                break;
-            case QEvent::Leave:
-            case QEvent::HoverLeave:
-                pointerOverTable_ = false;
-                updateOrderHold();
-                break;
-            case QEvent::MouseButtonPress:
-            case QEvent::MouseButtonDblClick:
-                buttonDown_ = true;
-                lastPress_.start();
-                updateOrderHold();
-                break;
-            case QEvent::MouseButtonRelease:
-                buttonDown_ = false;
-                lastPress_.start();  // the second after the click holds too
-                updateOrderHold();
-                break;
-            default:
-                break;
-        }
-    }
-    return QWidget::eventFilter(watched, event);
-}
-
-void LockInspectorView::updateOrderHold() {
-    constexpr int kHoldAfterPressMs = 1000;
-    const int sincePress = lastPress_.isValid() ? int(lastPress_.elapsed()) : kHoldAfterPressMs;
-    // From the press to the release nothing moves, however long the button is held (a press
-    // with no hover, as from a touch screen or a test, too).
-    const bool hold = pointerOverTable_ || buttonDown_ || sincePress < kHoldAfterPressMs;
-    model_->setOrderHeld(hold);
-    if (hold && !pointerOverTable_ && !buttonDown_)
-        holdRelease_.start(std::max(0, kHoldAfterPressMs - sincePress));
-}
-
-void LockInspectorView::focusFilter() {
-    filter_->setFocus();
-    filter_->selectAll();
-}
-
-void LockInspectorView::releaseSelected() {
-    if (detail_->releaseButton()->isEnabled()) detail_->releaseButton()->click();
-}
-void LockInspectorView::addTtlToSelected() {
-    if (detail_->addTtlButton()->isEnabled()) detail_->addTtlButton()->click();
-}
-void LockInspectorView::forceDeleteSelected() {
-    if (detail_->forceDeleteButton()->isEnabled()) detail_->forceDeleteButton()->click();
-}
-
-void LockInspectorView::copySelectedToken() {
-    auto rows = table_->selectionModel()->selectedRows();
-    if (rows.isEmpty()) return;
-    QString token = proxy_->index(rows.first().row(), LockTableModel::Holder)
-                        .data(LockTableModel::FullTokenRole)
-                        .toString();
-    QApplication::clipboard()->setText(token);
-    emit statusMessage(tr("Copied holder token %1").arg(token.left(40)), 4000);
 }
 
 }  // namespace lockscope::ui

@@ -30,6 +30,7 @@ class LockDetailPane;
 class LockFilterProxy;
 class LockRowFeed;
 class LockScopeBox;
+class LockTableColumns;
 class LockTableModel;
 
 class LockInspectorView : public QWidget {
@@ -48,6 +49,7 @@ class LockInspectorView : public QWidget {
     QLabel* severityLegend() const { return legend_; }
     QToolButton* orphansOnlyButton() const { return orphansOnly_; }
     LockScopeBox* scopeBox() const { return scope_; }
+    LockTableColumns* columns() const { return columns_; }
 
   public slots:
     void focusFilter();
@@ -66,6 +68,8 @@ class LockInspectorView : public QWidget {
 
   private:
     void connectFeed();
+    // The detail pane's actions to the hub, and their results back to it and the status bar.
+    void connectActions();
     void onRowsLeaving(const QString& instance, const QStringList& keys);
     void onInstanceLeaving(const QString& instance);
     // Clears the selection of a lock that left, and follows its key should it come back.
@@ -109,6 +113,7 @@ class LockInspectorView : public QWidget {
     QLabel* counts_;
     QLabel* legend_;
     QTableView* table_;
+    LockTableColumns* columns_;  // order and widths, fitted to the table's width
     LockDetailPane* detail_;
     QSplitter* splitter_;
     int scansRunning_ = 0;

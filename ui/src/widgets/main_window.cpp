@@ -152,6 +152,7 @@ MainWindow::MainWindow(QSettings& settings, MainWindowOptions options, QWidget* 
                     if (hub_->isOpen(id) != open) connectProfile(id);  // toggles
             });
     connect(hub_, &ConnectionHub::stateChanged, this, &MainWindow::onStateChanged);
+    connect(hub_, &ConnectionHub::reconnectingForEdit, this, &MainWindow::onReconnectingForEdit);
     connect(hub_, &ConnectionHub::clusterNodesFound, sidebar_, &ConnectionSidebar::setClusterNodes);
     connect(hub_, &ConnectionHub::clusterHealthChanged, this, &MainWindow::onClusterHealth);
     new SidebarFigures(*hub_, *inspector_->model(), *sidebar_, this);

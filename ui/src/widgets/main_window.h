@@ -3,6 +3,7 @@
 // command log and audit log drawers, the toolbar and shortcuts, and the first-run offer
 // to start the local sandbox. Geometry and splitter state are restored from QSettings.
 
+#include <QHash>
 #include <QMainWindow>
 #include <memory>
 
@@ -115,6 +116,8 @@ class MainWindow : public QMainWindow {
     inspect::WatchOptions watchOptions() const;
     int heldTooLongMinutes() const;
     void onStateChanged(const QString& id, ConnectionState state, const QString& message);
+    // An edit changed where a connection's watch connects: said until it is connected again.
+    void onReconnectingForEdit(const QString& id, const QString& what);
     void onClusterHealth(const QString& id, const QString& downNodes,
                          const QString& slotsWithoutPrimary);
     void appendAuditTail();
@@ -127,6 +130,7 @@ class MainWindow : public QMainWindow {
     ConnectionSecrets* secrets_;
     SandboxSession* sandbox_;
     ConnectionSidebar* sidebar_;
+    QHash<QString, QString> editReconnects_;  // by connection id: what an edit changed
     QStackedWidget* center_;
     QTabWidget* tabs_;
     LockInspectorView* inspector_;

@@ -16,8 +16,22 @@ void MainWindow::onStateChanged(const QString& id, ConnectionState state, const 
     const QString down = sidebar_->clusterDownSaid(id);
     if (state == ConnectionState::Failed || state == ConnectionState::Reconnecting)
         statusBar()->showMessage(tr("%1: %2").arg(name, down.isEmpty() ? message : down));
+    else if (state == ConnectionState::Connected && editReconnects_.contains(id))
+        statusBar()->showMessage(
+            tr("%1: reconnected, as %2 changed: %3").arg(name, editReconnects_.take(id), message),
+            10000);
     else if (state == ConnectionState::Connected)
         statusBar()->showMessage(tr("%1: %2").arg(name, message), 5000);
+    if (state == ConnectionState::Failed) editReconnects_.remove(id);
+}
+
+// Issue 32: an edit that moves the watch (another address, credentials, TLS...) cannot keep
+// it; the operator is told why the rows start over, here and once connected again.
+void MainWindow::onReconnectingForEdit(const QString& id, const QString& what) {
+    editReconnects_[id] = what;
+    const ConnectionProfile* p = sidebar_->profile(id);
+    statusBar()->showMessage(
+        tr("%1: reconnecting, as %2 changed: its locks are read anew").arg(p ? p->name : id, what));
 }
 
 // Issue 35: a cluster that cannot serve says where (the nodes down) and why (the slots left

@@ -260,6 +260,11 @@ void NodeWatch::setPatterns(const std::vector<std::string>& patterns) {
     watch_ = std::make_unique<LockWatch>(*connection_, options, std::move(memory));
 }
 
+void NodeWatch::setBudget(double share) {
+    setup_.watch.budget = share;
+    if (watch_) watch_->setBudget(share);
+}
+
 WatchedNode NodeWatch::view() const {
     WatchedNode v;
     v.name = setup_.name;

@@ -59,6 +59,8 @@ class NodeWatch {
     // reached yet (asked again later).
     bool moveTo(const Endpoint& primary, std::vector<WatchEvent>& events);
     void setPatterns(const std::vector<std::string>& patterns);
+    // The watch's load budget now and the next watch's (ServerWatch::setBudget checked it).
+    void setBudget(double share);
 
     const std::string& name() const { return setup_.name; }
     const Endpoint& primary() const { return setup_.primary; }

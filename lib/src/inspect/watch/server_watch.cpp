@@ -279,8 +279,10 @@ void ServerWatch::setFocus(const std::vector<std::string>& keys) {
 }
 
 void ServerWatch::setBudget(double share) {
-    for (auto& w : impl_->nodes)
-        if (LockWatch* watch = w.node->watch()) watch->setBudget(share);
+    if (!(share > 0.0 && share <= 1.0))
+        throw InvalidArgumentError("the load budget must be above 0% and at most 100%");
+    // Each node keeps it for the watches it opens later (a failover, a replica, new patterns).
+    for (auto& w : impl_->nodes) w.node->setBudget(share);
     options_.watch.budget = share;
 }
 

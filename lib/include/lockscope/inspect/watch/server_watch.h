@@ -94,6 +94,9 @@ class ServerWatch {
     std::vector<WatchEvent> setPatterns(const std::vector<std::string>& patterns);
     // The keys a person sees now, on whichever node holds them.
     void setFocus(const std::vector<std::string>& keys);
+    // A new load budget for every node's watch at once, kept by the watches a node opens
+    // later; the rows and their history stay. Throws InvalidArgumentError outside (0, 1],
+    // changing nothing.
     void setBudget(double share);
 
     std::vector<WatchedNode> nodes() const;
