@@ -7,11 +7,13 @@
 // fixed-report and redlock-gc-pause go to the screenshots folder.
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
@@ -22,6 +24,8 @@
 #include "teaching/narration_view.h"
 #include "teaching/outcome_comparison.h"
 #include "teaching/replay_panel.h"
+#include "teaching/replay_top_row.h"
+#include "teaching/replay_transport.h"
 #include "teaching/timeline_lanes.h"
 #include "ui_test_support.h"
 #include "widgets/main_window.h"
@@ -198,6 +202,66 @@ class TeachingPresenterTest : public QObject {
                                         .arg(table->horizontalHeaderItem(c)->text())
                                         .arg(table->item(r, c)->font().pixelSize())
                                         .arg(table->font().pixelSize())));
+    }
+
+    void theTopRowReadsFromTheBackAndFits() {
+        // Item 9: the top row (story, seed, file buttons, zoom…) stayed at the window's
+        // 13 px in presenter mode, and a larger row did not fit 1280 px. In presenter mode
+        // the row keeps what a teacher uses, in type a back row reads (20 px at the
+        // presenter zoom), and every control and the transport show whole on the screen,
+        // also zoomed in as far as it goes.
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        MainWindow& window = projector.window;
+        ReplayPanel* panel = window.teaching();
+        ReplayTopRow* row = panel->topRow();
+        const QList<QWidget*> controls = row->presenterControls();
+        auto check = [&](const QString& where, int leastPx) {
+            QVERIFY2(window.minimumSizeHint().width() <= 1280,
+                     qPrintable(where + QString::number(window.minimumSizeHint().width())));
+            for (QWidget* w : controls) {
+                const QString what = where + w->objectName();
+                QVERIFY2(wholeOnScreen(w, &window), qPrintable(what + QStringLiteral(" cut")));
+                QVERIFY2(QFontInfo(w->font()).pixelSize() >= leastPx,
+                         qPrintable(what + QStringLiteral(": %1 px").arg(
+                                               QFontInfo(w->font()).pixelSize())));
+            }
+            QVERIFY2(row->exportButton()->iconSize().height() >= leastPx,
+                     qPrintable(where + QStringLiteral("export icon")));
+            ReplayTransport* transport = panel->transport();
+            QVERIFY(wholeOnScreen(transport, &window));
+            QVERIFY(wholeOnScreen(transport->positionLabel(), &window));
+            QVERIFY2(transport->playButton()->iconSize().height() >= 2 * leastPx,
+                     qPrintable(where + QStringLiteral("play icon")));
+            QVERIFY(QFontInfo(transport->positionLabel()->font()).pixelSize() >= leastPx);
+        };
+        // The seed, the live run and the scenario file are for preparing the lesson.
+        QVERIFY(!row->seed()->isVisible());
+        QVERIFY(!row->liveButton()->isVisible());
+        QVERIFY(!row->fileButton()->isVisible());
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            QCoreApplication::processEvents();
+            check(name + QStringLiteral(" at the presenter zoom: "), 20);
+            if (QTest::currentTestFailed()) return;
+        }
+        QVERIFY(panel->loadScenario(QStringLiteral("redlock-gc-pause")));
+        QVERIFY(testing::saveScreenshot(&window, QStringLiteral("teaching-presenter-top-row")));
+        for (int step = 0; step < 12; ++step) panel->zoomIn();
+        QCoreApplication::processEvents();
+        check(QStringLiteral("zoomed in all the way: "), 20);
+        QVERIFY(
+            testing::saveScreenshot(&window, QStringLiteral("teaching-presenter-top-row-zoomed")));
+        panel->resetZoom();
+        // Back in the window: every control again, at the window's own size.
+        window.setPresenterMode(false);
+        QCoreApplication::processEvents();
+        QVERIFY(row->seed()->isVisible());
+        QVERIFY(row->fileButton()->isVisible());
+        QCOMPARE(QFontInfo(row->predict()->font()).pixelSize(), QFontInfo(QFont()).pixelSize());
+        QCOMPARE(panel->transport()->playButton()->iconSize(),
+                 QSize(ReplayTransport::kIconPx, ReplayTransport::kIconPx));
     }
 
     void nothingIsDrawnOverALabel() {

@@ -21,6 +21,7 @@
 #include "narration_text.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
+#include "presenter_mode.h"
 #include "replay_pttl_plot.h"
 #include "replay_transport.h"
 #include "scenario_param_form.h"
@@ -113,7 +114,9 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
         pttl_->setTimeAxis(lanes_->endTime(), lanes_->leftMargin(), lanes_->rightMargin());
     });
     connect(live_, &LiveRun::finished, this, &ReplayPanel::showLiveResult);
-    installZoomShortcuts();
+    presenter_ = new PresenterMode(
+        {this, layout, topRow_, transport_, sidebar_, nowLine_, narration_}, this);
+    connect(presenter_, &PresenterMode::zoomChanged, this, &ReplayPanel::applyZoom);
 
     loadScenario(sim::findScenario("broken-report") ? QStringLiteral("broken-report")
                                                     : chooser_->itemData(0).toString());

@@ -7,6 +7,7 @@
 #include "lockscope/sim/scenario.h"
 #include "outcome_comparison.h"
 #include "replay_panel.h"
+#include "replay_top_row.h"
 #include "sim_text.h"
 
 namespace lockscope::ui {
@@ -15,7 +16,7 @@ bool ReplayPanel::startLiveRun(int realMsPerVirtualSecond) {
     if (!live_->start(replay_->scenario().name, replay_->params(), replay_->seed(),
                       realMsPerVirtualSecond))
         return false;
-    liveButton_->setEnabled(false);
+    topRow_->liveButton()->setEnabled(false);
     int pace = realMsPerVirtualSecond ? realMsPerVirtualSecond
                                       : replay_->scenario().liveRealMsPerVirtualSecond;
     QString text =
@@ -30,7 +31,7 @@ bool ReplayPanel::startLiveRun(int realMsPerVirtualSecond) {
 }
 
 void ReplayPanel::showLiveResult() {
-    liveButton_->setEnabled(true);
+    topRow_->liveButton()->setEnabled(true);
     const LiveRunResult& r = live_->result();
     if (!r.ok) {
         showError(tr("Live run of %1 failed: %2").arg(r.scenario, r.error));
