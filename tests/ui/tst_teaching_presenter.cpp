@@ -309,6 +309,73 @@ class TeachingPresenterTest : public QObject {
         QVERIFY(bands > 0);
     }
 
+    void pillsOnALaneNeverOverlap() {
+        // Item 10: at fixed-report's last beat lane C's "extend" and "release ×2" pills
+        // overlapped, at broken-report's two ✗ pills touched. At every beat of every story,
+        // in the window (presenter mode and normal) and on the slide, the pills of a lane
+        // keep a gap between them.
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        ReplayPanel* panel = projector.window.teaching();
+        TimelineLanes* lanes = panel->lanes();
+        QTemporaryDir out;
+        int pairs = 0;
+        auto check = [&](const QString& where) {
+            const auto& pills = lanes->drawnPills();
+            for (std::size_t i = 0; i < pills.size(); ++i)
+                for (std::size_t j = i + 1; j < pills.size(); ++j) {
+                    const auto& a = pills[i];
+                    const auto& b = pills[j];
+                    if (a.lane != b.lane || a.rect.bottom() <= b.rect.top() ||
+                        b.rect.bottom() <= a.rect.top())
+                        continue;  // other lanes, or other rows of one lane
+                    ++pairs;
+                    const double gap =
+                        std::max(b.rect.left() - a.rect.right(), a.rect.left() - b.rect.right());
+                    QVERIFY2(gap >= TimelineLanes::kPillGap - 0.01,
+                             qPrintable(where + QStringLiteral(": \"%1\" and \"%2\" %3 px apart")
+                                                    .arg(a.text, b.text)
+                                                    .arg(gap)));
+                }
+        };
+        for (bool presenting : {true, false}) {
+            projector.window.setPresenterMode(presenting);
+            QCoreApplication::processEvents();
+            for (const sim::Scenario& story : sim::scenarios()) {
+                const QString name = QString::fromStdString(story.name);
+                QVERIFY(panel->loadScenario(name));
+                const int beats = static_cast<int>(panel->replay().beats().size());
+                const QString mode =
+                    presenting ? QStringLiteral("presenter") : QStringLiteral("window");
+                for (int beat = 0; beat < beats; ++beat) {
+                    panel->seek(beat);
+                    lanes->repaint();
+                    check(QStringLiteral("%1 %2 beat %3").arg(mode, name).arg(beat + 1));
+                    for (const auto& pill : lanes->drawnPills())  // and none off the edge
+                        QVERIFY2(pill.rect.right() <= lanes->width() &&
+                                     pill.rect.left() >= lanes->leftMargin(),
+                                 qPrintable(QStringLiteral("%1 %2 beat %3: \"%4\" cut")
+                                                .arg(mode, name)
+                                                .arg(beat + 1)
+                                                .arg(pill.text)));
+                    if (QTest::currentTestFailed()) {
+                        testing::saveScreenshot(&projector.window,
+                                                QStringLiteral("teaching-pills-overlap"));
+                        return;
+                    }
+                    // The slide lays the lanes out again at its own size: what it drew.
+                    if (presenting && (isShownStory(name) || beat + 1 == beats)) {
+                        QVERIFY(panel->exportPng(out.filePath(QStringLiteral("slide.png")),
+                                                 ReplayPanel::kSlideSize, 0.5));
+                        check(QStringLiteral("slide %1 beat %2").arg(name).arg(beat + 1));
+                        if (QTest::currentTestFailed()) return;
+                    }
+                }
+            }
+        }
+        QVERIFY(pairs > 0);
+    }
+
     void slidesPrintTheTitleOnceAndSizeTheirText() {
         // Item 11: the title was printed twice (once tiny, inside the timeline), table
         // labels were cut, the narration and legend were 2 % of the slide's height.

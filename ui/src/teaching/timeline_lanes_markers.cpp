@@ -1,6 +1,8 @@
 // TimelineLanes' markers: where each event's pill or dot goes on its lane, and which
 // events share a pill ("extend ×8").
 #include <algorithm>
+#include <map>
+#include <utility>
 
 #include "event_markers.h"
 #include "lane_fonts.h"
@@ -47,7 +49,7 @@ void TimelineLanes::layoutMarkers() {
         double left = std::clamp(x - w / 2, area.left() + 1, rightEdge - w);
         int previous = lastPill[lane];
         if (previous >= 0 && markers_[previous].base == style.text &&
-            left < markers_[previous].rect.right() + 2) {
+            left < markers_[previous].rect.right() + kPillGap) {
             Marker& m = markers_[previous];
             m.events.push_back(event.index);
             m.text = QStringLiteral("%1 ×%2").arg(m.base).arg(m.events.size());
@@ -56,7 +58,7 @@ void TimelineLanes::layoutMarkers() {
             m.rect.setWidth(width);
             auto& groupEnds = rowEnds[lane];
             if (m.row < static_cast<int>(groupEnds.size()))
-                groupEnds[m.row] = std::max(groupEnds[m.row], m.rect.right() + 2);
+                groupEnds[m.row] = std::max(groupEnds[m.row], m.rect.right() + kPillGap);
             continue;
         }
         int rows = std::max(1, int((area.height() * 0.5 - 4) / (pillHeight + 2)));
@@ -69,13 +71,13 @@ void TimelineLanes::layoutMarkers() {
             left = std::min(ends[row], rightEdge - w);
             // At the right edge there is no room to nudge into: push the pills before it
             // left instead, so none hides another.
-            double limit = left - 2;
+            double limit = left - kPillGap;
             for (auto it = markers_.rbegin(); it != markers_.rend(); ++it) {
                 Marker& earlier = *it;
                 if (earlier.dot || earlier.lane != lane || earlier.row != row) continue;
                 if (earlier.rect.right() <= limit) break;
                 earlier.rect.moveRight(std::max(limit, area.left() + 1 + earlier.rect.width()));
-                limit = earlier.rect.left() - 2;
+                limit = earlier.rect.left() - kPillGap;
             }
         }
         Marker m;
@@ -85,9 +87,47 @@ void TimelineLanes::layoutMarkers() {
         m.base = m.text = style.text;
         m.row = row;
         m.lane = lane;
-        ends[row] = m.rect.right() + 2;
+        ends[row] = m.rect.right() + kPillGap;
         lastPill[lane] = static_cast<int>(markers_.size());
         markers_.push_back(m);
+    }
+    separatePills();
+}
+
+void TimelineLanes::separatePills() {
+    // Placing pills one by one leaves overlaps the placement cannot see: a group that grew
+    // ("release ×2") near the right edge, or an earlier pill pushed left into the one before
+    // it. Per lane and row, in order of time: each pill starts a gap after the one before,
+    // then, from the right edge back, each ends a gap before the next.
+    const double rightEdge = width() - 2;
+    std::map<std::pair<int, int>, std::vector<Marker*>> rows;
+    for (Marker& m : markers_)
+        if (!m.dot) rows[{m.lane, m.row}].push_back(&m);
+    for (auto& [where, pills] : rows) {
+        std::stable_sort(pills.begin(), pills.end(),
+                         [](const Marker* a, const Marker* b) { return a->x < b->x; });
+        const double leftEdge = laneRect(where.first).left() + 1;
+        double least = leftEdge;
+        for (Marker* m : pills) {
+            m->rect.moveLeft(std::max(m->rect.left(), least));
+            least = m->rect.right() + kPillGap;
+        }
+        double most = rightEdge;
+        for (auto it = pills.rbegin(); it != pills.rend(); ++it) {
+            Marker* m = *it;
+            if (m->rect.right() <= most) break;
+            m->rect.moveRight(most);
+            most = m->rect.left() - kPillGap;
+        }
+        // A row with more pills than room: from the left again, so none hides another
+        // (the last ones reach past the edge; their tooltips still tell them).
+        if (pills.front()->rect.left() < leftEdge) {
+            least = leftEdge;
+            for (Marker* m : pills) {
+                m->rect.moveLeft(least);
+                least = m->rect.right() + kPillGap;
+            }
+        }
     }
 }
 
