@@ -33,7 +33,7 @@ bool ink(QRgb pixel, QRgb background) {
 
 // Per grid cell, the share of its pixels that are ink.
 std::vector<double> inkGrid(const QImage& image) {
-    std::vector<double> grid(kColumns * kRows, 0.0);
+    std::vector<double> grid(static_cast<std::size_t>(kColumns) * kRows, 0.0);
     const QRgb background = image.pixel(0, 0);
     const int cw = image.width() / kColumns, ch = image.height() / kRows;
     for (int y = 0; y < ch * kRows; ++y)
