@@ -156,6 +156,8 @@ class ReplayPanel : public QWidget {
   private:
     QWidget* buildTopRow();  // the top row's requests wired to the panel
     QWidget* buildSidebar();
+    // The timeline over the narration beside the table, the sidebar to their right.
+    QWidget* buildPanes(QWidget* timeline);
     QWidget* buildTimeline();
     void showStory();         // the recording changed (load, parameter, fork)
     void showBeat();          // the current beat changed

@@ -48,6 +48,31 @@ QWidget* ReplayPanel::buildTopRow() {
     return topRow_;
 }
 
+QWidget* ReplayPanel::buildPanes(QWidget* timeline) {
+    auto* bottom = bottom_ = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(narration_);
+    bottom->addWidget(comparison_);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({560, 520});
+    vertical_ = new QSplitter(Qt::Vertical);
+    vertical_->addWidget(timeline);
+    vertical_->addWidget(bottom);
+    vertical_->setStretchFactor(0, 3);
+    vertical_->setStretchFactor(1, 1);
+    vertical_->setChildrenCollapsible(false);
+    vertical_->setSizes({700, 260});  // proportions: the narration needs room to be read
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(vertical_);
+    split->addWidget(buildSidebar());
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    // The sidebar and the narration split can be dragged, down to nothing.
+    split->setChildrenCollapsible(true);
+    bottom->setChildrenCollapsible(true);
+    return split;
+}
+
 QWidget* ReplayPanel::buildTimeline() {
     timeline_ = new QWidget;
     timeline_->setObjectName(QStringLiteral("replayTimeline"));
