@@ -7,11 +7,13 @@
 // fixed-report and redlock-gc-pause go to the screenshots folder.
 #include <QAbstractTextDocumentLayout>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QScrollBar>
 #include <QSettings>
+#include <QSpinBox>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextDocument>
@@ -22,6 +24,8 @@
 #include "teaching/narration_view.h"
 #include "teaching/outcome_comparison.h"
 #include "teaching/replay_panel.h"
+#include "teaching/replay_top_row.h"
+#include "teaching/replay_transport.h"
 #include "teaching/timeline_lanes.h"
 #include "ui_test_support.h"
 #include "widgets/main_window.h"
@@ -200,6 +204,66 @@ class TeachingPresenterTest : public QObject {
                                         .arg(table->font().pixelSize())));
     }
 
+    void theTopRowReadsFromTheBackAndFits() {
+        // Item 9: the top row (story, seed, file buttons, zoom…) stayed at the window's
+        // 13 px in presenter mode, and a larger row did not fit 1280 px. In presenter mode
+        // the row keeps what a teacher uses, in type a back row reads (20 px at the
+        // presenter zoom), and every control and the transport show whole on the screen,
+        // also zoomed in as far as it goes.
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        MainWindow& window = projector.window;
+        ReplayPanel* panel = window.teaching();
+        ReplayTopRow* row = panel->topRow();
+        const QList<QWidget*> controls = row->presenterControls();
+        auto check = [&](const QString& where, int leastPx) {
+            QVERIFY2(window.minimumSizeHint().width() <= 1280,
+                     qPrintable(where + QString::number(window.minimumSizeHint().width())));
+            for (QWidget* w : controls) {
+                const QString what = where + w->objectName();
+                QVERIFY2(wholeOnScreen(w, &window), qPrintable(what + QStringLiteral(" cut")));
+                QVERIFY2(QFontInfo(w->font()).pixelSize() >= leastPx,
+                         qPrintable(what + QStringLiteral(": %1 px").arg(
+                                               QFontInfo(w->font()).pixelSize())));
+            }
+            QVERIFY2(row->exportButton()->iconSize().height() >= leastPx,
+                     qPrintable(where + QStringLiteral("export icon")));
+            ReplayTransport* transport = panel->transport();
+            QVERIFY(wholeOnScreen(transport, &window));
+            QVERIFY(wholeOnScreen(transport->positionLabel(), &window));
+            QVERIFY2(transport->playButton()->iconSize().height() >= 2 * leastPx,
+                     qPrintable(where + QStringLiteral("play icon")));
+            QVERIFY(QFontInfo(transport->positionLabel()->font()).pixelSize() >= leastPx);
+        };
+        // The seed, the live run and the scenario file are for preparing the lesson.
+        QVERIFY(!row->seed()->isVisible());
+        QVERIFY(!row->liveButton()->isVisible());
+        QVERIFY(!row->fileButton()->isVisible());
+        for (const sim::Scenario& story : sim::scenarios()) {
+            const QString name = QString::fromStdString(story.name);
+            QVERIFY(panel->loadScenario(name));
+            QCoreApplication::processEvents();
+            check(name + QStringLiteral(" at the presenter zoom: "), 20);
+            if (QTest::currentTestFailed()) return;
+        }
+        QVERIFY(panel->loadScenario(QStringLiteral("redlock-gc-pause")));
+        QVERIFY(testing::saveScreenshot(&window, QStringLiteral("teaching-presenter-top-row")));
+        for (int step = 0; step < 12; ++step) panel->zoomIn();
+        QCoreApplication::processEvents();
+        check(QStringLiteral("zoomed in all the way: "), 20);
+        QVERIFY(
+            testing::saveScreenshot(&window, QStringLiteral("teaching-presenter-top-row-zoomed")));
+        panel->resetZoom();
+        // Back in the window: every control again, at the window's own size.
+        window.setPresenterMode(false);
+        QCoreApplication::processEvents();
+        QVERIFY(row->seed()->isVisible());
+        QVERIFY(row->fileButton()->isVisible());
+        QCOMPARE(QFontInfo(row->predict()->font()).pixelSize(), QFontInfo(QFont()).pixelSize());
+        QCOMPARE(panel->transport()->playButton()->iconSize(),
+                 QSize(ReplayTransport::kIconPx, ReplayTransport::kIconPx));
+    }
+
     void nothingIsDrawnOverALabel() {
         // Item 10: the "release ×5" pill covered "frozen: GC pause", the "now" flag the axis
         // labels (14 s and 16 s on the slide, 40 s at fixed-report's beat 10). At every
@@ -243,6 +307,73 @@ class TeachingPresenterTest : public QObject {
             }
         }
         QVERIFY(bands > 0);
+    }
+
+    void pillsOnALaneNeverOverlap() {
+        // Item 10: at fixed-report's last beat lane C's "extend" and "release ×2" pills
+        // overlapped, at broken-report's two ✗ pills touched. At every beat of every story,
+        // in the window (presenter mode and normal) and on the slide, the pills of a lane
+        // keep a gap between them.
+        ProjectorWindow projector(settings());
+        QVERIFY(projector.exposed);
+        ReplayPanel* panel = projector.window.teaching();
+        TimelineLanes* lanes = panel->lanes();
+        QTemporaryDir out;
+        int pairs = 0;
+        auto check = [&](const QString& where) {
+            const auto& pills = lanes->drawnPills();
+            for (std::size_t i = 0; i < pills.size(); ++i)
+                for (std::size_t j = i + 1; j < pills.size(); ++j) {
+                    const auto& a = pills[i];
+                    const auto& b = pills[j];
+                    if (a.lane != b.lane || a.rect.bottom() <= b.rect.top() ||
+                        b.rect.bottom() <= a.rect.top())
+                        continue;  // other lanes, or other rows of one lane
+                    ++pairs;
+                    const double gap =
+                        std::max(b.rect.left() - a.rect.right(), a.rect.left() - b.rect.right());
+                    QVERIFY2(gap >= TimelineLanes::kPillGap - 0.01,
+                             qPrintable(where + QStringLiteral(": \"%1\" and \"%2\" %3 px apart")
+                                                    .arg(a.text, b.text)
+                                                    .arg(gap)));
+                }
+        };
+        for (bool presenting : {true, false}) {
+            projector.window.setPresenterMode(presenting);
+            QCoreApplication::processEvents();
+            for (const sim::Scenario& story : sim::scenarios()) {
+                const QString name = QString::fromStdString(story.name);
+                QVERIFY(panel->loadScenario(name));
+                const int beats = static_cast<int>(panel->replay().beats().size());
+                const QString mode =
+                    presenting ? QStringLiteral("presenter") : QStringLiteral("window");
+                for (int beat = 0; beat < beats; ++beat) {
+                    panel->seek(beat);
+                    lanes->repaint();
+                    check(QStringLiteral("%1 %2 beat %3").arg(mode, name).arg(beat + 1));
+                    for (const auto& pill : lanes->drawnPills())  // and none off the edge
+                        QVERIFY2(pill.rect.right() <= lanes->width() &&
+                                     pill.rect.left() >= lanes->leftMargin(),
+                                 qPrintable(QStringLiteral("%1 %2 beat %3: \"%4\" cut")
+                                                .arg(mode, name)
+                                                .arg(beat + 1)
+                                                .arg(pill.text)));
+                    if (QTest::currentTestFailed()) {
+                        testing::saveScreenshot(&projector.window,
+                                                QStringLiteral("teaching-pills-overlap"));
+                        return;
+                    }
+                    // The slide lays the lanes out again at its own size: what it drew.
+                    if (presenting && (isShownStory(name) || beat + 1 == beats)) {
+                        QVERIFY(panel->exportPng(out.filePath(QStringLiteral("slide.png")),
+                                                 ReplayPanel::kSlideSize, 0.5));
+                        check(QStringLiteral("slide %1 beat %2").arg(name).arg(beat + 1));
+                        if (QTest::currentTestFailed()) return;
+                    }
+                }
+            }
+        }
+        QVERIFY(pairs > 0);
     }
 
     void slidesPrintTheTitleOnceAndSizeTheirText() {

@@ -37,6 +37,12 @@ class LiveRun : public QObject {
     bool start(const std::string& scenario, const sim::ScenarioParams& params, std::uint64_t seed,
                int realMsPerVirtualSecond = 0);
     const LiveRunResult& result() const { return result_; }
+    // What the panel tells the user: while it runs (the pace, and what is real and what
+    // only emulated), the table column's title, and the result (failure, or the verdict and
+    // whether the real server told the same story as the simulation).
+    QString runningText() const;
+    QString columnTitle() const;
+    QString resultText() const;
 
   signals:
     void started();
@@ -45,6 +51,8 @@ class LiveRun : public QObject {
   private:
     QFutureWatcher<LiveRunResult> watcher_;
     LiveRunResult result_;
+    std::string scenario_;  // the last started
+    int pace_ = 0;          // real ms per virtual second it runs at
 };
 
 }  // namespace lockscope::ui

@@ -21,6 +21,7 @@
 #include "narration_text.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
+#include "presenter_mode.h"
 #include "replay_pttl_plot.h"
 #include "replay_transport.h"
 #include "scenario_param_form.h"
@@ -59,32 +60,12 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
     comparison_ = new OutcomeComparison;
     comparison_->setObjectName(QStringLiteral("replayComparison"));
 
-    auto* bottom = bottom_ = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(narration_);
-    bottom->addWidget(comparison_);
-    bottom->setStretchFactor(0, 1);
-    bottom->setStretchFactor(1, 1);
-    bottom->setSizes({560, 520});
-    vertical_ = new QSplitter(Qt::Vertical);
-    vertical_->addWidget(timeline);
-    vertical_->addWidget(bottom);
-    vertical_->setStretchFactor(0, 3);
-    vertical_->setStretchFactor(1, 1);
-    vertical_->setChildrenCollapsible(false);
-    vertical_->setSizes({700, 260});  // proportions: the narration needs room to be read
-    auto* split = new QSplitter(Qt::Horizontal);
-    split->addWidget(vertical_);
-    split->addWidget(buildSidebar());
-    split->setStretchFactor(0, 1);
-    split->setStretchFactor(1, 0);
-    // The sidebar and the narration split can be dragged, down to nothing.
-    split->setChildrenCollapsible(true);
-    bottom->setChildrenCollapsible(true);
+    QWidget* panes = buildPanes(timeline);
 
     auto* layout = new QVBoxLayout(this);
     layout->addWidget(top);
     layout->addWidget(transport_);
-    layout->addWidget(split, 1);
+    layout->addWidget(panes, 1);
 
     player_.setInterval(1000);
     connect(&player_, &QTimer::timeout, this, &ReplayPanel::playTick);
@@ -113,7 +94,9 @@ ReplayPanel::ReplayPanel(QWidget* parent) : QWidget(parent) {
         pttl_->setTimeAxis(lanes_->endTime(), lanes_->leftMargin(), lanes_->rightMargin());
     });
     connect(live_, &LiveRun::finished, this, &ReplayPanel::showLiveResult);
-    installZoomShortcuts();
+    presenter_ = new PresenterMode(
+        {this, layout, topRow_, transport_, sidebar_, nowLine_, narration_}, this);
+    connect(presenter_, &PresenterMode::zoomChanged, this, &ReplayPanel::applyZoom);
 
     loadScenario(sim::findScenario("broken-report") ? QStringLiteral("broken-report")
                                                     : chooser_->itemData(0).toString());
@@ -289,162 +272,11 @@ void ReplayPanel::seekTime(qint64 virtualMs) {
     showBeat();
 }
 
-void ReplayPanel::togglePlay() {
-    setPlaying(!isPlaying());
-}
-
-void ReplayPanel::setPlaying(bool playing) {
-    if (playing == isPlaying()) return;
-    if (playing) {
-        if (replay_->atEnd()) restart();
-        player_.start();
-        playTick();
-    } else {
-        player_.stop();
-        stopGlide();
-    }
-    transport_->setPlaying(isPlaying());
-}
-
-void ReplayPanel::playTick() {
-    if (!replay_->stepForward()) {
-        setPlaying(false);
-        return;
-    }
-    showBeat();
-    // A question waits for the class: playback stops until Space or →.
-    if (replay_->atEnd() || (predict_->isChecked() && replay_->pendingQuestion()))
-        setPlaying(false);
-    else
-        startGlide();
-}
-
-void ReplayPanel::setSpeed(double beatsPerSecond) {
-    player_.setInterval(std::max(50, static_cast<int>(1000.0 / std::max(0.1, beatsPerSecond))));
-}
-
 void ReplayPanel::setPredictEnabled(bool on) {
     if (predict_->isChecked() != on)
         predict_->setChecked(on);  // re-enters through toggled
     else
         showBeat();
-}
-
-bool ReplayPanel::pauseInstance(const QString& instance, qint64 durationMs) {
-    try {
-        replay_->pauseInstance(instance.toStdString(), durationMs);
-    } catch (const std::exception& e) {
-        showError(qs(e.what()));
-        return false;
-    }
-    showInfo(tr("Forked: %1 is frozen for %2 from %3; the story after this beat was re-simulated.")
-                 .arg(instance, qs(sim::formatDuration(durationMs)),
-                      virtualTimeText(replay_->currentTime())));
-    showStory();
-    return true;
-}
-
-bool ReplayPanel::crashInstance(const QString& instance) {
-    try {
-        replay_->crashInstance(instance.toStdString());
-    } catch (const std::exception& e) {
-        showError(qs(e.what()));
-        return false;
-    }
-    showInfo(tr("Forked: %1 crashed at %2; the story after this beat was re-simulated.")
-                 .arg(instance, virtualTimeText(replay_->currentTime())));
-    showStory();
-    return true;
-}
-
-bool ReplayPanel::pauseInstanceAt(const QString& instance, qint64 atMs, qint64 durationMs) {
-    try {
-        replay_->pauseInstanceAt(instance.toStdString(), atMs, durationMs);
-    } catch (const std::exception& e) {
-        showError(qs(e.what()));
-        return false;
-    }
-    showInfo(tr("Forked: %1 is frozen for %2 from %3; the story after that was re-simulated.")
-                 .arg(instance, qs(sim::formatDuration(durationMs)), virtualTimeText(atMs)));
-    showStory();
-    return true;
-}
-
-bool ReplayPanel::crashInstanceAt(const QString& instance, qint64 atMs) {
-    try {
-        replay_->crashInstanceAt(instance.toStdString(), atMs);
-    } catch (const std::exception& e) {
-        showError(qs(e.what()));
-        return false;
-    }
-    showInfo(tr("Forked: %1 crashed at %2; the story after that was re-simulated.")
-                 .arg(instance, virtualTimeText(atMs)));
-    showStory();
-    return true;
-}
-
-void ReplayPanel::adoptReplay(std::unique_ptr<sim::Replay> replay) {
-    setPlaying(false);
-    replay_ = std::move(replay);
-    {
-        QSignalBlocker blockChooser(chooser_);
-        QSignalBlocker blockSeed(seed_);
-        chooser_->setCurrentIndex(chooser_->findData(qs(replay_->scenario().name)));
-        seed_->setValue(static_cast<int>(replay_->seed()));
-    }
-    const sim::Scenario& s = replay_->scenario();
-    params_->setScenario(s, replay_->params());
-    showReferences();
-    lanes_->setReplay(replay_.get());
-    pttl_->setReplay(replay_.get());
-    showStory();
-}
-
-void ReplayPanel::resetToDefaults() {
-    const int beat = replay_->currentBeat();
-    auto fresh = std::make_unique<sim::Replay>(replay_->scenario().name, replay_->seed());
-    fresh->seek(beat);
-    adoptReplay(std::move(fresh));
-    showInfo(tr("Back to the story's defaults (no forks)."));
-}
-
-bool ReplayPanel::saveScenario(const QString& path) {
-    try {
-        sim::writeScenarioFile(path.toStdString(), sim::captureScenario(*replay_));
-    } catch (const std::exception& e) {
-        showError(qs(e.what()));
-        return false;
-    }
-    showInfo(tr("Saved to %1").arg(path));
-    return true;
-}
-
-bool ReplayPanel::openScenario(const QString& path) {
-    try {
-        adoptReplay(sim::openScenario(sim::readScenarioFile(path.toStdString())));
-    } catch (const std::exception& e) {
-        showError(tr("%1: %2").arg(path, qs(e.what())));
-        return false;
-    }
-    showInfo(tr("Opened %1").arg(path));
-    return true;
-}
-
-QString ReplayPanel::commandLine() const {
-    return qs(sim::replayCommandLine(sim::captureScenario(*replay_)));
-}
-
-void ReplayPanel::showForks() {
-    QStringList lines;
-    for (const sim::Replay::Fork& f : replay_->forks())
-        lines << (f.crash ? tr("✗ %1 crashes at %2").arg(qs(f.instance), virtualTimeText(f.at))
-                          : tr("⏸ %1 frozen %2 at %3")
-                                .arg(qs(f.instance), qs(sim::formatDuration(f.duration)),
-                                     virtualTimeText(f.at)));
-    forks_->setText(lines.isEmpty() ? QString()
-                                    : tr("<b>Forked (not the story as told):</b><br>%1")
-                                          .arg(lines.join(QStringLiteral("<br>"))));
-    forks_->setVisible(!lines.isEmpty());
 }
 
 void ReplayPanel::showError(const QString& message) {
@@ -457,50 +289,6 @@ void ReplayPanel::showInfo(const QString& message) {
     lastError_.clear();
     status_->setText(message);
     status_->setStyleSheet(QString());
-}
-
-void ReplayPanel::keyPressEvent(QKeyEvent* event) {
-    switch (event->key()) {
-        case Qt::Key_Right:
-            stepForward();
-            break;
-        case Qt::Key_Left:
-            stepBack();
-            break;
-        case Qt::Key_Space:
-            togglePlay();
-            break;
-        case Qt::Key_Home:
-            restart();
-            break;
-        case Qt::Key_End:
-            seek(static_cast<int>(replay_->beats().size()) - 1);
-            break;
-        default:
-            QWidget::keyPressEvent(event);
-            return;
-    }
-    event->accept();
-}
-
-void ReplayPanel::showEvent(QShowEvent* event) {
-    QWidget::showEvent(event);
-    // The keys step the story from the moment the tab appears.
-    QWidget* focused = QApplication::focusWidget();
-    if (!focused || !isAncestorOf(focused)) setFocus();
-}
-
-void ReplayPanel::resizeEvent(QResizeEvent* event) {
-    QWidget::resizeEvent(event);
-    fitPanes();
-}
-
-void ReplayPanel::changeEvent(QEvent* event) {
-    QWidget::changeEvent(event);
-    if (event->type() == QEvent::PaletteChange && replay_) {
-        updateLegend();
-        showBeat();
-    }
 }
 
 }  // namespace lockscope::ui

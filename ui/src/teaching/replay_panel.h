@@ -31,7 +31,9 @@ class ExportOptions;
 class LiveRun;
 class NarrationView;
 class OutcomeComparison;
+class PresenterMode;
 class ReplayPttlPlot;
+class ReplayTopRow;
 class ReplayTransport;
 class ScenarioParamForm;
 class TimelineLanes;
@@ -67,6 +69,7 @@ class ReplayPanel : public QWidget {
     QToolButton* totalsToggle() const { return totals_; }
     bool totalsShown() const;
     QWidget* timeline() const { return timeline_; }
+    ReplayTopRow* topRow() const { return topRow_; }
     LiveRun* liveRun() const { return live_; }
 
     // Slides: the full title, any fork note, the timeline, the beat's narration and the
@@ -131,7 +134,7 @@ class ReplayPanel : public QWidget {
 
     // Presenter mode (the window's F11 and the panel's button): no sidebar, bigger fonts.
     void setPresenterMode(bool on);
-    bool presenterMode() const { return presenter_; }
+    bool presenterMode() const;
     // Ctrl+= / Ctrl+- / Ctrl+0: the whole teaching view's fonts, 60 % .. 250 %.
     void zoomIn();
     void zoomOut();
@@ -151,8 +154,10 @@ class ReplayPanel : public QWidget {
     void resizeEvent(QResizeEvent* event) override;
 
   private:
-    QWidget* buildTopRow();
+    QWidget* buildTopRow();  // the top row's requests wired to the panel
     QWidget* buildSidebar();
+    // The timeline over the narration beside the table, the sidebar to their right.
+    QWidget* buildPanes(QWidget* timeline);
     QWidget* buildTimeline();
     void showStory();         // the recording changed (load, parameter, fork)
     void showBeat();          // the current beat changed
@@ -175,7 +180,7 @@ class ReplayPanel : public QWidget {
     void adoptReplay(std::unique_ptr<sim::Replay> replay);
     void showLiveResult();
     void updateLegend();
-    void setZoom(double factor);
+    void applyZoom();         // every font at LaneFonts::zoom() (PresenterMode changed it)
     void applyZoomedFonts();  // the timeline's title and its legend
     // The panes on a short screen (1280×720), in either mode: the narration box gets the
     // room its pinned verdict or question needs, and in presenter mode the table gets the
@@ -187,7 +192,6 @@ class ReplayPanel : public QWidget {
     // taller than its screen (nine lanes on a 720p projector: the window would reach below
     // the screen's edge, the table cut off).
     bool roomForThePttlPlot() const;
-    void installZoomShortcuts();
 
     std::unique_ptr<sim::Replay> replay_;
     sim::OutcomeSummary brokenReference_, fixedReference_;
@@ -201,10 +205,8 @@ class ReplayPanel : public QWidget {
     QSpinBox* seed_;
     QCheckBox* predict_;
     QToolButton* totals_;
-    QToolButton* export_;
     ExportOptions* exportOptions_ = nullptr;
-    QToolButton* file_;
-    QToolButton* liveButton_;
+    ReplayTopRow* topRow_;
     LiveRun* live_;
     ReplayTransport* transport_;
     QWidget* timeline_;
@@ -222,10 +224,8 @@ class ReplayPanel : public QWidget {
     QSplitter* vertical_;
     QSplitter* bottom_;  // the narration beside the table
     QWidget* sidebar_ = nullptr;
-    QToolButton* presenterButton_ = nullptr;
-    bool presenter_ = false;
+    PresenterMode* presenter_ = nullptr;
     std::unique_ptr<SlideExporter> slides_;
-    double zoomBeforePresenter_ = 1.0;
 };
 
 }  // namespace lockscope::ui

@@ -5,6 +5,7 @@
 #include <QFileDialog>
 #include <QStandardPaths>
 
+#include "lockscope/sim/scenario_file.h"
 #include "replay_panel.h"
 #include "sim_text.h"
 
@@ -38,6 +39,32 @@ void ReplayPanel::openWithDialog() {
 void ReplayPanel::copyCommand() {
     QApplication::clipboard()->setText(commandLine());
     showInfo(tr("Copied: %1").arg(commandLine()));
+}
+
+bool ReplayPanel::saveScenario(const QString& path) {
+    try {
+        sim::writeScenarioFile(path.toStdString(), sim::captureScenario(*replay_));
+    } catch (const std::exception& e) {
+        showError(qs(e.what()));
+        return false;
+    }
+    showInfo(tr("Saved to %1").arg(path));
+    return true;
+}
+
+bool ReplayPanel::openScenario(const QString& path) {
+    try {
+        adoptReplay(sim::openScenario(sim::readScenarioFile(path.toStdString())));
+    } catch (const std::exception& e) {
+        showError(tr("%1: %2").arg(path, qs(e.what())));
+        return false;
+    }
+    showInfo(tr("Opened %1").arg(path));
+    return true;
+}
+
+QString ReplayPanel::commandLine() const {
+    return qs(sim::replayCommandLine(sim::captureScenario(*replay_)));
 }
 
 }  // namespace lockscope::ui

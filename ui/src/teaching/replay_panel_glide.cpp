@@ -1,15 +1,52 @@
-// ReplayPanel's gliding cursor: while the story plays, the "now" cursor of the lanes and of
+// ReplayPanel's playback (play/pause at a speed, stopping where a question waits for the
+// class) and its gliding cursor: while the story plays, the "now" cursor of the lanes and of
 // the PTTL plot moves smoothly from the current beat's time toward the next beat's, at 30
 // frames a second over the beat interval, instead of jumping from beat to beat. The lanes
 // still show the story at the current beat; the next beat is revealed when the cursor gets
 // there.
 #include <algorithm>
 
+#include <QCheckBox>
 #include "replay_panel.h"
 #include "replay_pttl_plot.h"
+#include "replay_transport.h"
 #include "timeline_lanes.h"
 
 namespace lockscope::ui {
+
+void ReplayPanel::togglePlay() {
+    setPlaying(!isPlaying());
+}
+
+void ReplayPanel::setPlaying(bool playing) {
+    if (playing == isPlaying()) return;
+    if (playing) {
+        if (replay_->atEnd()) restart();
+        player_.start();
+        playTick();
+    } else {
+        player_.stop();
+        stopGlide();
+    }
+    transport_->setPlaying(isPlaying());
+}
+
+void ReplayPanel::playTick() {
+    if (!replay_->stepForward()) {
+        setPlaying(false);
+        return;
+    }
+    showBeat();
+    // A question waits for the class: playback stops until Space or →.
+    if (replay_->atEnd() || (predict_->isChecked() && replay_->pendingQuestion()))
+        setPlaying(false);
+    else
+        startGlide();
+}
+
+void ReplayPanel::setSpeed(double beatsPerSecond) {
+    player_.setInterval(std::max(50, static_cast<int>(1000.0 / std::max(0.1, beatsPerSecond))));
+}
 
 void ReplayPanel::startGlide() {
     const auto& beats = replay_->beats();

@@ -1,18 +1,13 @@
-// ReplayPanel's widgets and their layout: the top row (scenario, seed, predict, export),
+// ReplayPanel's widgets and their layout: the top row (ReplayTopRow, its requests wired here),
 // the transport, the exported timeline (title, lanes, PTTL plot), the narration beside the
 // broken-vs-fixed table, and the sidebar with the scenario's summary and parameters.
-#include <QCheckBox>
-#include <QComboBox>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QMenu>
 #include <QScrollArea>
-#include <QSpinBox>
 #include <QSplitter>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <limits>
 
 #include "elided_label.h"
 #include "export_options.h"
@@ -22,6 +17,7 @@
 #include "outcome_comparison.h"
 #include "replay_panel.h"
 #include "replay_pttl_plot.h"
+#include "replay_top_row.h"
 #include "replay_transport.h"
 #include "scenario_param_form.h"
 #include "sim_text.h"
@@ -30,109 +26,51 @@
 namespace lockscope::ui {
 
 QWidget* ReplayPanel::buildTopRow() {
-    auto* row = new QWidget;
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
-    chooser_ = new QComboBox;
-    chooser_->setObjectName(QStringLiteral("replayScenario"));
-    chooser_->setFocusPolicy(Qt::NoFocus);
-    for (const sim::Scenario& s : sim::scenarios()) {
-        chooser_->addItem(qs(s.name), qs(s.name));
-        chooser_->setItemData(chooser_->count() - 1, qs(s.title), Qt::ToolTipRole);
-    }
-    seed_ = new QSpinBox;
-    seed_->setObjectName(QStringLiteral("replaySeed"));
-    seed_->setRange(0, std::numeric_limits<int>::max());
-    seed_->setValue(1);
-    seed_->setKeyboardTracking(false);
-    seed_->setFocusPolicy(Qt::ClickFocus);
-    seed_->setToolTip(
-        tr("The random seed: the same seed and parameters always tell the same story"));
-    predict_ = new QCheckBox(tr("Predict prompts"));
-    predict_->setObjectName(QStringLiteral("replayPredict"));
-    predict_->setChecked(true);
-    predict_->setFocusPolicy(Qt::NoFocus);
-    predict_->setToolTip(
-        tr("Ask the class what happens next before the beats that have a question"));
-    totals_ = new QToolButton;
-    totals_->setObjectName(QStringLiteral("replayTotals"));
-    totals_->setText(tr("Show totals"));
-    totals_->setCheckable(true);
-    totals_->setFocusPolicy(Qt::NoFocus);
-    totals_->setToolTip(
-        tr("The whole-night totals of the broken and the fixed story: with predict prompts on "
-           "they wait for the last beat, so the table does not answer the questions"));
-    connect(totals_, &QToolButton::toggled, this, [this] { showOrHideTotals(); });
     exportOptions_ = new ExportOptions(this);
-    export_ = new QToolButton;
-    export_->setIcon(QIcon(QStringLiteral(":/icons/export.svg")));
-    export_->setText(tr("Export timeline"));
-    export_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    export_->setPopupMode(QToolButton::InstantPopup);
-    export_->setFocusPolicy(Qt::NoFocus);
-    auto* menu = new QMenu(export_);
-    menu->addAction(tr("This beat as a PNG slide…"), this,
-                    [this] { exportWithDialog(ExportKind::Png); });
-    menu->addAction(tr("This beat as a PDF slide…"), this,
-                    [this] { exportWithDialog(ExportKind::Pdf); });
-    menu->addAction(tr("Export as slides: one PDF page per beat…"), this,
-                    [this] { exportWithDialog(ExportKind::Slides); });
-    menu->addSeparator();
-    exportOptions_->addTo(menu);
-    export_->setMenu(menu);
-    file_ = new QToolButton;
-    file_->setObjectName(QStringLiteral("replayFile"));
-    file_->setText(tr("Scenario file"));
-    file_->setToolButtonStyle(Qt::ToolButtonTextOnly);
-    file_->setPopupMode(QToolButton::InstantPopup);
-    file_->setFocusPolicy(Qt::NoFocus);
-    file_->setToolTip(
-        tr("Save this story with its seed, parameters, forks and beat, open one, "
-           "or copy the equivalent lockscope-cli command"));
-    auto* fileMenu = new QMenu(file_);
-    fileMenu->addAction(tr("Save scenario…"), this, [this] { saveWithDialog(); });
-    fileMenu->addAction(tr("Open scenario…"), this, [this] { openWithDialog(); });
-    fileMenu->addAction(tr("Copy as command"), this, [this] { copyCommand(); });
-    fileMenu->addSeparator();
-    fileMenu->addAction(tr("Explore faults: every schedule of one or two…"), this,
-                        [this] { exploreWithDialog(); });
-    file_->setMenu(fileMenu);
+    topRow_ = new ReplayTopRow(exportOptions_);
+    chooser_ = topRow_->chooser();
+    seed_ = topRow_->seed();
+    predict_ = topRow_->predict();
+    totals_ = topRow_->totals();
+    connect(totals_, &QToolButton::toggled, this, [this] { showOrHideTotals(); });
+    connect(topRow_, &ReplayTopRow::exportPngRequested, this,
+            [this] { exportWithDialog(ExportKind::Png); });
+    connect(topRow_, &ReplayTopRow::exportPdfRequested, this,
+            [this] { exportWithDialog(ExportKind::Pdf); });
+    connect(topRow_, &ReplayTopRow::exportSlidesRequested, this,
+            [this] { exportWithDialog(ExportKind::Slides); });
+    connect(topRow_, &ReplayTopRow::saveRequested, this, [this] { saveWithDialog(); });
+    connect(topRow_, &ReplayTopRow::openRequested, this, [this] { openWithDialog(); });
+    connect(topRow_, &ReplayTopRow::copyCommandRequested, this, [this] { copyCommand(); });
+    connect(topRow_, &ReplayTopRow::exploreRequested, this, [this] { exploreWithDialog(); });
+    connect(topRow_, &ReplayTopRow::liveRequested, this, [this] { startLiveRun(); });
+    connect(topRow_, &ReplayTopRow::presenterToggled, this, &ReplayPanel::presenterModeRequested);
+    return topRow_;
+}
 
-    layout->addWidget(new QLabel(tr("Scenario")));
-    layout->addWidget(chooser_);
-    layout->addSpacing(12);
-    layout->addWidget(new QLabel(tr("Seed")));
-    layout->addWidget(seed_);
-    layout->addSpacing(12);
-    layout->addWidget(predict_);
-    layout->addWidget(totals_);
-    liveButton_ = new QToolButton;
-    liveButton_->setObjectName(QStringLiteral("replayLive"));
-    liveButton_->setIcon(QIcon(QStringLiteral(":/icons/sandbox.svg")));
-    liveButton_->setText(tr("Run live on redis-server"));
-    liveButton_->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-    liveButton_->setFocusPolicy(Qt::NoFocus);
-    liveButton_->setToolTip(
-        tr("Play this scenario against a private redis-server and a real SQLite store on a "
-           "worker thread, and check that the real server tells the same story"));
-    connect(liveButton_, &QToolButton::clicked, this, [this] { startLiveRun(); });
-
-    layout->addStretch(1);
-    layout->addWidget(liveButton_);
-    presenterButton_ = new QToolButton;
-    presenterButton_->setObjectName(QStringLiteral("replayPresenter"));
-    presenterButton_->setText(tr("Presenter mode"));
-    presenterButton_->setCheckable(true);
-    presenterButton_->setFocusPolicy(Qt::NoFocus);
-    presenterButton_->setToolTip(
-        tr("Full screen for a projector, no sidebar (F11); Ctrl+= and "
-           "Ctrl+- zoom, Ctrl+0 resets"));
-    connect(presenterButton_, &QToolButton::clicked, this,
-            [this](bool on) { emit presenterModeRequested(on); });
-    layout->addWidget(presenterButton_);
-    layout->addWidget(file_);
-    layout->addWidget(export_);
-    return row;
+QWidget* ReplayPanel::buildPanes(QWidget* timeline) {
+    auto* bottom = bottom_ = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(narration_);
+    bottom->addWidget(comparison_);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({560, 520});
+    vertical_ = new QSplitter(Qt::Vertical);
+    vertical_->addWidget(timeline);
+    vertical_->addWidget(bottom);
+    vertical_->setStretchFactor(0, 3);
+    vertical_->setStretchFactor(1, 1);
+    vertical_->setChildrenCollapsible(false);
+    vertical_->setSizes({700, 260});  // proportions: the narration needs room to be read
+    auto* split = new QSplitter(Qt::Horizontal);
+    split->addWidget(vertical_);
+    split->addWidget(buildSidebar());
+    split->setStretchFactor(0, 1);
+    split->setStretchFactor(1, 0);
+    // The sidebar and the narration split can be dragged, down to nothing.
+    split->setChildrenCollapsible(true);
+    bottom->setChildrenCollapsible(true);
+    return split;
 }
 
 QWidget* ReplayPanel::buildTimeline() {

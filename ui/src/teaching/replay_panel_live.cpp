@@ -1,13 +1,12 @@
-// ReplayPanel's live mode: the loaded scenario against a private redis-server on a worker
-// thread, its outcome added to the table as a fourth column.
+// ReplayPanel's live mode: LiveRun plays the loaded scenario against private redis-servers
+// on a worker thread; the panel disables the button meanwhile, says what runs, and adds the
+// outcome to the table as a fourth column.
 #include <QToolButton>
 
 #include "live_run.h"
-#include "lockscope/sim/run_verdict.h"
-#include "lockscope/sim/scenario.h"
 #include "outcome_comparison.h"
 #include "replay_panel.h"
-#include "sim_text.h"
+#include "replay_top_row.h"
 
 namespace lockscope::ui {
 
@@ -15,53 +14,22 @@ bool ReplayPanel::startLiveRun(int realMsPerVirtualSecond) {
     if (!live_->start(replay_->scenario().name, replay_->params(), replay_->seed(),
                       realMsPerVirtualSecond))
         return false;
-    liveButton_->setEnabled(false);
-    int pace = realMsPerVirtualSecond ? realMsPerVirtualSecond
-                                      : replay_->scenario().liveRealMsPerVirtualSecond;
-    QString text =
-        tr("Live: %1 is running against private redis-servers (1 virtual second = %2 ms)…")
-            .arg(qs(replay_->scenario().name))
-            .arg(pace);
-    // What the live run does for real and what it only emulates, before anyone reads it.
-    if (!replay_->scenario().liveNotes.empty())
-        text += QLatin1Char(' ') + qs(replay_->scenario().liveNotes);
-    showInfo(text);
+    topRow_->liveButton()->setEnabled(false);
+    showInfo(live_->runningText());
     return true;
 }
 
 void ReplayPanel::showLiveResult() {
-    liveButton_->setEnabled(true);
+    topRow_->liveButton()->setEnabled(true);
     const LiveRunResult& r = live_->result();
-    if (!r.ok) {
-        showError(tr("Live run of %1 failed: %2").arg(r.scenario, r.error));
-        return;
+    if (r.ok) {
+        comparison_->setColumn(kLiveColumn, live_->columnTitle(), r.outcome);
+        fitPanes();
     }
-    comparison_->setColumn(kLiveColumn,
-                           r.servers > 1
-                               ? tr("%1 live\n(%2 servers)").arg(r.scenario).arg(r.servers)
-                               : tr("%1 live\n(redis-server)").arg(r.scenario),
-                           r.outcome);
-    fitPanes();
-    QString verdict = r.matchesSimulation
-                          ? tr("the real server told the same story as the simulation ✓")
-                          : tr("the real server's story differs from the simulation ✗");
-    QString text = tr("Live run of %1: %2 beats in %3 s; %4.")
-                       .arg(r.scenario)
-                       .arg(r.beats)
-                       .arg(r.realMs / 1000.0, 0, 'f', 1)
-                       .arg(verdict);
-    text += QLatin1Char(' ') + qs(sim::runVerdict(r.outcome));
-    // What was real and what was emulated stays beside the verdict.
-    if (const sim::Scenario* s = sim::findScenario(r.scenario.toStdString());
-        s && !s->liveNotes.empty())
-        text += QLatin1Char(' ') + qs(s->liveNotes);
-    if (!r.divergences.isEmpty())
-        text +=
-            QLatin1Char(' ') + tr("Divergences: %1").arg(r.divergences.join(QStringLiteral("; ")));
-    if (r.matchesSimulation)
-        showInfo(text);
+    if (r.ok && r.matchesSimulation)
+        showInfo(live_->resultText());
     else
-        showError(text);
+        showError(live_->resultText());
 }
 
 }  // namespace lockscope::ui

@@ -28,10 +28,7 @@ ReplayTransport::ReplayTransport(QWidget* parent) : QWidget(parent) {
     scrubber_->setToolTip(tr("Drag through the beats of the story"));
     position_ = new QLabel;
     position_->setMinimumWidth(200);
-    QFont f = position_->font();
-    f.setPixelSize(16);
-    f.setBold(true);
-    position_->setFont(f);
+    setScale(kIconPx, kPositionPx);
 
     auto* row = new QHBoxLayout(this);
     row->setContentsMargins(0, 0, 0, 0);
@@ -54,11 +51,28 @@ ReplayTransport::ReplayTransport(QWidget* parent) : QWidget(parent) {
 QToolButton* ReplayTransport::button(const QString& icon, const QString& tip) {
     auto* b = new QToolButton;
     b->setIcon(QIcon(QStringLiteral(":/icons/%1.svg").arg(icon)));
-    b->setIconSize(QSize(28, 28));
     b->setToolTip(tip);
     b->setAutoRaise(true);
     b->setFocusPolicy(Qt::NoFocus);  // the keys belong to the replay
     return b;
+}
+
+void ReplayTransport::setScale(int iconPixels, int positionPixels) {
+    for (QToolButton* b : {restart_, back_, play_, forward_})
+        b->setIconSize(QSize(iconPixels, iconPixels));
+    QFont f;
+    f.setPixelSize(positionPixels);
+    f.setBold(true);
+    position_->setFont(f);
+    // The speed in the window's type, or as large as the readout in presenter mode.
+    f.setBold(false);
+    speed_->setFont(positionPixels == kPositionPx ? QFont() : f);
+}
+
+void ReplayTransport::setCompact(bool compact) {
+    for (QWidget* w : {static_cast<QWidget*>(restart_), static_cast<QWidget*>(speed_),
+                       static_cast<QWidget*>(scrubber_)})
+        w->setVisible(!compact);
 }
 
 void ReplayTransport::setPosition(int current, int count, const QString& time) {

@@ -15,12 +15,21 @@ namespace lockscope::ui {
 class ReplayTransport : public QWidget {
     Q_OBJECT
   public:
+    // The buttons' icons and the position readout's type in the normal window.
+    static constexpr int kIconPx = 28, kPositionPx = 16;
+
     explicit ReplayTransport(QWidget* parent = nullptr);
 
     // current: -1 before the first beat.
     void setPosition(int current, int count, const QString& time);
     void setPlaying(bool playing);
     double speed() const;
+    // The icons and the readout at these sizes (presenter mode scales them with its zoom);
+    // the speed chooser follows the readout.
+    void setScale(int iconPixels, int positionPixels);
+    // Presenter mode: step back, play, step forward and the readout only (Home restarts,
+    // and a teacher steps rather than drags), to share the top row.
+    void setCompact(bool compact);
 
     QSlider* scrubber() const { return scrubber_; }
     QToolButton* playButton() const { return play_; }

@@ -148,7 +148,15 @@ void SlideExporter::paint(QPainter& p, const QSizeF& size) {
     const bool titleShown = parts_.title->isVisible(), legendShown = parts_.legend->isVisible();
     parts_.title->hide();
     parts_.legend->hide();
+    // The PTTL plot only where it has room to be read (a sixth of the slide): under nine
+    // lanes it was squeezed to a strip with its axis labels drawn over each other.
+    const bool plotShown = !parts_.pttl->isHidden();
+    parts_.pttl->hide();
+    const double lanesNeed = parts_.timeline->minimumSizeHint().height();
+    parts_.pttl->setVisible(plotShown && timeline.height() - lanesNeed >= size.height() / 6);
+    slide_.plotShown = !parts_.pttl->isHidden();
     drawWidget(p, parts_.timeline, timeline);
+    parts_.pttl->setVisible(plotShown);
     parts_.title->setVisible(titleShown);
     parts_.legend->setVisible(legendShown);
     if (parts_.timeline->layout()) parts_.timeline->layout()->activate();

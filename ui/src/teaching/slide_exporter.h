@@ -45,6 +45,7 @@ class SlideExporter {
         int legendPx = 0;
         bool narrationWhole = false;
         bool tableLabelsWhole = false;
+        bool plotShown = false;  // the PTTL plot, where the lanes leave it room
     };
 
     // replay: the story as it stands now (the panel replaces it on every load); showBeat:

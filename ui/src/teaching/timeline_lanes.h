@@ -83,6 +83,15 @@ class TimelineLanes : public QWidget {
     QRectF drawnFlag() const { return drawnFlag_; }
     // Every marker (pills and dots) as last painted.
     const std::vector<QRectF>& drawnMarkers() const { return drawnMarkers_; }
+    // The pills as last laid out and painted (in the window, or on the slide being drawn),
+    // with their lane: pills on one lane never overlap and keep kPillGap between them.
+    struct DrawnPill {
+        int lane = 0;
+        QRectF rect;
+        QString text;
+    };
+    const std::vector<DrawnPill>& drawnPills() const { return drawnPills_; }
+    static constexpr double kPillGap = 4;
 
     // While the story plays, the cursor glides from one beat's time toward the next one's
     // (the panel animates it); the lanes still show the story at the current beat.
@@ -135,6 +144,7 @@ class TimelineLanes : public QWidget {
     sim::StoryPoint point() const { return point_; }
     sim::VirtualMs visibleEnd(const sim::Interval& interval) const;
     void layoutMarkers();
+    void separatePills();  // the last pass of layoutMarkers: no two pills of a row touch
     // The header column's width for the lanes' names at the current lane height and zoom
     // (timeline_lane_headers.cpp); fitHeaderWidth() applies it.
     int neededHeaderWidth() const;
@@ -183,7 +193,8 @@ class TimelineLanes : public QWidget {
     mutable std::vector<DrawnLabel> drawnBandLabels_;
     mutable std::vector<DrawnLabel> drawnTicks_;  // by paintAxis
     mutable QRectF drawnFlag_;
-    mutable std::vector<QRectF> drawnMarkers_;  // by paintMarkers
+    mutable std::vector<QRectF> drawnMarkers_;   // by paintMarkers
+    mutable std::vector<DrawnPill> drawnPills_;  // likewise
 };
 
 }  // namespace lockscope::ui

@@ -105,7 +105,11 @@ void TimelineLanes::paintMarkers(QPainter& p) const {
     for (const Marker& m : markers_)
         if (!m.dot) order.push_back(&m);
     drawnMarkers_.clear();
-    for (const Marker* m : order) drawnMarkers_.push_back(m->rect);
+    drawnPills_.clear();
+    for (const Marker* m : order) {
+        drawnMarkers_.push_back(m->rect);
+        if (!m->dot) drawnPills_.push_back({m->lane, m->rect, m->text});
+    }
     for (const Marker* marker : order) {
         const Marker& m = *marker;
         const sim::TimelineEvent& e = r.events[m.events.front()];

@@ -1,19 +1,18 @@
-// ReplayPanel for a projector: presenter mode (no sidebar, the fonts scaled up) and the
-// teaching view's zoom (Ctrl+= / Ctrl+- / Ctrl+0), which scales every lane, narration and
-// table font together.
+// ReplayPanel's side of the zoom and presenter mode (PresenterMode switches them): every
+// lane, title, legend, narration and table font at the zoom, and the panes fitted to a
+// short screen (1280×720) so the narration and the table show whole.
 #include <QCheckBox>
 #include <QHeaderView>
 #include <QLayout>
 #include <QScreen>
-#include <QShortcut>
 #include <QSplitter>
-#include <QToolButton>
 #include <algorithm>
 
 #include "elided_label.h"
 #include "lane_fonts.h"
 #include "narration_view.h"
 #include "outcome_comparison.h"
+#include "presenter_mode.h"
 #include "replay_panel.h"
 #include "replay_pttl_plot.h"
 #include "replay_transport.h"
@@ -22,43 +21,36 @@
 namespace lockscope::ui {
 
 namespace {
-constexpr double kMinZoom = 0.6, kMaxZoom = 2.5, kZoomStep = 1.15;
-constexpr double kPresenterZoom = 1.25;  // a projector's back row
 // The panel's least height for the PTTL plot at zoom 1 (800 px in presenter mode): a 720p
 // screen has less, in presenter mode and in the normal window under its menu and tabs.
 constexpr int kRoomForThePttlPlot = 640;
 }  // namespace
 
-void ReplayPanel::installZoomShortcuts() {
-    auto bind = [this](const QKeySequence& keys, void (ReplayPanel::*slot)()) {
-        auto* shortcut = new QShortcut(keys, this);
-        shortcut->setContext(Qt::WidgetWithChildrenShortcut);
-        connect(shortcut, &QShortcut::activated, this, slot);
-    };
-    bind(QKeySequence(Qt::CTRL | Qt::Key_Equal), &ReplayPanel::zoomIn);
-    bind(QKeySequence(Qt::CTRL | Qt::Key_Plus), &ReplayPanel::zoomIn);
-    bind(QKeySequence(Qt::CTRL | Qt::Key_Minus), &ReplayPanel::zoomOut);
-    bind(QKeySequence(Qt::CTRL | Qt::Key_0), &ReplayPanel::resetZoom);
+void ReplayPanel::setPresenterMode(bool on) {
+    presenter_->setOn(on);
+}
+
+bool ReplayPanel::presenterMode() const {
+    return presenter_ && presenter_->on();
 }
 
 double ReplayPanel::zoom() const {
-    return LaneFonts::zoom();
+    return presenter_->zoom();
 }
 
 void ReplayPanel::zoomIn() {
-    setZoom(zoom() * kZoomStep);
+    presenter_->zoomIn();
 }
 
 void ReplayPanel::zoomOut() {
-    setZoom(zoom() / kZoomStep);
+    presenter_->zoomOut();
 }
 
 void ReplayPanel::resetZoom() {
-    setZoom(presenter_ ? kPresenterZoom : 1.0);
+    presenter_->resetZoom();
 }
 
-void ReplayPanel::setZoom(double factor) {
-    LaneFonts::zoom() = std::clamp(factor, kMinZoom, kMaxZoom);
+void ReplayPanel::applyZoom() {
     applyZoomedFonts();
     narration_->applyZoom();
     QFont tableFont = comparison_->font();
@@ -78,8 +70,7 @@ void ReplayPanel::applyZoomedFonts() {
     title_->setFont(LaneFonts::sized(20, true));
     nowLine_->setFont(LaneFonts::sized(16, false));
     legend_->setFont(LaneFonts::sized(13, false));
-    // The controls keep the window's size: larger, the top row alone is wider than a
-    // 1280-px projector (seen under Xvfb: the Export button off the screen's edge).
+    // The controls: PresenterMode scales them (capped, the top row must fit 1280 px).
 }
 
 void ReplayPanel::fitPanes() {
@@ -98,7 +89,7 @@ void ReplayPanel::fitPanes() {
     }
     // The columns (this run included, once a beat is shown) at their header's width.
     const QSize table = comparison_->neededSize();
-    if (presenter_) {
+    if (presenterMode()) {
         const int across = bottom_->width() - bottom_->handleWidth();
         if (across <= 0) return;  // not laid out yet
         // A few pixels of slack: a column one pixel short scrolls the whole table sideways.
@@ -122,7 +113,7 @@ void ReplayPanel::fitPanes() {
     const int total = down[0] + down[1];
     if (total <= 0) return;
     const int room = total - timeline_->minimumSizeHint().height();
-    if (presenter_) {
+    if (presenterMode()) {
         // In front of a room every beat's command, reply and narration show whole, without
         // scrolling: the box is as tall as the story's longest beat needs, at the largest
         // type that fits what the lanes leave; the table's rows show too.
@@ -138,7 +129,7 @@ void ReplayPanel::fitPanes() {
     // a drag. At most half the height (the lanes are the story), and never below the
     // timeline's least height (the splitter keeps every lane whole); past that the strip
     // sets its type smaller.
-    const int need = std::max(narration_->neededHeight(), presenter_ ? table.height() : 0);
+    const int need = std::max(narration_->neededHeight(), presenterMode() ? table.height() : 0);
     if (need <= down[1]) return;  // a pane the user made larger stays so
     const int pane = std::min({need, total / 2, std::max(down[1], room)});
     vertical_->setSizes({total - pane, pane});
@@ -160,24 +151,6 @@ bool ReplayPanel::roomForThePttlPlot() const {
     const int plot =
         pttl_->isVisibleTo(timeline_) ? 0 : pttl_->minimumHeight() + timeline_->layout()->spacing();
     return window()->minimumSizeHint().height() + plot <= screen->availableGeometry().height();
-}
-
-void ReplayPanel::setPresenterMode(bool on) {
-    presenterButton_->setChecked(on);
-    if (on == presenter_) return;
-    presenter_ = on;
-    sidebar_->setVisible(!on);
-    // The line under the title repeats the transport, the "now" flag and the command in the
-    // narration box: in front of a room its height goes to the beat's text.
-    nowLine_->setVisible(!on);
-    narration_->setPresenting(on);
-    if (on) {
-        zoomBeforePresenter_ = zoom();
-        setZoom(std::max(zoom(), kPresenterZoom));
-    } else {
-        setZoom(zoomBeforePresenter_);
-    }
-    setFocus();
 }
 
 }  // namespace lockscope::ui
