@@ -78,15 +78,19 @@ void decodeSymfony(const LockRecord& r, system_clock::time_point now, HolderFact
 }
 
 // redis-semaphore Semaphore: identifier -> its last acquire or refresh (the holder's
-// Date.now()); acquire drops members older than lockTimeout, which the key's PEXPIRE is.
-void decodeSemaphore(const LockRecord& r, system_clock::time_point now, HolderFacts& f) {
-    const std::int64_t lease = std::max(r.leasePttlMs, r.pttlMs);
-    f.lockTimeout = lease > 0 ? std::chrono::milliseconds(lease) : kRedisSemaphoreLockTimeout;
+// Date.now()). Every acquire and refresh also PEXPIREs the key to lockTimeout, so the newest
+// score was written with the key's current TTL: the library's next acquire drops a member
+// older than now - lockTimeout, i.e. one more than the PTTL left older than the newest
+// member. Judged so, no clock of this machine is compared with the holders'.
+void decodeSemaphore(const LockRecord& r, HolderFacts& f) {
+    std::int64_t newest = 0;
+    for (const auto& m : r.fields)
+        if (auto ms = formats::epochMsScore(m.value)) newest = std::max(newest, *ms);
     for (const auto& m : r.fields) {
         auto ms = formats::epochMsScore(m.value);
         if (!ms) continue;
-        f.members.push_back(
-            {m.field, fromEpochMs(*ms), false, fromEpochMs(*ms) + f.lockTimeout < now});
+        const bool lapsed = r.pttlMs >= 0 && newest - *ms > r.pttlMs;
+        f.members.push_back({m.field, fromEpochMs(*ms), false, lapsed});
     }
 }
 
@@ -173,7 +177,7 @@ std::string formatIsoInstant(system_clock::time_point t) {
 HolderFacts decodeHolder(const LockRecord& r, system_clock::time_point now) {
     HolderFacts f;
     if (r.type == ValueType::ZSet && r.kind == LockKind::SymfonyLock) decodeSymfony(r, now, f);
-    if (r.type == ValueType::ZSet && r.kind == LockKind::RedisSemaphore) decodeSemaphore(r, now, f);
+    if (r.type == ValueType::ZSet && r.kind == LockKind::RedisSemaphore) decodeSemaphore(r, f);
     switch (r.kind) {
         case LockKind::RedisPy:
         case LockKind::CeleryOnce:  // celery-once takes a redis-py Lock

@@ -39,9 +39,6 @@ struct HolderFacts {
     std::size_t holders = 0;                // Redisson: holder fields (read locks share)
     std::vector<std::string> jobs;          // sidekiq-unique-jobs: the job ids in LOCKED
     std::vector<SetHolder> members;         // Symfony Lock, redis-semaphore's Semaphore
-    // redis-semaphore: the lock timeout a member is judged against (the key's lease when
-    // seen, else the library's 10 s default).
-    std::chrono::milliseconds lockTimeout{0};
 
     bool empty() const {
         return !since && host.empty() && clientId.empty() && !threadId && mode.empty() &&
@@ -52,9 +49,6 @@ struct HolderFacts {
 // now: the wall clock a sorted-set member's lease or refresh is judged against.
 HolderFacts decodeHolder(const LockRecord& record, std::chrono::system_clock::time_point now =
                                                        std::chrono::system_clock::now());
-
-// redis-semaphore's default lockTimeout (misc.js defaultTimeoutOptions).
-inline constexpr std::chrono::milliseconds kRedisSemaphoreLockTimeout{10'000};
 
 // One line for a table cell or the CLI: "since 2026-12-01T00:35:31Z on build-7".
 std::string describeHolder(const HolderFacts& facts);
