@@ -20,6 +20,8 @@
 
 namespace lockscope::inspect {
 
+class KeyReads;  // inspect/liveness/key_reads.h
+
 struct LivenessOptions {
     std::chrono::milliseconds clientListEvery{10'000};
     std::chrono::milliseconds sidekiqEvery{5'000};
@@ -43,6 +45,10 @@ struct LivenessOptions {
     // at most `maxRowsPerTurn` of them per read (a million locks are judged over many reads).
     std::chrono::milliseconds reassessEvery{2'000};
     std::size_t maxRowsPerTurn = 20'000;
+    // On a Redis Cluster: where keys of other slots are read (Sidekiq's processes, queues and
+    // sets), each from its slot's owner; ServerWatch sets its router's. Null: the reader's
+    // connection, and a key it does not serve leaves that evidence incomplete (unknown).
+    std::shared_ptr<KeyReads> keysElsewhere;
 };
 
 class LivenessReader {
