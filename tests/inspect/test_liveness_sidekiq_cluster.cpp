@@ -72,7 +72,7 @@ class SidekiqOnCluster : public ::testing::Test {
 
     // The verdict of the LOCKED hash, read on its own node.
     std::shared_ptr<const inspect::HolderVerdict> judgeOnLockNode(
-        inspect::LivenessOptions options) {
+        const inspect::LivenessOptions& options) {
         lockscope::Connection node = cluster_.connect(cluster_.primaryFor(lockedKey_));
         inspect::LivenessReader reader(node, options);
         std::shared_ptr<const inspect::HolderVerdict> last;

@@ -1,6 +1,7 @@
 #include "lockscope/inspect/liveness/liveness_reader.h"
 
 #include <thread>
+#include <utility>
 
 #include "client_list.h"
 #include "job_queue_judge.h"
@@ -12,7 +13,7 @@ namespace lockscope::inspect {
 
 struct LivenessReader::State {
     State(Connection& c, LivenessOptions o)
-        : options(o),
+        : options(std::move(o)),
           clients(c, options.clientListEvery),
           jobQueues(c, clients, options),
           ownLocks(c, clients, options),
@@ -80,7 +81,7 @@ Evidence nothingToGoOn() {
 }  // namespace
 
 LivenessReader::LivenessReader(Connection& connection, LivenessOptions options)
-    : state_(std::make_unique<State>(connection, options)) {}
+    : state_(std::make_unique<State>(connection, std::move(options))) {}
 
 LivenessReader::~LivenessReader() = default;
 

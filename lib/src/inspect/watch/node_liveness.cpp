@@ -4,6 +4,7 @@
 #include <iterator>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 
 #include "lockscope/inspect/liveness/holder_verdict.h"
 
@@ -33,7 +34,9 @@ bool sameStory(const HolderVerdict* a, const HolderVerdict* b) {
 }  // namespace
 
 NodeLiveness::NodeLiveness(Connection& connection, LivenessOptions options)
-    : connection_(connection), options_(forWatching(options)), reader_(connection, options_) {}
+    : connection_(connection),
+      options_(forWatching(std::move(options))),
+      reader_(connection, options_) {}
 
 // Charged to the watch's load budget (they had added about 1% of a core on top of its 5%
 // with 1M locks and 1,000 clients) at their server time as INFO commandstats calibrates it
