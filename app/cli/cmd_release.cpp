@@ -12,7 +12,7 @@
 namespace lockscope::cli {
 namespace {
 
-constexpr auto kLastKind = inspect::LockKind::RedisSemaphore;
+constexpr auto kLastKind = inspect::LockKind::SymfonyLock;
 
 std::optional<inspect::LockKind> kindFromFlag(const Arguments& args) {
     auto text = args.value("--kind");

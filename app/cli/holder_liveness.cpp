@@ -58,7 +58,7 @@ std::shared_ptr<const inspect::HolderVerdict> unjudged(const std::string& why) {
 
 HolderLiveness::HolderLiveness(InspectorFlags flags, inspect::LivenessOptions options,
                                std::stop_token stop)
-    : flags_(std::move(flags)), options_(options), stop_(std::move(stop)) {}
+    : flags_(std::move(flags)), options_(std::move(options)), stop_(std::move(stop)) {}
 
 HolderLiveness::~HolderLiveness() = default;
 

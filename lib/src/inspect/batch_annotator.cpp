@@ -134,11 +134,14 @@ BatchAnnotator::Sent BatchAnnotator::sendFollowUp(Connection& c, std::vector<std
     if (!typeAllowed_ || expected.size() != keys.size())
         expected.assign(keys.size(), ValueType::String);
     std::string cap = std::to_string(options_.maxHashFields);
+    s.zsetRead.assign(keys.size(), false);
     for (std::size_t i = 0; i < keys.size(); ++i) {
         const auto& k = keys[i];
+        if (typeAllowed_ && knownZsets_.erase(k) > 0) expected[i] = ValueType::ZSet;
         const ValueType type = expected[i];
         if (typeAllowed_) sendArgv(c, {"TYPE", k});
         sendArgv(c, {"PTTL", k});
+        if (type == ValueType::ZSet) s.zsetRead[i] = sendMemberReads(c, k);
         // A key comes here because MGET found no string: with TYPE to say which type it is,
         // GET would only answer WRONGTYPE (a string after all goes back to the main stage).
         if (type == ValueType::String && !typeAllowed_) sendArgv(c, {"GET", k});

@@ -12,7 +12,10 @@
 //   follow-up, per key:     TYPE, PTTL, GET, HLEN, HSCAN k 0 COUNT cap, GET fence
 //   known type (a watcher's poll of a key it has read before), per key:
 //                           hash:  TYPE, PTTL, HLEN, HSCAN k 0 COUNT cap, GET fence
+//                           zset:  TYPE, PTTL, ZCARD, ZRANGE k 0 cap-1 WITHSCORES
 //                           other: TYPE, PTTL
+//   a zset found by a follow-up is read once more as a known zset, for its members (the
+//   holders of Symfony Lock and redis-semaphore), capped like hash fields
 //   so polling a hash never sends GET and a list never gets HSCAN (no WRONGTYPE noise in
 //   the command log); a key whose TYPE changed is read again the full way.
 //
@@ -56,6 +59,7 @@ class BatchAnnotator {
         std::vector<HashRead> hashRead;      // follow-up, per key: how its fields were read
         // follow-up, per key: the type it was read as (String: every read, type unknown).
         std::vector<ValueType> expected;
+        std::vector<bool> zsetRead;  // follow-up, per key: its members were asked for
         SteadyClock::time_point sentAt;
     };
 
@@ -126,6 +130,9 @@ class BatchAnnotator {
     void noteHashReads();
     HashRead hashReadFor(const std::string& key);
     void setFields(LockRecord& r, const Reply& h, HashRead read, std::int64_t length) const;
+    // A sorted set's members and scores, capped (batch_follow_up.cpp).
+    bool sendMemberReads(Connection& c, const std::string& key);
+    void setMembers(LockRecord& r, const Reply& length, const Reply& members) const;
 
     const ScanOptions& options_;
     std::shared_ptr<const std::string> instance_;
@@ -135,6 +142,8 @@ class BatchAnnotator {
     bool hscan_ = true;
     bool hlen_ = true;
     std::unordered_set<std::string> smallHashes_;  // HLEN within the cap: HGETALL is safe
+    bool zsets_ = true;                            // ZCARD and ZRANGE allowed
+    std::unordered_set<std::string> knownZsets_;   // found by TYPE: read their members next
     std::string fenceArena_;                       // the fence keys of one batch, end to end
     std::vector<std::string_view> argv_;           // reused MGET argument list
     bool typeAllowed_ = true;

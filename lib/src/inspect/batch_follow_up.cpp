@@ -1,17 +1,23 @@
 // The follow-up stage of BatchAnnotator: keys the main stage could not settle (not strings,
 // or changed while being read) are read with TYPE, PTTL, GET, HLEN, HSCAN/HGETALL and their
-// fence, one key at a time. Each key's replies are read whole first, then the reads the ACL
-// refused are learnt, then the record is built from what came back.
+// fence, one key at a time; a sorted set with ZCARD and a capped ZRANGE WITHSCORES. Each
+// key's replies are read whole first, then the reads the ACL refused are learnt, then the
+// record is built from what came back.
+#include <algorithm>
+#include <chrono>
+
 #include "annotator_replies.h"
 #include "batch_annotator.h"
+#include "formats/sorted_set_shapes.h"
 #include "lockscope/errors.h"
+#include "lockscope/inspect/value_classifier.h"
 #include "lockscope/text_format.h"
 
 namespace lockscope::inspect {
 
 // The replies of one key, in the order they were sent; a reply that was not sent is nil.
 struct BatchAnnotator::FollowUpReplies {
-    Reply type, pttl, value, hashLength, hash, fence;
+    Reply type, pttl, value, hashLength, hash, fence, zsetLength, members;
     bool sentGet = false;
 };
 
@@ -27,7 +33,48 @@ BatchAnnotator::FollowUpReplies BatchAnnotator::readFollowUp(Connection& c, cons
     if (s.hlen && valueRead) r.hashLength = c.receive();
     if (s.hashRead[i] != HashRead::None) r.hash = c.receive();
     if (s.fenceIndex[i] >= 0) r.fence = c.receive();
+    if (s.zsetRead[i]) {
+        r.zsetLength = c.receive();
+        r.members = c.receive();
+    }
     return r;
+}
+
+bool BatchAnnotator::sendMemberReads(Connection& c, const std::string& key) {
+    if (!zsets_) return false;
+    const std::string last = std::to_string(options_.maxHashFields - 1);
+    c.send({std::string_view("ZCARD"), std::string_view(key)});
+    c.send({std::string_view("ZRANGE"), std::string_view(key), std::string_view("0"),
+            std::string_view(last), std::string_view("WITHSCORES")});
+    return true;
+}
+
+void BatchAnnotator::setMembers(LockRecord& r, const Reply& length, const Reply& members) const {
+    r.type = ValueType::ZSet;
+    // RESP2 answers member, score, member, score...; RESP3 answers [member, score] pairs.
+    const ReplyView list = members.view();
+    const bool pairs = list.size() > 0 && list[0].isArray();
+    const std::size_t count = pairs ? list.size() : list.size() / 2;
+    const std::size_t keep = std::min(count, options_.maxHashFields);
+    bool cut = false;
+    for (std::size_t j = 0; j < keep; ++j) {
+        auto member = pairs ? list[j][0].text() : list[2 * j].text();
+        auto score = pairs ? list[j][1].text() : list[2 * j + 1].text();
+        cut = cut || member.size() > options_.maxValueBytes;
+        r.fields.push_back({std::string(member.substr(0, options_.maxValueBytes)),
+                            std::string(score.substr(0, 32))});
+    }
+    const auto total = length.view().isInteger()
+                           ? static_cast<std::size_t>(std::max<std::int64_t>(0, length.integer()))
+                           : count;
+    r.truncated = cut || keep < total;
+    r.valueBytes = static_cast<std::uint32_t>(std::min<std::size_t>(total, UINT32_MAX));
+    r.kind = classifyOther(r.key, ValueType::ZSet);
+    if (r.kind == LockKind::NotALock)
+        r.kind = formats::zsetKindByMembers(r.fields, std::chrono::system_clock::now())
+                     .value_or(LockKind::NotALock);
+    // Another application's sorted set: its members are no holders, and not worth keeping.
+    if (r.kind == LockKind::NotALock) r.fields.clear();
 }
 
 bool BatchAnnotator::learnRefusedReads(FollowUpReplies& r, HashRead read) {
@@ -39,6 +86,14 @@ bool BatchAnnotator::learnRefusedReads(FollowUpReplies& r, HashRead read) {
         if (!r.sentGet) return true;  // read it again with every read, now that TYPE is off
     } else if (r.type.isError()) {
         throwReplyError("TYPE", where, r.type.text());
+    }
+    if (isNoPerm(r.zsetLength) || isNoPerm(r.members)) {
+        zsets_ = false;
+        note(
+            "ZCARD or ZRANGE denied: sorted-set locks (Symfony Lock, redis-semaphore) are "
+            "listed without their holders");
+        r.zsetLength = Reply();
+        r.members = Reply();
     }
     const bool hlenDenied = isNoPerm(r.hashLength), hashDenied = isNoPerm(r.hash);
     if (hlenDenied) {
@@ -121,6 +176,14 @@ void BatchAnnotator::settleFollowUp(std::string&& key, const FollowUpReplies& r,
             }
             // An error here means the key changed type since TYPE: listed without fields.
             setFields(record, r.hash, r.hash.isError() ? HashRead::None : read, length);
+            break;
+        case ValueType::ZSet:
+            if (!s.zsetRead[i] && zsets_) {  // found by TYPE: its members in the next round
+                knownZsets_.insert(record.key);
+                out.retryFollow.push_back(std::move(record.key));
+                return;
+            }
+            setMembers(record, r.zsetLength, r.members);
             break;
         default:
             record.type = shown;

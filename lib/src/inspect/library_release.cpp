@@ -80,6 +80,8 @@ bool hasLibraryRelease(LockKind kind) {
         case LockKind::SpringIntegration:
         case LockKind::BullMQ:
         case LockKind::Bull:
+        case LockKind::SymfonyLock:
+        case LockKind::RedisSemaphore:
             return true;
         default:
             return false;
@@ -276,6 +278,10 @@ ActionResult LibraryRelease::release(const LockRecord& seen) {
             if (result.outcome == ActionOutcome::Done) result.message += afterJobLockRelease(seen);
             return result;
         }
+        case LockKind::SymfonyLock:
+        case LockKind::RedisSemaphore:
+            if (seen.type != ValueType::ZSet) break;  // redis-semaphore's Mutex: a string
+            return releaseSetMember(seen.key, memberToRelease(seen), seen.kind);
         default:
             break;
     }

@@ -78,6 +78,8 @@ const char* toString(LockKind kind) {
             return "bull";
         case LockKind::RedisSemaphore:
             return "redis-semaphore";
+        case LockKind::SymfonyLock:
+            return "symfony-lock";
     }
     return "unknown";
 }
@@ -140,6 +142,9 @@ const char* describe(LockKind kind) {
         case LockKind::RedisSemaphore:
             return "redis-semaphore: mutex:<key> holding a random UUID, or semaphore:<key>, a "
                    "sorted set of holder ids by acquire time (10 s lock timeout by default)";
+        case LockKind::SymfonyLock:
+            return "Symfony Lock RedisStore: a sorted set at the resource name of the holders' "
+                   "tokens by expiry, with __write__ for an exclusive lock (300 s by default)";
     }
     return "";
 }
@@ -147,6 +152,11 @@ const char* describe(LockKind kind) {
 const std::string& LockRecord::instanceName() const {
     static const std::string none;
     return instance ? *instance : none;
+}
+
+bool LockRecord::sameMembers(const LockRecord& other) const {
+    return std::equal(fields.begin(), fields.end(), other.fields.begin(), other.fields.end(),
+                      [](const HashField& a, const HashField& b) { return a.field == b.field; });
 }
 
 std::int64_t LockRecord::remainingAt(SteadyClock::time_point now) const {

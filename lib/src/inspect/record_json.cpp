@@ -40,8 +40,9 @@ std::string toJsonLine(const LockRecord& r, SteadyClock::time_point now) {
     j["resource"] = jsonSafe(r.resource());
     j["type"] = toString(r.type);
     j["kind"] = toString(r.kind);
-    if (r.type == ValueType::Hash) {
-        // Field names and values are escaped as keys are, and marked the same way.
+    if (r.type == ValueType::Hash || (r.type == ValueType::ZSet && !r.fields.empty())) {
+        // Field names and values are escaped as keys are, and marked the same way (a sorted
+        // set's holders: member -> score).
         nlohmann::ordered_json fields = nlohmann::ordered_json::object();
         bool fieldsEscaped = false;
         for (const auto& f : r.fields) {

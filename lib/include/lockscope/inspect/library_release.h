@@ -16,10 +16,16 @@
 //                                "<registryKey>-channel"
 //   BullMQ / Bull job lock       compare-and-delete of the lock only (never the job), and the
 //                                message says what the library's stalled-job check does next
+//   Symfony Lock (RedisStore)    one holder's token: ZREM it (and "__write__" with it), then
+//                                PEXPIREAT the key to the latest expiry left, as delete()
+//                                does; only if the token is still a member
+//   redis-semaphore Semaphore    one holder's identifier: ZREM, as releaseSemaphore() does,
+//                                only if it is still a member (its Mutex: compare-and-delete)
 //   every other kind             SafeActions::release (compare-and-delete on the value seen)
 // Sources: Redisson RedissonLock/RedissonFairLock/RedissonReadLock unlockInnerAsync and
 // pubsub/LockPubSub.java; sidekiq-unique-jobs lib/sidekiq_unique_jobs/lua/unlock.lua;
-// spring-integration-redis RedisLockRegistry.RedisPubSubLock (UNLINK/DELETE_UNLOCK_SCRIPT).
+// spring-integration-redis RedisLockRegistry.RedisPubSubLock (UNLINK/DELETE_UNLOCK_SCRIPT);
+// Symfony Component/Lock/Store/RedisStore.php delete(); redis-semaphore lib/semaphore/release.js.
 
 #include <cstdint>
 #include <functional>
@@ -66,8 +72,14 @@ class LibraryRelease {
                                       const std::vector<std::string>& jobsSeen);
     ActionResult releaseSpring(std::string_view key, std::string_view clientIdSeen,
                                std::string_view registryKey);
+    // One holder (member) of a sorted-set lock (library_release_sorted_set.cpp); kind is
+    // SymfonyLock or RedisSemaphore. The others holding it keep it.
+    ActionResult releaseSetMember(std::string_view key, std::string_view member, LockKind kind);
 
   private:
+    // The sorted-set lock's holder a release of `seen` means: the token the operator named,
+    // else its only holder; empty when it holds several and none was named.
+    static std::string memberToRelease(const LockRecord& seen);
     ActionResult refuseUnsafe(AuditEntry& entry, std::string_view key, bool truncated);
     ActionResult finish(AuditEntry& entry, ActionResult result);
     // Sends the release between the audit's intent and result lines. send returns the

@@ -51,6 +51,7 @@ enum class LockKind : std::uint8_t {
     BullMQ,          // <prefix>:<queue>:<jobId>:lock = "<worker uuid>:<n>" (BullMQ Worker)
     Bull,            // <prefix>:<queue>:<jobId>:lock = the queue's uuid4 token (Bull)
     RedisSemaphore,  // redis-semaphore: mutex:<key> = a uuid4 id, semaphore:<key> zset of ids
+    SymfonyLock,     // Symfony Lock RedisStore: <resource> zset of tokens (+ __write__) by expiry
 };
 
 const char* toString(ValueType type);
@@ -70,7 +71,8 @@ struct LockRecord {
     std::string key;
     // String value (the holder token), cut to ScanOptions::maxValueBytes; empty otherwise.
     std::string token;
-    // Hash fields and values (Redisson: "<uuid>:<threadId>" -> count), capped in number.
+    // Hash fields and values (Redisson: "<uuid>:<threadId>" -> count), capped in number; for a
+    // sorted set its members and their scores (Symfony Lock: token -> expiry in ms).
     std::vector<HashField> fields;
 
     std::int64_t pttlMs = -1;            // -1: no TTL
@@ -105,10 +107,13 @@ struct LockRecord {
     bool hasTtl() const { return pttlMs >= 0; }
     // The PTTL counted down from observedAt to now (never below 0); -1 without TTL.
     std::int64_t remainingAt(SteadyClock::time_point now) const;
-    // The holder, comparable across observations: the token, or the hash fields.
+    // The holder, comparable across observations: the token, or the hash fields; a sorted
+    // set's members without their scores (a renewal rewrites a holder's score).
     bool sameHolder(const LockRecord& other) const {
+        if (type == ValueType::ZSet) return token == other.token && sameMembers(other);
         return token == other.token && fields == other.fields;
     }
+    bool sameMembers(const LockRecord& other) const;
 };
 
 // A record a watcher's table and a view share (LockTable::share): immutable once shared.

@@ -29,9 +29,8 @@ struct TableEntry {
     const LockRecord* operator->() const { return record.get(); }
 };
 
-// How many LockKind values there are (the last one is RedisSemaphore).
-inline constexpr std::size_t kLockKindCount =
-    static_cast<std::size_t>(LockKind::RedisSemaphore) + 1;
+// How many LockKind values there are (the last one is SymfonyLock).
+inline constexpr std::size_t kLockKindCount = static_cast<std::size_t>(LockKind::SymfonyLock) + 1;
 
 // Holder changes and renewals a table has merged over its life, by the kind of the lock
 // (the new record's): what the exporter's counters add up, without a record of its own per

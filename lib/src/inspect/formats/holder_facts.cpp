@@ -1,8 +1,10 @@
 #include "lockscope/inspect/formats/holder_facts.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 
+#include "inspect/formats/sorted_set_shapes.h"
 #include "lockscope/inspect/value_classifier.h"
 
 namespace lockscope::inspect {
@@ -55,6 +57,58 @@ void decodeRedisson(const LockRecord& r, HolderFacts& f) {
         f.clientId = std::string(name.substr(0, colon));
         f.threadId = number<std::uint64_t>(name.substr(colon + 1));
     }
+}
+
+system_clock::time_point fromEpochMs(std::int64_t ms) {
+    return system_clock::time_point(
+        std::chrono::duration_cast<system_clock::duration>(std::chrono::milliseconds(ms)));
+}
+
+// Symfony RedisStore: token -> its expiry (ms); "__write__" marks the one exclusive holder.
+void decodeSymfony(const LockRecord& r, system_clock::time_point now, HolderFacts& f) {
+    const bool write = std::any_of(r.fields.begin(), r.fields.end(), [](const HashField& m) {
+        return m.field == formats::kSymfonyWriteMember;
+    });
+    f.mode = write ? "write" : "read";
+    for (const auto& m : r.fields) {
+        auto ms = formats::epochMsScore(m.value);
+        if (m.field == formats::kSymfonyWriteMember || !ms) continue;
+        f.members.push_back({m.field, fromEpochMs(*ms), write, fromEpochMs(*ms) <= now});
+    }
+}
+
+// redis-semaphore Semaphore: identifier -> its last acquire or refresh (the holder's
+// Date.now()). Every acquire and refresh also PEXPIREs the key to lockTimeout, so the newest
+// score was written with the key's current TTL: the library's next acquire drops a member
+// older than now - lockTimeout, i.e. one more than the PTTL left older than the newest
+// member. Judged so, no clock of this machine is compared with the holders'.
+void decodeSemaphore(const LockRecord& r, HolderFacts& f) {
+    std::int64_t newest = 0;
+    for (const auto& m : r.fields)
+        if (auto ms = formats::epochMsScore(m.value)) newest = std::max(newest, *ms);
+    for (const auto& m : r.fields) {
+        auto ms = formats::epochMsScore(m.value);
+        if (!ms) continue;
+        const bool lapsed = r.pttlMs >= 0 && newest - *ms > r.pttlMs;
+        f.members.push_back({m.field, fromEpochMs(*ms), false, lapsed});
+    }
+}
+
+std::string shortId(const std::string& id) {
+    return id.size() > 12 ? id.substr(0, 8) + "…" : id;
+}
+
+void describeMembers(const HolderFacts& f, std::string& out) {
+    const bool symfony = !f.mode.empty();  // "read" or "write", already said
+    out += (symfony ? " lock, " : "") + std::to_string(f.members.size()) +
+           (f.members.size() == 1 ? " holder" : " holders");
+    for (std::size_t i = 0; i < f.members.size() && i < 4; ++i) {
+        const auto& m = f.members[i];
+        out += (i ? ", " : ": ") + shortId(m.id) + (symfony ? " until " : " refreshed ") +
+               formatIsoInstant(m.at);
+        if (m.lapsed) out += symfony ? " (expired)" : " (stale: past its lock timeout)";
+    }
+    if (f.members.size() > 4) out += ", …";
 }
 
 }  // namespace
@@ -120,8 +174,10 @@ std::string formatIsoInstant(system_clock::time_point t) {
     return out;
 }
 
-HolderFacts decodeHolder(const LockRecord& r) {
+HolderFacts decodeHolder(const LockRecord& r, system_clock::time_point now) {
     HolderFacts f;
+    if (r.type == ValueType::ZSet && r.kind == LockKind::SymfonyLock) decodeSymfony(r, now, f);
+    if (r.type == ValueType::ZSet && r.kind == LockKind::RedisSemaphore) decodeSemaphore(r, f);
     switch (r.kind) {
         case LockKind::RedisPy:
         case LockKind::CeleryOnce:  // celery-once takes a redis-py Lock
@@ -166,6 +222,7 @@ std::string describeHolder(const HolderFacts& f) {
             out += (i ? ", " : " ") + f.jobs[i];
         if (f.jobs.size() > 4) out += ", …";
     }
+    if (!f.members.empty()) describeMembers(f, out);
     return out;
 }
 

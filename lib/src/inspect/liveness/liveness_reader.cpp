@@ -1,6 +1,7 @@
 #include "lockscope/inspect/liveness/liveness_reader.h"
 
 #include <thread>
+#include <utility>
 
 #include "client_list.h"
 #include "job_queue_judge.h"
@@ -12,7 +13,7 @@ namespace lockscope::inspect {
 
 struct LivenessReader::State {
     State(Connection& c, LivenessOptions o)
-        : options(o),
+        : options(std::move(o)),
           // A table that keeps verdicts alone (the exporter) keeps no look of its own per
           // key either: the watch's table counts the renewals (LockRecord::renewals).
           renewals(options.keepEvidence ? liveness::RenewalTracker::kDefaultMaxKeys : 0),
@@ -83,7 +84,7 @@ Evidence nothingToGoOn() {
 }  // namespace
 
 LivenessReader::LivenessReader(Connection& connection, LivenessOptions options)
-    : state_(std::make_unique<State>(connection, options)) {}
+    : state_(std::make_unique<State>(connection, std::move(options))) {}
 
 LivenessReader::~LivenessReader() = default;
 

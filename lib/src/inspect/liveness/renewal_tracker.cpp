@@ -16,11 +16,13 @@ using std::chrono::milliseconds;
 // A PTTL read this much above what the last look predicts is a renewal, not read jitter.
 constexpr std::int64_t kRenewalToleranceMs = 250;
 
+// A sorted set's holders are its members: a renewal rewrites their scores, not them.
 std::size_t holderHash(const LockRecord& r) {
     std::size_t h = std::hash<std::string>{}(r.token);
+    const bool scored = r.type == ValueType::ZSet;
     for (const auto& f : r.fields)
         h = h * 1'000'003u ^ std::hash<std::string>{}(f.field) ^
-            (std::hash<std::string>{}(f.value) << 1);
+            (scored ? 0 : std::hash<std::string>{}(f.value) << 1);
     return h;
 }
 

@@ -43,6 +43,18 @@ std::optional<std::string> jidInPayload(std::string_view payload) {
     return std::string(payload.substr(start, end - start));
 }
 
+// The reply of command i, or a throw naming why it could not be had (a node unreachable, a
+// MOVED, a denied read): what was not read must not count as "not there".
+const Reply& replyOf(const KeyReplies& r, std::size_t i) {
+    if (r.unread[i]) throw ReplyError(r.firstProblem());
+    if (r.replies[i].isError()) {
+        std::string text(r.replies[i].text());
+        if (text.starts_with("NOPERM")) throw PermissionError(text);
+        throw ReplyError(text);
+    }
+    return r.replies[i];
+}
+
 }  // namespace
 
 std::string SidekiqProcess::where() const {
@@ -70,12 +82,13 @@ std::optional<std::string> jidOfWork(std::string_view workJson, std::string* que
     return jid->get<std::string>();
 }
 
-SidekiqSnapshot readSidekiqProcesses(Connection& c, std::size_t maxProcesses) {
+SidekiqSnapshot readSidekiqProcesses(KeyReads& reads, std::size_t maxProcesses) {
     SidekiqSnapshot s;
     s.at = WallClock::now();
     s.steadyAt = SteadyClock::now();
     try {
-        Reply members = c.command({"SMEMBERS", "processes"});
+        const KeyReplies set = reads.read({{"SMEMBERS", "processes"}});
+        const Reply& members = replyOf(set, 0);
         std::vector<std::vector<std::string>> commands;
         for (std::size_t i = 0; i < members.size(); ++i) {
             if (s.processes.size() >= maxProcesses) {
@@ -89,19 +102,18 @@ SidekiqSnapshot readSidekiqProcesses(Connection& c, std::size_t maxProcesses) {
             commands.push_back({"HGETALL", id + ":workers"});
             commands.push_back({"HGETALL", id + ":work"});
         }
-        auto replies = c.pipeline(commands);
+        const KeyReplies replies = reads.read(commands);
         for (std::size_t p = 0; p < s.processes.size(); ++p) {
             auto& proc = s.processes[p];
-            const Reply& exists = replies[4 * p];
-            const Reply& hash = replies[4 * p + 1];
-            if (exists.isError()) throw ReplyError(std::string(exists.text()));
-            if (hash.isError()) throw ReplyError(std::string(hash.text()));
+            const Reply& exists = replyOf(replies, 4 * p);
+            const Reply& hash = replyOf(replies, 4 * p + 1);
             // The hash expires 60 s after the last heartbeat: its existence is the beat.
             proc.alive = exists.integer() == 1;
             if (!hash[0].isNil()) readInfo(hash[0].text(), proc);
             if (!hash[1].isNil()) proc.beat = decimal(hash[1].text());
             for (std::size_t w = 2; w <= 3; ++w) {
-                const Reply& work = replies[4 * p + w];
+                // A work hash that could not be read would hide a running job: no snapshot.
+                const Reply& work = replyOf(replies, 4 * p + w);
                 for (std::size_t i = 1; work.view().isArray() && i < work.size(); i += 2) {
                     SidekiqRun run{p, {}, std::nullopt};
                     if (auto jid = jidOfWork(work[i].text(), &run.queue, &run.runAt))
@@ -118,11 +130,12 @@ SidekiqSnapshot readSidekiqProcesses(Connection& c, std::size_t maxProcesses) {
     return s;
 }
 
-PlaceSearch findJobs(Connection& c, const std::set<std::string>& jids, std::size_t maxPerPlace) {
+PlaceSearch findJobs(KeyReads& reads, const std::set<std::string>& jids, std::size_t maxPerPlace) {
     PlaceSearch out;
     const std::string last = std::to_string(maxPerPlace == 0 ? 0 : maxPerPlace - 1);
     try {
-        Reply queues = c.command({"SMEMBERS", "queues"});
+        const KeyReplies set = reads.read({{"SMEMBERS", "queues"}});
+        const Reply& queues = replyOf(set, 0);
         std::vector<std::vector<std::string>> commands;
         std::vector<std::string> names;
         for (std::size_t i = 0; i < queues.size() && i < kMaxQueues; ++i) {
@@ -135,11 +148,10 @@ PlaceSearch findJobs(Connection& c, const std::set<std::string>& jids, std::size
             commands.push_back({"ZRANGE", set, "0", last, "WITHSCORES"});
             commands.push_back({"ZCARD", set});
         }
-        auto replies = c.pipeline(commands);
-        for (std::size_t i = 0; i < replies.size(); i += 2) {
-            const Reply& elements = replies[i];
-            if (elements.isError()) throw ReplyError(std::string(elements.text()));
-            if (replies[i + 1].integer() > static_cast<std::int64_t>(maxPerPlace))
+        const KeyReplies replies = reads.read(commands);
+        for (std::size_t i = 0; i < commands.size(); i += 2) {
+            const Reply& elements = replyOf(replies, i);
+            if (replyOf(replies, i + 1).integer() > static_cast<std::int64_t>(maxPerPlace))
                 out.complete = false;
             const bool queue = i / 2 < names.size();
             const std::size_t step = queue ? 1 : 2;

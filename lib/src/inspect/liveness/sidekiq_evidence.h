@@ -5,7 +5,10 @@
 // `<identity>:workers` (6.x) or `<identity>:work` (7), thread id -> JSON with the job's payload
 // (its `jid`) and `run_at`. Jobs not running wait in `queue:<name>` lists or the `schedule`,
 // `retry` and `dead` sorted sets. Sources: sidekiq 6.4.1 launcher.rb (❤) and processor.rb
-// (WORKER_STATE), api.rb (find_job). Internal to lockscope_inspect.
+// (WORKER_STATE), api.rb (find_job). On a Redis Cluster these keys live in other slots than
+// the lock: they are read through KeyReads (key_reads.h) from their slots' owners, and a read
+// that failed anywhere leaves the search incomplete, never a job "nowhere".
+// Internal to lockscope_inspect.
 
 #include <cstddef>
 #include <cstdint>
@@ -16,7 +19,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "lockscope/connection.h"
+#include "key_reads.h"
 #include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/inspect/lock_record.h"
 
@@ -47,7 +50,7 @@ struct SidekiqSnapshot {
     SteadyClock::time_point steadyAt;
 };
 
-SidekiqSnapshot readSidekiqProcesses(Connection& connection, std::size_t maxProcesses);
+SidekiqSnapshot readSidekiqProcesses(KeyReads& reads, std::size_t maxProcesses);
 
 // The jid inside a worker entry ({"queue","payload","run_at"}; the payload a JSON string in
 // 6.x and 7, an object in some forks); nullopt when malformed.
@@ -68,8 +71,7 @@ struct PlaceSearch {
 
 // Looks for the jids among the queued, scheduled, retried and dead jobs, reading at most
 // maxPerPlace elements of each (one round trip for the queue names, one for the rest).
-PlaceSearch findJobs(Connection& connection, const std::set<std::string>& jids,
-                     std::size_t maxPerPlace);
+PlaceSearch findJobs(KeyReads& reads, const std::set<std::string>& jids, std::size_t maxPerPlace);
 
 std::string describePlace(const PlacedJob& job);
 

@@ -45,14 +45,14 @@ void SidekiqJudge::beginPass(const std::vector<LockRecord>& batch) {
     }
     if (checked_.empty()) return;
     if (!snapshotRead_ || SteadyClock::now() - snapshot_.steadyAt >= options_.sidekiqEvery) {
-        snapshot_ = readSidekiqProcesses(connection_, options_.maxSidekiqProcesses);
+        snapshot_ = readSidekiqProcesses(reads(), options_.maxSidekiqProcesses);
         snapshotRead_ = true;
     }
     std::set<std::string> notRunning;
     for (const auto& jid : checked_)
         if (!snapshot_.running.contains(jid)) notRunning.insert(jid);
     places_ = notRunning.empty() ? PlaceSearch{}
-                                 : findJobs(connection_, notRunning, options_.maxJobsPerPlace);
+                                 : findJobs(reads(), notRunning, options_.maxJobsPerPlace);
 }
 
 std::optional<std::vector<Evidence>> SidekiqJudge::runningEvidence(const std::string& jid) {

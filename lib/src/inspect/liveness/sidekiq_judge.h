@@ -27,7 +27,7 @@ bool isSidekiqLocked(const LockRecord& record);
 class SidekiqJudge {
   public:
     SidekiqJudge(Connection& connection, const LivenessOptions& options)
-        : connection_(connection), options_(options) {}
+        : local_(connection), options_(options) {}
 
     // Reads what the batch's LOCKED hashes need (at most the options' budget of jobs).
     void beginPass(const std::vector<LockRecord>& batch);
@@ -48,7 +48,10 @@ class SidekiqJudge {
     std::optional<std::vector<Evidence>> placeEvidence(const std::string& jid);
     std::vector<Evidence> nowhereEvidence(const std::string& jid);
 
-    Connection& connection_;
+    // Sidekiq's keys: through the cluster's router when there is one, else this connection.
+    KeyReads& reads() { return options_.keysElsewhere ? *options_.keysElsewhere : local_; }
+
+    ConnectionKeyReads local_;
     const LivenessOptions& options_;
     SidekiqSnapshot snapshot_;
     bool snapshotRead_ = false;

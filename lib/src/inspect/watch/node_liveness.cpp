@@ -6,6 +6,7 @@
 #include <memory>
 #include <string_view>
 #include <unordered_set>
+#include <utility>
 
 #include "lockscope/inspect/liveness/holder_verdict.h"
 
@@ -44,17 +45,19 @@ std::shared_ptr<const HolderVerdict> bare(Verdict verdict) {
 }  // namespace
 
 NodeLiveness::NodeLiveness(Connection& connection, LivenessOptions options)
-    : connection_(connection), options_(forWatching(options)), reader_(connection, options_) {}
+    : connection_(connection),
+      options_(forWatching(std::move(options))),
+      reader_(connection, options_) {}
 
-// The reads' round trips bound their server time from above: charged whole, the liveness
-// reads stay inside the watch's load budget (they had added about 1% of a core on top of
-// its 5% with 1M locks and 1,000 clients).
+// Charged to the watch's load budget (they had added about 1% of a core on top of its 5%
+// with 1M locks and 1,000 clients) at their server time as INFO commandstats calibrates it
+// (liveness_cost.h), never more than their round trips took.
 void NodeLiveness::assess(LockWatch& watch, std::vector<LockRecord>& rows) {
     const auto started = SteadyClock::now();
     const auto commandsBefore = connection_.commandsSent();
     reader_.assess(rows);
-    watch.chargeOtherReads(SteadyClock::now() - started,
-                           connection_.commandsSent() - commandsBefore);
+    const auto charge = cost_.charge(connection_, SteadyClock::now() - started, started);
+    watch.chargeOtherReads(charge, connection_.commandsSent() - commandsBefore);
 }
 
 std::vector<LockRecord> NodeLiveness::nextTurn(const LockWatch& watch, const WatchUpdate& update,

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "inspect/liveness/liveness_cost.h"
 #include "lockscope/connection.h"
 #include "lockscope/inspect/liveness/liveness_reader.h"
 #include "lockscope/inspect/lock_watch.h"
@@ -40,6 +41,7 @@ class NodeLiveness {
     Connection& connection_;
     LivenessOptions options_;
     LivenessReader reader_;
+    LivenessCost cost_;  // the reads' server time, for the charge
     SteadyClock::time_point nextTurnAt_{};
     std::string cursor_;  // the last key judged by the turn in progress; empty: from the start
     bool turnInProgress_ = false;

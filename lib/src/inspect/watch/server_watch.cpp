@@ -4,6 +4,7 @@
 #include <condition_variable>
 #include <mutex>
 
+#include "inspect/liveness/key_reads.h"
 #include "lockscope/errors.h"
 #include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/cluster/cluster_watch_hand_off.h"
@@ -75,6 +76,8 @@ NodeWatchSetup ServerWatch::Impl::setupFor(const ServerWatchOptions& o, Endpoint
     s.connection.readOnly = true;  // watching only reads
     s.replicaRetry = o.replicaRetry;
     s.liveness = o.liveness;
+    // Sidekiq's keys (processes, queues, sets) sit in other slots: read from their owners.
+    if (router && s.liveness) s.liveness->keysElsewhere = std::make_shared<RoutedKeyReads>(router);
     return s;
 }
 

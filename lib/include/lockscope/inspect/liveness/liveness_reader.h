@@ -20,6 +20,8 @@
 
 namespace lockscope::inspect {
 
+class KeyReads;  // inspect/liveness/key_reads.h
+
 struct LivenessOptions {
     std::chrono::milliseconds clientListEvery{10'000};
     std::chrono::milliseconds sidekiqEvery{5'000};
@@ -47,6 +49,10 @@ struct LivenessOptions {
     // (false) the verdict alone, one object shared by every lock of that verdict. For a front
     // end that only counts verdicts (the exporter): the lines cost about 220 bytes a lock.
     bool keepEvidence = true;
+    // On a Redis Cluster: where keys of other slots are read (Sidekiq's processes, queues and
+    // sets), each from its slot's owner; ServerWatch sets its router's. Null: the reader's
+    // connection, and a key it does not serve leaves that evidence incomplete (unknown).
+    std::shared_ptr<KeyReads> keysElsewhere;
 };
 
 class LivenessReader {
