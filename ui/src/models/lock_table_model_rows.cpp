@@ -91,6 +91,7 @@ void LockTableModel::appendNewRows(const QString& instance, std::span<const Shar
         ids.push_back(id);
     }
     order_.append(ids);
+    rowsPerInstance_[instanceName] += int(ids.size());
     endInsertRows();
     // New rows arrive at the end, one contiguous insert; keepSorted() moves them in place.
     if (sortColumn_ >= 0) moved.insert(moved.end(), ids.begin(), ids.end());
@@ -273,20 +274,15 @@ void LockTableModel::ownedBy(SharedRecord& record, const std::string& instance) 
 }
 
 QHash<QString, int> LockTableModel::rowCountsByInstance() const {
-    std::vector<std::pair<const std::string*, int>> counts;  // a handful of instances
-    for (int p = 0; p < order_.size(); ++p) {
-        const Record& r = *rowAt(p).record;
-        const std::string* name = &r.instanceName();
-        auto at = std::find_if(counts.begin(), counts.end(),
-                               [&](const auto& c) { return c.first == name; });
-        if (at == counts.end())
-            counts.emplace_back(name, 1);
-        else
-            ++at->second;
-    }
     QHash<QString, int> byName;
-    for (const auto& [name, count] : counts) byName[QString::fromStdString(*name)] += count;
+    for (const auto& [name, count] : rowsPerInstance_)
+        if (count > 0) byName.insert(QString::fromStdString(name), count);
     return byName;
+}
+
+void LockTableModel::countRowGone(const std::string& instance) {
+    auto it = rowsPerInstance_.find(instance);
+    if (it != rowsPerInstance_.end() && --it->second <= 0) rowsPerInstance_.erase(it);
 }
 
 std::vector<int> LockTableModel::idsOfInstance(const std::string& instance) const {
@@ -318,6 +314,7 @@ void LockTableModel::removeIds(const std::vector<int>& ids) {
             removed.append({QString::fromStdString(r.instanceName()),
                             QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
         index_.erase(r.instanceName(), r.key, id);
+        countRowGone(r.instanceName());
         row = Row{};
         freeSlots_.push_back(id);
     }
@@ -350,6 +347,7 @@ void LockTableModel::removeAll() {
         }
     }
     order_.popTail(order_.size());
+    rowsPerInstance_.clear();
     freeOffThisThread(std::exchange(slots_, {}));
     keys_.clear();
     freeSlots_.clear();
