@@ -18,6 +18,7 @@
 #include "gui_bench_support.h"
 #include "lockscope/connection.h"
 #include "lockscope/sandbox/local_redis_server.h"
+#include "models/lock_row_feed.h"
 #include "models/lock_table_model.h"
 #include "session/connection_hub.h"
 #include "widgets/lock_inspector_view.h"
@@ -64,6 +65,22 @@ Steady measureWindow(const QList<ConnectionProfile>& connections, int rows,
     auto* model = window->inspector()->model();
     QElapsedTimer firstScan;
     firstScan.start();
+    // LOCKSCOPE_BENCH_FLEET_TRACE=1: every 2 s, where the memory is while the scans stream in
+    // (rows shown, records waiting in the feed, records received per second, RSS).
+    qint64 received = 0;
+    QObject::connect(window->hub(), &ConnectionHub::locksChanged,
+                     [&](const QString&, const QVector<inspect::SharedLockRecord>& changed,
+                         const QStringList&, bool) { received += changed.size(); });
+    QTimer trace;
+    if (qEnvironmentVariableIntValue("LOCKSCOPE_BENCH_FLEET_TRACE") > 0) {
+        QObject::connect(&trace, &QTimer::timeout, [&] {
+            std::fprintf(stderr, "%6.1f s rows %d waiting %lld received %lld RSS %.0f MB\n",
+                         double(firstScan.elapsed()) / 1000, model->rowCount(),
+                         (long long)window->inspector()->feed()->waitingRecords(),
+                         (long long)std::exchange(received, 0), residentMb());
+        });
+        trace.start(2000);
+    }
     if (!runUntil([&] { return model->rowCount() >= rows; }, 1800s, 200ms)) {
         std::fprintf(stderr, "only %d of %d locks appeared\n", model->rowCount(), rows);
         std::exit(1);

@@ -1,10 +1,13 @@
 // The lock table's row feed between a real ConnectionHub and the table model, wired as the
 // inspector wires it (hub → feed → model), against a real redis-server: every lock the
 // server holds is one row, once, and the rows follow deletions and new locks, with no ghost
-// of a deleted key and no lock missed, also when a scan streams more than one slice.
+// of a deleted key and no lock missed, also when a scan streams more than one slice. While the
+// window is busy, what waits for it is bounded by its rows, not by the updates the watch
+// reads meanwhile (issue 36), and it ends with each lock's latest holder.
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
+#include <thread>
 
 #include "lockscope/connection.h"
 #include "lockscope/sandbox/local_redis_server.h"
@@ -63,6 +66,29 @@ QSet<QString> modelKeys(const LockTableModel& model, int* duplicates) {
         keys.insert(key);
     }
     return keys;
+}
+
+// Every lock's token, by key, as GET reads it (what a user would check with redis-cli).
+QHash<QString, QString> serverTokens(Connection& redis, const QSet<QString>& keys) {
+    QHash<QString, QString> tokens;
+    for (const QString& key : keys)
+        tokens[key] =
+            QString::fromStdString(std::string(redis.command({"GET", key.toStdString()}).text()));
+    return tokens;
+}
+
+// Hands every lock of [0, count) to a new holder, `rounds` times, then to "final-<i>".
+void handOffRepeatedly(const Endpoint& endpoint, int count, int rounds) {
+    Connection writer = Connection::open(endpoint);
+    for (int round = 0; round <= rounds; ++round) {
+        std::vector<std::vector<std::string>> load;
+        for (int i = 0; i < count; ++i) {
+            const std::string holder = round == rounds ? "final-" : "round" + std::to_string(round);
+            load.push_back({"SET", lockKey(i), holder + std::to_string(i), "PX", "600000"});
+        }
+        writer.pipeline(load);
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
 }
 
 }  // namespace
@@ -167,6 +193,51 @@ class LockRowFeedTest : public QObject {
         QVERIFY(track);
         QVERIFY(!track->holders.isEmpty());
         QCOMPARE(toString(track->holders.last().event), toString(HolderEvent::Released));
+    }
+
+    void aBusyWindowWaitsForItsRowsNotForEveryUpdate() {
+        // Keyspace notifications on: the watch re-reads every handed-off lock at once, as
+        // fast as the server changes (the most a connection can report).
+        redis_->command({"CONFIG", "SET", "notify-keyspace-events", "KEA"});
+        constexpr int kChurned = 2000, kRounds = 20;
+        setLocks(*redis_, 0, kChurned);
+        hub_->open(ConnectionProfile::create(QStringLiteral("feed"), server_->endpoint()));
+        waitUntilTheModelShowsTheServer();
+        qint64 delivered = 0;
+        const auto counting = connect(
+            hub_.get(), &ConnectionHub::locksChanged, this,
+            [&](const QString&, const QVector<inspect::SharedLockRecord>& changed,
+                const QStringList& removed) { delivered += changed.size() + removed.size(); });
+        // The GUI thread is busy (it sleeps) while every lock changes hands 21 times: 42,000
+        // updates of 2,000 rows.
+        std::thread churn(handOffRepeatedly, server_->endpoint(), kChurned, kRounds);
+        churn.join();
+        std::this_thread::sleep_for(std::chrono::milliseconds(1500));
+        // What queued meanwhile reaches the feed (no timer runs: nothing is applied yet).
+        QCoreApplication::sendPostedEvents();
+        QVERIFY2(
+            delivered <= 25'000,
+            qPrintable(QStringLiteral("%1 updates queued behind the busy window").arg(delivered)));
+        disconnect(counting);
+        QVERIFY2(feed_->waitingRecords() <= kChurned,
+                 qPrintable(QStringLiteral("%1 records wait for %2 rows")
+                                .arg(feed_->waitingRecords())
+                                .arg(kChurned)));
+        waitUntilTheModelShowsTheServer();
+        // Each row shows the lock's latest holder, none an older one.
+        const QHash<QString, QString> held = serverTokens(*redis_, serverKeys(*redis_));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                for (int row = 0; row < model_->rowCount(); ++row) {
+                    const auto* r = model_->recordAt(row);
+                    if (QString::fromStdString(r->token) !=
+                        held.value(QString::fromStdString(r->key)))
+                        return false;
+                }
+                return true;
+            }(),
+            30000);
+        QCOMPARE(model_->rowCount(), kChurned);
     }
 
     void closingTheConnectionTakesItsRows() {

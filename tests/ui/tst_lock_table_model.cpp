@@ -276,6 +276,30 @@ class LockTableModelTest : public QObject {
         QVERIFY(rowOfAgreesWithRows(model));
     }
 
+    void theSidebarsLockCountsFollowTheRows() {
+        // Kept as rows come and go (issue 36), so they must agree with the rows at each step.
+        LockTableModel model;
+        const QString other = QStringLiteral("redis://127.0.0.1:2");
+        Records make(9);
+        QVector<inspect::LockRecord> elsewhere = make.range(0, 30);
+        auto otherName = std::make_shared<const std::string>(other.toStdString());
+        for (auto& r : elsewhere) r.instance = otherName;
+        model.apply(kInstance, make.range(0, 100), false);
+        model.apply(other, elsewhere, false);
+        model.apply(kInstance, make.range(50, 120), false);  // 50 updated, 20 new
+        QCOMPARE(model.rowCountsByInstance(), (QHash<QString, int>{{kInstance, 120}, {other, 30}}));
+        model.removeKeys(kInstance, {QStringLiteral("lock:{r1}"), QStringLiteral("lock:{r2}"),
+                                     QStringLiteral("lock:{nothing}")});
+        model.apply(kInstance, make.range(0, 60), true);  // the rest of kInstance's rows go
+        QCOMPARE(model.rowCountsByInstance(), (QHash<QString, int>{{kInstance, 60}, {other, 30}}));
+        model.removeInstance(other);
+        QCOMPARE(model.rowCountsByInstance(), (QHash<QString, int>{{kInstance, 60}}));
+        model.removeRowsOf(kInstance);  // every row: one reset
+        QCOMPARE(model.rowCountsByInstance(), (QHash<QString, int>{}));
+        model.apply(kInstance, make.range(0, 5), false);
+        QCOMPARE(model.rowCountsByInstance(), (QHash<QString, int>{{kInstance, 5}}));
+    }
+
     void aResortDelayGathersMovesIntoOneLayoutChange() {
         LockTableModel model;
         freezeClock(model);

@@ -1,5 +1,6 @@
-// LockTableModel, keeping its rows: applying snapshots from the workers, the display order
-// (sorting), removal, and lookups by key. The rows' presentation is lock_table_model.cpp.
+// LockTableModel, keeping its rows: applying snapshots from the workers and removal. The
+// display order is lock_table_model_order.cpp, lookups lock_table_model_lookup.cpp, the rows'
+// presentation lock_table_model.cpp.
 
 #include <QMetaMethod>
 #include <algorithm>
@@ -8,7 +9,6 @@
 #include <unordered_set>
 #include <utility>
 
-#include "lockscope/inspect/doctor.h"
 #include "models/lock_row_compare.h"
 #include "models/lock_table_model.h"
 #include "support/pool_run.h"
@@ -91,6 +91,7 @@ void LockTableModel::appendNewRows(const QString& instance, std::span<const Shar
         ids.push_back(id);
     }
     order_.append(ids);
+    rowsPerInstance_[instanceName] += int(ids.size());
     endInsertRows();
     // New rows arrive at the end, one contiguous insert; keepSorted() moves them in place.
     if (sortColumn_ >= 0) moved.insert(moved.end(), ids.begin(), ids.end());
@@ -119,24 +120,6 @@ int LockTableModel::allocate(Row row) {
     return id;
 }
 
-void LockTableModel::keepSorted(const std::vector<int>& moved) {
-    if (sortColumn_ < 0 || moved.empty()) return;
-    unsorted_.insert(unsorted_.end(), moved.begin(), moved.end());
-    if (orderHeld_ || resortPaced_) return;  // placed when the hold ends, or by the pacer
-    if (resortTimer_.interval() == 0)
-        resortNow();
-    else if (!resortTimer_.isActive())
-        resortTimer_.start();
-}
-
-void LockTableModel::setOrderHeld(bool held) {
-    if (held == orderHeld_) return;
-    orderHeld_ = held;
-    if (held) return;
-    removeIds(std::exchange(heldRemovals_, {}));
-    if (!unsorted_.empty()) resortNow();
-}
-
 void LockTableModel::removeOrHold(const std::vector<int>& ids) {
     if (!orderHeld_) {
         removeIds(ids);
@@ -150,63 +133,6 @@ void LockTableModel::removeOrHold(const std::vector<int>& ids) {
         greyed.push_back(order_.positionOf(id));
     }
     emitChanged(std::move(greyed));
-}
-
-void LockTableModel::setResortPaced(bool paced) {
-    if (paced == resortPaced_) return;
-    resortPaced_ = paced;
-    if (!paced && !unsorted_.empty() && !resortTimer_.isActive()) resortTimer_.start();
-}
-
-void LockTableModel::resortNow() {
-    if (orderHeld_) return;
-    std::vector<int> ids = std::exchange(unsorted_, {});
-    if (sortColumn_ < 0) return;
-    std::sort(ids.begin(), ids.end());
-    ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    std::erase_if(ids, [this](int id) { return order_.positionOf(id) < 0; });  // removed since
-    auto lessById = [this](int l, int r) { return less(l, r); };
-    if (ids.empty() || order_.inOrder(ids, lessById)) return;
-    relayout([&] { order_.resort(ids, lessById); });
-}
-
-void LockTableModel::sort(int column, Qt::SortOrder order) {
-    sortColumn_ = column >= 0 && column < ColumnCount ? column : -1;
-    sortOrder_ = order;
-    numericSort_ = isNumericColumn(sortColumn_);
-    unsorted_.clear();            // the full sort below places them
-    if (sortColumn_ < 0) return;  // arrival order from here on; the rows stay where they are
-    if (numericSort_)
-        for (int p = 0; p < order_.size(); ++p) {
-            const auto id = std::size_t(order_.idAt(p));
-            keys_[id].value = numericSortKey(*slots_[id].record, sortColumn_);
-        }
-    relayout([this] { order_.sortAll([this](int l, int r) { return less(l, r); }); });
-}
-
-bool LockTableModel::less(int leftId, int rightId) const {
-    const SortKey& a = keys_[std::size_t(leftId)];
-    const SortKey& b = keys_[std::size_t(rightId)];
-    int c = numericSort_ ? (a.value > b.value) - (a.value < b.value)
-                         : compareLockRecords(*slots_[std::size_t(leftId)].record,
-                                              *slots_[std::size_t(rightId)].record, sortColumn_);
-    if (sortOrder_ == Qt::DescendingOrder) c = -c;
-    return c != 0 ? c < 0 : a.arrival < b.arrival;
-}
-
-void LockTableModel::relayout(const std::function<void()>& reorder) {
-    emit layoutAboutToBeChanged({}, QAbstractItemModel::VerticalSortHint);
-    const QModelIndexList before = persistentIndexList();
-    std::vector<int> ids;
-    ids.reserve(std::size_t(before.size()));
-    for (const QModelIndex& i : before) ids.push_back(order_.idAt(i.row()));
-    reorder();
-    QModelIndexList after;
-    after.reserve(before.size());
-    for (qsizetype i = 0; i < before.size(); ++i)
-        after.append(index(order_.positionOf(ids[std::size_t(i)]), before[i].column()));
-    changePersistentIndexList(before, after);
-    emit layoutChanged({}, QAbstractItemModel::VerticalSortHint);
 }
 
 void LockTableModel::emitChanged(std::vector<int> positions) {
@@ -272,28 +198,9 @@ void LockTableModel::ownedBy(SharedRecord& record, const std::string& instance) 
     record = std::move(owned);
 }
 
-QHash<QString, int> LockTableModel::rowCountsByInstance() const {
-    std::vector<std::pair<const std::string*, int>> counts;  // a handful of instances
-    for (int p = 0; p < order_.size(); ++p) {
-        const Record& r = *rowAt(p).record;
-        const std::string* name = &r.instanceName();
-        auto at = std::find_if(counts.begin(), counts.end(),
-                               [&](const auto& c) { return c.first == name; });
-        if (at == counts.end())
-            counts.emplace_back(name, 1);
-        else
-            ++at->second;
-    }
-    QHash<QString, int> byName;
-    for (const auto& [name, count] : counts) byName[QString::fromStdString(*name)] += count;
-    return byName;
-}
-
-std::vector<int> LockTableModel::idsOfInstance(const std::string& instance) const {
-    std::vector<int> ids;
-    for (int p = 0; p < order_.size(); ++p)
-        if (rowAt(p).record->instanceName() == instance) ids.push_back(order_.idAt(p));
-    return ids;
+void LockTableModel::countRowGone(const std::string& instance) {
+    auto it = rowsPerInstance_.find(instance);
+    if (it != rowsPerInstance_.end() && --it->second <= 0) rowsPerInstance_.erase(it);
 }
 
 void LockTableModel::removeIds(const std::vector<int>& ids) {
@@ -318,6 +225,7 @@ void LockTableModel::removeIds(const std::vector<int>& ids) {
             removed.append({QString::fromStdString(r.instanceName()),
                             QString::fromUtf8(r.key.data(), qsizetype(r.key.size()))});
         index_.erase(r.instanceName(), r.key, id);
+        countRowGone(r.instanceName());
         row = Row{};
         freeSlots_.push_back(id);
     }
@@ -350,6 +258,7 @@ void LockTableModel::removeAll() {
         }
     }
     order_.popTail(order_.size());
+    rowsPerInstance_.clear();
     freeOffThisThread(std::exchange(slots_, {}));
     keys_.clear();
     freeSlots_.clear();
@@ -366,49 +275,6 @@ void LockTableModel::freeOffThisThread(std::deque<Row> rows) {
     // are no longer reachable from here and their records are immutable: a pool thread frees
     // them (runOnPool makes the hand-over visible to ThreadSanitizer).
     runOnPool([doomed = std::move(rows)]() mutable { doomed.clear(); });
-}
-
-std::vector<LockTableModel::Record> LockTableModel::recordsOfResource(
-    std::string_view resource) const {
-    std::vector<Record> out;
-    for (int p = 0; p < order_.size(); ++p) {
-        const Record& r = *rowAt(p).record;
-        if (r.resource() == resource && r.kind != inspect::LockKind::NotALock) out.push_back(r);
-    }
-    return out;
-}
-
-const LockTableModel::Record* LockTableModel::recordAt(int row) const {
-    return row >= 0 && row < order_.size() ? rowAt(row).record.get() : nullptr;
-}
-
-int LockTableModel::rowOf(const QString& instance, const QString& key) const {
-    const int id = idOf(instance.toStdString(), key.toStdString());
-    return id < 0 ? -1 : order_.positionOf(id);
-}
-
-bool LockTableModel::rowMatches(int row, const std::string& lowerText) const {
-    if (lowerText.empty()) return true;
-    auto contains = [&](std::string_view haystack) {
-        auto lowerEquals = [](char a, char b) {
-            return (a >= 'A' && a <= 'Z' ? char(a - 'A' + 'a') : a) == b;
-        };
-        return std::search(haystack.begin(), haystack.end(), lowerText.begin(), lowerText.end(),
-                           lowerEquals) != haystack.end();
-    };
-    const Record& r = *rowAt(row).record;
-    if (contains(r.instanceName()) || contains(r.key) || contains(inspect::toString(r.kind)) ||
-        contains(r.token))
-        return true;
-    // The connection's name, as the Instance column shows it (a table of many connections).
-    if (const auto named = lowerNames_.find(r.instanceName());
-        named != lowerNames_.end() && contains(named->second))
-        return true;
-    for (const auto& f : r.fields)
-        if (contains(f.field) || contains(f.value)) return true;
-    for (const std::string& rule : inspect::ruleNames(r.findings))
-        if (contains(rule)) return true;
-    return false;
 }
 
 }  // namespace lockscope::ui

@@ -1,17 +1,25 @@
 #pragma once
 // What the connection workers reported and the lock table has not shown yet, per instance,
-// handed out a slice at a time (see LockRowFeed::applyPending). Batches are kept as
-// the workers sent them, shared and never copied or moved: a rescan of a million keys
-// delivers tens of thousands of records per batch, and appending each batch to one vector
-// (then removing each applied slice from its front) copied every record again and again on
-// the GUI thread.
+// handed out a slice at a time (see LockRowFeed::applyPending), the instances in turn.
+//
+// Coalesced per row: a key waits once, with its latest record (the newest state of a row
+// wins, in the place its first update took), and a removal cancels an update still waiting
+// for that key. So what waits is bounded by the rows, not by the updates in flight: with 50
+// connections the watches re-read faster than a busy window applied, and the batches kept as
+// sent (every version of every row) grew to 24 GB (issue 36). The records are the workers'
+// shared ones, never copied.
 
-#include <QHash>
 #include <QString>
 #include <QStringList>
 #include <QVector>
+#include <cstdint>
 #include <deque>
-#include <span>
+#include <map>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
 
 #include "lockscope/inspect/lock_record.h"
 
@@ -21,37 +29,46 @@ class PendingLockUpdates {
   public:
     struct Slice {
         QString instance;
-        QVector<inspect::SharedLockRecord> batch;  // keeps `records` alive
-        std::span<const inspect::SharedLockRecord> records;
+        std::vector<inspect::SharedLockRecord> records;
         QStringList removed;
     };
 
     void add(const QString& instance, const QVector<inspect::SharedLockRecord>& changed,
              const QStringList& removed);
     // Everything still pending for one instance: its server restarted or its tab closed.
-    void drop(const QString& instance) { queues_.remove(instance); }
+    void drop(const QString& instance);
     QStringList takeRemovals(const QString& instance);
     // Drops the updates still pending for these keys of one instance, without removing them:
     // they moved to another instance (a cluster slot moved), whose update says the rest.
-    void forgetKeys(const QString& instance, const QStringList& keys) {
-        if (auto it = queues_.find(instance); it != queues_.end()) forget(*it, keys);
-    }
-    bool isEmpty() const { return queues_.isEmpty(); }
-    // Records not yet handed out, over every instance.
+    void forgetKeys(const QString& instance, const QStringList& keys);
+    bool isEmpty() const { return queues_.empty(); }
+    // Rows with a record waiting, over every instance (each row once, however many updates).
     qsizetype waitingRecords() const;
-    // Up to `atMost` records of one instance, with the removals pending for it.
+    // Up to `atMost` records of one instance, with the removals pending for it; the next
+    // call serves the next instance, so a connection that keeps reporting starves no other.
     Slice take(qsizetype atMost);
 
   private:
     struct Queue {
-        std::deque<QVector<inspect::SharedLockRecord>> batches;
-        qsizetype applied = 0;  // of batches.front()
-        qsizetype waiting = 0;
+        // Rows in the order of their first update; null: cancelled (removed or moved).
+        std::deque<inspect::SharedLockRecord> order;
+        std::uint64_t firstSeq = 0;  // sequence number of order.front()
+        // Key (a view of the waiting record's own key) -> its sequence number in `order`.
+        std::unordered_map<std::string_view, std::uint64_t> waiting;
         QStringList removed;
-    };
-    static void forget(Queue& queue, const QStringList& keys);
+        std::unordered_set<std::string> removedKeys;
+        bool removedStale = false;  // a key in `removed` came back: filter before handing out
 
-    QHash<QString, Queue> queues_;
+        bool isEmpty() const { return waiting.empty() && removedKeys.empty(); }
+        void put(const inspect::SharedLockRecord& record);
+        void cancel(const std::string& key);
+        void remove(const QString& key);
+        QStringList takeRemoved();
+        std::vector<inspect::SharedLockRecord> takeFront(qsizetype atMost);
+    };
+
+    std::map<QString, Queue> queues_;
+    QString lastServed_;  // take() serves the instance after this one
 };
 
 }  // namespace lockscope::ui

@@ -107,12 +107,23 @@ void ConnectionHub::start(Session& s) {
             [this, id](const QString& instance, ConnectionState state, const QString& message) {
                 onWorkerState(id, instance, state, message);
             });
-    connect(s.worker, &ConnectionWorker::locksChanged, this, &ConnectionHub::locksChanged);
+    // Taken off Qt's queue: the worker may send more (see ConnectionWorker::rowCredit).
+    connect(s.worker, &ConnectionWorker::locksChanged, this,
+            [this, credit = s.worker->rowCredit()](
+                const QString& instance, const QVector<inspect::SharedLockRecord>& changed,
+                const QStringList& removed, bool rescanned) {
+                credit->release(ConnectionWorker::rowUnits(changed, removed));
+                emit locksChanged(instance, changed, removed, rescanned);
+            });
     connect(s.worker, &ConnectionWorker::serverEmptied, this, &ConnectionHub::serverEmptied);
     connect(s.worker, &ConnectionWorker::scanStarted, this, &ConnectionHub::scanStarted);
     connect(s.worker, &ConnectionWorker::scanProgress, this, &ConnectionHub::scanProgress);
     connect(s.worker, &ConnectionWorker::scanFinished, this, &ConnectionHub::scanFinished);
-    connect(s.worker, &ConnectionWorker::commandsLogged, this, &ConnectionHub::commandsLogged);
+    connect(s.worker, &ConnectionWorker::commandsLogged, this,
+            [this, credit = s.worker->logCredit()](const QVector<CommandLogEntry>& entries) {
+                credit->release(1);
+                emit commandsLogged(entries);
+            });
     connect(s.worker, &ConnectionWorker::loadMeasured, this, &ConnectionHub::loadMeasured);
     connect(s.worker, &ConnectionWorker::actionFinished, this, &ConnectionHub::actionFinished);
     connect(s.worker, &ConnectionWorker::locksMoved, this, &ConnectionHub::locksMoved);
@@ -205,6 +216,7 @@ void ConnectionHub::close(const QString& profileId) {
 
 void ConnectionHub::stop(Session& s) {
     s.worker->cancelScan();
+    s.worker->stopHandingOver();  // a worker waiting for this thread to take its rows goes on
     // On the worker's thread, while it is alive: it is deleted as its thread finishes. The
     // wait goes through a std::promise rather than a blocking queued call: the same wait,
     // but ordered by the standard library's atomics, which ThreadSanitizer sees, not by a

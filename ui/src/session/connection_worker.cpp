@@ -81,6 +81,11 @@ void ConnectionWorker::cancelScan() {
     scanStop_.request_stop();
 }
 
+void ConnectionWorker::stopHandingOver() {
+    rowCredit_->close();
+    logCredit_->close();
+}
+
 std::stop_token ConnectionWorker::beginScan() {
     QMutexLocker lock(&scanStopMutex_);
     if (scanStop_.stop_requested()) scanStop_ = std::stop_source();
@@ -135,7 +140,7 @@ void ConnectionWorker::stop() {
     stopped_ = true;
     cancelScan();
     if (stepTimer_) stepTimer_->stop();
-    flushCommandLog();
+    flushCommandLog(true);
     router_.reset();
     actionConnection_.reset();
     engine_.reset();

@@ -33,6 +33,7 @@
 #include "models/command_log_entry.h"
 #include "session/connection_profile.h"
 #include "session/lock_action.h"
+#include "support/handover_credit.h"
 
 namespace lockscope::inspect {
 class AuditLog;
@@ -52,6 +53,19 @@ class ConnectionWorker : public QObject {
 
     // Thread-safe: interrupts a scan in progress (the next rescan starts over).
     void cancelScan();
+    // What this worker sent and the GUI has not taken yet (see handover_credit.h): a receiver
+    // of locksChanged releases rowUnits() of each batch from rowCredit(), and of
+    // commandsLogged each batch's entries from logCredit(). The worker waits for room before
+    // it sends rows (nothing is dropped) and keeps only the newest command log lines.
+    std::shared_ptr<HandoverCredit> rowCredit() const { return rowCredit_; }
+    std::shared_ptr<HandoverCredit> logCredit() const { return logCredit_; }
+    static std::int64_t rowUnits(const QVector<inspect::SharedLockRecord>& changed,
+                                 const QStringList& removed) {
+        return std::int64_t(changed.size() + removed.size()) + 1;
+    }
+    // Thread-safe: the GUI stops taking what this worker sends (the connection closes), so
+    // the worker no longer waits for it.
+    void stopHandingOver();
     // Thread-safe: the keys of one of this connection's instances the view shows now and the
     // selected one; the engine reads them every interval and the rest within the load budget.
     void setFocus(const QString& instance, std::vector<std::string> keys);
@@ -148,7 +162,17 @@ class ConnectionWorker : public QObject {
     void observe(Connection& connection);
     void logNote(const QString& note, const QString& instance = {});
     void noteFailure(const QString& note);  // logNote, unless the last failure said the same
-    void flushCommandLog();
+    // While the GUI has not taken the last flush, the lines wait (the newest kept) unless
+    // `evenIfBusy` (a note must follow the commands it explains).
+    void flushCommandLog(bool evenIfBusy = false);
+
+    // Rows (records and removed keys) sent and not yet taken: 20,000 per connection, so fifty
+    // connections queue at most a million shared records (16 MB of pointers) behind a busy
+    // GUI thread, and a scan's batches (about 1,000 records) still stream.
+    static constexpr std::int64_t kRowsInFlight = 20'000;
+    std::shared_ptr<HandoverCredit> rowCredit_ = std::make_shared<HandoverCredit>(kRowsInFlight);
+    // Command log lines: one flush (at most kMaxLogEntriesPerFlush lines) in flight.
+    std::shared_ptr<HandoverCredit> logCredit_ = std::make_shared<HandoverCredit>(1);
 
     ConnectionProfile profile_;
     QString instance_;  // the connection's own name (Sentinel URL or endpoint)

@@ -230,6 +230,9 @@ void ConnectionWorker::emitLocksChanged(const QString& instance, const std::stri
     // it takes over before reading.
     handOver(shared.constData());
     handOver(removed.constData());
+    // Waits while the GUI thread has not taken what this worker sent before (see
+    // handover_credit.h): the scan or the round resumes when it has.
+    rowCredit_->acquire(rowUnits(shared, removed));
     emit locksChanged(instance, shared, removed, rescanned);
 }
 

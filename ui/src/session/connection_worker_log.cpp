@@ -39,21 +39,32 @@ void ConnectionWorker::noteFailure(const QString& note) {
 
 void ConnectionWorker::logNote(const QString& note, const QString& instance) {
     // Not a command: shown in the command log between the commands it explains.
-    flushCommandLog();
+    flushCommandLog(true);
     const QVector<CommandLogEntry> entry{{instance.isEmpty() ? instance_ : instance,
                                           QStringLiteral("— ") + note, QString(), 0,
                                           QDateTime::currentMSecsSinceEpoch()}};
     handOver(entry.constData());  // read by the command log on the GUI thread
+    logCredit_->acquire(1);
     emit commandsLogged(entry);
 }
 
-void ConnectionWorker::flushCommandLog() {
+void ConnectionWorker::flushCommandLog(bool evenIfBusy) {
+    {
+        QMutexLocker lock(&logMutex_);
+        if (pendingLog_.empty()) return;
+    }
+    // A GUI thread behind its queue has not shown the last flush: these lines wait (the
+    // newest kept, see observe()) rather than pile up in Qt's queue, 10 flushes a second per
+    // connection (issue 36).
+    if (evenIfBusy)
+        logCredit_->acquire(1);
+    else if (!logCredit_->tryAcquire(1))
+        return;
     std::deque<SentCommand> sent;
     {
         QMutexLocker lock(&logMutex_);
         sent.swap(pendingLog_);
     }
-    if (sent.empty()) return;
     QVector<CommandLogEntry> batch;
     batch.reserve(qsizetype(sent.size()));
     for (const SentCommand& c : sent)

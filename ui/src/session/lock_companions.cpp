@@ -94,6 +94,9 @@ std::vector<const inspect::LockRecord*> springSiblings(const inspect::LockRecord
 
 void recogniseSpringLocks(std::vector<inspect::LockRecord>& changed,
                           const inspect::LockTable& table) {
+    // Most batches hold no UUID lock: the set of their keys (a copy of each, every batch of
+    // every connection) was a cost of its own with fifty connections (issue 36).
+    if (std::none_of(changed.begin(), changed.end(), maybeSpring)) return;
     std::set<std::string> present;
     for (const auto& r : changed) present.insert(r.key);
     std::vector<inspect::LockRecord> pairedWith;
