@@ -166,6 +166,67 @@ class TeachingPdfSlideTest : public QObject {
         }
     }
 
+    void theSlideReadsFromTheBackOfTheRoom() {
+        // Item 11: the table was the panel's widget scaled into a corner, its type 1.7 % of
+        // the slide's height, with a quarter of the slide empty under it. At every story's
+        // first, foreign-DEL and last beat: the table's, narration's and legend's type at
+        // least 2.2-2.4 % of the height, every label whole, at most a tenth left empty.
+        ReplayPanel panel;
+        panel.resize(1280, 720);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const double height = ReplayPanel::kSlideSize.height();
+        for (const char* story : {"broken-report", "fixed-report", "redlock-gc-pause"}) {
+            QVERIFY(panel.loadScenario(QString::fromLatin1(story)));
+            const int last = static_cast<int>(panel.replay().beats().size()) - 1;
+            for (int beat : {0, 10, last}) {
+                panel.seek(beat);
+                const QString name = QStringLiteral("teaching-slide-room-%1-beat-%2")
+                                         .arg(QString::fromLatin1(story))
+                                         .arg(beat + 1);
+                QVERIFY(
+                    panel.exportPng(testing::screenshotPath(name), ReplayPanel::kSlideSize, 1.0));
+                const ReplayPanel::SlideFacts& slide = panel.lastSlide();
+                const QString where = name + QStringLiteral(
+                                                 ": table %1 px, narration %2 px, legend %3 px, "
+                                                 "content ends at %4 px")
+                                                 .arg(slide.tablePx)
+                                                 .arg(slide.narrationPx)
+                                                 .arg(slide.legendPx)
+                                                 .arg(slide.contentBottom);
+                QVERIFY2(slide.tablePx >= height * 0.024, qPrintable(where));
+                QVERIFY2(slide.narrationPx >= height * 0.022, qPrintable(where));
+                QVERIFY2(slide.legendPx >= height * 0.022, qPrintable(where));
+                QVERIFY2(slide.tableLabelsWhole, qPrintable(where));
+                QVERIFY2(slide.narrationWhole, qPrintable(where));
+                QVERIFY2(height - slide.contentBottom <= height * 0.10, qPrintable(where));
+            }
+        }
+    }
+
+    void noSqueezedPttlPlot() {
+        // Commit 1579018: under redlock-gc-pause's nine lanes the PTTL plot was squeezed to
+        // a strip with its axis labels drawn over each other. A slide shows the plot at a
+        // readable height (a sixth of the slide) or leaves it out.
+        ReplayPanel panel;
+        panel.resize(1280, 720);
+        panel.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&panel));
+        const int readable = ReplayPanel::kSlideSize.height() / 6;
+        for (const char* story : {"broken-report", "redlock-gc-pause"}) {
+            QVERIFY(panel.loadScenario(QString::fromLatin1(story)));
+            panel.seek(static_cast<int>(panel.replay().beats().size()) - 1);
+            QVERIFY(panel.exportPng(dir_.filePath(QStringLiteral("plot.png"))));
+            const ReplayPanel::SlideFacts& slide = panel.lastSlide();
+            const QString where =
+                QStringLiteral("%1: plot %2, %3 px")
+                    .arg(QString::fromLatin1(story))
+                    .arg(slide.plotShown ? QStringLiteral("shown") : QStringLiteral("left out"))
+                    .arg(slide.plotPx);
+            QVERIFY2(!slide.plotShown || slide.plotPx >= readable, qPrintable(where));
+        }
+    }
+
     void theTableKeepsOneTypeAfterPresenterMode() {
         // After leaving presenter mode the "this run" column kept a smaller font, in the
         // window and on the slide: the slide's table cells against each other.

@@ -2,7 +2,6 @@
 
 #include <qcustomplot.h>
 #include <QFile>
-#include <QHeaderView>
 #include <QImage>
 #include <QLayout>
 #include <QPageSize>
@@ -20,6 +19,7 @@
 #include "outcome_comparison.h"
 #include "replay_pttl_plot.h"
 #include "sim_text.h"
+#include "slide_table.h"
 
 namespace lockscope::ui {
 
@@ -52,12 +52,14 @@ void drawWidgetAsIs(QPainter& p, QWidget* widget, const QRectF& into) {
 }
 
 // A widget drawn into a rectangle: laid out at that size for the drawing (so the lanes span
-// the slide and the table shows its rows), then given its own size back.
-void drawWidget(QPainter& p, QWidget* widget, const QRectF& into) {
+// the slide), then given its own size back. laidOut sees it at the drawn size.
+void drawWidget(QPainter& p, QWidget* widget, const QRectF& into,
+                const std::function<void()>& laidOut) {
     if (into.isEmpty()) return;
     const QSize own = widget->size();
     widget->resize(into.size().toSize().expandedTo(widget->minimumSizeHint()));
     if (widget->layout()) widget->layout()->activate();
+    laidOut();
     drawWidgetAsIs(p, widget, into);
     widget->resize(own);
     if (widget->layout()) widget->layout()->activate();
@@ -132,15 +134,22 @@ void SlideExporter::paint(QPainter& p, const QSizeF& size) {
     // The narration beside the table: the largest type (2.7 % of the slide down to 1.9 %)
     // whose text fits at most 40 % of the slide's height; the timeline takes the rest.
     const QString html = narrationHtml();
-    const double narrationWidth = width * 0.55;
+    const double narrationWidth = width * 0.5;  // half: the table has three columns
     const double most = size.height() * 0.4;
     int px = slidePx(0.027);
     double need = textHeight(html, narrationWidth, pixelFont(px, false));
     while (need > most && px > slidePx(0.019))
         need = textHeight(html, narrationWidth, pixelFont(--px, false));
+    const int legendPx = slidePx(0.024);
     const double legendHeight =
-        textHeight(parts_.legend->text(), width, pixelFont(slidePx(0.02), false));
-    const double bottom = std::clamp(need, size.height() * 0.22, most);
+        textHeight(parts_.legend->text(), width, pixelFont(legendPx, false));
+    // The table beside it at the narration's scale of type (3 % of the slide down to 2.2 %),
+    // wrapping its labels; the band under the timeline is as tall as the taller of the two.
+    SlideTable table(*parts_.comparison);
+    const double tableMost = size.height() * 0.46;  // seven rows, some wrapped
+    table.fit(width - narrationWidth - 16, tableMost, slidePx(0.03), slidePx(0.022));
+    const double bottom =
+        std::clamp(std::max(need, table.height()), size.height() * 0.22, tableMost);
     QRectF timeline(margin, y + 4, width,
                     size.height() - y - 4 - legendHeight - 8 - bottom - margin - 8);
     // The timeline without its own title (printed above) and legend (set below at the
@@ -155,14 +164,23 @@ void SlideExporter::paint(QPainter& p, const QSizeF& size) {
     const double lanesNeed = parts_.timeline->minimumSizeHint().height();
     parts_.pttl->setVisible(plotShown && timeline.height() - lanesNeed >= size.height() / 6);
     slide_.plotShown = !parts_.pttl->isHidden();
-    drawWidget(p, parts_.timeline, timeline);
+    // Measured as laid out, not guessed: the lanes take three parts of four of the room
+    // left over, so a broken-report plot came out 90 px tall with its ticks on each other.
+    drawWidget(p, parts_.timeline, timeline, [&] {
+        if (slide_.plotShown && parts_.pttl->height() < size.height() / 6) {
+            parts_.pttl->hide();
+            parts_.timeline->layout()->activate();
+            slide_.plotShown = false;
+        }
+        slide_.plotPx = slide_.plotShown ? parts_.pttl->height() : 0;
+    });
     parts_.pttl->setVisible(plotShown);
     parts_.title->setVisible(titleShown);
     parts_.legend->setVisible(legendShown);
     if (parts_.timeline->layout()) parts_.timeline->layout()->activate();
     drawText(p, parts_.legend->text(), {margin, timeline.bottom() + 4}, width,
-             pixelFont(slidePx(0.02), false), text);
-    slide_.legendPx = slidePx(0.02);
+             pixelFont(legendPx, false), text);
+    slide_.legendPx = legendPx;
     const double top = timeline.bottom() + 4 + legendHeight + 8;
     QRectF narration(margin, top, narrationWidth, size.height() - top - margin);
     p.save();
@@ -171,23 +189,13 @@ void SlideExporter::paint(QPainter& p, const QSizeF& size) {
     p.restore();
     slide_.narrationPx = px;
     slide_.narrationWhole = need <= narration.height() + 0.5;
-    QRectF table(narration.right() + 16, top, size.width() - margin - narration.right() - 16,
-                 narration.height());
-    drawTable(p, table);
-}
-
-void SlideExporter::drawTable(QPainter& p, const QRectF& into) {
-    OutcomeComparison* comparison = parts_.comparison;
-    // Laid out at the size that shows every label and column whole, then scaled into its
-    // place: a label cut to "Times two clients held it at on…" says nothing on a slide.
-    const QSize own = comparison->size();
-    comparison->resize(comparison->neededSize() + QSize(6, 2));
-    slide_.tableLabelsWhole = true;
-    for (int r = 0; r < comparison->rowCount(); ++r)
-        if (comparison->shownRowLabel(r) != comparison->verticalHeaderItem(r)->text())
-            slide_.tableLabelsWhole = false;
-    drawWidgetAsIs(p, comparison, into);
-    comparison->resize(own);
+    const QRectF tableBox(narration.right() + 16, top,
+                          size.width() - margin - narration.right() - 16, narration.height());
+    table.draw(p, tableBox, text, pal.color(QPalette::Mid));
+    slide_.tablePx = table.pixels();
+    slide_.tableLabelsWhole = table.labelsWhole() && table.height() <= tableBox.height() + 0.5;
+    slide_.contentBottom = top + std::max(std::min(need, narration.height()),
+                                          std::min(table.height(), tableBox.height()));
 }
 
 QString SlideExporter::forkNote(const sim::Replay& replay) {

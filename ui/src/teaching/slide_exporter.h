@@ -38,14 +38,17 @@ class SlideExporter {
         OutcomeComparison* comparison = nullptr;
         ReplayPttlPlot* pttl = nullptr;
     };
-    // What the last slide drawn was given (tests): its narration's and legend's type in
-    // pixels, whether the narration fit its box, whether every table label was whole.
+    // What the last slide drawn was given (tests): its narration's, legend's and table's type
+    // in pixels, whether the narration fit its box, whether every table label was whole.
     struct SlideFacts {
         int narrationPx = 0;
         int legendPx = 0;
         bool narrationWhole = false;
         bool tableLabelsWhole = false;
-        bool plotShown = false;  // the PTTL plot, where the lanes leave it room
+        bool plotShown = false;    // the PTTL plot, where the lanes leave it room
+        int plotPx = 0;            // its height as drawn, 0 when left out
+        int tablePx = 0;           // the outcome table's type
+        double contentBottom = 0;  // where the lowest of narration and table ends
     };
 
     // replay: the story as it stands now (the panel replaces it on every load); showBeat:
@@ -65,7 +68,6 @@ class SlideExporter {
   private:
     void paint(QPainter& painter, const QSizeF& size);
     QString narrationHtml() const;
-    void drawTable(QPainter& painter, const QRectF& into);
     bool fail(const QString& message);
 
     Parts parts_;
