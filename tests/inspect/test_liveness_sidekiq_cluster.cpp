@@ -144,7 +144,8 @@ std::pair<int, std::string> runCli(const std::string& args) {
 // The CLI's one look (list --json) judges each node's locks with the keys of other slots read
 // from their owners too, as a watch does: the job is found running, not left unknown.
 TEST_F(SidekiqOnCluster, ListJsonFindsTheRunningJobOnTheOtherNodes) {
-    const auto [code, out] = runCli("list --json -u '" + cluster_.url(0) + "'");
+    const auto [code, out] =
+        runCli("list --json --pattern 'uniquejobs:*' -u '" + cluster_.url(0) + "'");
     ASSERT_EQ(code, 0) << out;
     std::istringstream lines(out);
     std::optional<nlohmann::json> locked;

@@ -121,7 +121,10 @@ class ClusterWindowTest : public QObject {
         // keys read (here: none at all, which the window cannot tell from one not read).
         on(digest, {"SET", digest, "2f4a9c1e8b7d6a5f4e3d2c1b", "PX", "600000"});
         on(digest + ":INFO", {"SET", digest + ":INFO", R"({"worker":"SyncJob"})", "PX", "600000"});
-        ClusterWindow window(QStringLiteral("sidekiq cluster"), cluster.endpoint(0));
+        ConnectionProfile profile =
+            ConnectionProfile::create(QStringLiteral("sidekiq cluster"), cluster.endpoint(0));
+        profile.patterns = {QStringLiteral("uniquejobs:*")};
+        ClusterWindow window(profile);
         MainWindow& w = window.window;
         const QString node = QString::fromStdString(cluster.url(cluster.primaryFor(digest)));
         QTRY_VERIFY_WITH_TIMEOUT(
