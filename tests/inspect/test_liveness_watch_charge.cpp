@@ -45,7 +45,7 @@ class WatchChargeTest : public lockscope::testing::RedisTest {
         std::vector<std::string> work{"HSET", "sidekiq:host:1:work"};
         for (int i = 0; i < kWorkFields; ++i) {
             work.push_back("tid-" + std::to_string(i));
-            work.push_back(R"({"queue":"default","payload":"{}","run_at":1700000000})");
+            work.emplace_back(R"({"queue":"default","payload":"{}","run_at":1700000000})");
         }
         writes.push_back(std::move(work));
         observer().pipeline(writes);
