@@ -32,6 +32,7 @@
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
+#include "widgets/redlock_group_panel.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;
