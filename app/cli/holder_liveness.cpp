@@ -1,6 +1,7 @@
 #include "holder_liveness.h"
 
 #include "lockscope/errors.h"
+#include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/liveness/holder_verdict.h"
 #include "scan_targets.h"
@@ -62,7 +63,7 @@ HolderLiveness::HolderLiveness(InspectorFlags flags, inspect::LivenessOptions op
 
 HolderLiveness::~HolderLiveness() = default;
 
-HolderLiveness::Server& HolderLiveness::serverFor(const std::string& instance) {
+HolderLiveness::Server& HolderLiveness::serverFor(const std::string& instance, bool clusterNode) {
     std::lock_guard lock(mutex_);
     auto& slot = servers_[instance];
     if (slot) return *slot;
@@ -73,9 +74,11 @@ HolderLiveness::Server& HolderLiveness::serverFor(const std::string& instance) {
         return *slot;
     }
     try {
-        slot->connection = std::make_unique<Connection>(
-            Connection::open(*endpoint, connectionOptions(flags_, true)));
-        slot->reader = std::make_unique<inspect::LivenessReader>(*slot->connection, options_);
+        const ConnectionOptions options = connectionOptions(flags_, true);
+        slot->connection = std::make_unique<Connection>(Connection::open(*endpoint, options));
+        auto liveness = options_;
+        if (clusterNode) liveness.keysElsewhere = keysElsewhere(*endpoint, options);
+        slot->reader = std::make_unique<inspect::LivenessReader>(*slot->connection, liveness);
     } catch (const Error& e) {
         slot->error = std::string("not judged: could not connect to read its holder's liveness (") +
                       e.what() + ")";
@@ -83,12 +86,28 @@ HolderLiveness::Server& HolderLiveness::serverFor(const std::string& instance) {
     return *slot;
 }
 
+std::shared_ptr<inspect::KeyReads> HolderLiveness::keysElsewhere(
+    const Endpoint& node, const ConnectionOptions& options) const {
+    // Sidekiq's keys (processes, queues, sets) sit in other slots: read from their owners, as
+    // a ServerWatch on a cluster does, through a router of this node's own (the scanning
+    // threads never share one). Without the topology they stay unread (unknown evidence).
+    try {
+        auto router =
+            std::make_shared<inspect::ClusterRouter>(node, options, flags_.clusterAddressing);
+        if (!router->isCluster()) return nullptr;
+        return inspect::keyReadsThrough(std::move(router));
+    } catch (const Error&) {
+        return nullptr;
+    }
+}
+
 void HolderLiveness::judge(std::vector<inspect::LockRecord>& batch) {
     if (stop_.stop_requested()) return;
     std::map<std::string, std::vector<inspect::LockRecord*>> byServer;
     for (auto& r : batch) byServer[r.instanceName()].push_back(&r);
     for (auto& [instance, records] : byServer) {
-        Server& server = serverFor(instance);
+        // slot is read only from a cluster's nodes.
+        Server& server = serverFor(instance, records.front()->slot >= 0);
         std::lock_guard lock(server.mutex);
         if (!server.reader) {
             auto why = unjudged(server.error);

@@ -30,7 +30,11 @@ class HolderLiveness {
 
   private:
     struct Server;
-    Server& serverFor(const std::string& instance);
+    // clusterNode: the records came from a Redis Cluster node (their slot was read).
+    Server& serverFor(const std::string& instance, bool clusterNode);
+    // Where a cluster node's liveness reads keys of other slots (null when not a cluster).
+    std::shared_ptr<inspect::KeyReads> keysElsewhere(const Endpoint& node,
+                                                     const ConnectionOptions& options) const;
 
     InspectorFlags flags_;
     inspect::LivenessOptions options_;

@@ -7,10 +7,14 @@
 // keys are written here in the shapes Sidekiq 6.4 writes (see test_liveness_sidekiq.cpp for
 // the real process on one server).
 #include <gtest/gtest.h>
+#include <sys/wait.h>
 
 #include <chrono>
+#include <cstdio>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
+#include <sstream>
 #include <string>
 
 #include "cluster_fixture.h"
@@ -124,6 +128,36 @@ TEST_F(SidekiqOnCluster, AJobInTheDeadSetOnAnotherNodeIsPositiveEvidence) {
     EXPECT_EQ(r->liveness->verdict, Verdict::Gone) << evidenceText(*r->liveness);
     EXPECT_NE(evidenceText(*r->liveness).find("dead set"), std::string::npos)
         << evidenceText(*r->liveness);
+}
+
+// lockscope-cli's standard output (stderr dropped) and exit code.
+std::pair<int, std::string> runCli(const std::string& args) {
+    const std::string cmd = std::string(LOCKSCOPE_CLI) + " " + args + " 2>/dev/null";
+    std::string out;
+    std::FILE* p = popen(cmd.c_str(), "r");
+    char buf[4096];
+    for (std::size_t n; (n = std::fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+    const int status = pclose(p);
+    return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// The CLI's one look (list --json) judges each node's locks with the keys of other slots read
+// from their owners too, as a watch does: the job is found running, not left unknown.
+TEST_F(SidekiqOnCluster, ListJsonFindsTheRunningJobOnTheOtherNodes) {
+    const auto [code, out] =
+        runCli("list --json --pattern 'uniquejobs:*' -u '" + cluster_.url(0) + "'");
+    ASSERT_EQ(code, 0) << out;
+    std::istringstream lines(out);
+    std::optional<nlohmann::json> locked;
+    for (std::string line; std::getline(lines, line);)
+        if (!line.empty())
+            if (auto j = nlohmann::json::parse(line); j.value("key", "") == lockedKey_) locked = j;
+    ASSERT_TRUE(locked) << out;
+    ASSERT_TRUE(locked->contains("liveness")) << locked->dump();
+    const auto& liveness = (*locked)["liveness"];
+    EXPECT_EQ(liveness.value("verdict", ""), "alive") << liveness.dump();
+    EXPECT_NE(liveness.dump().find("running on worker-7:4242"), std::string::npos)
+        << liveness.dump();
 }
 
 TEST_F(SidekiqOnCluster, WithoutTheOtherNodesItIsUnknownNeverNowhere) {

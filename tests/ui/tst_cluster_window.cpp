@@ -32,6 +32,7 @@
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
 #include "widgets/main_window.h"
+#include "widgets/redlock_group_panel.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;
@@ -104,6 +105,40 @@ class ClusterWindowTest : public QObject {
                  qPrintable(sidebarText()));
         QCOMPARE(sidebarText().count(QStringLiteral("orders cluster")), 1);
         QVERIFY(lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-window")));
+    }
+
+    // Issue 35 item 7: a sidekiq-unique-jobs digest's LOCKED hash sits in its own slot, on
+    // whichever node serves it. Where no key of that slot was read, the Digest tab says its
+    // holder is unknown, not that no job holds it.
+    void aDigestWhoseLockedHashWasNotReadHasAnUnknownHolder() {
+        lockscope::testing::RedisCluster cluster;
+        const std::string digest = "uniquejobs:0cc175b9c0f1b6a831c399e269772661";
+        auto on = [&](const std::string& key, const std::vector<std::string>& argv) {
+            std::vector<std::string_view> views(argv.begin(), argv.end());
+            cluster.connect(cluster.primaryFor(key))
+                .command(Connection::Argv(views.data(), views.size()));
+        };
+        // The digest and its INFO, as lock.lua and lock_info write them; no LOCKED among the
+        // keys read (here: none at all, which the window cannot tell from one not read).
+        on(digest, {"SET", digest, "2f4a9c1e8b7d6a5f4e3d2c1b", "PX", "600000"});
+        on(digest + ":INFO", {"SET", digest + ":INFO", R"({"worker":"SyncJob"})", "PX", "600000"});
+        ConnectionProfile profile =
+            ConnectionProfile::create(QStringLiteral("sidekiq cluster"), cluster.endpoint(0));
+        profile.patterns = {QStringLiteral("uniquejobs:*")};
+        ClusterWindow window(profile);
+        MainWindow& w = window.window;
+        const QString node = QString::fromStdString(cluster.url(cluster.primaryFor(digest)));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            w.inspector()->model()->rowOf(node, QString::fromStdString(digest)) >= 0, 15000);
+        w.inspector()->selectKey(node, QString::fromStdString(digest));
+        const QString summary = w.inspector()->detail()->group()->summary();
+        QVERIFY2(summary.contains(QStringLiteral("holder unknown")) &&
+                     summary.contains(
+                         QStringLiteral("slot %1").arg(inspect::keyHashSlot(digest + ":LOCKED"))),
+                 qPrintable(summary));
+        QVERIFY2(!summary.contains(QStringLiteral("no job holds it")), qPrintable(summary));
+        QVERIFY(
+            lockscope::ui::testing::saveScreenshot(&w, QStringLiteral("cluster-digest-unread")));
     }
 
     // A cluster whose nodes announce names this machine cannot resolve (NAT, containers): the

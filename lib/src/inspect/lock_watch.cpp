@@ -228,14 +228,20 @@ WatchUpdate LockWatch::pollWithinBudget(SteadyClock::time_point now) {
                        ? std::optional(std::chrono::nanoseconds(std::int64_t(now - *last) * 1000))
                        : std::nullopt;
         };
+        // Both deltas count the liveness reads made since the last step too, which
+        // chargeOtherReads already charged: only the rest is this step's (never below 0).
+        auto ownPart = [&](std::chrono::nanoseconds serverDelta) {
+            return std::max(serverDelta - otherReadsSinceStep_, std::chrono::nanoseconds(0));
+        };
         if (auto usec = sinceLast(reading->commandsUsec, lastServerUsec_))
-            charged = std::min(charged, *usec);
+            charged = std::min(charged, ownPart(*usec));
         if (auto usec =
                 reading->cpuUsec ? sinceLast(*reading->cpuUsec, lastServerCpuUsec_) : std::nullopt)
-            charged = std::min(charged, *usec);
+            charged = std::min(charged, ownPart(*usec));
         lastServerUsec_ = reading->commandsUsec;
         lastServerCpuUsec_ = reading->cpuUsec;
     }
+    otherReadsSinceStep_ = std::chrono::nanoseconds(0);
     const double total = double((pollBusy + sweepBusy).count());
     const double pollPart = total > 0 ? double(pollBusy.count()) / total : 1.0;
     const auto pollCharge =
@@ -253,6 +259,7 @@ WatchUpdate LockWatch::pollWithinBudget(SteadyClock::time_point now) {
 void LockWatch::chargeOtherReads(std::chrono::nanoseconds busy, std::uint64_t commands) {
     policy_.spentOnPoll(busy, 0);
     meter_.add(SteadyClock::now(), commands, busy);
+    otherReadsSinceStep_ += busy;
 }
 
 void LockWatch::sweepForNewKeys(int rounds, SteadyClock::time_point now, WatchUpdate& update) {
@@ -393,6 +400,7 @@ WatchUpdate LockWatch::step(std::stop_token stop) {
             const auto reading = serverTime_->sample(connection_);
             lastServerUsec_ = reading ? std::optional(reading->commandsUsec) : std::nullopt;
             lastServerCpuUsec_ = reading ? reading->cpuUsec : std::nullopt;
+            otherReadsSinceStep_ = std::chrono::nanoseconds(0);
             policy_.setSteadySince(passStartedAt_);
         } else {
             update = pollWithinBudget(start);

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "lockscope/inspect/formats/lock_families.h"
+#include "lockscope/inspect/hash_slot.h"
 #include "lockscope/inspect/redlock_group.h"
 #include "lockscope/inspect/resource_groups.h"
 #include "models/lock_table_model.h"
@@ -81,7 +82,10 @@ QString RedlockGroupPanel::showFor(const inspect::LockRecord& selected,
         std::vector<inspect::LockRecord> sameServer;
         for (const auto& r : records)
             if (serverOf(r.instanceName()) == server) sameServer.push_back(r);
-        showDigest(selected, sameServer);
+        std::vector<std::string> clusterNodes;
+        for (const auto& i : instances)
+            if (i.clusterNode && i.server == server) clusterNodes.push_back(i.instance);
+        showDigest(selected, sameServer, clusterNodes);
         return tr("Digest");
     }
     // The Redlock set: independent servers. A cluster's nodes are one server's shards, not
@@ -171,13 +175,30 @@ void RedlockGroupPanel::fillRedlock() {
 }
 
 void RedlockGroupPanel::showDigest(const inspect::LockRecord& selected,
-                                   const std::vector<inspect::LockRecord>& records) {
+                                   const std::vector<inspect::LockRecord>& records,
+                                   const std::vector<std::string>& clusterNodes) {
     mode_ = Mode::Digest;
     records_ = records;
+    clusterNodes_ = clusterNodes;
     selectedInstance_ = selected.instanceName();
     nodes_->setRowCount(0);
     nodes_->setHorizontalHeaderLabels({tr("Instance"), tr("Key"), tr("PTTL left")});
     fillDigest();
+}
+
+QString RedlockGroupPanel::lockedNotSeen(const std::string& lockedKey) const {
+    // On one server, its LOCKED hash would have been read with the digest's other keys. On a
+    // cluster it sits in its own slot, on whichever node serves it: unless a key of that slot
+    // was read here, its absence says nothing about the holder.
+    const int slot = inspect::keyHashSlot(lockedKey);
+    const bool slotRead = std::any_of(records_.begin(), records_.end(),
+                                      [&](const auto& r) { return r.slot == slot; });
+    if (clusterNodes_.empty() || slotRead) return tr("; no job holds it (no LOCKED hash seen).");
+    QStringList nodes;
+    for (const auto& n : clusterNodes_) nodes << QString::fromStdString(n).toHtmlEscaped();
+    return tr("; its LOCKED hash (slot %1) not read on %2… holder unknown.")
+        .arg(slot)
+        .arg(nodes.join(QStringLiteral(", ")));
 }
 
 void RedlockGroupPanel::fillDigest() {
@@ -208,8 +229,9 @@ void RedlockGroupPanel::fillDigest() {
         digest.records.size() == 1 ? tr("1 key") : tr("%1 keys").arg(digest.records.size());
     summary_->setText(tr("sidekiq-unique-jobs digest <code>%1</code>: <b>%2</b>, one lock")
                           .arg(QString::fromStdString(digest.digest).toHtmlEscaped(), keys) +
-                      (jobs.isEmpty() || !locked
-                           ? tr("; no job holds it (no LOCKED hash seen).")
+                      (!locked ? lockedNotSeen(digest.digest + ":LOCKED")
+                       : jobs.isEmpty()
+                           ? tr("; no job holds it (its LOCKED hash holds no job id).")
                            : tr("; held by job %1, %2 left. Release removes every key of the "
                                 "digest together, only if LOCKED still holds these jobs.")
                                  .arg(jobs.join(QStringLiteral(", ")), pttlText(*locked, now))));

@@ -43,9 +43,11 @@ class RedlockGroupPanel : public QWidget {
     void show(const std::string& resource, const std::vector<inspect::LockRecord>& records,
               const std::vector<std::string>& instances);
     // records: the keys of the selected key's digest (its resource), on the selected key's
-    // server: a cluster's keys of one digest may live on different nodes.
+    // server: a cluster's keys of one digest may live on different nodes. clusterNodes: that
+    // cluster's nodes (empty on a plain server), any of which may hold its LOCKED hash.
     void showDigest(const inspect::LockRecord& selected,
-                    const std::vector<inspect::LockRecord>& records);
+                    const std::vector<inspect::LockRecord>& records,
+                    const std::vector<std::string>& clusterNodes = {});
     QString summary() const;
     QTableWidget* nodes() const { return nodes_; }
 
@@ -59,6 +61,8 @@ class RedlockGroupPanel : public QWidget {
     void refresh();
     void fillRedlock();
     void fillDigest();
+    // The summary's end when the digest's LOCKED hash is not among its keys read.
+    QString lockedNotSeen(const std::string& lockedKey) const;
 
     QLabel* summary_;
     QTableWidget* nodes_;
@@ -68,6 +72,7 @@ class RedlockGroupPanel : public QWidget {
     std::vector<inspect::LockRecord> records_;
     std::vector<std::string> instances_;
     std::string selectedInstance_;
+    std::vector<std::string> clusterNodes_;
 };
 
 }  // namespace lockscope::ui

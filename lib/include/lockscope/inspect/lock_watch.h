@@ -198,6 +198,8 @@ class LockWatch {
     std::unique_ptr<ServerTimeProbe> serverTime_;  // INFO commandstats and cpu, where allowed
     // Its reading at the last step: commandstats usec, and the server's CPU usec.
     std::optional<std::uint64_t> lastServerUsec_, lastServerCpuUsec_;
+    // What chargeOtherReads charged since that reading: in the server's deltas, not the step's.
+    std::chrono::nanoseconds otherReadsSinceStep_{0};
     SteadyClock::time_point passStartedAt_{};
     std::uint64_t sweepPasses_ = 0;
     std::chrono::nanoseconds passCost_{0};  // server time of the sweep pass in progress

@@ -6,6 +6,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/inspect/cluster/cluster_router.h"
 #include "lockscope/inspect/hash_slot.h"
+#include "lockscope/inspect/liveness/liveness_reader.h"
 
 namespace lockscope::inspect {
 
@@ -58,6 +59,10 @@ KeyReplies RoutedKeyReads::read(const std::vector<std::vector<std::string>>& com
         }
     }
     return out;
+}
+
+std::shared_ptr<KeyReads> keyReadsThrough(std::shared_ptr<ClusterRouter> router) {
+    return std::make_shared<RoutedKeyReads>(std::move(router));
 }
 
 }  // namespace lockscope::inspect

@@ -21,6 +21,7 @@
 namespace lockscope::inspect {
 
 class KeyReads;  // inspect/liveness/key_reads.h
+class ClusterRouter;
 
 struct LivenessOptions {
     std::chrono::milliseconds clientListEvery{10'000};
@@ -54,6 +55,11 @@ struct LivenessOptions {
     // connection, and a key it does not serve leaves that evidence incomplete (unknown).
     std::shared_ptr<KeyReads> keysElsewhere;
 };
+
+// LivenessOptions::keysElsewhere on a Redis Cluster: each key read from the primary that
+// serves its slot, through the router (whose topology was asked already, isCluster()). Used
+// on one thread at a time, like the router.
+std::shared_ptr<KeyReads> keyReadsThrough(std::shared_ptr<ClusterRouter> router);
 
 class LivenessReader {
   public:
