@@ -191,6 +191,8 @@ LockRecord BatchAnnotator::makeRecord(std::string&& key, SteadyClock::time_point
     }
     r.pttlMs = pttl;
     r.observedAt = r.firstSeen = r.lastChange = at;
+    // Built as its reply is read: the read took from `at` until now.
+    r.readSpanMs = readSpanMs(at, SteadyClock::now());
     return r;
 }
 

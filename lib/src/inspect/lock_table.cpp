@@ -24,13 +24,17 @@ bool carryHistory(const LockRecord& old, LockRecord& fresh) {
         // liveness reader judges again (a new holder starts without one).
         if (!fresh.liveness) fresh.liveness = old.liveness;
         if (old.pttlMs >= 0 && fresh.pttlMs >= 0) {
+            // Both readings are stamped when their read was sent; the server answered each
+            // up to its read span later. Only a PTTL above what the latest possible old
+            // answer leaves is a renewal (a loaded pipeline answered late is not).
             const std::int64_t expected = old.remainingAt(fresh.observedAt);
-            if (fresh.pttlMs > expected + LockTable::kRenewalSlackMs) {
+            if (fresh.pttlMs > expected + old.readSpanMs + LockTable::kRenewalSlackMs) {
                 ++fresh.renewals;
                 changed = true;
             }
             // Cut short: a view counting down from the old reading would show too much.
-            changed = changed || fresh.pttlMs + LockTable::kCutSlackMs < expected;
+            changed =
+                changed || fresh.pttlMs + fresh.readSpanMs + LockTable::kCutSlackMs < expected;
         }
     } else {
         fresh.lastChange = fresh.observedAt;

@@ -3,6 +3,7 @@
 // and a view copies to its own thread. The PTTL comes with the steady-clock instant it was
 // observed, so a view counts down smoothly between polls (remainingAt()).
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -76,7 +77,7 @@ struct LockRecord {
     std::vector<HashField> fields;
 
     std::int64_t pttlMs = -1;            // -1: no TTL
-    SteadyClock::time_point observedAt;  // when the PTTL above was read
+    SteadyClock::time_point observedAt;  // when the read of the PTTL above was sent
     std::optional<std::int64_t> fence;   // the fence:{name} counter, when there is one
     // Kept by LockTable for the age estimate (lock_age.h); -1 when not known.
     std::int64_t firstPttlMs = -1;       // the PTTL when the current holder was first seen
@@ -96,6 +97,9 @@ struct LockRecord {
     // A watcher saw this key appear (it was not there at its first scan): its age is about
     // the time since it was first seen (lock_age.h).
     bool appearedWhileWatching = false;
+    // How long the read took, from its sending to its reply (ms, saturated): the server
+    // answered the PTTL somewhere in it, so a comparison of two readings allows for it.
+    std::uint16_t readSpanMs = 0;
     // Is the holder alive? Set by LivenessReader (liveness_reader.h); null when not judged.
     std::shared_ptr<const HolderVerdict> liveness;
 
@@ -115,6 +119,12 @@ struct LockRecord {
     }
     bool sameMembers(const LockRecord& other) const;
 };
+
+// LockRecord::readSpanMs of a read sent at `sent` and answered by `replied`.
+inline std::uint16_t readSpanMs(SteadyClock::time_point sent, SteadyClock::time_point replied) {
+    const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(replied - sent).count();
+    return static_cast<std::uint16_t>(std::clamp<std::int64_t>(ms, 0, 0xffff));
+}
 
 // A record a watcher's table and a view share (LockTable::share): immutable once shared.
 using SharedLockRecord = std::shared_ptr<const LockRecord>;

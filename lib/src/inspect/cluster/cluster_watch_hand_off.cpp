@@ -34,7 +34,9 @@ void readAsked(ClusterRouter& router, const Redirection& to, const std::string& 
     const bool string = known->type == ValueType::String;
     std::vector<std::vector<std::string>> reads{{"ASKING"}, {"PTTL", key}};
     if (string) reads.insert(reads.end(), {{"ASKING"}, {"GET", key}});
+    const auto sent = SteadyClock::now();
     auto replies = router.connectionToNode(to.host, to.port).pipeline(reads);
+    const auto replied = SteadyClock::now();
     const Reply& pttl = replies[1];
     if (pttl.isError()) return;  // moved on again meanwhile: the next round reads it
     if (pttl.integer() == -2) {
@@ -43,7 +45,8 @@ void readAsked(ClusterRouter& router, const Redirection& to, const std::string& 
     }
     LockRecord fresh = *known;
     fresh.pttlMs = pttl.integer();
-    fresh.observedAt = SteadyClock::now();
+    fresh.observedAt = sent;  // like every reading: stamped when sent, with its span
+    fresh.readSpanMs = readSpanMs(sent, replied);
     if (string && replies[3].view().isString()) {
         const std::string_view value = replies[3].text();
         if (!fresh.truncated && value != fresh.token) {  // another holder since the last read
