@@ -8,11 +8,11 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/lock_scripts.h"
-#include "lockscope/proxy/loopback_proxy.h"
-#include "redis_fixture.h"
+#include "proxied_redis_test.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
+using lockscope::testing::ProxiedRedisTest;
 using lockscope::testing::RedisTest;
 
 namespace {
@@ -21,26 +21,11 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-class FaultTest : public RedisTest {
+class FaultTest : public ProxiedRedisTest {
   protected:
-    void SetUp() override {
-        RedisTest::SetUp();
-        proxy_ = std::make_unique<LoopbackProxy>(endpoint());
-    }
-    void TearDown() override {
-        proxy_.reset();
-        RedisTest::TearDown();
-    }
-    LoopbackProxy& proxy() { return *proxy_; }
-    Connection viaProxy(const ConnectionOptions& options = {}) {
-        return Connection::open(proxy_->endpoint(), options);
-    }
     std::string value(const std::string& key) {
         return std::string(observer().command({"GET", key}).text());
     }
-
-  private:
-    std::unique_ptr<LoopbackProxy> proxy_;
 };
 
 using Clock = std::chrono::steady_clock;

@@ -5,42 +5,31 @@
 
 #include "lockscope/errors.h"
 #include "lockscope/lock_scripts.h"
-#include "lockscope/proxy/loopback_proxy.h"
 #include "lockscope/redis_lock.h"
-#include "redis_fixture.h"
+#include "proxied_redis_test.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
-using lockscope::testing::RedisTest;
+using lockscope::testing::ProxiedRedisTest;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-class LostReplyTest : public RedisTest {
+class LostReplyTest : public ProxiedRedisTest {
   protected:
     void SetUp() override {
-        RedisTest::SetUp();
-        proxy_ = std::make_unique<LoopbackProxy>(endpoint());
+        ProxiedRedisTest::SetUp();
         // As on any server that served a lock before: the EVALSHA whose reply is lost is
         // the one that runs (a NOSCRIPT answer would mean nothing ran).
         observer().command({"SCRIPT", "LOAD", scripts::acquireOrRenew().source()});
         observer().command({"SCRIPT", "LOAD", scripts::release().source()});
     }
-    void TearDown() override {
-        proxy_.reset();
-        RedisTest::TearDown();
-    }
-    LoopbackProxy& proxy() { return *proxy_; }
     RedisLock lockViaProxy(const std::string& name) {
-        return RedisLock(Connection::open(proxy_->endpoint(), {.commandTimeout = 1s}), name,
-                         {.ttl = 10'000ms});
+        return RedisLock(viaProxy({.commandTimeout = 1s}), name, {.ttl = 10'000ms});
     }
     std::string value(const std::string& key) {
         return std::string(observer().command({"GET", key}).text());
     }
-
-  private:
-    std::unique_ptr<LoopbackProxy> proxy_;
 };
 
 }  // namespace

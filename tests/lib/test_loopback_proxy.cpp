@@ -5,34 +5,20 @@
 #include <thread>
 
 #include "lockscope/errors.h"
-#include "lockscope/proxy/loopback_proxy.h"
-#include "redis_fixture.h"
+#include "proxied_redis_test.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
-using lockscope::testing::RedisTest;
+using lockscope::testing::ProxiedRedisTest;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
-class ProxyTest : public RedisTest {
+class ProxyTest : public ProxiedRedisTest {
   protected:
-    void SetUp() override {
-        RedisTest::SetUp();
-        proxy_ = std::make_unique<LoopbackProxy>(endpoint());
-    }
-    void TearDown() override {
-        proxy_.reset();
-        RedisTest::TearDown();
-    }
-    LoopbackProxy& proxy() { return *proxy_; }
     Connection viaProxy(std::chrono::milliseconds timeout = 2s) {
-        return Connection::open(proxy_->endpoint(),
-                                {.connectTimeout = timeout, .commandTimeout = timeout});
+        return ProxiedRedisTest::viaProxy({.connectTimeout = timeout, .commandTimeout = timeout});
     }
-
-  private:
-    std::unique_ptr<LoopbackProxy> proxy_;
 };
 
 }  // namespace

@@ -10,8 +10,7 @@
 #include <vector>
 
 #include "lockscope/errors.h"
-#include "lockscope/proxy/loopback_proxy.h"
-#include "redis_fixture.h"
+#include "proxied_redis_test.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
@@ -20,23 +19,8 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-class PipelineDeadline : public lockscope::testing::RedisTest {
+class PipelineDeadline : public lockscope::testing::ProxiedRedisTest {
   protected:
-    void SetUp() override {
-        RedisTest::SetUp();
-        proxy_ = std::make_unique<LoopbackProxy>(endpoint());
-    }
-    void TearDown() override {
-        proxy_.reset();
-        RedisTest::TearDown();
-    }
-    LoopbackProxy& proxy() { return *proxy_; }
-    Connection viaProxy(const ConnectionOptions& options) {
-        return Connection::open(proxy_->endpoint(), options);
-    }
-
-  private:
-    std::unique_ptr<LoopbackProxy> proxy_;
 };
 
 std::vector<std::vector<std::string>> pttls(int count) {

@@ -11,12 +11,11 @@
 
 #include "core/transport/resp_frames.h"
 #include "lockscope/errors.h"
-#include "lockscope/proxy/loopback_proxy.h"
-#include "redis_fixture.h"
+#include "proxied_redis_test.h"
 
 using namespace lockscope;
 using namespace std::chrono_literals;
-using lockscope::testing::RedisTest;
+using lockscope::testing::ProxiedRedisTest;
 
 namespace {
 
@@ -26,25 +25,13 @@ bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }
 
-class ReplyShapeTest : public RedisTest {
+class ReplyShapeTest : public ProxiedRedisTest {
   protected:
     void SetUp() override {
-        RedisTest::SetUp();
+        ProxiedRedisTest::SetUp();
         observer().command({"SET", "lock:{a}", "tok-a", "PX", "540000"});
         observer().command({"SET", "lock:{b}", "tok-b", "PX", "540000"});
-        proxy_ = std::make_unique<LoopbackProxy>(endpoint());
     }
-    void TearDown() override {
-        proxy_.reset();
-        RedisTest::TearDown();
-    }
-    LoopbackProxy& proxy() { return *proxy_; }
-    Connection viaProxy(const ConnectionOptions& options = {}) {
-        return Connection::open(proxy_->endpoint(), options);
-    }
-
-  private:
-    std::unique_ptr<LoopbackProxy> proxy_;
 };
 
 // Each of these, as PTTL's answer, is no PTTL answer.
