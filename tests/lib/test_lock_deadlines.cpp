@@ -22,9 +22,14 @@ void cacheAcquireScript(Connection& observer) {
 }
 
 // Polls until the key no longer holds `token` (the background clean-up ran) or 5 s passed.
-bool ghostGone(Connection& observer, const std::string& key, const std::string& token) {
+// It asks on a connection opened after the server resumed: the server accepts it after the
+// ones the stalled attempts left in its backlog, so it reads the GET after their acquires.
+// An older connection's GET can be read before them, find the key still free and pass a
+// ghost that is yet to be set (seen under load: 4 runs in 40 then found the lock busy).
+bool ghostGone(const Endpoint& server, const std::string& key, const std::string& token) {
+    Connection checker = Connection::open(server);
     for (int i = 0; i < 500; ++i) {
-        if (observer.command({"GET", key}).text() != token) return true;
+        if (checker.command({"GET", key}).text() != token) return true;
         std::this_thread::sleep_for(10ms);
     }
     return false;
@@ -47,7 +52,7 @@ TEST_F(RedisTest, TryLockForReturnsFalseByItsDeadlineOnAStalledServerAndLeavesNo
     EXPECT_FALSE(got);
     EXPECT_GE(took, 900ms);
     EXPECT_LT(took, 1300ms) << "the stalled server stretched the deadline";
-    EXPECT_TRUE(ghostGone(observer(), lock.key(), token))
+    EXPECT_TRUE(ghostGone(endpoint(), lock.key(), token))
         << "the acquire that ran when the server resumed left our token in the key";
     EXPECT_NE(lock.token(), token) << "a later acquire must not pass for the abandoned one";
     EXPECT_TRUE(lock.try_lock()) << "the lock is free again, for us too";
@@ -66,7 +71,7 @@ TEST_F(RedisTest, TryLockIsOneAttemptWithinOneCommandTimeout) {
     server().resume();
     EXPECT_FALSE(got);
     EXPECT_LT(took, 500ms) << "the lost-reply retry must share the one command timeout";
-    EXPECT_TRUE(ghostGone(observer(), lock.key(), token));
+    EXPECT_TRUE(ghostGone(endpoint(), lock.key(), token));
 }
 
 // hold() and acquire(deadline) keep their documented error (the last I/O error at the
@@ -81,7 +86,7 @@ TEST_F(RedisTest, HoldGivesUpByItsDeadlineOnAStalledServer) {
     auto took = Clock::now() - start;
     server().resume();
     EXPECT_LT(took, 800ms);
-    EXPECT_TRUE(ghostGone(observer(), lock.key(), token));
+    EXPECT_TRUE(ghostGone(endpoint(), lock.key(), token));
     auto held = lock.hold(Clock::now() + 2s);
     EXPECT_TRUE(held) << "after the clean-up the lock is ours to take";
 }
