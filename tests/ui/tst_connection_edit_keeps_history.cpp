@@ -1,7 +1,8 @@
 // Issue 32: editing an open connection's budget or name (anything that leaves where its watch
-// connects alone) applies to the running watch, so its rows keep their history: the first
-// seen time and the renewals. An edit of the address reconnects and says so. Against real
-// redis-servers, through the real Edit dialog of the real window.
+// connects alone), or a watch option of the Settings menu, applies to the running watch, so its
+// rows keep their history: the first seen time and the renewals. An edit of the address reconnects
+// and says so. Against real redis-servers, through the real Edit dialog of the real window.
+#include <QAction>
 #include <QApplication>
 #include <QDoubleSpinBox>
 #include <QLineEdit>
@@ -105,6 +106,48 @@ class ConnectionEditTest : public QObject {
         QCOMPARE(renewalsSeen(w, server), 2u);
         QCOMPARE(w.hub()->profile(profile.id)->maxLoad, 0.125);
         QVERIFY(testing::saveScreenshot(&w, QStringLiteral("edit-keeps-history")));
+    }
+
+    // The Settings menu's watch options reach the running watch too: before, each change
+    // reopened every connection and the rows started over.
+    void aSettingsChangeKeepsTheRowsHistory() {
+        LocalRedisServer server;
+        Connection redis = Connection::open(server.endpoint());
+        redis.command({"SET", kKey.toStdString(), "worker-1", "PX", "20000"});
+        redis.command({"RPUSH", "lock:waiters", "job-1", "job-2"});  // a list: no lock
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("settings.ini")), QSettings::IniFormat);
+        const ConnectionProfile profile =
+            ConnectionProfile::create(QStringLiteral("reports"), server.endpoint());
+        ProfileStore(settings).save({profile});
+        MainWindow w(settings);
+        w.resize(1280, 720);
+        w.show();
+        QTRY_VERIFY_WITH_TIMEOUT(reportLock(w, server) != nullptr, 15000);
+        redis.command({"SET", kKey.toStdString(), "worker-1", "PX", "60000"});
+        QTRY_COMPARE_WITH_TIMEOUT(renewalsSeen(w, server), 1u, 10000);
+        const auto firstSeen = reportLock(w, server)->firstSeen;
+        const LockTableModel& model = *w.inspector()->model();
+        const QString instance = QString::fromStdString(server.endpoint().display());
+        QCOMPARE(model.rowOf(instance, QStringLiteral("lock:waiters")), -1);
+
+        QAction* nonLocks = nullptr;
+        for (QAction* a : w.findChildren<QAction*>())
+            if (a->text() == QStringLiteral("Show non-lock keys")) nonLocks = a;
+        QVERIFY(nonLocks);
+        QSignalSpy closed(w.hub(), &ConnectionHub::instanceClosed);
+        nonLocks->trigger();  // on
+        QTRY_VERIFY_WITH_TIMEOUT(model.rowOf(instance, QStringLiteral("lock:waiters")) >= 0, 10000);
+        QCOMPARE(reportLock(w, server)->firstSeen, firstSeen);
+        QCOMPARE(renewalsSeen(w, server), 1u);
+        nonLocks->trigger();  // off again
+        QTRY_COMPARE_WITH_TIMEOUT(model.rowOf(instance, QStringLiteral("lock:waiters")), -1, 5000);
+        QTest::qWait(1000);  // rounds of the watch after the change
+        QCOMPARE(closed.count(), 0);
+        QCOMPARE(model.rowOf(instance, QStringLiteral("lock:waiters")), -1);
+        QVERIFY(reportLock(w, server) != nullptr);
+        QCOMPARE(reportLock(w, server)->firstSeen, firstSeen);
+        QCOMPARE(renewalsSeen(w, server), 1u);
     }
 
     void anAddressEditReconnectsAndSaysSo() {

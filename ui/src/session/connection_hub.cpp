@@ -187,18 +187,23 @@ void ConnectionHub::onWorkerState(const QString& id, const QString& instance, Co
     emit instanceStateChanged(instance, state);
 }
 
-void ConnectionHub::reopen(const QString& profileId, const inspect::WatchOptions& options,
-                           const QStringList& patterns) {
+void ConnectionHub::setPatterns(const QString& profileId, const QStringList& patterns) {
     auto it = sessions_.find(profileId);
     if (it == sessions_.end()) return;
     ConnectionProfile profile = it->profile;
-    if (!patterns.isEmpty()) {
-        profile.patterns = patterns;
-        open(profile, options);  // the same watch, its patterns changed
-        return;
+    profile.patterns = patterns;
+    applyLiveEdit(*it, profile);
+}
+
+void ConnectionHub::setWatchOptions(const inspect::WatchOptions& options) {
+    const inspect::WatchJudging judging{.includeNonLocks = options.includeNonLocks,
+                                        .heldTooLong = options.doctor.heldTooLong};
+    for (Session& s : sessions_) {
+        s.options = options;  // the session's next worker starts with them
+        ConnectionWorker* w = s.worker;
+        QMetaObject::invokeMethod(
+            w, [w, judging] { w->setJudging(judging); }, Qt::QueuedConnection);
     }
-    close(profileId);  // new watch options: a new engine
-    open(profile, options);
 }
 
 void ConnectionHub::close(const QString& profileId) {

@@ -25,10 +25,12 @@ class ConnectionHub : public QObject {
     // and says so (reconnectingForEdit).
     void open(const ConnectionProfile& profile, const inspect::WatchOptions& options = {});
     void close(const QString& profileId);
-    // Opens an open session again with new watch options, and new patterns when given
-    // (same profile otherwise, and the password it was opened with).
-    void reopen(const QString& profileId, const inspect::WatchOptions& options,
-                const QStringList& patterns = {});
+    // New patterns for an open session's running watch (same profile otherwise, and the
+    // password it was opened with); the rows keep their history.
+    void setPatterns(const QString& profileId, const QStringList& patterns);
+    // New watch options (the Settings: ordinary keys shown, the held-too-long warning) for
+    // every open session's running watch: the rows keep their history (issue 32).
+    void setWatchOptions(const inspect::WatchOptions& options);
     void closeAll();
     bool isOpen(const QString& profileId) const { return sessions_.contains(profileId); }
     // The name of an open session's connection, or of a cluster node's ("orders · host:port").

@@ -80,6 +80,8 @@ class ConnectionWorker : public QObject {
     void setPatterns(const QStringList& patterns);
     // The load budget of every node's watch, at once (an edited connection); the rows stay.
     void setBudget(double share);
+    // The Settings' watch options on every node's watch, at once; the rows keep their history.
+    void setJudging(const lockscope::inspect::WatchJudging& judging);
     // Whether actions may write (an edited connection): the next action connects accordingly.
     void setReadOnly(bool readOnly);
     // Safe actions; the result arrives as actionFinished.

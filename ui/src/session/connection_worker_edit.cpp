@@ -1,6 +1,6 @@
 // An edited connection applied to ConnectionWorker's running watch (connection_hub_edit.h):
-// the patterns, the load budget and read-only change without a new watch, so the rows keep
-// their history (first seen, renewals, handoffs).
+// the patterns, the load budget, read-only and the Settings' watch options change without a
+// new watch, so the rows keep their history (first seen, renewals, handoffs).
 
 #include "lockscope/errors.h"
 #include "session/connection_worker.h"
@@ -29,6 +29,14 @@ void ConnectionWorker::setBudget(double share) {
     } catch (const Error& e) {
         logNote(tr("load budget not changed: %1").arg(QString::fromStdString(e.what())));
     }
+}
+
+void ConnectionWorker::setJudging(const inspect::WatchJudging& judging) {
+    options_.includeNonLocks = judging.includeNonLocks;  // a reopened engine judges so too
+    options_.doctor.heldTooLong = judging.heldTooLong;
+    if (!engine_ || !opened_) return;
+    deliver(engine_->setJudging(judging));
+    scheduleNext(0);  // ordinary keys now shown come with the next round's rescan
 }
 
 void ConnectionWorker::setReadOnly(bool readOnly) {

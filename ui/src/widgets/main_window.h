@@ -77,7 +77,7 @@ class MainWindow : public QMainWindow {
     DiscoverDialog* discoverLocks(const QString& profileId = {});
     void addPatterns(const QString& profileId, const QStringList& patterns);
     void connectSavedOnStart();
-    void reopenAll();
+    void applyWatchOptions();
     void showAbout();
     // Opens a .lockscope scenario file on the Teaching tab (false: the panel says why).
     bool openScenario(const QString& path);

@@ -132,7 +132,7 @@ void MainWindow::buildSettingsMenu() {
            "as locks otherwise)"));
     connect(nonLocks, &QAction::toggled, this, [this](bool on) {
         settings_.setValue("inspector/showNonLockKeys", on);
-        reopenAll();
+        applyWatchOptions();
     });
     menu->addAction(tr("Warn when a lock is renewed for longer than…"), this, [this] {
         bool ok = false;
@@ -143,7 +143,7 @@ void MainWindow::buildSettingsMenu() {
             heldTooLongMinutes(), 1, 7 * 24 * 60, 5, &ok);
         if (!ok) return;
         settings_.setValue("doctor/heldTooLongMinutes", minutes);
-        reopenAll();
+        applyWatchOptions();
         statusBar()->showMessage(tr("Renewal warning after %1 min").arg(minutes), 6000);
     });
 }

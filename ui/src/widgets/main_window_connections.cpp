@@ -98,16 +98,15 @@ void MainWindow::addPatterns(const QString& id, const QStringList& patterns) {
         if (!p.patterns.contains(pattern)) p.patterns << pattern;
     sidebar_->updateProfile(p);
     if (!p.isSandbox) saveProfiles();
-    // Reopened with the new patterns; the history of the locks it already watched stays.
-    if (hub_->isOpen(id)) hub_->reopen(id, watchOptions(), p.patterns);
+    // The running watch takes the new patterns; the history of the locks it watched stays.
+    hub_->setPatterns(id, p.patterns);
     statusBar()->showMessage(
         tr("%1 now watches %2").arg(p.name, p.patterns.join(QStringLiteral(", "))), 6000);
 }
 
-void MainWindow::reopenAll() {
-    // New watch options take effect on a reopened watch, which keeps the locks' history.
-    for (const ConnectionProfile& p : sidebar_->profiles())
-        if (hub_->isOpen(p.id)) hub_->reopen(p.id, watchOptions());
+void MainWindow::applyWatchOptions() {
+    // The running watches take them; the locks keep their history.
+    hub_->setWatchOptions(watchOptions());
 }
 
 void MainWindow::connectSavedOnStart() {

@@ -63,6 +63,13 @@ struct WatchOptions {
     bool handOffRedirects = false;
 };
 
+// What an operator may change on a running watch without losing its history (the window's
+// Settings): whether ordinary keys are kept, and when a renewed lock is held too long.
+struct WatchJudging {
+    bool includeNonLocks = false;
+    std::chrono::milliseconds heldTooLong{std::chrono::minutes(30)};
+};
+
 // What a watch knew when its connection was lost, for the watch on the next connection: the
 // locks last seen (a rescan then removes the ones that are gone) and the server's run_id
 // (a different one means the server restarted).
@@ -116,6 +123,11 @@ class LockWatch {
     void setFocus(std::vector<std::string> keys) { policy_.setFocus(std::move(keys)); }
     // Changes the steady-state budget, (0, 1]; throws InvalidArgumentError otherwise.
     void setBudget(double share) { policy_.setBudget(share); }
+    // New judging rules, the table and its history kept (lock_watch_judging.cpp). Returns
+    // what a view must change now: the records whose findings moved, and the ordinary keys
+    // dropped when they are no longer kept. Ordinary keys now kept come with the next rescan,
+    // which this requests.
+    WatchUpdate setJudging(const WatchJudging& judging);
     // Commands per second and server-time share used over the last 10 s, with the budget.
     LoadFigures load() const { return meter_.figures(SteadyClock::now(), policy_.budget()); }
     // Reads made for this watch between its steps (the holder liveness reads, on its

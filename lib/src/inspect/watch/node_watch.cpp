@@ -265,6 +265,13 @@ void NodeWatch::setBudget(double share) {
     if (watch_) watch_->setBudget(share);
 }
 
+std::optional<WatchUpdate> NodeWatch::setJudging(const WatchJudging& judging) {
+    setup_.watch.includeNonLocks = judging.includeNonLocks;
+    setup_.watch.doctor.heldTooLong = judging.heldTooLong;
+    if (!watch_) return std::nullopt;
+    return watch_->setJudging(judging);
+}
+
 WatchedNode NodeWatch::view() const {
     WatchedNode v;
     v.name = setup_.name;

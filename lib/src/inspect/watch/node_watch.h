@@ -61,6 +61,8 @@ class NodeWatch {
     void setPatterns(const std::vector<std::string>& patterns);
     // The watch's load budget now and the next watch's (ServerWatch::setBudget checked it).
     void setBudget(double share);
+    // The watch's judging now and the next watch's: what a view must change (none unopened).
+    std::optional<WatchUpdate> setJudging(const WatchJudging& judging);
 
     const std::string& name() const { return setup_.name; }
     const Endpoint& primary() const { return setup_.primary; }

@@ -289,6 +289,21 @@ void ServerWatch::setBudget(double share) {
     options_.watch.budget = share;
 }
 
+std::vector<WatchEvent> ServerWatch::setJudging(const WatchJudging& judging) {
+    const bool rescan = judging.includeNonLocks && !options_.watch.includeNonLocks;
+    options_.watch.includeNonLocks = judging.includeNonLocks;
+    options_.watch.doctor.heldTooLong = judging.heldTooLong;
+    std::vector<std::optional<WatchUpdate>> updates;
+    for (auto& w : impl_->nodes) {
+        auto u = w.node->setJudging(judging);
+        updates.push_back(u && anyRows(*u) ? std::move(u) : std::nullopt);
+    }
+    std::vector<WatchEvent> events;
+    impl_->reportRows(updates, events);
+    if (rescan) impl_->nextRound = {};
+    return events;
+}
+
 std::vector<WatchedNode> ServerWatch::nodes() const {
     std::vector<WatchedNode> out;
     for (const auto& w : impl_->nodes) out.push_back(w.node->view());

@@ -98,6 +98,11 @@ class ServerWatch {
     // later; the rows and their history stay. Throws InvalidArgumentError outside (0, 1],
     // changing nothing.
     void setBudget(double share);
+    // New judging rules for every node's watch at once, kept by the watches a node opens
+    // later; the rows and their history stay. The events carry what a view must change now
+    // (findings that moved, ordinary keys dropped); ordinary keys now kept come with the next
+    // round's rescan.
+    std::vector<WatchEvent> setJudging(const WatchJudging& judging);
 
     std::vector<WatchedNode> nodes() const;
     // The watch of the node named `node` (WatchedNode::name), null when none or not connected
