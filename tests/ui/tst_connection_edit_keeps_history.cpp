@@ -185,6 +185,33 @@ class ConnectionEditTest : public QObject {
         QTRY_VERIFY(w.statusBar()->currentMessage().contains(
             QStringLiteral("reconnected, as the address changed")));
     }
+
+    // A connection named by its address (none typed) is named by the new one after an edit.
+    void anUnnamedConnectionIsNamedByItsNewAddress() {
+        LocalRedisServer before, after;
+        QTemporaryDir dir;
+        QSettings settings(dir.filePath(QStringLiteral("unnamed.ini")), QSettings::IniFormat);
+        const QString oldUrl = QString::fromStdString(before.endpoint().display());
+        const QString newUrl = QString::fromStdString(after.endpoint().display());
+        const ConnectionProfile profile = ConnectionProfile::create(oldUrl, before.endpoint());
+        ProfileStore(settings).save({profile});
+        MainWindow w(settings);
+        w.show();
+        QTRY_VERIFY(w.hub()->isOpen(profile.id));
+        editThroughDialog(w, profile.id, [&](ConnectionDialog& dialog) {
+            QCOMPARE(dialog.nameEdit()->text(), oldUrl);
+            dialog.urlEdit()->selectAll();
+            QTest::keyClicks(dialog.urlEdit(), newUrl);
+        });
+        QTRY_COMPARE(w.hub()->nameOf(profile.id), newUrl);
+        // A name the operator gave stays through the same edit.
+        editThroughDialog(w, profile.id, [&](ConnectionDialog& dialog) {
+            dialog.nameEdit()->setText(QStringLiteral("orders"));
+            dialog.urlEdit()->selectAll();
+            QTest::keyClicks(dialog.urlEdit(), oldUrl);
+        });
+        QTRY_COMPARE(w.hub()->nameOf(profile.id), QStringLiteral("orders"));
+    }
 };
 
 QTEST_MAIN(ConnectionEditTest)

@@ -192,7 +192,6 @@ void ConnectionDialog::setKnownGroups(const QStringList& groups) {
 
 ConnectionProfile ConnectionDialog::profile() const {
     ConnectionProfile p = base_;
-    p.name = name_->text().trimmed().isEmpty() ? p.displayUrl() : name_->text().trimmed();
     p.group = group_->currentText().trimmed();
     if (p.endpoint.unixPath.empty()) {
         p.endpoint.host = host_->text().trimmed().toStdString();
@@ -219,6 +218,10 @@ ConnectionProfile ConnectionDialog::profile() const {
     p.maxLoad = std::clamp(maxLoad_->value() / 100.0, 0.001, 1.0);
     p.clusterAddressing = parseClusterMap(nullptr);
     p.clusterAddressing.throughSeedHost = throughSeedHost_->isChecked();
+    // No name, or only the address the dialog opened with (what an unnamed connection is
+    // called): the address as edited. A moved connection kept its old address as its name.
+    const QString typed = name_->text().trimmed();
+    p.name = typed.isEmpty() || typed == base_.displayUrl() ? p.displayUrl() : typed;
     return p;
 }
 
