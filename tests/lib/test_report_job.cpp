@@ -49,6 +49,13 @@ JobResult runReportJob(const Endpoint& endpoint, FencedStore& store, std::atomic
     return result;
 }
 
+// Waits until some instance has taken the lock once (its fence counter exists), or 5 s.
+void waitForFirstAcquire(const Endpoint& endpoint) {
+    Connection c = Connection::open(endpoint);
+    for (int i = 0; i < 500 && c.command({"EXISTS", "fence:{report:daily}"}).integer() == 0; ++i)
+        std::this_thread::sleep_for(10ms);
+}
+
 }  // namespace
 
 TEST_F(RedisTest, GuideWorkedScenarioFixedVersion) {
@@ -60,8 +67,10 @@ TEST_F(RedisTest, GuideWorkedScenarioFixedVersion) {
         std::vector<std::jthread> instances;
         for (int i = 0; i < 3; ++i) {
             instances.emplace_back([&, i] {
-                // Staggered triggers, instance 0 first. Scaled: under ThreadSanitizer opening
-                // a connection can take longer than 30 ms, and instance 0 came third.
+                // Staggered triggers, instance 0 first: the others start once it holds the
+                // lock. A delay alone was not enough under the sanitizers on a loaded machine
+                // (opening a connection took longer than 30 ms, and instance 0 came third).
+                if (i > 0) waitForFirstAcquire(endpoint());
                 std::this_thread::sleep_for(scaled(30ms) * i);
                 results[i] = runReportJob(endpoint(), store, emails, i, i == 0 ? 1 : -1);
             });
