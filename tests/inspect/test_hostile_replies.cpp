@@ -16,6 +16,7 @@
 
 #include "cli_runner.h"
 #include "lockscope/proxy/loopback_proxy.h"
+#include "sanitizer_time.h"
 
 using namespace lockscope;
 using namespace lockscope::testing;
@@ -185,7 +186,7 @@ TEST_F(HostileReplySweep, EveryReplyFaultGivesTheTruthOrAnErrorAndNeverHangs) {
     EXPECT_TRUE(wrong.empty()) << wrong.size() << " of " << runs << " runs gave a wrong result";
     for (const char* needed : {"SCAN", "MGET", "PTTL", "TYPE", "HLEN", "HSCAN", "INFO"})
         EXPECT_TRUE(fired.count(needed)) << needed << " was never read, so never faulted";
-    EXPECT_LT(took, 60s);
+    EXPECT_LT(took, scaled(60s));
     std::printf(
         "hostile-reply sweep: %d runs, %d exited non-zero with a reason, %zu wrong, %.1f s\n", runs,
         failedClearly, wrong.size(), std::chrono::duration<double>(took).count());
