@@ -10,6 +10,7 @@
 #endif
 
 #include "models/lock_table_model.h"
+#include "support/handover_credit.h"
 #include "support/tsan_handover.h"
 
 namespace lockscope::ui {
@@ -30,7 +31,9 @@ void LockRowFeed::onLocksChanged(const QString& instance,
     takeOver(changed.constData());
     for (const auto& r : changed) takeOver(r.get());
     takeOver(removed.constData());
+    held_[instance] += handoverRowUnits(changed.size(), removed.size());
     pending_.add(instance, changed, removed);
+    settle(instance);  // the batch itself, and the waiting records it replaced
     // A scan's stream is gathered for 100 ms (fewer slices and re-sorts); a steady-state
     // update (a renewal, a row on screen re-read) is shown at once: those 100 ms were a
     // tenth of the second a change on screen may take (issue 18).
@@ -45,6 +48,7 @@ void LockRowFeed::onLocksChanged(const QString& instance,
 void LockRowFeed::onServerEmptied(const QString& instance) {
     // Updates still pending are about the old server, and the rows go in one model reset.
     pending_.drop(instance);
+    settle(instance);
     history_.vanishedAll(instance);
     emit instanceLeaving(instance);
     model_.removeRowsOf(instance);
@@ -60,6 +64,7 @@ void LockRowFeed::onLocksMoved(const QString& from, const QString& to,
     for (const auto& r : records) keys << QString::fromStdString(r.key);
     // What the old node's worker sent before it gave them up would bring the rows back there.
     pending_.forgetKeys(from, keys);
+    settle(from);
     for (const QString& key : keys)
         history_.move(LockTableModel::rowKey(from, key), LockTableModel::rowKey(to, key));
     emit rowsMoving(from, to, keys);
@@ -73,12 +78,14 @@ void LockRowFeed::onLocksMoved(const QString& from, const QString& to,
 
 void LockRowFeed::onInstanceClosed(const QString& instance) {
     pending_.drop(instance);
+    settle(instance);
     model_.removeInstance(instance);
 }
 
 void LockRowFeed::applyRemovalsNow(const QString& instance) {
     const QStringList removed = pending_.takeRemovals(instance);
     if (!removed.isEmpty()) applyUpdate(instance, {}, removed);
+    settle(instance);
 }
 
 void LockRowFeed::onScanStarted() {
@@ -170,6 +177,7 @@ void LockRowFeed::applyPending() {
     } else if (!pending_.isEmpty()) {
         const PendingLockUpdates::Slice slice = pending_.take(kSlice);
         applyUpdate(slice.instance, slice.records, slice.removed);
+        settle(slice.instance);
     }
     // Through a timer, not a posted call: posted calls run back to back before timers and
     // repaints get their turn, which would make the slices one long stall again.
@@ -177,6 +185,18 @@ void LockRowFeed::applyPending() {
         coalesce_.start(1);
     else if (std::exchange(trimWhenApplied_, false))
         releaseFreedMemory();
+}
+
+void LockRowFeed::settle(const QString& instance) {
+    auto it = held_.find(instance);
+    if (it == held_.end()) return;
+    const qint64 waiting = pending_.waitingUnits(instance);
+    const qint64 done = it->second - waiting;
+    if (waiting == 0)
+        held_.erase(it);
+    else
+        it->second = waiting;
+    if (done > 0) emit taken(instance, done);
 }
 
 void LockRowFeed::releaseFreedMemoryWhenApplied() {

@@ -64,11 +64,14 @@ QString toString(ConnectionState state) {
 
 ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
                                    std::shared_ptr<inspect::AuditLog> audit,
-                                   inspect::WatchOptions options)
+                                   inspect::WatchOptions options, const QString& instance)
     : profile_(std::move(profile)),
-      instance_(profile_.displayUrl()),
+      instance_(instance.isEmpty() ? profile_.displayUrl() : instance),
       audit_(std::move(audit)),
       options_(std::move(options)) {
+    // The records carry it from the scan on: the window keeps the watch's own records, and a
+    // record named otherwise would be copied for its row (LockTableModel::ownedBy).
+    options_.scan.instanceName = instance_.toStdString();
     options_.budget = profile_.maxLoad;
     options_.scan.patterns.clear();
     for (const QString& p : profile_.patterns) options_.scan.patterns.push_back(p.toStdString());
