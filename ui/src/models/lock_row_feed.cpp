@@ -161,12 +161,14 @@ void LockRowFeed::reserveHistory() {
 
 void LockRowFeed::applyPending() {
     // A rescan of a large keyspace delivers tens of thousands of records per interval.
-    // Applying them a slice at a time, yielding to the event loop in between, keeps every
+    // Applying them slices at a time, yielding to the event loop in between, keeps every
     // stall of the window short; the rest follows on the next turn of the loop. A turn does
-    // one piece of work: a slice, or the re-sort of the rows slices moved, never both (each
-    // is tens of milliseconds at a million rows); while a backlog lasts, the re-sort comes
-    // every 100 ms, so rows stream in already in order.
+    // one kind of work: slices for up to 8 ms (fifty connections' few records each go in one
+    // turn, not one turn per connection), or the re-sort of the rows slices moved, never
+    // both (a slice or a re-sort is tens of milliseconds at a million rows); while a backlog
+    // lasts, the re-sort comes every 100 ms, so rows stream in already in order.
     constexpr qsizetype kSlice = 2000;
+    constexpr qint64 kTurnMs = 8;
     constexpr qint64 kResortEveryMs = 100;
     const bool resortDue =
         model_.resortWaiting() &&
@@ -175,9 +177,13 @@ void LockRowFeed::applyPending() {
         model_.resortNow();
         sinceResort_.start();
     } else if (!pending_.isEmpty()) {
-        const PendingLockUpdates::Slice slice = pending_.take(kSlice);
-        applyUpdate(slice.instance, slice.records, slice.removed);
-        settle(slice.instance);
+        QElapsedTimer turn;
+        turn.start();
+        do {
+            const PendingLockUpdates::Slice slice = pending_.take(kSlice);
+            applyUpdate(slice.instance, slice.records, slice.removed);
+            settle(slice.instance);
+        } while (!pending_.isEmpty() && turn.elapsed() < kTurnMs);
     }
     // Through a timer, not a posted call: posted calls run back to back before timers and
     // repaints get their turn, which would make the slices one long stall again.

@@ -7,6 +7,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
 #include "session/lock_companions.h"
+#include "support/thread_share.h"
 
 namespace lockscope::ui {
 namespace {
@@ -124,6 +125,7 @@ void ConnectionWorker::reportLoad() {
 }
 
 void ConnectionWorker::start() {
+    yieldToTheGuiThread();  // the window answers first (thread_share.h)
     stepTimer_ = new QTimer(this);
     stepTimer_->setSingleShot(true);
     connect(stepTimer_, &QTimer::timeout, this, &ConnectionWorker::idle);
