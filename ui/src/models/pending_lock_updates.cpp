@@ -100,7 +100,7 @@ qsizetype PendingLockUpdates::waitingRecords() const {
 qsizetype PendingLockUpdates::waitingUnits(const QString& instance) const {
     auto it = queues_.find(instance);
     if (it == queues_.end()) return 0;
-    return qsizetype(it->second.waiting.size() + it->second.removedKeys.size());
+    return qsizetype(it->second.waiting.size()) + qsizetype(it->second.removedKeys.size());
 }
 
 PendingLockUpdates::Slice PendingLockUpdates::take(qsizetype atMost) {
