@@ -9,8 +9,7 @@ void feedRowsFrom(ConnectionHub& hub, LockRowFeed& feed) {
     QObject::connect(&hub, &ConnectionHub::locksChanged, &feed, &LockRowFeed::onLocksChanged);
     QObject::connect(&hub, &ConnectionHub::serverEmptied, &feed, &LockRowFeed::onServerEmptied);
     QObject::connect(&hub, &ConnectionHub::locksMoved, &feed, &LockRowFeed::onLocksMoved);
-    QObject::connect(&hub, &ConnectionHub::instanceClosed, &feed,
-                     &LockRowFeed::onInstanceClosed);
+    QObject::connect(&hub, &ConnectionHub::instanceClosed, &feed, &LockRowFeed::onInstanceClosed);
     QObject::connect(&hub, &ConnectionHub::scanStarted, &feed, &LockRowFeed::onScanStarted);
     QObject::connect(&hub, &ConnectionHub::scanFinished, &feed,
                      [&feed](const QString&, bool cancelled) { feed.onScanFinished(cancelled); });
