@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <chrono>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string_view>
 #include <unordered_set>
 #include <utility>
@@ -19,11 +21,21 @@ LivenessOptions forWatching(LivenessOptions o) {
     return o;
 }
 
+// The same `since`, as a front end shows it (to the second). Each look converts the steady
+// instant a holder was first seen to wall time anew (wallTimeOf), a few microseconds off the
+// last look's: compared exactly, every renewed lock of a watch was news at every turn, and
+// fifty windows' connections re-sent thousands of untouched rows a second (issue 36).
+bool sameSince(const std::optional<WallClock::time_point>& a,
+               const std::optional<WallClock::time_point>& b) {
+    if (!a || !b) return a.has_value() == b.has_value();
+    return std::chrono::abs(*a - *b) < std::chrono::seconds(1);
+}
+
 // What a front end shows of a verdict: the verdict, since when, and which way each line
 // points. The lines' words change with every look ("renewed 3 s ago"); that is no news.
 bool sameStory(const HolderVerdict* a, const HolderVerdict* b) {
     if (!a || !b) return a == b;
-    if (a->verdict != b->verdict || a->since != b->since ||
+    if (a->verdict != b->verdict || !sameSince(a->since, b->since) ||
         a->evidence.size() != b->evidence.size())
         return false;
     for (std::size_t i = 0; i < a->evidence.size(); ++i)
