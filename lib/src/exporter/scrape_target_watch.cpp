@@ -8,6 +8,7 @@
 #include "lock_census_watches.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/server_facts.h"
+#include "watch_thread_priority.h"
 
 namespace lockscope::exporter {
 namespace {
@@ -109,6 +110,7 @@ void TargetWatch::run() {
             publishCensus(watches);
             nextCensus = SteadyClock::now() + options_.interval;
             if (first && watches.up()) returnFreeHeapToSystem();  // the first scan's batches
+            if (first) lowerThisWatchThreadPriority();  // steady state: the scrapes go first
         }
         if (waitOrStop(first && !firstCensusDone() ? kFirstCensusStep : step)) return;
     }
