@@ -101,6 +101,7 @@ void TargetWatch::run() {
                           {options_.target.canonical}, livenessFor(options_.interval));
     auto nextCensus = SteadyClock::now();
     const auto step = std::min(options_.interval, kMaxStep);
+    bool steady = false;
     for (;;) {
         watches.step(false);
         const bool first = !firstCensusDone();
@@ -110,7 +111,11 @@ void TargetWatch::run() {
             publishCensus(watches);
             nextCensus = SteadyClock::now() + options_.interval;
             if (first && watches.up()) returnFreeHeapToSystem();  // the first scan's batches
-            if (first) lowerThisWatchThreadPriority();  // steady state: the scrapes go first
+            // Steady state (a complete census out, not a down one): the scrapes go first.
+            if (!steady && watches.up() && watches.scanned()) {
+                lowerThisWatchThreadPriority();
+                steady = true;
+            }
         }
         if (waitOrStop(first && !firstCensusDone() ? kFirstCensusStep : step)) return;
     }
