@@ -1,6 +1,7 @@
 #include "lockscope/inspect/lock_table.h"
 
 #include <algorithm>
+#include <atomic>
 #include <iterator>
 
 namespace lockscope::inspect {
@@ -54,8 +55,14 @@ LockTable::LockTable(const LockTable& other) : changes_(other.changes_) {
     for (const auto& [key, entry] : other.records_) insertNew(*entry);
 }
 
+std::uint64_t LockTable::nextGeneration() {
+    static std::atomic<std::uint64_t> last{0};
+    return ++last;
+}
+
 LockTable& LockTable::operator=(const LockTable& other) {
     if (this != &other) {
+        touch();
         records_.clear();
         for (const auto& [key, entry] : other.records_) insertNew(*entry);
         changes_ = other.changes_;
@@ -97,9 +104,11 @@ const LockRecord& LockTable::merge(LockRecord fresh, bool& changed) {
     if (it == records_.end()) {
         fresh.firstPttlMs = fresh.leasePttlMs = fresh.pttlMs;
         changed = true;
+        touch();
         return insertNew(std::move(fresh));
     }
     changed = carryHistory(*it->second, fresh);
+    if (changed) touch();
     countChange(*it->second, fresh);
     // Nothing to show: a view's record stays as it is, counting down like the key.
     if (!changed && it->second.handedOut) return *it->second;
@@ -148,7 +157,9 @@ std::shared_ptr<const LockRecord> LockTable::share(std::string_view key) {
 }
 
 bool LockTable::remove(const std::string& key) {
-    return records_.erase(key) > 0;
+    if (records_.erase(key) == 0) return false;
+    touch();
+    return true;
 }
 
 std::vector<std::string> LockTable::keys() const {

@@ -83,6 +83,10 @@ class LockTable {
     std::size_t size() const { return records_.size(); }
     const LockRecord* find(std::string_view key) const;
     const ChangeCounts& changeCounts() const { return changes_; }
+    // Moves on whenever observe()/merge() report a change, a key comes or goes, or the table
+    // is replaced: what a watch derives from the whole table (its urgent keys) holds while
+    // this stays. Unique across tables: a table replaced never shows a number seen before.
+    std::uint64_t generation() const { return generation_; }
 
   private:
     // Inserts a record not yet in the table, keyed by a view of its key in the node.
@@ -93,8 +97,12 @@ class LockTable {
     // Counts what carryHistory() found between the old and the merged record.
     void countChange(const LockRecord& old, const LockRecord& merged);
 
+    static std::uint64_t nextGeneration();
+    void touch() { generation_ = nextGeneration(); }
+
     Records records_;
     ChangeCounts changes_;
+    std::uint64_t generation_ = nextGeneration();
 };
 
 }  // namespace lockscope::inspect
