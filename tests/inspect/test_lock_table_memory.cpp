@@ -75,7 +75,7 @@ TEST(LockTableMemory, ARecordHandedOutIsNeverChangedAgain) {
         EXPECT_EQ(key, entry->key);
         keys.emplace_back(key);
     }
-    EXPECT_EQ(keys, (std::vector<std::string>{kKey, "lock:other"}));
+    EXPECT_EQ(keys, (std::vector<std::string>{"lock:other", kKey}));
     // A record not handed out is changed in place.
     const LockRecord* other = table.find("lock:other");
     table.setFindings("lock:other", 0x2);
