@@ -37,9 +37,10 @@ class TableKey {
   public:
     explicit TableKey(const std::string& key) : bits_(reinterpret_cast<std::uintptr_t>(&key)) {}
     std::string_view view() const {
+        // NOLINTNEXTLINE(performance-no-int-to-ptr): a tagged pointer, the tag masked off
         return *reinterpret_cast<const std::string*>(bits_ & ~kHandedOut);
     }
-    operator std::string_view() const { return view(); }  // NOLINT(google-explicit-constructor)
+    operator std::string_view() const { return view(); }  // NOLINT: reads as its key
     bool starts_with(std::string_view prefix) const { return view().starts_with(prefix); }
     friend bool operator==(const TableKey& a, std::string_view b) { return a.view() == b; }
 
