@@ -1,7 +1,9 @@
 // The session layer without widgets: a ConnectionHub and its worker thread against a real
 // sandbox redis-server. Cancel is pressed on the GUI thread while the worker scans; the
 // ThreadSanitizer build (./scripts/test --tsan) runs this suite to check the hand-over.
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -82,6 +84,49 @@ class ConnectionHubTest : public QObject {
         hub.refreshAll();
         QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty() && !finished.last().at(1).toBool(), 60000);
         hub.closeAll();
+    }
+
+    void aConnectionsWatchYieldsTheCoresToTheGuiThread() {
+        // Fifty watch threads at the GUI thread's weight left it a fiftieth of a busy
+        // machine (issue 36): each connection's thread runs at a lower priority (a higher
+        // nice) than the GUI thread's, as `ps -L` or top's threads view shows it.
+        ConnectionHub hub(nullptr);
+        QSignalSpy started(&hub, &ConnectionHub::scanStarted);
+        open(hub);
+        QTRY_VERIFY_WITH_TIMEOUT(started.count() >= 1, 10000);
+        const QStringList workers = niceOfThreadsNamed(QStringLiteral("worker test"));
+        QCOMPARE(workers.size(), 1);
+        QVERIFY2(workers.first().toInt() > niceOfThisThread(),
+                 qPrintable(QStringLiteral("the worker's nice %1, the GUI thread's %2")
+                                .arg(workers.first())
+                                .arg(niceOfThisThread())));
+        hub.closeAll();
+    }
+
+  private:
+    // Field 19 of /proc/self/task/<tid>/stat: the thread's nice.
+    static QString niceOf(const QString& statPath) {
+        QFile stat(statPath);
+        if (!stat.open(QIODevice::ReadOnly)) return {};
+        const QString line = QString::fromUtf8(stat.readAll());
+        // After the command's closing parenthesis: state is field 3, nice is field 19.
+        const QStringList fields =
+            line.mid(line.lastIndexOf(QLatin1Char(')')) + 2).split(QLatin1Char(' '));
+        return fields.value(19 - 3);
+    }
+    static int niceOfThisThread() {
+        return niceOf(QStringLiteral("/proc/thread-self/stat")).toInt();
+    }
+    static QStringList niceOfThreadsNamed(const QString& name) {
+        QStringList nices;
+        const QDir tasks(QStringLiteral("/proc/self/task"));
+        for (const QString& tid : tasks.entryList(QDir::Dirs | QDir::NoDotAndDotDot)) {
+            QFile comm(tasks.filePath(tid + QStringLiteral("/comm")));
+            if (!comm.open(QIODevice::ReadOnly)) continue;
+            if (QString::fromUtf8(comm.readAll()).trimmed() != name) continue;
+            nices << niceOf(tasks.filePath(tid + QStringLiteral("/stat")));
+        }
+        return nices;
     }
 };
 

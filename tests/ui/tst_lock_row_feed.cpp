@@ -10,10 +10,12 @@
 #include <thread>
 
 #include "lockscope/connection.h"
+#include "lockscope/inspect/liveness/holder_verdict.h"
 #include "lockscope/sandbox/local_redis_server.h"
 #include "models/lock_row_feed.h"
 #include "models/lock_table_model.h"
 #include "session/connection_hub.h"
+#include "session/row_feed_wiring.h"
 
 using namespace lockscope;
 using namespace lockscope::ui;
@@ -104,18 +106,7 @@ class LockRowFeedTest : public QObject {
     std::unique_ptr<LockRowFeed> feed_;
 
     // Wired as LockInspectorView::connectFeed wires it.
-    void wire() {
-        connect(hub_.get(), &ConnectionHub::locksChanged, feed_.get(),
-                &LockRowFeed::onLocksChanged);
-        connect(hub_.get(), &ConnectionHub::serverEmptied, feed_.get(),
-                &LockRowFeed::onServerEmptied);
-        connect(hub_.get(), &ConnectionHub::locksMoved, feed_.get(), &LockRowFeed::onLocksMoved);
-        connect(hub_.get(), &ConnectionHub::instanceClosed, feed_.get(),
-                &LockRowFeed::onInstanceClosed);
-        connect(hub_.get(), &ConnectionHub::scanStarted, feed_.get(), &LockRowFeed::onScanStarted);
-        connect(hub_.get(), &ConnectionHub::scanFinished, feed_.get(),
-                [this](const QString&, bool cancelled) { feed_->onScanFinished(cancelled); });
-    }
+    void wire() { feedRowsFrom(*hub_, *feed_); }
 
     // The model shows exactly the server's locks, each once.
     bool showsExactlyTheServer(QString* why) {
@@ -238,6 +229,57 @@ class LockRowFeedTest : public QObject {
             }(),
             30000);
         QCOMPARE(model_->rowCount(), kChurned);
+    }
+
+    void twoConnectionsToOneServerKeepTheirOwnRows() {
+        // Two connections to one server with other patterns (issue 36): each row belongs to
+        // the connection that found it, so the view names it and sends its focus and its
+        // actions there. Before, both connections' rows carried the server's name, and
+        // everything meant for the second reached the first.
+        setLocks(*redis_, 0, 200);
+        auto first = ConnectionProfile::create(QStringLiteral("first"), server_->endpoint());
+        first.patterns = {QStringLiteral("lock:feed:1*")};
+        auto second = ConnectionProfile::create(QStringLiteral("second"), server_->endpoint());
+        second.patterns = {QStringLiteral("lock:feed:2*")};
+        hub_->open(first);
+        hub_->open(second);
+        QTRY_COMPARE_WITH_TIMEOUT(model_->rowCount(), 111 + 11, 30000);  // 1, 1x, 1xx; 2, 2x
+        QCOMPARE(model_->instanceNames().size(), 2);
+        for (int row = 0; row < model_->rowCount(); ++row) {
+            const auto* r = model_->recordAt(row);
+            const ConnectionProfile* owner =
+                hub_->profileForInstance(QString::fromStdString(r->instanceName()));
+            QVERIFY(owner);
+            const QString expected = r->key.starts_with("lock:feed:1") ? first.name : second.name;
+            QCOMPARE(owner->name, expected);
+        }
+    }
+
+    void aRenewedLockNobodyTouchesIsNotSentAgain() {
+        // The holder renews once: the watch says it is alive (renewed with the same token).
+        // From then on nothing changes, and the window is sent nothing more about it. Before,
+        // each liveness turn (every 2 s) found the verdict's `since` a few microseconds off
+        // and sent the row again: thousands of untouched rows a second over a fleet.
+        const std::string key = lockKey(0);
+        redis_->command({"SET", key, "token-0", "PX", "600000"});
+        hub_->open(ConnectionProfile::create(QStringLiteral("feed"), server_->endpoint()));
+        waitUntilTheModelShowsTheServer();
+        QTest::qWait(1500);
+        redis_->command({"PEXPIRE", key, "600000"});
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto* r = model_->rowCount() == 1 ? model_->recordAt(0) : nullptr;
+                return r && r->liveness && r->liveness->verdict == inspect::Verdict::Alive;
+            }(),
+            20000);
+        QTest::qWait(1000);  // what the renewal's own read sent has arrived
+        int sentAgain = 0;
+        connect(hub_.get(), &ConnectionHub::locksChanged, this,
+                [&](const QString&, const QVector<inspect::SharedLockRecord>& changed) {
+                    sentAgain += int(changed.size());
+                });
+        QTest::qWait(5000);  // two liveness turns and more
+        QCOMPARE(sentAgain, 0);
     }
 
     void closingTheConnectionTakesItsRows() {

@@ -8,6 +8,7 @@
 #include "lock_census_watches.h"
 #include "lockscope/inspect/doctor.h"
 #include "lockscope/inspect/server_facts.h"
+#include "watch_thread_priority.h"
 
 namespace lockscope::exporter {
 namespace {
@@ -100,6 +101,7 @@ void TargetWatch::run() {
                           {options_.target.canonical}, livenessFor(options_.interval));
     auto nextCensus = SteadyClock::now();
     const auto step = std::min(options_.interval, kMaxStep);
+    bool steady = false;
     for (;;) {
         watches.step(false);
         const bool first = !firstCensusDone();
@@ -109,6 +111,11 @@ void TargetWatch::run() {
             publishCensus(watches);
             nextCensus = SteadyClock::now() + options_.interval;
             if (first && watches.up()) returnFreeHeapToSystem();  // the first scan's batches
+            // Steady state (a complete census out, not a down one): the scrapes go first.
+            if (!steady && watches.up() && watches.scanned()) {
+                lowerThisWatchThreadPriority();
+                steady = true;
+            }
         }
         if (waitOrStop(first && !firstCensusDone() ? kFirstCensusStep : step)) return;
     }

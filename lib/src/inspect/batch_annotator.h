@@ -135,7 +135,7 @@ class BatchAnnotator {
     void setMembers(LockRecord& r, const Reply& length, const Reply& members) const;
 
     const ScanOptions& options_;
-    std::shared_ptr<const std::string> instance_;
+    InstanceName instance_;  // interned once, not at each record
     bool mget_ = true;
     bool slotGroups_ = false;                // a cluster node: one MGET per slot
     std::vector<std::string> heldForSlots_;  // gatherBySlot's keys not yet read

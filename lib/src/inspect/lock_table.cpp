@@ -1,6 +1,7 @@
 #include "lockscope/inspect/lock_table.h"
 
 #include <algorithm>
+#include <atomic>
 #include <iterator>
 
 namespace lockscope::inspect {
@@ -48,14 +49,32 @@ bool carryHistory(const LockRecord& old, LockRecord& fresh) {
            fresh.truncated != old.truncated;
 }
 
+// A key read again keeps the heap buffer of its key, and a holder read again as it was those
+// of its token and fields; the fresh ones, allocated amid the read's replies, go with them.
+// A record's buffers then stay where its first read put them, rather than one a re-read
+// scattered among passing ones for as long as the lock lives (issue 37 item 7). A moved
+// std::string or vector hands its old buffer back to the source (libstdc++), so swapping
+// first leaves the record with its own after the move.
+void keepBuffers(LockRecord& kept, LockRecord& fresh) {
+    fresh.key.swap(kept.key);  // equal keys
+    if (fresh.token == kept.token) fresh.token.swap(kept.token);
+    if (fresh.fields == kept.fields) fresh.fields.swap(kept.fields);
+}
+
 }  // namespace
 
 LockTable::LockTable(const LockTable& other) : changes_(other.changes_) {
     for (const auto& [key, entry] : other.records_) insertNew(*entry);
 }
 
+std::uint64_t LockTable::nextGeneration() {
+    static std::atomic<std::uint64_t> last{0};
+    return ++last;
+}
+
 LockTable& LockTable::operator=(const LockTable& other) {
     if (this != &other) {
+        touch();
         records_.clear();
         for (const auto& [key, entry] : other.records_) insertNew(*entry);
         changes_ = other.changes_;
@@ -66,23 +85,23 @@ LockTable& LockTable::operator=(const LockTable& other) {
 LockRecord& LockTable::insertNew(LockRecord record) {
     // The record lives on the heap, so its key's buffer never moves: the node's key views it.
     auto shared = std::make_shared<LockRecord>(std::move(record));
-    const std::string_view key = shared->key;
+    const TableKey key(shared->key);
     return *records_.emplace(key, TableEntry{std::move(shared)}).first->second.record;
 }
 
 LockRecord& LockTable::replace(Records::iterator it, LockRecord fresh) {
-    if (!it->second.handedOut) {
-        // The node's key views the record's key buffer: keep that buffer (equal keys).
-        fresh.key = std::move(it->second.record->key);
-        *it->second.record = std::move(fresh);
-        return *it->second.record;
+    if (!it->first.handedOut()) {
+        LockRecord& kept = *it->second.record;
+        keepBuffers(kept, fresh);
+        kept = std::move(fresh);
+        return kept;
     }
     // A view holds the old record and may read it now: a new one, and the node re-keyed
     // to view the new record's key (put back where it was, with the hint).
     const auto next = std::next(it);
     auto node = records_.extract(it);
     node.mapped() = TableEntry{std::make_shared<LockRecord>(std::move(fresh))};
-    node.key() = node.mapped().record->key;
+    node.key() = TableKey(node.mapped().record->key);
     return *records_.insert(next, std::move(node))->second.record;
 }
 
@@ -97,12 +116,14 @@ const LockRecord& LockTable::merge(LockRecord fresh, bool& changed) {
     if (it == records_.end()) {
         fresh.firstPttlMs = fresh.leasePttlMs = fresh.pttlMs;
         changed = true;
+        touch();
         return insertNew(std::move(fresh));
     }
     changed = carryHistory(*it->second, fresh);
+    if (changed) touch();
     countChange(*it->second, fresh);
     // Nothing to show: a view's record stays as it is, counting down like the key.
-    if (!changed && it->second.handedOut) return *it->second;
+    if (!changed && it->first.handedOut()) return *it->second;
     return replace(it, std::move(fresh));
 }
 
@@ -116,7 +137,7 @@ void LockTable::countChange(const LockRecord& old, const LockRecord& merged) {
 void LockTable::setFindings(std::string_view key, std::uint32_t findings) {
     auto it = records_.find(key);
     if (it == records_.end() || it->second->findings == findings) return;
-    if (!it->second.handedOut) {
+    if (!it->first.handedOut()) {
         it->second.record->findings = findings;
         return;
     }
@@ -129,7 +150,7 @@ void LockTable::setVerdict(std::string_view key, std::shared_ptr<const HolderVer
                            std::uint32_t findings) {
     auto it = records_.find(key);
     if (it == records_.end()) return;
-    if (!it->second.handedOut) {
+    if (!it->first.handedOut()) {
         it->second.record->liveness = std::move(liveness);
         it->second.record->findings = findings;
         return;
@@ -143,12 +164,16 @@ void LockTable::setVerdict(std::string_view key, std::shared_ptr<const HolderVer
 std::shared_ptr<const LockRecord> LockTable::share(std::string_view key) {
     auto it = records_.find(key);
     if (it == records_.end()) return nullptr;
-    it->second.handedOut = true;
+    it->first.markHandedOut();
     return it->second.record;
 }
 
 bool LockTable::remove(const std::string& key) {
-    return records_.erase(key) > 0;
+    auto it = records_.find(key);
+    if (it == records_.end()) return false;
+    records_.erase(it);
+    touch();
+    return true;
 }
 
 std::vector<std::string> LockTable::keys() const {

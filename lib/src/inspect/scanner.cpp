@@ -11,7 +11,9 @@ namespace lockscope::inspect {
 Scanner::Scanner(Connection& connection, ScanOptions options)
     : connection_(connection),
       options_(std::move(options)),
-      instance_(std::make_shared<const std::string>(connection.endpoint().display())) {
+      instance_(std::make_shared<const std::string>(
+          options_.instanceName.empty() || options_.clusterNode ? connection.endpoint().display()
+                                                                : options_.instanceName)) {
     validate(options_);
     annotator_ = std::make_unique<BatchAnnotator>(options_, instance_);
 }

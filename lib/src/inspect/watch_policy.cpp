@@ -139,12 +139,40 @@ void WatchPolicy::refreshUrgent(const LockTable& table, SteadyClock::time_point 
                  std::chrono::duration_cast<std::chrono::milliseconds>(lastWalkCpu_ / kWalkShare)));
     if (large && now - urgentAt_ < every) return;
     const std::chrono::milliseconds slack = large ? every : std::chrono::milliseconds(0);
+    // Driven by change: the list holds while the table has not changed (its generation) and
+    // no lock has come near expiry or left the recent changes since (the walk found when the
+    // first would). A quiet table of 20,000 locks was walked every step of each of the
+    // exporter's fifty targets (17% of its samples, issue 36).
+    if (table.generation() == urgentGeneration_ && slack == urgentSlack_ && now < urgentDueAt_)
+        return;
     const nanoseconds cpuBefore = threadCpuNow();
     urgent_.clear();
-    for (const auto& [key, record] : table.records())
+    urgentDueAt_ = SteadyClock::time_point::max();
+    for (const auto& [key, record] : table.records()) {
         if (urgent(*record, now, slack)) urgent_.emplace_back(key);
+        urgentDueAt_ = std::min(urgentDueAt_, nextUrgencyChange(*record, now, slack));
+    }
     urgentAt_ = now;
+    urgentGeneration_ = table.generation();
+    urgentSlack_ = slack;
     lastWalkCpu_ = threadCpuNow() - cpuBefore;
+}
+
+SteadyClock::time_point WatchPolicy::nextUrgencyChange(const LockRecord& r,
+                                                       SteadyClock::time_point now,
+                                                       std::chrono::milliseconds slack) const {
+    auto due = SteadyClock::time_point::max();
+    if (!r.hasTtl()) return due;  // urgent until its record changes
+    // Comes near expiry (remainingAt() counts down from observedAt).
+    const auto nearAt =
+        r.observedAt + std::chrono::milliseconds(r.pttlMs) - (options_.nearExpiry + slack);
+    if (nearAt > now) due = nearAt;
+    // Leaves the recent changes.
+    if (r.lastChange >= steadySince_) {
+        const auto leaves = r.lastChange + options_.recentChange;
+        if (leaves > now) due = std::min(due, leaves);
+    }
+    return due;
 }
 
 void WatchPolicy::prepareNext(const LockTable& table, SteadyClock::time_point now) {

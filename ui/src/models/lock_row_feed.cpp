@@ -10,6 +10,7 @@
 #endif
 
 #include "models/lock_table_model.h"
+#include "support/handover_credit.h"
 #include "support/tsan_handover.h"
 
 namespace lockscope::ui {
@@ -30,7 +31,9 @@ void LockRowFeed::onLocksChanged(const QString& instance,
     takeOver(changed.constData());
     for (const auto& r : changed) takeOver(r.get());
     takeOver(removed.constData());
+    held_[instance] += handoverRowUnits(changed.size(), removed.size());
     pending_.add(instance, changed, removed);
+    settle(instance);  // the batch itself, and the waiting records it replaced
     // A scan's stream is gathered for 100 ms (fewer slices and re-sorts); a steady-state
     // update (a renewal, a row on screen re-read) is shown at once: those 100 ms were a
     // tenth of the second a change on screen may take (issue 18).
@@ -45,6 +48,7 @@ void LockRowFeed::onLocksChanged(const QString& instance,
 void LockRowFeed::onServerEmptied(const QString& instance) {
     // Updates still pending are about the old server, and the rows go in one model reset.
     pending_.drop(instance);
+    settle(instance);
     history_.vanishedAll(instance);
     emit instanceLeaving(instance);
     model_.removeRowsOf(instance);
@@ -60,6 +64,7 @@ void LockRowFeed::onLocksMoved(const QString& from, const QString& to,
     for (const auto& r : records) keys << QString::fromStdString(r.key);
     // What the old node's worker sent before it gave them up would bring the rows back there.
     pending_.forgetKeys(from, keys);
+    settle(from);
     for (const QString& key : keys)
         history_.move(LockTableModel::rowKey(from, key), LockTableModel::rowKey(to, key));
     emit rowsMoving(from, to, keys);
@@ -73,12 +78,14 @@ void LockRowFeed::onLocksMoved(const QString& from, const QString& to,
 
 void LockRowFeed::onInstanceClosed(const QString& instance) {
     pending_.drop(instance);
+    settle(instance);
     model_.removeInstance(instance);
 }
 
 void LockRowFeed::applyRemovalsNow(const QString& instance) {
     const QStringList removed = pending_.takeRemovals(instance);
     if (!removed.isEmpty()) applyUpdate(instance, {}, removed);
+    settle(instance);
 }
 
 void LockRowFeed::onScanStarted() {
@@ -154,12 +161,14 @@ void LockRowFeed::reserveHistory() {
 
 void LockRowFeed::applyPending() {
     // A rescan of a large keyspace delivers tens of thousands of records per interval.
-    // Applying them a slice at a time, yielding to the event loop in between, keeps every
+    // Applying them slices at a time, yielding to the event loop in between, keeps every
     // stall of the window short; the rest follows on the next turn of the loop. A turn does
-    // one piece of work: a slice, or the re-sort of the rows slices moved, never both (each
-    // is tens of milliseconds at a million rows); while a backlog lasts, the re-sort comes
-    // every 100 ms, so rows stream in already in order.
+    // one kind of work: slices for up to 8 ms (fifty connections' few records each go in one
+    // turn, not one turn per connection), or the re-sort of the rows slices moved, never
+    // both (a slice or a re-sort is tens of milliseconds at a million rows); while a backlog
+    // lasts, the re-sort comes every 100 ms, so rows stream in already in order.
     constexpr qsizetype kSlice = 2000;
+    constexpr qint64 kTurnMs = 8;
     constexpr qint64 kResortEveryMs = 100;
     const bool resortDue =
         model_.resortWaiting() &&
@@ -168,8 +177,13 @@ void LockRowFeed::applyPending() {
         model_.resortNow();
         sinceResort_.start();
     } else if (!pending_.isEmpty()) {
-        const PendingLockUpdates::Slice slice = pending_.take(kSlice);
-        applyUpdate(slice.instance, slice.records, slice.removed);
+        QElapsedTimer turn;
+        turn.start();
+        do {
+            const PendingLockUpdates::Slice slice = pending_.take(kSlice);
+            applyUpdate(slice.instance, slice.records, slice.removed);
+            settle(slice.instance);
+        } while (!pending_.isEmpty() && turn.elapsed() < kTurnMs);
     }
     // Through a timer, not a posted call: posted calls run back to back before timers and
     // repaints get their turn, which would make the slices one long stall again.
@@ -177,6 +191,18 @@ void LockRowFeed::applyPending() {
         coalesce_.start(1);
     else if (std::exchange(trimWhenApplied_, false))
         releaseFreedMemory();
+}
+
+void LockRowFeed::settle(const QString& instance) {
+    auto it = held_.find(instance);
+    if (it == held_.end()) return;
+    const qint64 waiting = pending_.waitingUnits(instance);
+    const qint64 done = it->second - waiting;
+    if (waiting == 0)
+        held_.erase(it);
+    else
+        it->second = waiting;
+    if (done > 0) emit taken(instance, done);
 }
 
 void LockRowFeed::releaseFreedMemoryWhenApplied() {

@@ -10,6 +10,7 @@
 #include <QStringList>
 #include <QTimer>
 #include <QVector>
+#include <map>
 #include <span>
 
 #include "lockscope/inspect/lock_record.h"
@@ -62,6 +63,11 @@ class LockRowFeed : public QObject {
     // After the model took an update: `changed` is valid only during the call.
     void rowsApplied(const QString& instance, std::span<const inspect::SharedLockRecord> changed,
                      const QStringList& removed);
+    // Of what onLocksChanged received for the instance, `units` (as handoverRowUnits counts
+    // them) wait no longer: applied to the model, replaced by a newer record of their row,
+    // or dropped with the instance. The sender's credit returns here, not on receipt, so a
+    // worker whose rows wait unapplied waits too (handover_credit.h).
+    void taken(const QString& instance, qint64 units);
 
   private:
     void applyPending();
@@ -71,6 +77,7 @@ class LockRowFeed : public QObject {
     void reserveHistory();
     void releaseFreedMemoryWhenApplied();
     void releaseFreedMemory();
+    void settle(const QString& instance);
 
     LockTableModel& model_;
     LockHistory history_;
@@ -84,6 +91,8 @@ class LockRowFeed : public QObject {
     std::size_t reservedTracks_ = 0;  // lock histories the history was last sized for
     bool trimWhenApplied_ = false;    // a scan finished: return freed memory once it is applied
     QElapsedTimer lastTrim_;
+    // Per instance: units received and not yet said to be taken (see taken()).
+    std::map<QString, qint64> held_;
 };
 
 }  // namespace lockscope::ui

@@ -97,6 +97,12 @@ qsizetype PendingLockUpdates::waitingRecords() const {
     return waiting;
 }
 
+qsizetype PendingLockUpdates::waitingUnits(const QString& instance) const {
+    auto it = queues_.find(instance);
+    if (it == queues_.end()) return 0;
+    return qsizetype(it->second.waiting.size()) + qsizetype(it->second.removedKeys.size());
+}
+
 PendingLockUpdates::Slice PendingLockUpdates::take(qsizetype atMost) {
     Slice slice;
     if (queues_.empty()) return slice;

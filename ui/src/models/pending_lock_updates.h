@@ -44,6 +44,8 @@ class PendingLockUpdates {
     bool isEmpty() const { return queues_.empty(); }
     // Rows with a record waiting, over every instance (each row once, however many updates).
     qsizetype waitingRecords() const;
+    // What waits for one instance: its rows with a record and its keys to remove (each once).
+    qsizetype waitingUnits(const QString& instance) const;
     // Up to `atMost` records of one instance, with the removals pending for it; the next
     // call serves the next instance, so a connection that keeps reporting starves no other.
     Slice take(qsizetype atMost);

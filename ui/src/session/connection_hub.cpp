@@ -62,9 +62,14 @@ void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchO
         close(profile.id);  // another server, or the same one reached another way
         emit reconnectingForEdit(profile.id, reconnectFor);
     }
-    Session s{
-        profile, new QThread(this), new ConnectionWorker(profile, audit_, options), options, {},
-        {}};
+    const QString instance = instanceFor(profile);
+    Session s{profile,
+              instance,
+              new QThread(this),
+              new ConnectionWorker(profile, audit_, options, instance),
+              options,
+              {},
+              {}};
     start(s);
     sessions_.insert(profile.id, s);
     s.thread->start();
@@ -107,12 +112,18 @@ void ConnectionHub::start(Session& s) {
             [this, id](const QString& instance, ConnectionState state, const QString& message) {
                 onWorkerState(id, instance, state, message);
             });
-    // Taken off Qt's queue: the worker may send more (see ConnectionWorker::rowCredit).
+    // Taken off Qt's queue: the worker may send more once the receiver is done with the rows
+    // (see ConnectionWorker::rowCredit), at once unless the receiver says when.
     connect(s.worker, &ConnectionWorker::locksChanged, this,
             [this, credit = s.worker->rowCredit()](
                 const QString& instance, const QVector<inspect::SharedLockRecord>& changed,
                 const QStringList& removed, bool rescanned) {
-                credit->release(ConnectionWorker::rowUnits(changed, removed));
+                // A closed connection's last batches never stand for its successor's.
+                if (rowsTakenByReceiver_) {
+                    if (!credit->isClosed()) creditOfInstance_[instance] = credit;
+                } else {
+                    credit->release(ConnectionWorker::rowUnits(changed, removed));
+                }
                 emit locksChanged(instance, changed, removed, rescanned);
             });
     connect(s.worker, &ConnectionWorker::serverEmptied, this, &ConnectionHub::serverEmptied);
@@ -146,7 +157,7 @@ void ConnectionHub::onClusterFound(const QString& id, const QStringList& nodeLin
     if (it == sessions_.end()) return;
     const ConnectionProfile& parent = it->profile;
     for (const QString& instance : instances) {
-        if (instance == parent.displayUrl() || it->nodes.contains(instance)) continue;
+        if (instance == it->instance || it->nodes.contains(instance)) continue;
         ConnectionProfile node = parent;
         const QString hostPort = hostPortOf(instance);
         node.id = id + QStringLiteral("#") + hostPort;
@@ -174,7 +185,7 @@ void ConnectionHub::onWorkerState(const QString& id, const QString& instance, Co
     QString said = message;
     int worstSeverity = -1;
     for (auto s = it->states.cbegin(); s != it->states.cend(); ++s) {
-        const bool node = s.key() == it->profile.displayUrl() || it->nodes.contains(s.key());
+        const bool node = s.key() == it->instance || it->nodes.contains(s.key());
         if (cluster && !node) continue;
         if (severity(s->first) <= worstSeverity) continue;
         worstSeverity = severity(s->first);
@@ -212,11 +223,20 @@ void ConnectionHub::close(const QString& profileId) {
     Session s = *it;
     sessions_.erase(it);
     stop(s);
-    QStringList instances{s.profile.displayUrl()};
+    QStringList instances{s.instance};
     for (auto n = s.nodes.cbegin(); n != s.nodes.cend(); ++n) instances << n.key();
     for (auto st = s.states.cbegin(); st != s.states.cend(); ++st)
         if (!instances.contains(st.key())) instances << st.key();
-    for (const QString& instance : instances) emit instanceClosed(instance);
+    for (const QString& instance : instances) {
+        creditOfInstance_.remove(instance);
+        emit instanceClosed(instance);
+    }
+}
+
+void ConnectionHub::rowsTaken(const QString& instance, qint64 units) {
+    auto it = creditOfInstance_.find(instance);
+    if (it == creditOfInstance_.end()) return;
+    if (const auto credit = it->lock()) credit->release(units);
 }
 
 void ConnectionHub::stop(Session& s) {
@@ -256,10 +276,22 @@ const ConnectionProfile* ConnectionHub::profile(const QString& profileId) const 
 
 const ConnectionHub::Session* ConnectionHub::sessionOfInstance(const QString& instance) const {
     for (const Session& s : sessions_)
-        if (s.profile.displayUrl() == instance || s.nodes.contains(instance) ||
-            s.states.contains(instance))
+        if (s.instance == instance || s.nodes.contains(instance) || s.states.contains(instance))
             return &s;
     return nullptr;
+}
+
+QString ConnectionHub::instanceFor(const ConnectionProfile& profile) const {
+    // Rows are told apart by their instance: two connections to one server under one name
+    // mixed their rows, and the focus and actions of the second reached the first. The
+    // first keeps the server's URL (as with one connection); the next are named after
+    // their connection as well.
+    const QString url = profile.displayUrl();
+    for (const QString& candidate : {url, url + QStringLiteral(" · ") + profile.name,
+                                     url + QStringLiteral(" · ") + profile.id})
+        if (!sessionOfInstance(candidate)) return candidate;
+    return url + QStringLiteral(" · ") + profile.id + QStringLiteral(" · ") +
+           QString::number(sessions_.size());
 }
 
 const ConnectionProfile* ConnectionHub::profileForInstance(const QString& instance) const {

@@ -54,6 +54,13 @@ class ConnectionHub : public QObject {
     void setFocus(const QString& instance, std::vector<std::string> keys);
     void cancelScans();
     inspect::AuditLog* audit() const { return audit_.get(); }
+    // The receiver of locksChanged says when it is done with the rows (rowsTaken): the lock
+    // table's feed, once it has applied them. Until this is called, rows count as taken when
+    // received. See handover_credit.h.
+    void takeRowsWhenReceiverSays() { rowsTakenByReceiver_ = true; }
+    // The receiver is done with `units` (handoverRowUnits) of what locksChanged said for the
+    // instance: its worker may send as many more.
+    void rowsTaken(const QString& instance, qint64 units);
 
   signals:
     void stateChanged(const QString& profileId, lockscope::ui::ConnectionState state,
@@ -94,6 +101,9 @@ class ConnectionHub : public QObject {
   private:
     struct Session {
         ConnectionProfile profile;
+        // The name the connection's rows carry: its URL, unless another open connection's
+        // rows carry that already (same server, other patterns; see instanceFor).
+        QString instance;
         QThread* thread = nullptr;
         ConnectionWorker* worker = nullptr;
         inspect::WatchOptions options;
@@ -109,9 +119,13 @@ class ConnectionHub : public QObject {
     void onClusterFound(const QString& id, const QStringList& nodeLines,
                         const QStringList& instances);
     const Session* sessionOfInstance(const QString& instance) const;
+    QString instanceFor(const ConnectionProfile& profile) const;
     static void stop(Session& s);
     std::shared_ptr<inspect::AuditLog> audit_;
     QHash<QString, Session> sessions_;  // by profile id
+    bool rowsTakenByReceiver_ = false;
+    // The credit of the worker that last sent rows for an instance (rowsTaken returns it).
+    QHash<QString, std::weak_ptr<HandoverCredit>> creditOfInstance_;
 };
 
 }  // namespace lockscope::ui

@@ -7,6 +7,7 @@
 #include "lockscope/errors.h"
 #include "lockscope/inspect/audit_log.h"
 #include "session/lock_companions.h"
+#include "support/thread_share.h"
 
 namespace lockscope::ui {
 namespace {
@@ -64,11 +65,14 @@ QString toString(ConnectionState state) {
 
 ConnectionWorker::ConnectionWorker(ConnectionProfile profile,
                                    std::shared_ptr<inspect::AuditLog> audit,
-                                   inspect::WatchOptions options)
+                                   inspect::WatchOptions options, const QString& instance)
     : profile_(std::move(profile)),
-      instance_(profile_.displayUrl()),
+      instance_(instance.isEmpty() ? profile_.displayUrl() : instance),
       audit_(std::move(audit)),
       options_(std::move(options)) {
+    // The records carry it from the scan on: the window keeps the watch's own records, and a
+    // record named otherwise would be copied for its row (LockTableModel::ownedBy).
+    options_.scan.instanceName = instance_.toStdString();
     options_.budget = profile_.maxLoad;
     options_.scan.patterns.clear();
     for (const QString& p : profile_.patterns) options_.scan.patterns.push_back(p.toStdString());
@@ -121,6 +125,7 @@ void ConnectionWorker::reportLoad() {
 }
 
 void ConnectionWorker::start() {
+    yieldToTheGuiThread();  // the window answers first (thread_share.h)
     stepTimer_ = new QTimer(this);
     stepTimer_->setSingleShot(true);
     connect(stepTimer_, &QTimer::timeout, this, &ConnectionWorker::idle);

@@ -47,8 +47,10 @@ QString toString(ConnectionState state);
 class ConnectionWorker : public QObject {
     Q_OBJECT
   public:
+    // `instance`: the name this connection's rows carry (a cluster's: each node's endpoint);
+    // empty: the profile's URL (ConnectionProfile::displayUrl).
     ConnectionWorker(ConnectionProfile profile, std::shared_ptr<inspect::AuditLog> audit,
-                     inspect::WatchOptions options = {});
+                     inspect::WatchOptions options = {}, const QString& instance = {});
     ~ConnectionWorker() override;
 
     // Thread-safe: interrupts a scan in progress (the next rescan starts over).
@@ -57,11 +59,15 @@ class ConnectionWorker : public QObject {
     // of locksChanged releases rowUnits() of each batch from rowCredit(), and of
     // commandsLogged each batch's entries from logCredit(). The worker waits for room before
     // it sends rows (nothing is dropped) and keeps only the newest command log lines.
+    // Rows (records and removed keys) sent and not yet taken (applied, in the window): 20,000 per
+    // connection, so fifty connections queue at most a million shared records (16 MB of pointers)
+    // behind a busy GUI thread, and a scan's batches (about 1,000 records) still stream.
+    static constexpr std::int64_t kRowsInFlight = 20'000;
     std::shared_ptr<HandoverCredit> rowCredit() const { return rowCredit_; }
     std::shared_ptr<HandoverCredit> logCredit() const { return logCredit_; }
     static std::int64_t rowUnits(const QVector<inspect::SharedLockRecord>& changed,
                                  const QStringList& removed) {
-        return std::int64_t(changed.size() + removed.size()) + 1;
+        return handoverRowUnits(changed.size(), removed.size());
     }
     // Thread-safe: the GUI stops taking what this worker sends (the connection closes), so
     // the worker no longer waits for it.
@@ -168,16 +174,12 @@ class ConnectionWorker : public QObject {
     // `evenIfBusy` (a note must follow the commands it explains).
     void flushCommandLog(bool evenIfBusy = false);
 
-    // Rows (records and removed keys) sent and not yet taken: 20,000 per connection, so fifty
-    // connections queue at most a million shared records (16 MB of pointers) behind a busy
-    // GUI thread, and a scan's batches (about 1,000 records) still stream.
-    static constexpr std::int64_t kRowsInFlight = 20'000;
     std::shared_ptr<HandoverCredit> rowCredit_ = std::make_shared<HandoverCredit>(kRowsInFlight);
     // Command log lines: one flush (at most kMaxLogEntriesPerFlush lines) in flight.
     std::shared_ptr<HandoverCredit> logCredit_ = std::make_shared<HandoverCredit>(1);
 
     ConnectionProfile profile_;
-    QString instance_;  // the connection's own name (Sentinel URL or endpoint)
+    QString instance_;  // the connection's own name (Sentinel URL or endpoint, see the hub)
     std::shared_ptr<inspect::AuditLog> audit_;
     inspect::WatchOptions options_;
     std::unique_ptr<inspect::ServerWatch> engine_;

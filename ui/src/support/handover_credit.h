@@ -3,9 +3,12 @@
 // GUI has not taken yet. Qt's queue has no bound of its own: while the GUI thread was busy,
 // fifty connection workers kept queueing the rows they re-read, and the window grew to 24 GB
 // before it showed them (issue 36). The worker acquires room before it sends; the receiver
-// releases it as it takes each batch. A worker over the bound waits, so the engine's own
-// pacing slows down (a scan pauses between batches, a round starts later) and nothing is
-// dropped. One batch always goes when nothing is in flight, however large.
+// releases it once it is done with each unit: the lock table's feed when it has applied a
+// row, not when it received it (a feed holding 20,000 unapplied rows of a worker keeps that
+// worker waiting, so fifty workers never bury the GUI thread). A worker over the bound
+// waits, so the engine's own pacing slows down (a scan pauses between batches, a round
+// starts later) and nothing is dropped. One batch always goes when nothing is in flight,
+// however large.
 
 #include <algorithm>
 #include <condition_variable>
@@ -13,6 +16,12 @@
 #include <mutex>
 
 namespace lockscope::ui {
+
+// What a batch of rows counts against a credit: each record and each removed key, and one
+// for the batch itself (so an empty batch still counts until it is taken).
+constexpr std::int64_t handoverRowUnits(std::int64_t records, std::int64_t removed) {
+    return records + removed + 1;
+}
 
 class HandoverCredit {
   public:
@@ -48,6 +57,10 @@ class HandoverCredit {
             closed_ = true;
         }
         room_.notify_all();
+    }
+    bool isClosed() const {
+        std::lock_guard lock(mutex_);
+        return closed_;
     }
     std::int64_t inFlight() const {
         std::lock_guard lock(mutex_);

@@ -9,6 +9,7 @@
 #include "models/lock_row_feed.h"
 #include "models/lock_table_model.h"
 #include "session/connection_hub.h"
+#include "session/row_feed_wiring.h"
 #include "widgets/lock_detail_pane.h"
 #include "widgets/lock_inspector_view.h"
 
@@ -18,13 +19,7 @@ void LockInspectorView::connectFeed() {
     // Hub → feed → model: the feed applies what the watches report; the view follows the
     // selection around the rows it takes away, moves and brings back. Connected before the
     // view's own handlers of the same hub signals, so those see the feed's work done.
-    connect(&hub_, &ConnectionHub::locksChanged, feed_, &LockRowFeed::onLocksChanged);
-    connect(&hub_, &ConnectionHub::serverEmptied, feed_, &LockRowFeed::onServerEmptied);
-    connect(&hub_, &ConnectionHub::locksMoved, feed_, &LockRowFeed::onLocksMoved);
-    connect(&hub_, &ConnectionHub::instanceClosed, feed_, &LockRowFeed::onInstanceClosed);
-    connect(&hub_, &ConnectionHub::scanStarted, feed_, &LockRowFeed::onScanStarted);
-    connect(&hub_, &ConnectionHub::scanFinished, feed_,
-            [this](const QString&, bool cancelled) { feed_->onScanFinished(cancelled); });
+    feedRowsFrom(hub_, *feed_);
     connect(feed_, &LockRowFeed::rowsLeaving, this, &LockInspectorView::onRowsLeaving);
     connect(feed_, &LockRowFeed::instanceLeaving, this, &LockInspectorView::onInstanceLeaving);
     connect(feed_, &LockRowFeed::rowsMoving, this, &LockInspectorView::onRowsMoving);

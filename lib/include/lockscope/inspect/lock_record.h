@@ -60,6 +60,50 @@ const char* toString(LockKind kind);
 // A short explanation of the kind for tooltips and --help.
 const char* describe(LockKind kind);
 
+// The server a record comes from (Endpoint::display()): one string per server for the
+// life of the process, so a record keeps 8 bytes where a shared_ptr took 16 (issue 37 item
+// 7). Made from the shared name every scanner and view already has (interned once each).
+class InstanceName {
+  public:
+    InstanceName() = default;
+    // Implicit: assigned from shared names everywhere a record is made.
+    InstanceName(const std::shared_ptr<const std::string>& name);  // NOLINT
+    explicit operator bool() const { return name_ != nullptr; }
+    const std::string& operator*() const { return *name_; }
+    const std::string* operator->() const { return name_; }
+    const std::string* get() const { return name_; }
+    bool operator==(const InstanceName&) const = default;
+
+  private:
+    const std::string* name_ = nullptr;
+};
+
+// The fence:{name} counter, when there is one: std::optional<std::int64_t>'s reads in 9
+// bytes that pack among the record's small fields (a std::optional takes 16, aligned).
+// Every int64 is a fence (INT64_MIN too): presence is a flag of its own, not a value.
+class [[gnu::packed]] OptionalFence {
+  public:
+    OptionalFence() = default;
+    OptionalFence(std::nullopt_t) {}                                  // NOLINT: as optional's
+    OptionalFence(std::int64_t value) : value_(value), has_(true) {}  // NOLINT: as optional's
+    OptionalFence(std::optional<std::int64_t> value)                  // NOLINT: as optional's
+        : value_(value.value_or(0)), has_(value.has_value()) {}
+    operator std::optional<std::int64_t>() const {  // NOLINT: as optional's
+        return has_ ? std::optional<std::int64_t>(value_) : std::nullopt;
+    }
+    explicit operator bool() const { return has_; }
+    bool has_value() const { return has_; }
+    std::int64_t operator*() const { return value_; }
+    std::int64_t value_or(std::int64_t otherwise) const { return has_ ? value_ : otherwise; }
+    friend bool operator==(const OptionalFence& a, const OptionalFence& b) {
+        return a.has_ == b.has_ && (!a.has_ || a.value_ == b.value_);
+    }
+
+  private:
+    std::int64_t value_ = 0;
+    bool has_ = false;
+};
+
 struct HashField {
     std::string field;
     std::string value;
@@ -68,7 +112,7 @@ struct HashField {
 
 struct LockRecord {
     // The server the key lives on (Endpoint::display()), shared by every record of a scan.
-    std::shared_ptr<const std::string> instance;
+    InstanceName instance;
     std::string key;
     // String value (the holder token), cut to ScanOptions::maxValueBytes; empty otherwise.
     std::string token;
@@ -78,7 +122,6 @@ struct LockRecord {
 
     std::int64_t pttlMs = -1;            // -1: no TTL
     SteadyClock::time_point observedAt;  // when the read of the PTTL above was sent
-    std::optional<std::int64_t> fence;   // the fence:{name} counter, when there is one
     // Kept by LockTable for the age estimate (lock_age.h); -1 when not known.
     std::int64_t firstPttlMs = -1;       // the PTTL when the current holder was first seen
     std::int64_t leasePttlMs = -1;       // the largest PTTL this key was seen with, any holder
@@ -100,6 +143,7 @@ struct LockRecord {
     // How long the read took, from its sending to its reply (ms, saturated): the server
     // answered the PTTL somewhere in it, so a comparison of two readings allows for it.
     std::uint16_t readSpanMs = 0;
+    OptionalFence fence;  // the fence:{name} counter, when there is one
     // Is the holder alive? Set by LivenessReader (liveness_reader.h); null when not judged.
     std::shared_ptr<const HolderVerdict> liveness;
 

@@ -31,6 +31,10 @@ struct ScanOptions {
     // caller (scanCluster reads them once every node is scanned).
     bool clusterNode = false;
     std::shared_ptr<FenceSource> fencesElsewhere;
+    // The name the records carry (LockRecord::instance); empty: the endpoint's display. Two
+    // watches of one server (a window's connections with different patterns) name their
+    // rows apart with it. A cluster node's records always carry the node's endpoint.
+    std::string instanceName;
 };
 
 // Throws InvalidArgumentError for an empty pattern list, an empty or huge pattern, a COUNT

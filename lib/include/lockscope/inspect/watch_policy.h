@@ -65,7 +65,10 @@ class WatchPolicy {
     static constexpr double kLeastPollShare = 0.05;
     double sweepShare() const;
     // Changes before this instant (the first full scan) do not count as recent.
-    void setSteadySince(SteadyClock::time_point at) { steadySince_ = at; }
+    void setSteadySince(SteadyClock::time_point at) {
+        steadySince_ = at;
+        urgentGeneration_ = 0;  // what counts as recent changed: walk again
+    }
 
     // What to read in the step starting at now. wantSweep: a new-key sweep is in progress
     // or due; without it the sweep's credit is kept for later.
@@ -90,6 +93,9 @@ class WatchPolicy {
     bool urgent(const LockRecord& r, SteadyClock::time_point now,
                 std::chrono::milliseconds slack) const;
     void refreshUrgent(const LockTable& table, SteadyClock::time_point now);
+    // When r's urgency changes next with time alone (max: never, until its record changes).
+    SteadyClock::time_point nextUrgencyChange(const LockRecord& r, SteadyClock::time_point now,
+                                              std::chrono::milliseconds slack) const;
     void addRotation(const LockTable& table, PollPlan& plan, std::size_t count,
                      const std::unordered_set<std::string_view>& taken);
     std::size_t rotationAllowed(double serverCredit, std::size_t planned,
@@ -102,6 +108,11 @@ class WatchPolicy {
     std::vector<std::string> urgent_;
     SteadyClock::time_point urgentAt_{};
     std::chrono::nanoseconds lastWalkCpu_{0};  // the watcher's CPU for the last urgent walk
+    // The table's generation at the last walk (0: walk next time), its slack, and when the
+    // first lock's urgency changes with time alone.
+    std::uint64_t urgentGeneration_ = 0;
+    std::chrono::milliseconds urgentSlack_{0};
+    SteadyClock::time_point urgentDueAt_{};
     SteadyClock::time_point steadySince_ = SteadyClock::time_point::max();
     bool followingEvents_ = false;
     double pollCreditNs_ = 0, sweepCreditNs_ = 0, clientCreditNs_ = 0;

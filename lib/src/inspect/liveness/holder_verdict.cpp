@@ -1,6 +1,7 @@
 #include "lockscope/inspect/liveness/holder_verdict.h"
 
 #include <algorithm>
+#include <array>
 #include <utility>
 
 #include "lockscope/inspect/formats/holder_facts.h"
@@ -53,6 +54,17 @@ const char* toString(Verdict verdict) {
             break;
     }
     return "unknown";
+}
+
+std::shared_ptr<const HolderVerdict> sharedVerdict(Verdict verdict, bool fromRecordAlone) {
+    auto make = [](Verdict v, bool alone) {
+        return std::make_shared<const HolderVerdict>(
+            HolderVerdict{.verdict = v, .fromRecordAlone = alone});
+    };
+    static const std::array<std::shared_ptr<const HolderVerdict>, 6> verdicts{
+        make(Verdict::Alive, false), make(Verdict::Gone, false), make(Verdict::Unknown, false),
+        make(Verdict::Alive, true),  make(Verdict::Gone, true),  make(Verdict::Unknown, true)};
+    return verdicts[static_cast<std::size_t>(verdict) + (fromRecordAlone ? 3 : 0)];
 }
 
 HolderVerdict weigh(std::vector<Evidence> evidence) {

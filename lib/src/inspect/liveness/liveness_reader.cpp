@@ -92,51 +92,100 @@ std::uint64_t LivenessReader::clientListReads() const {
     return state_->clients.reads();
 }
 
-void LivenessReader::assess(std::vector<LockRecord>& batch) {
+// What the readers say of one row's holder (nothing: no reader had anything to go on), and
+// whether that holds for as long as the row's record stays the same (fromRecordAlone).
+std::vector<Evidence> LivenessReader::gather(const LockRecord& r, SteadyClock::time_point now,
+                                             WallClock::time_point wallNow, bool& fromRecordAlone) {
+    State& s = *state_;
+    std::vector<Evidence> evidence;
+    if (s.options.trackRenewals) evidence = s.renewals.observe(r, now, wallNow);
+    const bool renewed = s.renewals.renewed(r.key) || r.renewals > 0;
+    // A renewal's lines change with time (renewals that stopped): never settled.
+    fromRecordAlone = evidence.empty();
+    std::vector<Evidence> more;
+    if (isJobQueueLock(r)) {
+        fromRecordAlone = false;
+        if (s.lookups++ >= s.options.maxLookupsPerPass)
+            more.push_back(overBudget(s.options.maxLookupsPerPass));
+        else
+            more = s.jobQueues.judge(r, renewed);
+    } else if (r.kind == LockKind::Guide) {
+        bool holderAlone = false;
+        more = s.ownLocks.judge(r, holderAlone);  // prefetched, within the same budget
+        fromRecordAlone = fromRecordAlone && holderAlone;
+    } else if (liveness::isSidekiqLocked(r)) {
+        fromRecordAlone = false;
+        more = s.sidekiq.judge(r);
+    }
+    if (evidence.empty()) return more;
+    evidence.insert(evidence.end(), std::make_move_iterator(more.begin()),
+                    std::make_move_iterator(more.end()));
+    return evidence;
+}
+
+void LivenessReader::judgeRows(std::span<const LockRecord* const> rows, bool bare,
+                               const OnVerdict& onVerdict) {
     State& s = *state_;
     const auto now = SteadyClock::now();
     const auto wallNow = WallClock::now();
     s.lookups = 0;
-    s.sidekiq.beginPass(batch);
-    s.ownLocks.prefetch(batch, s.options.maxLookupsPerPass);
+    s.sidekiq.beginPass(rows);
+    s.ownLocks.prefetch(rows, s.options.maxLookupsPerPass);
+    // Most locks of a large listing have nothing to go on: one shared verdict, not one each.
     std::shared_ptr<const HolderVerdict> nothing;
-    auto judgeOne = [&](LockRecord& r) {
-        std::vector<Evidence> evidence;
-        if (s.options.trackRenewals) evidence = s.renewals.observe(r, now, wallNow);
-        const bool renewed = s.renewals.renewed(r.key) || r.renewals > 0;
-        if (isJobQueueLock(r)) {
-            std::vector<Evidence> more;
-            if (s.lookups++ >= s.options.maxLookupsPerPass)
-                more.push_back(overBudget(s.options.maxLookupsPerPass));
-            else
-                more = s.jobQueues.judge(r, renewed);
-            evidence.insert(evidence.end(), more.begin(), more.end());
-        } else if (r.kind == LockKind::Guide) {
-            auto more = s.ownLocks.judge(r);  // prefetched below, within the same budget
-            evidence.insert(evidence.end(), more.begin(), more.end());
-        } else if (liveness::isSidekiqLocked(r)) {
-            auto more = s.sidekiq.judge(r);
-            evidence.insert(evidence.end(), more.begin(), more.end());
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        if (!judged(*rows[i])) continue;
+        bool alone = false;
+        auto evidence = gather(*rows[i], now, wallNow, alone);
+        if (bare) {
+            // The verdict alone: no object made, the row keeps (or gets) the shared one.
+            const Verdict v =
+                evidence.empty() ? Verdict::Unknown : weigh(std::move(evidence)).verdict;
+            onVerdict(i, sharedVerdict(v, alone));
+            continue;
         }
         if (evidence.empty()) {
-            // Most locks of a large listing: one shared verdict, not one per lock.
-            if (!nothing) nothing = std::make_shared<const HolderVerdict>(weigh({nothingToGoOn()}));
-            r.liveness = nothing;
-            return;
+            if (!nothing) {
+                HolderVerdict v = weigh({nothingToGoOn()});
+                v.fromRecordAlone = true;  // evidence nothing outside the record gave
+                nothing = std::make_shared<const HolderVerdict>(std::move(v));
+            }
+            onVerdict(i, nothing);
+            continue;
         }
-        r.liveness = std::make_shared<const HolderVerdict>(weigh(std::move(evidence)));
+        HolderVerdict v = weigh(std::move(evidence));
+        v.fromRecordAlone = alone;
+        onVerdict(i, std::make_shared<const HolderVerdict>(std::move(v)));
+    }
+}
+
+void LivenessReader::judge(std::span<const LockRecord* const> rows, const OnVerdict& onVerdict) {
+    judgeRows(rows, !state_->options.keepEvidence, onVerdict);
+}
+
+void LivenessReader::assess(std::vector<LockRecord>& batch) {
+    State& s = *state_;
+    std::vector<const LockRecord*> rows;
+    rows.reserve(batch.size());
+    for (const auto& r : batch) rows.push_back(&r);
+    auto keep = [&](std::size_t i, std::shared_ptr<const HolderVerdict> v) {
+        batch[i].liveness = std::move(v);
     };
-    for (auto& r : batch)
-        if (judged(r)) judgeOne(r);
+    judgeRows(rows, false, keep);
     if (!s.options.waitToConfirm) return;
     // One look only: an absence that a second read would confirm is worth one short wait.
     auto due = earliest(s.jobQueues.confirmableAt(), s.ownLocks.confirmableAt());
     if (!due) return;
     std::this_thread::sleep_until(*due);
+    const auto now = SteadyClock::now();
+    const auto wallNow = WallClock::now();
     for (auto& r : batch)
         if (confirmable(r) && r.liveness && r.liveness->verdict == Verdict::Unknown) {
             s.lookups = 0;
-            judgeOne(r);
+            bool alone = false;
+            auto evidence = gather(r, now, wallNow, alone);
+            r.liveness = std::make_shared<const HolderVerdict>(weigh(
+                evidence.empty() ? std::vector<Evidence>{nothingToGoOn()} : std::move(evidence)));
         }
 }
 

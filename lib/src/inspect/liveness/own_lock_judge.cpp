@@ -36,13 +36,13 @@ std::string describeConnections(const std::vector<const ClientEntry*>& found) {
 
 }  // namespace
 
-std::size_t OwnLockJudge::prefetch(const std::vector<LockRecord>& batch, std::size_t budget) {
+std::size_t OwnLockJudge::prefetch(std::span<const LockRecord* const> batch, std::size_t budget) {
     prefetched_.clear();
     std::vector<std::string> keys;
-    for (const auto& r : batch) {
+    for (const LockRecord* r : batch) {
         if (keys.size() >= budget) break;
-        if (r.kind != LockKind::Guide) continue;
-        if (auto key = holderKeyOf(r); !key.empty()) keys.push_back(std::move(key));
+        if (r->kind != LockKind::Guide) continue;
+        if (auto key = holderKeyOf(*r); !key.empty()) keys.push_back(std::move(key));
     }
     auto holders = readOwnHolders(connection_, keys);
     for (std::size_t i = 0; i < keys.size(); ++i)
@@ -50,10 +50,13 @@ std::size_t OwnLockJudge::prefetch(const std::vector<LockRecord>& batch, std::si
     return keys.size();
 }
 
-std::vector<Evidence> OwnLockJudge::judge(const LockRecord& r) {
+std::vector<Evidence> OwnLockJudge::judge(const LockRecord& r, bool& fromRecordAlone) {
+    fromRecordAlone = false;
     const std::string holderKey = holderKeyOf(r);
-    if (holderKey.empty())
+    if (holderKey.empty()) {
+        fromRecordAlone = true;
         return {evidenceNow("the key has no {hash tag}: no holder record to read")};
+    }
     auto found = prefetched_.find(holderKey);
     if (found == prefetched_.end())
         return {evidenceNow("its holder record was not looked up: over the budget of " +
@@ -61,6 +64,7 @@ std::vector<Evidence> OwnLockJudge::judge(const LockRecord& r) {
     const OwnHolder& holder = found->second;
     if (!holder.read) return {evidenceNow(holder.whyNot)};
     const std::string record = "its holder record " + quoted(holderKey, 80);
+    fromRecordAlone = !holder.exists;
     if (!holder.exists)
         return {evidenceNow("no holder record " + quoted(holderKey, 80) +
                             ": taken with LockOptions::holder off, by an older LockScope or by "

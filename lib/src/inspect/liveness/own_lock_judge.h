@@ -9,6 +9,7 @@
 // can only hold `gone` back. Internal to lockscope_inspect.
 
 #include <optional>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -29,9 +30,11 @@ class OwnLockJudge {
 
     // Reads the holder records of the batch's own locks (at most `budget` of them) in a few
     // pipelined round trips; judge() then uses them. Returns how many it read.
-    std::size_t prefetch(const std::vector<LockRecord>& batch, std::size_t budget);
-    // The lock must have been prefetched (else: unknown, "not looked up").
-    std::vector<Evidence> judge(const LockRecord& record);
+    std::size_t prefetch(std::span<const LockRecord* const> batch, std::size_t budget);
+    // The lock must have been prefetched (else: unknown, "not looked up"). fromRecordAlone is
+    // set when the answer holds for as long as the record stays the same: the key has no
+    // hash tag, or there is no holder record (the acquire script writes it with the lock).
+    std::vector<Evidence> judge(const LockRecord& record, bool& fromRecordAlone);
 
     // When the earliest absence waiting for its second read can be confirmed (nullopt: none).
     std::optional<SteadyClock::time_point> confirmableAt() const;

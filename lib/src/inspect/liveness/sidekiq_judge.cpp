@@ -35,12 +35,12 @@ bool isSidekiqLocked(const LockRecord& r) {
            r.key.ends_with(":LOCKED");
 }
 
-void SidekiqJudge::beginPass(const std::vector<LockRecord>& batch) {
+void SidekiqJudge::beginPass(std::span<const LockRecord* const> batch) {
     checked_.clear();
     if (jobs_.size() > kMaxRemembered) jobs_.clear();  // bounded memory: it is learnt again
-    for (const auto& r : batch) {
-        if (!isSidekiqLocked(r)) continue;
-        for (const auto& f : r.fields)
+    for (const LockRecord* r : batch) {
+        if (!isSidekiqLocked(*r)) continue;
+        for (const auto& f : r->fields)
             if (checked_.size() < options_.maxLookupsPerPass) checked_.insert(f.field);
     }
     if (checked_.empty()) return;

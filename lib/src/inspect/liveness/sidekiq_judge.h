@@ -9,6 +9,7 @@
 
 #include <optional>
 #include <set>
+#include <span>
 #include <string>
 #include <unordered_map>
 #include <vector>
@@ -30,7 +31,7 @@ class SidekiqJudge {
         : local_(connection), options_(options) {}
 
     // Reads what the batch's LOCKED hashes need (at most the options' budget of jobs).
-    void beginPass(const std::vector<LockRecord>& batch);
+    void beginPass(std::span<const LockRecord* const> batch);
     std::vector<Evidence> judge(const LockRecord& record);
 
   private:

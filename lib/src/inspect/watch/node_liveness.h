@@ -8,6 +8,9 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -29,14 +32,18 @@ class NodeLiveness {
 
   private:
     // The next rows of the table after the turn's cursor, at most maxRowsPerTurn of them, but
-    // for the first `judged` rows of the update (judged already).
-    std::vector<LockRecord> nextTurn(const LockWatch& watch, const WatchUpdate& update,
-                                     std::size_t judged);
-    // Keeps a row's new verdict; true when it changed what a front end shows.
-    bool keep(LockWatch& watch, const LockRecord& judged, bool alreadyShown, WatchUpdate& update);
+    // for the first `judged` rows of the update (judged already): the table's own records,
+    // valid while the turn judges them (nothing is added to or removed from the table then).
+    std::vector<const LockRecord*> nextTurn(const LockWatch& watch, const WatchUpdate& update,
+                                            std::size_t judged);
+    // Keeps a row's new verdict (`current` is the table's record); true when it changed what
+    // a front end shows.
+    bool keep(LockWatch& watch, const LockRecord& current,
+              std::shared_ptr<const HolderVerdict> verdict, bool alreadyShown, WatchUpdate& update);
 
     // Judges the rows with the reader and charges what its reads took to the watch's budget.
-    void assess(LockWatch& watch, std::vector<LockRecord>& rows);
+    void assess(LockWatch& watch, std::span<const LockRecord* const> rows,
+                const LivenessReader::OnVerdict& onVerdict);
 
     Connection& connection_;
     LivenessOptions options_;
@@ -45,6 +52,11 @@ class NodeLiveness {
     SteadyClock::time_point nextTurnAt_{};
     std::string cursor_;  // the last key judged by the turn in progress; empty: from the start
     bool turnInProgress_ = false;
+    // Every row is judged in one cycle of turns in this many (and after a rescan): a row
+    // settled by its record alone is checked at least that often even if no change was seen.
+    static constexpr std::uint64_t kFullCycleEvery = 8;
+    std::uint64_t cycles_ = 0;
+    bool fullCycle_ = false;  // the cycle in progress (or the next) judges every row
 };
 
 }  // namespace lockscope::inspect

@@ -8,6 +8,7 @@
 
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -39,12 +40,19 @@ struct HolderVerdict {
     // The `since` of the evidence that decided the verdict, when it gave one.
     std::optional<WallClock::time_point> since;
     std::vector<Evidence> evidence;  // every line, in the order the readers gave them
+    // Nothing outside the lock's own record decided it (no holder connection, job or process
+    // read; no renewal seen): it can only change with the record, so a watch judges it again
+    // when the record changes (a new holder starts without a verdict), not every turn.
+    bool fromRecordAlone = false;
 };
 
 // The rule: Alive evidence wins over Gone evidence unless every Gone line was seen after
 // every Alive line (it lived, then it died); Gone without any Alive line is Gone; otherwise
 // Unknown.
 HolderVerdict weigh(std::vector<Evidence> evidence);
+// The verdict alone, without evidence or since: one object per verdict for the whole
+// process, for tables that count verdicts and never show why (the exporter).
+std::shared_ptr<const HolderVerdict> sharedVerdict(Verdict verdict, bool fromRecordAlone = false);
 
 // "gone: no connection named as a worker of queue 'email' (12:03:04Z); ..." for one line.
 std::string describeVerdict(const HolderVerdict& verdict);

@@ -11,7 +11,9 @@
 
 #include <chrono>
 #include <cstddef>
+#include <functional>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "lockscope/connection.h"
@@ -71,11 +73,22 @@ class LivenessReader {
 
     // Sets record.liveness on every record of the batch (kinds that are no lock are skipped).
     void assess(std::vector<LockRecord>& batch);
+    // Judges rows where they are (a watch's table), changing none of them: onVerdict(i, v)
+    // for each row i that holds a lock. Without keepEvidence, v is the verdict alone, one
+    // object shared per verdict (sharedVerdict), so a row judged as before costs no object;
+    // with it, one verdict per row (or one shared by every row with nothing to go on).
+    // No waitToConfirm here: a watch looks again at its next read.
+    using OnVerdict = std::function<void(std::size_t row, std::shared_ptr<const HolderVerdict>)>;
+    void judge(std::span<const LockRecord* const> rows, const OnVerdict& onVerdict);
     // CLIENT LIST reads so far (the load test counts them).
     std::uint64_t clientListReads() const;
 
   private:
     struct State;
+    // judge() with every verdict whole (bare false) or alone (true).
+    void judgeRows(std::span<const LockRecord* const> rows, bool bare, const OnVerdict& onVerdict);
+    std::vector<Evidence> gather(const LockRecord& r, SteadyClock::time_point now,
+                                 WallClock::time_point wallNow, bool& fromRecordAlone);
     std::unique_ptr<State> state_;
 };
 
