@@ -209,6 +209,16 @@ TEST(ServerWatchCluster, ClusterDownRepliesAreRetriedAndOnlyTheDownNodeIsNamed) 
     EXPECT_TRUE(saidOnlyNode1(d.events()));
     cluster.node(1).server->start();
     ASSERT_TRUE(d.runUntil([](const auto& ev) { return noted(ev, WatchNoteId::ClusterUp); }, 20s));
+    // The watch may hear the cluster up from one node before node 0 takes it back: the write
+    // below waits for node 0's own view (it answered CLUSTERDOWN to the write now and then).
+    ASSERT_TRUE(d.runUntil(
+        [&](const auto&) {
+            return cluster.connect(0)
+                       .command({"CLUSTER", "INFO"})
+                       .text()
+                       .find("cluster_state:ok") != std::string_view::npos;
+        },
+        10s));
     writeLocks(cluster, {keyOnNode(cluster, 0, 1)});
     EXPECT_TRUE(
         d.runUntil([&](const auto& ev) { return shown(ev, keyOnNode(cluster, 0, 1)); }, 10s));
