@@ -218,10 +218,10 @@ TEST_F(RedisTest, KeyspaceEventsAreDetectedNeverChanged) {
 TEST(ResourceGroups, SameResourceOnSeveralInstances) {
     auto a = std::make_shared<const std::string>("redis://a:1");
     auto b = std::make_shared<const std::string>("redis://b:1");
-    auto make = [](std::shared_ptr<const std::string> inst, std::string key, std::string token,
-                   std::uint16_t off, std::uint16_t len) {
+    auto make = [](const std::shared_ptr<const std::string>& inst, std::string key,
+                   std::string token, std::uint16_t off, std::uint16_t len) {
         LockRecord r;
-        r.instance = std::move(inst);
+        r.instance = inst;
         r.key = std::move(key);
         r.token = std::move(token);
         r.resourceOffset = off;

@@ -21,8 +21,8 @@ void throwReplyError(std::string_view command, const std::string& instance, std:
 }
 
 BatchAnnotator::BatchAnnotator(const ScanOptions& options,
-                               std::shared_ptr<const std::string> instance)
-    : options_(options), instance_(std::move(instance)), slotGroups_(options.clusterNode) {}
+                               const std::shared_ptr<const std::string>& instance)
+    : options_(options), instance_(instance), slotGroups_(options.clusterNode) {}
 
 void BatchAnnotator::note(const std::string& text) {
     for (const auto& n : notes_)

@@ -74,7 +74,7 @@ class BatchAnnotator {
         std::vector<std::pair<std::string, std::string>> redirected;
     };
 
-    BatchAnnotator(const ScanOptions& options, std::shared_ptr<const std::string> instance);
+    BatchAnnotator(const ScanOptions& options, const std::shared_ptr<const std::string>& instance);
 
     Sent sendMain(Connection& c, std::vector<std::string> keys);
     // A scan's keys on their way to sendMain. On a cluster node, where one MGET reads the keys
