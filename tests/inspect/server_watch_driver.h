@@ -52,6 +52,17 @@ inline bool shown(const std::vector<inspect::WatchEvent>& events, const std::str
     return false;
 }
 
+// The last record a Rows event of the events carried for the key, null when none did.
+inline const inspect::LockRecord* lastRow(const std::vector<inspect::WatchEvent>& events,
+                                          const std::string& key) {
+    const inspect::LockRecord* last = nullptr;
+    for (const auto& e : events)
+        if (e.kind == inspect::WatchEvent::Kind::Rows)
+            for (const auto& r : e.rows.changed)
+                if (r.key == key) last = &r;
+    return last;
+}
+
 inline bool removed(const std::vector<inspect::WatchEvent>& events, const std::string& key) {
     for (const auto& e : events)
         if (e.kind == inspect::WatchEvent::Kind::Rows)

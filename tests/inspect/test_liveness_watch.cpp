@@ -21,6 +21,7 @@ namespace {
 using namespace liveness_test;
 using inspect::Verdict;
 using inspect::WatchEvent;
+using lockscope::testing::lastRow;
 
 constexpr int kLockMs = 12000;  // the worker's lockDuration: renewed every 6 s
 
@@ -40,15 +41,6 @@ std::vector<Verdict> verdictsOf(const std::vector<WatchEvent>& events, const std
             for (const auto& r : e.rows.changed)
                 if (r.key == key && r.liveness) out.push_back(r.liveness->verdict);
     return out;
-}
-
-const inspect::LockRecord* lastRow(const std::vector<WatchEvent>& events, const std::string& key) {
-    const inspect::LockRecord* last = nullptr;
-    for (const auto& e : events)
-        if (e.kind == WatchEvent::Kind::Rows)
-            for (const auto& r : e.rows.changed)
-                if (r.key == key) last = &r;
-    return last;
 }
 
 std::function<bool(const std::vector<WatchEvent>&)> verdictIs(const std::string& key,

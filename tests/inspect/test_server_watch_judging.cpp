@@ -30,17 +30,6 @@ class ServerWatchJudging : public RedisTest {
     }
 };
 
-// The last record a Rows event carried for the key, null when none did.
-const inspect::LockRecord* lastShown(const std::vector<WatchEvent>& events,
-                                     const std::string& key) {
-    const inspect::LockRecord* last = nullptr;
-    for (const auto& e : events)
-        if (e.kind == WatchEvent::Kind::Rows)
-            for (const auto& r : e.rows.changed)
-                if (r.key == key) last = &r;
-    return last;
-}
-
 TEST_F(ServerWatchJudging, AShorterHeldTooLongWarnsAtOnceAndKeepsTheHistory) {
     observer().command({"SET", "lock:{a}", "tok-a", "PX", "60000"});
     inspect::ServerWatch watch(options());
@@ -58,7 +47,7 @@ TEST_F(ServerWatchJudging, AShorterHeldTooLongWarnsAtOnceAndKeepsTheHistory) {
     EXPECT_EQ(record(watch, "lock:{a}")->findings & inspect::bit(RuleId::HeldTooLong), 0u);
 
     auto events = watch.setJudging({.includeNonLocks = false, .heldTooLong = 1ms});
-    const inspect::LockRecord* now = lastShown(events, "lock:{a}");
+    const inspect::LockRecord* now = lastRow(events, "lock:{a}");
     ASSERT_NE(now, nullptr) << "the warning must reach the view now, not at the next change";
     EXPECT_NE(now->findings & inspect::bit(RuleId::HeldTooLong), 0u);
     EXPECT_EQ(now->firstSeen, firstSeen);
@@ -66,7 +55,7 @@ TEST_F(ServerWatchJudging, AShorterHeldTooLongWarnsAtOnceAndKeepsTheHistory) {
     EXPECT_EQ(watch.options().watch.doctor.heldTooLong, 1ms);
 
     events = watch.setJudging({.includeNonLocks = false, .heldTooLong = 30min});
-    now = lastShown(events, "lock:{a}");
+    now = lastRow(events, "lock:{a}");
     ASSERT_NE(now, nullptr);
     EXPECT_EQ(now->findings & inspect::bit(RuleId::HeldTooLong), 0u);
     // A setting that changes no finding reports nothing.
