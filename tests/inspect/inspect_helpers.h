@@ -13,6 +13,17 @@
 
 namespace lockscope::testing {
 
+// A lock observed at `at` with `pttlMs` left, its token named after its key.
+inline inspect::LockRecord lockAt(const std::string& key, std::int64_t pttlMs,
+                                  inspect::SteadyClock::time_point at) {
+    inspect::LockRecord r;
+    r.key = key;
+    r.token = "t-" + key;
+    r.pttlMs = pttlMs;
+    r.observedAt = r.firstSeen = r.lastChange = at;
+    return r;
+}
+
 inline bool contains(const std::string& text, const std::string& part) {
     return text.find(part) != std::string::npos;
 }

@@ -22,18 +22,10 @@
 using namespace lockscope;
 using namespace lockscope::inspect;
 using namespace std::chrono_literals;
+using lockscope::testing::lockAt;
 using lockscope::testing::RedisTest;
 
 namespace {
-
-LockRecord lockAt(const std::string& key, std::int64_t pttlMs, SteadyClock::time_point at) {
-    LockRecord r;
-    r.key = key;
-    r.token = "t-" + key;
-    r.pttlMs = pttlMs;
-    r.observedAt = r.firstSeen = r.lastChange = at;
-    return r;
-}
 
 LockTable tableOf(int n, SteadyClock::time_point at, std::int64_t pttlMs = 600'000) {
     LockTable t;

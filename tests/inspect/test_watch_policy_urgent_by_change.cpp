@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <string>
 
+#include "inspect_helpers.h"
 #include "lockscope/inspect/lock_table.h"
 #include "lockscope/inspect/watch_policy.h"
 
@@ -16,15 +17,7 @@ namespace {
 
 using namespace lockscope::inspect;
 using namespace std::chrono_literals;
-
-LockRecord lockAt(const std::string& key, std::int64_t pttlMs, SteadyClock::time_point at) {
-    LockRecord r;
-    r.key = key;
-    r.token = "t-" + key;
-    r.pttlMs = pttlMs;
-    r.observedAt = r.firstSeen = r.lastChange = at;
-    return r;
-}
+using lockscope::testing::lockAt;
 
 // A quiet table: 10,000 locks far from expiry (a table walked every step before).
 LockTable quietTable(SteadyClock::time_point at) {
