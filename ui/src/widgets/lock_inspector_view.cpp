@@ -89,7 +89,8 @@ LockInspectorView::LockInspectorView(ConnectionHub& hub, QWidget* parent)
     columns_ = new LockTableColumns(*table_);
 
     // Rows hold still while the pointer is over the table and for a second after a press.
-    table_->viewport()->installEventFilter(this);
+    tableViewport_ = table_->viewport();
+    tableViewport_->installEventFilter(this);
     table_->viewport()->setAttribute(Qt::WA_Hover);
     holdRelease_.setSingleShot(true);
     connect(&holdRelease_, &QTimer::timeout, this, &LockInspectorView::updateOrderHold);

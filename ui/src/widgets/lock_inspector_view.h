@@ -113,6 +113,9 @@ class LockInspectorView : public QWidget {
     QLabel* counts_;
     QLabel* legend_;
     QTableView* table_;
+    // Its viewport, whose events are filtered: they still come while the table is destroyed,
+    // when asking the half-destroyed table for its viewport is undefined.
+    QObject* tableViewport_ = nullptr;
     LockTableColumns* columns_;  // order and widths, fitted to the table's width
     LockDetailPane* detail_;
     QSplitter* splitter_;

@@ -71,7 +71,8 @@ constexpr int kTtlBarPadding = 20;  // LockTableDelegate::paintTtl's track and t
 
 }  // namespace
 
-LockTableColumns::LockTableColumns(QTableView& table) : QObject(&table), table_(table) {
+LockTableColumns::LockTableColumns(QTableView& table)
+    : QObject(&table), table_(table), viewport_(table.viewport()) {
     QHeaderView* header = table_.horizontalHeader();
     // The last column takes the rest of the width, set by fit(): the header's own stretch
     // keeps the last column's earlier width when the others leave it less, off screen.
@@ -94,11 +95,11 @@ LockTableColumns::LockTableColumns(QTableView& table) : QObject(&table), table_(
     connect(header, &QHeaderView::sectionResized, this, &LockTableColumns::rememberOperatorWidth);
     // The sorted column's title has the sort arrow beside it.
     connect(header, &QHeaderView::sortIndicatorChanged, this, &LockTableColumns::fit);
-    table_.viewport()->installEventFilter(this);
+    viewport_->installEventFilter(this);
 }
 
 bool LockTableColumns::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == table_.viewport() && event->type() == QEvent::Resize) fit();
+    if (watched == viewport_ && event->type() == QEvent::Resize) fit();
     return QObject::eventFilter(watched, event);
 }
 

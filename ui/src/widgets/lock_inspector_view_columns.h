@@ -36,6 +36,9 @@ class LockTableColumns : public QObject {
     int lastShownColumn() const;
 
     QTableView& table_;
+    // The table's viewport, kept from the start: its events still reach the filter while the
+    // table is destroyed, when asking the half-destroyed table for it is undefined.
+    QObject* const viewport_;
     std::map<int, int> operatorWidths_;  // by column: widths the operator dragged
     std::map<int, int> widestNumbers_;   // by column: the widest a number needed
     bool fitting_ = false;               // resizes made by fit(), not by the operator

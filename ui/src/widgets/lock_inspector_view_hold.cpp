@@ -9,7 +9,7 @@
 namespace lockscope::ui {
 
 bool LockInspectorView::eventFilter(QObject* watched, QEvent* event) {
-    if (watched == table_->viewport()) {
+    if (watched == tableViewport_) {
         switch (event->type()) {
             case QEvent::Enter:
             case QEvent::HoverEnter:
