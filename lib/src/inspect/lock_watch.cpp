@@ -74,10 +74,12 @@ LockWatch::LockWatch(Connection& connection, WatchOptions options, WatchMemory m
     table_ = std::move(memory.table);
     previousRunId_ = std::move(memory.runId);
     scannedOnce_ = table_.size() > 0;  // what it finds now appeared since the last look
+    coveredBefore_ = std::move(memory.coverage);
 }
 
 WatchMemory LockWatch::takeMemory() {
-    WatchMemory memory{std::move(table_), facts_.runId.empty() ? previousRunId_ : facts_.runId};
+    WatchMemory memory{std::move(table_), facts_.runId.empty() ? previousRunId_ : facts_.runId,
+                       coveredBefore_.value_or(coverage())};
     table_ = LockTable{};
     return memory;
 }
@@ -139,7 +141,7 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
                     ++nonLocks;
                     continue;
                 }
-                if (scannedOnce_ && !table_.find(r.key)) r.appearedWhileWatching = true;
+                if (seenArriving(r)) r.appearedWhileWatching = true;
                 bool changed = false;
                 const LockRecord& kept = table_.merge(std::move(r), changed);
                 found.push_back(&kept);
@@ -172,6 +174,7 @@ WatchUpdate LockWatch::rescan(std::stop_token stop) {
             policy_.setSweepPassCost(std::chrono::microseconds(2) *
                                      std::int64_t(summary.progress.keysSeen));
         scannedOnce_ = true;
+        coveredBefore_.reset();  // the table now holds all the options admit
         nonLockKeys_ = nonLocks;
         if (found.empty() && table_.size() > 0) {
             // Nothing left (a restart with no persistence): one flag, not a lookup a key.
@@ -280,6 +283,11 @@ void LockWatch::sweepForNewKeys(int rounds, SteadyClock::time_point now, WatchUp
     if (++sweepPasses_ % 10 == 0) nonLockHashes_.clear();
 }
 
+bool LockWatch::seenArriving(const LockRecord& record) const {
+    return scannedOnce_ && !table_.find(record.key) &&
+           (!coveredBefore_ || coveredBefore_->covers(record));
+}
+
 void LockWatch::readNewKeys(const std::vector<std::string>& keys, WatchUpdate& update) {
     if (keys.empty()) return;
     for (auto& r : scanner_->readKeys(keys)) {
@@ -287,7 +295,8 @@ void LockWatch::readNewKeys(const std::vector<std::string>& keys, WatchUpdate& u
             nonLockHashes_.insert(keyHash(r.key));
             continue;
         }
-        r.appearedWhileWatching = true;  // not there at the first scan: seen arriving
+        // Not there at the first scan: seen arriving, unless only newly read.
+        if (!coveredBefore_ || coveredBefore_->covers(r)) r.appearedWhileWatching = true;
         keepChanged(table_, std::move(r), update);
     }
 }
@@ -305,7 +314,7 @@ WatchUpdate LockWatch::reread(const std::vector<std::string>& keys) {
     }
     for (auto& r : scanner_->readKeys(keys, &vanished, &types,
                                       options_.handOffRedirects ? &update.redirected : nullptr)) {
-        if (scannedOnce_ && !table_.find(r.key)) r.appearedWhileWatching = true;
+        if (seenArriving(r)) r.appearedWhileWatching = true;
         keepChanged(table_, std::move(r), update);
     }
     for (auto& key : vanished)

@@ -13,6 +13,8 @@ namespace lockscope::inspect {
 
 WatchUpdate LockWatch::setJudging(const WatchJudging& judging) {
     const bool nonLocksAdded = judging.includeNonLocks && !options_.includeNonLocks;
+    // The ordinary keys the next scan finds were there unread, not seen arriving.
+    if (nonLocksAdded && !coveredBefore_) coveredBefore_ = coverage();
     options_.includeNonLocks = judging.includeNonLocks;
     options_.doctor.heldTooLong = judging.heldTooLong;
     WatchUpdate update;

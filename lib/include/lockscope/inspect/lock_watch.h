@@ -31,6 +31,7 @@
 #include "lockscope/inspect/scan_options.h"
 #include "lockscope/inspect/scanner.h"
 #include "lockscope/inspect/server_facts.h"
+#include "lockscope/inspect/watch_coverage.h"
 #include "lockscope/inspect/watch_policy.h"
 
 namespace lockscope::inspect {
@@ -76,6 +77,8 @@ struct WatchJudging {
 struct WatchMemory {
     LockTable table;
     std::string runId;
+    // What the table was read under; none: whatever the next watch reads (a reconnect).
+    std::optional<WatchCoverage> coverage;
 };
 
 struct WatchUpdate {
@@ -186,6 +189,9 @@ class LockWatch {
     void judge(std::vector<LockRecord>& changed);
     void startFollowing();
     void addNote(const std::string& note);  // once: a note already given is not repeated
+    // Whether a key found now, absent from the table, was seen arriving (not merely unread).
+    bool seenArriving(const LockRecord& record) const;
+    WatchCoverage coverage() const { return {options_.scan.patterns, options_.includeNonLocks}; }
     // A note when the server's run_id differs from the one before the reconnect.
     std::string restartSincePreviousConnection();
 
@@ -204,6 +210,9 @@ class LockWatch {
     std::uint64_t nonLockKeys_ = 0;
     bool fullSpeedNext_ = false;
     bool scannedOnce_ = false;  // a complete scan is done: keys found later appeared since
+    // Until a complete scan under the options now: what the table covered before they were
+    // widened (new patterns, ordinary keys let in). Keys outside it were there unread.
+    std::optional<WatchCoverage> coveredBefore_;
     WatchPolicy policy_;
     LoadMeter meter_;
     std::unique_ptr<KeyspaceSweep> sweep_;
