@@ -16,6 +16,9 @@
 #include <QTimer>
 #include <QToolButton>
 #include <chrono>
+#include <csignal>
+
+#include <sys/prctl.h>
 
 #include "lockscope/connection.h"
 #include "lockscope/sandbox/local_redis_server.h"
@@ -41,6 +44,9 @@ const QString kWorker =
 // (renewed by BullMQ) while the job runs; says "started <id>" on stdout.
 bool startWorker(QProcess& worker, int port) {
     worker.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    // The worker dies with the test, even when the test itself is killed: left behind, it
+    // held ctest's output pipe open until ctest's timeout.
+    worker.setChildProcessModifier([] { prctl(PR_SET_PDEATHSIG, SIGKILL); });
     worker.start(QStringLiteral("node"),
                  {kWorker, kAdapters, QStringLiteral("bullmq"), QString::number(port),
                   QStringLiteral("reports"), QStringLiteral("60000"), QStringLiteral("600000")});

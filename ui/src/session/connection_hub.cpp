@@ -88,14 +88,11 @@ void ConnectionHub::applyLiveEdit(Session& s, const ConnectionProfile& edited) {
     // An edit of the patterns reaches every node's watch at once (issue 35); so do the budget
     // and read-only (issue 32). The rows and their history stay.
     if (before.patterns != edited.patterns)
-        QMetaObject::invokeMethod(
-            w, [w, p = edited.patterns] { w->setPatterns(p); }, Qt::QueuedConnection);
+        w->post([w, p = edited.patterns] { w->setPatterns(p); });
     if (before.maxLoad != edited.maxLoad)
-        QMetaObject::invokeMethod(
-            w, [w, share = edited.maxLoad] { w->setBudget(share); }, Qt::QueuedConnection);
+        w->post([w, share = edited.maxLoad] { w->setBudget(share); });
     if (before.readOnly != edited.readOnly)
-        QMetaObject::invokeMethod(
-            w, [w, on = edited.readOnly] { w->setReadOnly(on); }, Qt::QueuedConnection);
+        w->post([w, on = edited.readOnly] { w->setReadOnly(on); });
     // Said again under the new name: the sidebar and the view's Instance column.
     const auto states = s.states;  // a copy: onWorkerState writes it
     for (auto st = states.cbegin(); st != states.cend(); ++st)
@@ -212,8 +209,7 @@ void ConnectionHub::setWatchOptions(const inspect::WatchOptions& options) {
     for (Session& s : sessions_) {
         s.options = options;  // the session's next worker starts with them
         ConnectionWorker* w = s.worker;
-        QMetaObject::invokeMethod(
-            w, [w, judging] { w->setJudging(judging); }, Qt::QueuedConnection);
+        w->post([w, judging] { w->setJudging(judging); });
     }
 }
 
@@ -248,13 +244,10 @@ void ConnectionHub::stop(Session& s) {
     // semaphore inside Qt, which it does not (it reported every close as a race).
     std::promise<void> stopped;
     std::future<void> done = stopped.get_future();
-    QMetaObject::invokeMethod(
-        s.worker,
-        [&stopped, w = s.worker] {
-            w->stop();
-            stopped.set_value();
-        },
-        Qt::QueuedConnection);
+    s.worker->post([&stopped, w = s.worker] {
+        w->stop();
+        stopped.set_value();
+    });
     done.wait();
     s.thread->quit();
     s.thread->wait();
@@ -306,12 +299,9 @@ void ConnectionHub::act(const QString& instance, LockAction action, const inspec
     const Session* s = sessionOfInstance(instance);
     if (!s) return;
     const QString key = QString::fromStdString(seen.key);
-    QMetaObject::invokeMethod(
-        s->worker,
-        [w = s->worker, action, key, seen, ttlMs, confirmed] {
-            w->act(action, key, seen, ttlMs, confirmed);
-        },
-        Qt::QueuedConnection);
+    s->worker->post([w = s->worker, action, key, seen, ttlMs, confirmed] {
+        w->act(action, key, seen, ttlMs, confirmed);
+    });
 }
 
 void ConnectionHub::refreshAll() {

@@ -102,6 +102,11 @@ void ConnectionWorker::setFocus(const QString& instance, std::vector<std::string
     focusChanged_ = true;
 }
 
+void ConnectionWorker::post(std::function<void()> call) {
+    inbox_.post(std::move(call));
+    QMetaObject::invokeMethod(this, &ConnectionWorker::runPosted, Qt::QueuedConnection);
+}
+
 void ConnectionWorker::applyFocus() {
     {
         QMutexLocker lock(&focusMutex_);

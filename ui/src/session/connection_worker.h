@@ -18,6 +18,7 @@
 #include <QVector>
 #include <chrono>
 #include <deque>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -33,6 +34,7 @@
 #include "models/command_log_entry.h"
 #include "session/connection_profile.h"
 #include "session/lock_action.h"
+#include "support/call_inbox.h"
 #include "support/handover_credit.h"
 
 namespace lockscope::inspect {
@@ -75,6 +77,9 @@ class ConnectionWorker : public QObject {
     // Thread-safe: the keys of one of this connection's instances the view shows now and the
     // selected one; the engine reads them every interval and the rest within the load budget.
     void setFocus(const QString& instance, std::vector<std::string> keys);
+    // Thread-safe: `call` runs on the worker's thread, after what was queued to it before.
+    // Every call that carries data to the worker goes this way (call_inbox.h says why).
+    void post(std::function<void()> call);
 
   public slots:
     void start();               // open the engine and begin watching (on the worker thread)
@@ -132,6 +137,7 @@ class ConnectionWorker : public QObject {
 
   private:
     using Events = std::vector<inspect::WatchEvent>;
+    void runPosted() { inbox_.runNext(); }
     void idle();  // the next round when due, else keyspace notifications in short slices
     void openEngine();
     void runRound();
@@ -174,6 +180,7 @@ class ConnectionWorker : public QObject {
     // `evenIfBusy` (a note must follow the commands it explains).
     void flushCommandLog(bool evenIfBusy = false);
 
+    CallInbox inbox_;  // post()'s calls; runPosted() runs the oldest
     std::shared_ptr<HandoverCredit> rowCredit_ = std::make_shared<HandoverCredit>(kRowsInFlight);
     // Command log lines: one flush (at most kMaxLogEntriesPerFlush lines) in flight.
     std::shared_ptr<HandoverCredit> logCredit_ = std::make_shared<HandoverCredit>(1);
