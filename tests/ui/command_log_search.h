@@ -14,4 +14,14 @@ inline bool commandLogContains(const CommandLogModel& log, const QString& text) 
     return false;
 }
 
+// The log's lines that contain text, one per line: what a failed check prints.
+inline QString commandLogLinesWith(const CommandLogModel& log, const QString& text) {
+    QString lines;
+    for (int row = 0; row < log.rowCount(); ++row)
+        if (const QString line = log.index(row, CommandLogModel::Command).data().toString();
+            line.contains(text))
+            lines += line + QLatin1Char('\n');
+    return lines;
+}
+
 }  // namespace lockscope::ui::testing

@@ -109,9 +109,11 @@ class SentinelWindowErrorsTest : public QObject {
         LockTableModel* model = w.inspector()->model();
         QTRY_VERIFY_WITH_TIMEOUT(model->rowOf(instance, QString::fromStdString(key)) >= 0, 20000);
         const QString primary = QString::fromStdString(group.server(0).endpoint().display());
-        QVERIFY(lockscope::ui::testing::commandLogContains(
-            *w.commandLog(),
-            QStringLiteral("Sentinel: the primary of \"mymaster\" is %1").arg(primary)));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            lockscope::ui::testing::commandLogContains(
+                *w.commandLog(),
+                QStringLiteral("Sentinel: the primary of \"mymaster\" is %1").arg(primary)),
+            5000);  // the note and the rows reach the window apart: rows can come first
         QTRY_VERIFY_WITH_TIMEOUT(item->text().contains(QStringLiteral("connected")) &&
                                      !item->text().contains(QStringLiteral("reconnecting")),
                                  5000);
