@@ -283,9 +283,17 @@ void LockWatch::sweepForNewKeys(int rounds, SteadyClock::time_point now, WatchUp
     if (++sweepPasses_ % 10 == 0) nonLockHashes_.clear();
 }
 
+namespace {
+
+// Whether the table covered the record's key before a widening (none: no widening since).
+bool coveredBy(const std::optional<WatchCoverage>& before, const LockRecord& record) {
+    return !before || before->covers(record);
+}
+
+}  // namespace
+
 bool LockWatch::seenArriving(const LockRecord& record) const {
-    return scannedOnce_ && !table_.find(record.key) &&
-           (!coveredBefore_ || coveredBefore_->covers(record));
+    return scannedOnce_ && !table_.find(record.key) && coveredBy(coveredBefore_, record);
 }
 
 void LockWatch::readNewKeys(const std::vector<std::string>& keys, WatchUpdate& update) {
@@ -296,7 +304,7 @@ void LockWatch::readNewKeys(const std::vector<std::string>& keys, WatchUpdate& u
             continue;
         }
         // Not there at the first scan: seen arriving, unless only newly read.
-        if (!coveredBefore_ || coveredBefore_->covers(r)) r.appearedWhileWatching = true;
+        if (coveredBy(coveredBefore_, r)) r.appearedWhileWatching = true;
         keepChanged(table_, std::move(r), update);
     }
 }
