@@ -40,8 +40,9 @@ void record(NodeOutcome& outcome, NodeReplies& replies, std::string_view command
     if (reply.isError()) {
         outcome.verdict = NodeVerdict::Error;
         outcome.error = errorKindOfReply(reply.text());
-        outcome.reason =
-            std::string(command) + " on " + outcome.node + ": " + std::string(reply.text());
+        // Appended in place: GCC 12 warns falsely (-Warray-bounds) on a chain of + here.
+        outcome.reason.assign(command).append(" on ").append(outcome.node).append(": ");
+        outcome.reason.append(reply.text());
         return;
     }
     judge(outcome, reply);

@@ -8,8 +8,8 @@ namespace {
 
 constexpr int kMinBits = 4;
 // At most 70% full: linear probing stays short (about 2 probes for a hit).
-bool tooFull(std::size_t entries, std::size_t slots) {
-    return entries * 10 > slots * 7;
+bool tooFull(std::size_t entries, std::size_t slotCount) {
+    return entries * 10 > slotCount * 7;
 }
 
 }  // namespace
