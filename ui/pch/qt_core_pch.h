@@ -14,16 +14,6 @@
 #include <QStringList>
 #include <QTimer>
 #include <QVector>
-#include <algorithm>
-#include <chrono>
-#include <cstdint>
 #include <deque>
-#include <functional>
-#include <map>
-#include <memory>
-#include <optional>
-#include <string>
-#include <string_view>
-#include <unordered_map>
-#include <utility>
-#include <vector>
+
+#include "../../lib/pch/std_pch.h"
