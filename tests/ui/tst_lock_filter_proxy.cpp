@@ -65,7 +65,7 @@ struct Fixture {
         for (int n = 0; n < 30; ++n) {
             auto& token = live[pick()].token;
             if (token.ends_with("-x"))
-                token.resize(token.size() - 2);
+                token = token.view().substr(0, token.size() - 2);
             else
                 token += "-x";
         }

@@ -165,9 +165,11 @@ const std::string* intern(const std::string& name) {
 
 }  // namespace
 
-// A record's heap block with its shared_ptr control block (16 bytes) stays at 224 bytes
-// (216 with the allocator's 8): one more byte of record costs 16 more a lock.
-static_assert(sizeof(LockRecord) <= 200, "LockRecord grew past its heap block");
+// A record and its shared_ptr control block (16 bytes) take one 216-byte block of the
+// records' pool (block_pool.h): each byte more costs a million locks a megabyte. The key and
+// the token are kept in the record up to 27 and 43 characters (inline_string.h).
+static_assert(sizeof(RecordKey) == 32 && sizeof(RecordToken) == 48, "a key or token grew");
+static_assert(sizeof(LockRecord) <= 200, "LockRecord grew past its pool block");
 
 InstanceName::InstanceName(const std::shared_ptr<const std::string>& name)
     : name_(name ? intern(*name) : nullptr) {}

@@ -61,6 +61,11 @@ void keepBuffers(LockRecord& kept, LockRecord& fresh) {
     if (fresh.fields == kept.fields) fresh.fields.swap(kept.fields);
 }
 
+// A record and its control block, in one block of the records' pool (block_pool.h).
+std::shared_ptr<LockRecord> pooledRecord(LockRecord record) {
+    return std::allocate_shared<LockRecord>(PoolAllocator<LockRecord>(), std::move(record));
+}
+
 }  // namespace
 
 LockTable::LockTable(const LockTable& other) : changes_(other.changes_) {
@@ -84,7 +89,7 @@ LockTable& LockTable::operator=(const LockTable& other) {
 
 LockRecord& LockTable::insertNew(LockRecord record) {
     // The record lives on the heap, so its key's buffer never moves: the node's key views it.
-    auto shared = std::make_shared<LockRecord>(std::move(record));
+    auto shared = pooledRecord(std::move(record));
     const TableKey key(shared->key);
     return *records_.emplace(key, TableEntry{std::move(shared)}).first->second.record;
 }
@@ -100,7 +105,7 @@ LockRecord& LockTable::replace(Records::iterator it, LockRecord fresh) {
     // to view the new record's key (put back where it was, with the hint).
     const auto next = std::next(it);
     auto node = records_.extract(it);
-    node.mapped() = TableEntry{std::make_shared<LockRecord>(std::move(fresh))};
+    node.mapped() = TableEntry{pooledRecord(std::move(fresh))};
     node.key() = TableKey(node.mapped().record->key);
     return *records_.insert(next, std::move(node))->second.record;
 }

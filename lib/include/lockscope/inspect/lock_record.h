@@ -13,6 +13,9 @@
 #include <utility>
 #include <vector>
 
+#include "lockscope/inline_string.h"
+#include "lockscope/inspect/hash_fields.h"
+
 namespace lockscope::inspect {
 
 using SteadyClock = std::chrono::steady_clock;
@@ -104,21 +107,20 @@ class [[gnu::packed]] OptionalFence {
     bool has_ = false;
 };
 
-struct HashField {
-    std::string field;
-    std::string value;
-    bool operator==(const HashField&) const = default;
-};
+// A record's key and token, kept in the record when short (inline_string.h): a key of up
+// to 27 characters, a token of up to 43 (a UUID, a BullMQ worker's "<uuid>:<n>").
+using RecordKey = InlineString<32>;
+using RecordToken = InlineString<48>;
 
 struct LockRecord {
     // The server the key lives on (Endpoint::display()), shared by every record of a scan.
     InstanceName instance;
-    std::string key;
+    RecordKey key;
     // String value (the holder token), cut to ScanOptions::maxValueBytes; empty otherwise.
-    std::string token;
+    RecordToken token;
     // Hash fields and values (Redisson: "<uuid>:<threadId>" -> count), capped in number; for a
     // sorted set its members and their scores (Symfony Lock: token -> expiry in ms).
-    std::vector<HashField> fields;
+    HashFields fields;
 
     std::int64_t pttlMs = -1;            // -1: no TTL
     SteadyClock::time_point observedAt;  // when the read of the PTTL above was sent

@@ -3,7 +3,7 @@
 // observation of a key is merged into what was seen before (first seen, last change,
 // handoffs when the holder changed, renewals when the PTTL went up with the same holder).
 //
-// Each record is one heap object a view may share (share()): a window showing a million
+// Each record is one pooled object a view may share (share()): a window showing a million
 // locks then holds one copy of each record, not two (issue 18: 645 MB resident with a copy
 // in the table and one in the rows). A record once handed out is never changed again: the
 // next change of its key makes a new record, and an observation that changes nothing a view
@@ -17,6 +17,7 @@
 #include <string_view>
 #include <vector>
 
+#include "lockscope/block_pool.h"
 #include "lockscope/inspect/lock_record.h"
 
 namespace lockscope::inspect {
@@ -30,19 +31,20 @@ struct TableEntry {
 
 // The table's key for a record: the address of the record's own key (8 bytes where a
 // string_view of it took 16, and no copy of it), read as a string_view. Its lowest bit (a
-// std::string is never at an odd address) says whether the record was handed out
-// (LockTable::share): that makes a node 56 bytes, one 64-byte heap block where it took 80
-// (issue 37 item 7: 16 MB a million locks).
+// RecordKey is never at an odd address) says whether the record was handed out
+// (LockTable::share): that makes a node 56 bytes, one block of the nodes' pool where it took
+// an 80-byte heap block (issue 37 item 7: 24 MB a million locks).
 class TableKey {
   public:
-    explicit TableKey(const std::string& key) : bits_(reinterpret_cast<std::uintptr_t>(&key)) {}
+    explicit TableKey(const RecordKey& key) : bits_(reinterpret_cast<std::uintptr_t>(&key)) {}
     std::string_view view() const {
         // NOLINTNEXTLINE(performance-no-int-to-ptr): a tagged pointer, the tag masked off
-        return *reinterpret_cast<const std::string*>(bits_ & ~kHandedOut);
+        return reinterpret_cast<const RecordKey*>(bits_ & ~kHandedOut)->view();
     }
     operator std::string_view() const { return view(); }  // NOLINT: reads as its key
     bool starts_with(std::string_view prefix) const { return view().starts_with(prefix); }
     friend bool operator==(const TableKey& a, std::string_view b) { return a.view() == b; }
+    friend bool operator==(const TableKey& a, const RecordKey& b) { return a.view() == b.view(); }
 
   private:
     friend class LockTable;
@@ -101,7 +103,9 @@ class LockTable {
     // Ordered by key, found by any string-like key (no copy to look one up). The map's key
     // points at the record's own key, not a second copy of it (issue 18: 48 bytes a lock,
     // 48 MB at a million); it reads as a string_view (for (auto& [key, entry] : records())).
-    using Records = std::map<TableKey, TableEntry, TableKeyOrder>;
+    // Its nodes and the records come from pools of their sizes (block_pool.h).
+    using Records = std::map<TableKey, TableEntry, TableKeyOrder,
+                             PoolAllocator<std::pair<const TableKey, TableEntry>>>;
 
     LockTable() = default;
     // A copy has records of its own: two tables never share one they may change.

@@ -89,7 +89,7 @@ std::vector<const LockRecord*> NodeLiveness::nextTurn(const LockWatch& watch,
         if ((fullCycle_ || !settled) && !judgedNow.contains(it->first)) turn.push_back(&r);
     }
     turnInProgress_ = it != records.end();
-    cursor_ = turnInProgress_ && !turn.empty() ? turn.back()->key : std::string{};
+    cursor_ = turnInProgress_ && !turn.empty() ? turn.back()->key.str() : std::string{};
     if (!turnInProgress_) fullCycle_ = false;
     return turn;
 }
