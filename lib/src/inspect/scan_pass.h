@@ -7,6 +7,7 @@
 #include <functional>
 #include <stop_token>
 #include <string>
+#include <string_view>
 #include <unordered_set>
 #include <vector>
 
@@ -36,6 +37,7 @@ class ScanPass {
     void compose(bool withScan);
     // Reads a SCAN reply: the cursor, the keys to read next, the progress.
     void readScanReply();
+    bool matchedEarlier(std::string_view key) const;
     void refuseRepeatedCursor();
     void checkDeadline();
     // Receives one round's reads and hands its records on; false once the pass must stop
@@ -59,7 +61,6 @@ class ScanPass {
     bool scanDone_ = false;
     std::vector<std::string> pendingMain_, pendingFollow_;
     std::vector<LockRecord> spareRecords_;  // the last batch's buffer, reused (finishRound)
-    std::unordered_set<std::string> seen_;  // only when several patterns may overlap
     // A real SCAN never returns a cursor twice in one pass (the reversed cursor only grows):
     // one that comes back means a server or proxy that would keep the scan going forever.
     std::unordered_set<std::string> cursorsSeen_;
