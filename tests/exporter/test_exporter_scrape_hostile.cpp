@@ -87,7 +87,13 @@ TEST(ScrapeTarget, FiveHundredConcurrentScrapesAreAllAnsweredWithBoundedMemory) 
     std::printf("500 concurrent scrapes: p50 %ld ms, p99 %ld ms, max %ld ms; RSS %+ld KiB\n",
                 took[kScrapes / 2], took[kScrapes * 99 / 100], took.back(), rssAfter - rssBefore);
     EXPECT_LT(took.back(), 10000) << "every scrape answered, none held by a server";
+#ifdef __SANITIZE_THREAD__
+    // ThreadSanitizer's shadow memory grows with every page the 500 client threads touch
+    // (+88 MB here): the program's own growth is bounded by the normal build.
+    std::printf("RSS bound not checked under ThreadSanitizer\n");
+#else
     EXPECT_LT(rssAfter - rssBefore, 64 * 1024) << "memory bounded";
+#endif
     auto watched = exporter->scrapeTargets();
     EXPECT_EQ(watched.size(), 3u) << "one watch per target, however many scrapes";
 }
