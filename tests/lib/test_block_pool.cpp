@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
 #include <set>
 #include <thread>
 #include <vector>
@@ -66,3 +67,18 @@ TEST(BlockPool, OneObjectAtATimeComesFromThePoolOfItsSize) {
     allocator.deallocate(one, 1);
     EXPECT_EQ(pool.blocksInUse(), before);
 }
+
+#ifdef __SANITIZE_ADDRESS__
+// A record read after its last owner let go is reported, as it would be on the heap.
+TEST(BlockPoolDeathTest, AReadOfAFreedBlockIsReportedUnderAddressSanitizer) {
+    EXPECT_DEATH(
+        {
+            BlockPool pool(64);
+            auto* block = static_cast<volatile char*>(pool.allocate());
+            block[0] = 'x';
+            pool.deallocate(const_cast<char*>(block));
+            std::printf("%c\n", block[8]);
+        },
+        "use-after-poison");
+}
+#endif

@@ -8,7 +8,8 @@
 // One pool per block size for the whole process: a record is freed wherever its last owner
 // lets go (a view's thread), so the pool is locked. A freed block is kept for the next
 // record of that size, never returned to the system: the tables of a server watched again
-// reuse it.
+// reuse it. Under AddressSanitizer a block in the pool is poisoned: a read of a record after
+// its last owner let go is reported as with the heap.
 
 #include <cstddef>
 #include <mutex>
@@ -44,6 +45,7 @@ class BlockPool {
     void addSlab();
 
     const std::size_t blockSize_;
+    const std::size_t slabBytes_;  // a whole number of blocks
     mutable std::mutex mutex_;
     FreeBlock* free_ = nullptr;
     std::byte* cursor_ = nullptr;  // the unused rest of the newest slab
