@@ -1,4 +1,5 @@
 #include <arpa/inet.h>
+#include <malloc.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -275,4 +276,23 @@ TEST_F(RedisTest, AMovedFromConnectionThrowsAClearError) {
     EXPECT_EQ(second.command({"PING"}).text(), "PONG");
     first = std::move(second);  // assignment revives it
     EXPECT_EQ(first.command({"PING"}).text(), "PONG");
+}
+
+// A connection that sent one large pipeline does not keep its buffer: an exporter's fifty
+// targets each kept the 2 MB of their last poll of 20,000 locks between polls (issue 36).
+TEST_F(RedisTest, ALargePipelineLeavesNoLargeBufferBehind) {
+    auto heapInUse = [] {
+        const struct mallinfo2 info = mallinfo2();
+        return static_cast<long>(info.uordblks + info.hblkhd);
+    };
+    Connection c = connect();
+    const std::string value(64, 'v');
+    std::vector<std::vector<std::string>> sets;
+    for (int i = 0; i < 20000; ++i) sets.push_back({"SET", "big:" + std::to_string(i), value});
+    c.pipeline({{"PING"}});  // the connection's own small buffers
+    const long before = heapInUse();
+    ASSERT_EQ(c.pipeline(sets).size(), sets.size());  // about 1.7 MB of requests
+    const long grown = heapInUse() - before;
+    // What may stay: the reader's kept buffer (the replies' 100 KB); not the requests' 2 MB.
+    EXPECT_LT(grown, 512 * 1024) << grown << " bytes";
 }

@@ -47,6 +47,7 @@ class Channel {
     [[noreturn]] void failTimeout(const Deadline& deadline, const std::string& action);
     void waitFor(short events, const Deadline& deadline, const std::string& action);
     std::string where() const;
+    void releaseOutgoing() noexcept;
 
     Endpoint endpoint_;
     Stream stream_;
