@@ -31,9 +31,9 @@ class InlineString {
     static constexpr std::size_t npos = std::string_view::npos;
 
     InlineString() noexcept { inline_[0] = '\0'; }
-    InlineString(std::string_view text) { init(text); }                  // NOLINT: as std::string
-    InlineString(const std::string& text) { init(text); }                // NOLINT: as std::string
-    InlineString(const char* text) { init(std::string_view(text)); }    // NOLINT: as std::string
+    InlineString(std::string_view text) { init(text); }               // NOLINT: as std::string
+    InlineString(const std::string& text) { init(text); }             // NOLINT: as std::string
+    InlineString(const char* text) { init(std::string_view(text)); }  // NOLINT: as std::string
     InlineString(const InlineString& other) { init(other.view()); }
     template <std::size_t OtherBytes>
     explicit InlineString(const InlineString<OtherBytes>& other) {
@@ -78,7 +78,7 @@ class InlineString {
     char back() const { return data()[size_ - 1]; }
 
     std::string_view view() const { return {data(), size_}; }
-    operator std::string_view() const { return view(); }    // NOLINT: reads as a string
+    operator std::string_view() const { return view(); }          // NOLINT: reads as a string
     operator std::string() const { return std::string(view()); }  // NOLINT: as above
     std::string str() const { return std::string(view()); }
 
@@ -154,12 +154,8 @@ class InlineString {
     friend std::string operator+(const InlineString& a, char b) {
         return a + std::string_view(&b, 1);
     }
-    friend std::string operator+(char a, const InlineString& b) {
-        return std::string(1, a) + b;
-    }
-    friend std::string& operator+=(std::string& a, const InlineString& b) {
-        return a += b.view();
-    }
+    friend std::string operator+(char a, const InlineString& b) { return std::string(1, a) + b; }
+    friend std::string& operator+=(std::string& a, const InlineString& b) { return a += b.view(); }
     friend std::ostream& operator<<(std::ostream& out, const InlineString& s) {
         return out << s.view();
     }

@@ -78,10 +78,12 @@ std::size_t BlockPool::reservedBytes() const {
 BlockPool& BlockPool::forSize(std::size_t blockSize) {
     static std::mutex mutex;
     // Never destroyed (see the header); the map owns no pool, it only finds them.
-    static auto* pools = new std::map<std::size_t, BlockPool*>;  // NOLINT(cppcoreguidelines-owning-memory)
+    static auto* pools =
+        new std::map<std::size_t, BlockPool*>;  // NOLINT(cppcoreguidelines-owning-memory)
     const std::lock_guard lock(mutex);
     BlockPool*& pool = (*pools)[poolBlockSize(blockSize)];
-    if (pool == nullptr) pool = new BlockPool(blockSize);  // NOLINT(cppcoreguidelines-owning-memory)
+    if (pool == nullptr)
+        pool = new BlockPool(blockSize);  // NOLINT(cppcoreguidelines-owning-memory)
     return *pool;
 }
 

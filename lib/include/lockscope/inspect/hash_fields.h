@@ -32,7 +32,8 @@ class HashFields {
     HashFields(HashFields&&) noexcept = default;
     ~HashFields() = default;
     HashFields& operator=(const HashFields& other) {
-        if (this != &other) fields_ = other.empty() ? nullptr : std::make_unique<Vector>(*other.fields_);
+        if (this != &other)
+            fields_ = other.empty() ? nullptr : std::make_unique<Vector>(*other.fields_);
         return *this;
     }
     HashFields& operator=(HashFields&&) noexcept = default;
