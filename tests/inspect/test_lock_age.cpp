@@ -12,10 +12,10 @@ WallClock::time_point utc(std::int64_t unixSeconds) {
     return WallClock::time_point(std::chrono::seconds(unixSeconds));
 }
 
-LockRecord stringLock(std::string token, std::int64_t pttlMs, SteadyClock::time_point at) {
+LockRecord stringLock(const std::string& token, std::int64_t pttlMs, SteadyClock::time_point at) {
     LockRecord r;
     r.key = "lock:x";
-    r.token = std::move(token);
+    r.token = token;
     r.pttlMs = pttlMs;
     r.observedAt = r.firstSeen = r.lastChange = at;
     return r;

@@ -19,7 +19,7 @@ namespace lockscope {
 namespace {
 // Big enough that a slab's own allocation is one mmap the system can hand back whole, small
 // enough that a table of a few locks does not reserve much.
-constexpr std::size_t kSlabBytes = 256 * 1024;
+constexpr std::size_t kSlabBytes = std::size_t{256} * 1024;
 }  // namespace
 
 BlockPool::BlockPool(std::size_t blockSize)
