@@ -46,7 +46,7 @@ std::string visibleKey(MainWindow& window) {
     auto* proxy = window.inspector()->proxy();
     const auto* r =
         window.inspector()->model()->recordAt(proxy->mapToSource(proxy->index(row, 0)).row());
-    return r ? r->key : std::string();
+    return r ? r->key.str() : std::string();
 }
 
 // usec and calls per command from INFO commandstats ("cmdstat_scan:calls=3,usec=2,...").
