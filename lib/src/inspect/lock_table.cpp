@@ -49,12 +49,11 @@ bool carryHistory(const LockRecord& old, LockRecord& fresh) {
            fresh.truncated != old.truncated;
 }
 
-// A key read again keeps the heap buffer of its key, and a holder read again as it was those
-// of its token and fields; the fresh ones, allocated amid the read's replies, go with them.
-// A record's buffers then stay where its first read put them, rather than one a re-read
-// scattered among passing ones for as long as the lock lives (issue 37 item 7). A moved
-// std::string or vector hands its old buffer back to the source (libstdc++), so swapping
-// first leaves the record with its own after the move.
+// A key read again keeps its key's heap buffer (a key past the record's inline capacity),
+// and a holder read again as it was those of its token and fields; the fresh ones, allocated
+// amid the read's replies, go with them. A record's buffers then stay where its first read
+// put them, rather than one a re-read scattered among passing ones for as long as the lock
+// lives (issue 37 item 7). Swapping first leaves the record with its own after the move.
 void keepBuffers(LockRecord& kept, LockRecord& fresh) {
     fresh.key.swap(kept.key);  // equal keys
     if (fresh.token == kept.token) fresh.token.swap(kept.token);

@@ -46,7 +46,7 @@ class HashFields {
     }
 
     // The fields as a vector (an empty one while there are none).
-    const Vector& all() const { return fields_ ? *fields_ : empty_vector(); }
+    const Vector& all() const { return fields_ ? *fields_ : noFields(); }
     operator const Vector&() const { return all(); }  // NOLINT: reads as the vector
 
     bool empty() const { return !fields_ || fields_->empty(); }
@@ -76,7 +76,7 @@ class HashFields {
     friend bool operator==(const HashFields& a, const HashFields& b) { return a.all() == b.all(); }
 
   private:
-    static const Vector& empty_vector() {
+    static const Vector& noFields() {
         static const Vector none;
         return none;
     }
