@@ -17,7 +17,7 @@
 namespace lockscope {
 
 namespace {
-// Big enough that a slab's own allocation is one mmap the system can hand back whole, small
+// Big enough that a slab is a mapping of its own, away from the heap's small chunks; small
 // enough that a table of a few locks does not reserve much.
 constexpr std::size_t kSlabBytes = std::size_t{256} * 1024;
 }  // namespace
