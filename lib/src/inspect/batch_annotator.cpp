@@ -270,7 +270,6 @@ void BatchAnnotator::receiveMain(Connection& c, Sent& s, Output& out) {
     }
     if (values.isError()) throwReplyError("MGET", where, values.text());
     if (fences.isError()) throwReplyError("MGET", where, fences.text());
-    out.records.reserve(out.records.size() + n);
     std::size_t movedSeen = 0;
     for (std::size_t i = 0; i < n; ++i) {
         ReplyView v = values[i];

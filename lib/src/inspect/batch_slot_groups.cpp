@@ -108,7 +108,6 @@ void BatchAnnotator::receiveSlotGroups(Connection& c, Sent& s, Output& out) {
                                  std::make_move_iterator(s.keys.end()));
             return;
         }
-    out.records.reserve(out.records.size() + n);
     std::size_t group = 0;
     for (std::size_t i = 0; i < n; ++i) {
         while (i >= s.groupEnds[group]) ++group;

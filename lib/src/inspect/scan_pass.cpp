@@ -98,7 +98,6 @@ void ScanPass::readScanReply() {
     ScanProgress& progress = summary_.progress;
     ReplyView keys = page[1];
     progress.keysSeen += keys.size();
-    pendingMain_.reserve(pendingMain_.size() + keys.size());
     for (std::size_t i = 0; i < keys.size(); ++i) {
         std::string key(keys[i].text());
         if (dedupe_ && matchedEarlier(key)) continue;
