@@ -14,6 +14,13 @@
 #include "scrape_target_registry.h"
 
 namespace lockscope::exporter {
+namespace {
+
+// The share of one core all the exporter's watches may use for themselves (re-reads in
+// rotation, the sweep for new keys): what one watch alone may use.
+constexpr double kWatchersCpu = 0.03;
+
+}  // namespace
 
 class LockExporter::Collectable : public CensusPublisher {};
 
@@ -43,8 +50,13 @@ LockExporter::LockExporter(ExporterOptions options)
             throw InvalidArgumentError("a --key-labels pattern must be 1 to 1024 characters");
     if (!(options_.budget > 0.0 && options_.budget <= 1.0))
         throw InvalidArgumentError("the load budget must be above 0% and at most 100%");
+    // Every watch of the exporter (-u instances and /scrape targets) shares one budget for its
+    // own CPU: the 3% of a core one watch has alone made fifty targets more than a core.
     const inspect::WatchOptions watch{
-        .scan = options_.scan, .pollInterval = pollInterval(), .budget = options_.budget};
+        .scan = options_.scan,
+        .pollInterval = pollInterval(),
+        .budget = options_.budget,
+        .sharedClientBudget = std::make_shared<inspect::SharedCpuBudget>(kWatchersCpu)};
     watched_ = std::make_unique<CensusWatches>(options_.instances, options_.connection, watch);
     targets_ = std::make_unique<ScrapeTargetRegistry>(options_, watch);
 }

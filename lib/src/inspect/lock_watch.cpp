@@ -54,7 +54,8 @@ LockWatch::LockWatch(Connection& connection, WatchOptions options)
     : connection_(connection),
       options_(std::move(options)),
       policy_({.interval = std::max(options_.pollInterval, std::chrono::milliseconds(10)),
-               .budget = options_.budget}) {
+               .budget = options_.budget,
+               .sharedClientBudget = options_.sharedClientBudget}) {
     validate(options_.scan);
     scanner_ = std::make_unique<Scanner>(connection_, options_.scan);
     if (options_.pollInterval.count() < 10 || options_.rescanInterval.count() < 10)
@@ -216,8 +217,10 @@ WatchUpdate LockWatch::pollWithinBudget(SteadyClock::time_point now) {
     }
     if (plan.sweepRounds > 0) {
         const auto started = SteadyClock::now();
+        const auto cpuBefore = threadCpuTime();
         sweepForNewKeys(plan.sweepRounds, now, update);
         sweepBusy = since(started);
+        policy_.spentOnClientSweep(threadCpuTime() - cpuBefore, plan.sweepRounds);
     }
     // The round trips bound the server time from above; where INFO commandstats answers, the
     // server's own account since the last step is closer (and counts event re-reads too).

@@ -53,6 +53,11 @@ WatchPolicy::WatchPolicy(WatchPolicyOptions options) : options_(options) {
     setBudget(options_.budget);
     if (!(options_.clientBudget > 0.0 && options_.clientBudget <= 1.0))
         throw InvalidArgumentError("the client CPU budget must be above 0% and at most 100%");
+    if (options_.sharedClientBudget) sharedClient_.emplace(options_.sharedClientBudget);
+}
+
+double WatchPolicy::clientBudget() const {
+    return sharedClient_ ? sharedClient_->share() : options_.clientBudget;
 }
 
 void WatchPolicy::setBudget(double share) {
@@ -88,11 +93,12 @@ void WatchPolicy::accrue(SteadyClock::time_point now, bool wantSweep) {
     const double budget = options_.budget * kSpendShare;
     const double sweepRate = wantSweep ? budget * sweepShare() : 0.0;
     const double pollRate = budget - sweepRate;
+    const double clientRate = clientBudget();
     if (!bucketsFilled_) {
         // A fresh watcher may read everything once at the full rate.
         pollCreditNs_ = pollRate * window;
         sweepCreditNs_ = budget * sweepShare() * window;
-        clientCreditNs_ = options_.clientBudget * window;
+        clientCreditNs_ = clientRate * window;
         bucketsFilled_ = true;
     } else {
         const double elapsed = double(nanoseconds(now - accruedAt_).count());
@@ -107,14 +113,13 @@ void WatchPolicy::accrue(SteadyClock::time_point now, bool wantSweep) {
         }
         pollCreditNs_ = std::min(pollCreditNs_ + pollRate * elapsed, pollRate * window);
         sweepCreditNs_ = std::min(sweepCreditNs_ + sweepGain, budget * sweepShare() * window);
-        clientCreditNs_ = std::min(clientCreditNs_ + options_.clientBudget * elapsed,
-                                   options_.clientBudget * window);
+        clientCreditNs_ = std::min(clientCreditNs_ + clientRate * elapsed, clientRate * window);
     }
     // A debt (a large focus, a slow server) is paid within ten seconds at most.
     const double maxDebt = options_.budget * 1e10;
     pollCreditNs_ = std::max(pollCreditNs_, -maxDebt);
     sweepCreditNs_ = std::max(sweepCreditNs_, -maxDebt);
-    clientCreditNs_ = std::max(clientCreditNs_, -options_.clientBudget * 1e10);
+    clientCreditNs_ = std::max(clientCreditNs_, -clientRate * 1e10);
     accruedAt_ = now;
 }
 
@@ -195,13 +200,24 @@ void WatchPolicy::addRotation(const LockTable& table, PollPlan& plan, std::size_
     }
 }
 
-std::size_t WatchPolicy::rotationAllowed(double serverCredit, std::size_t planned,
-                                         std::size_t tableSize) const {
+std::size_t WatchPolicy::rotationAllowed(double serverCredit, double clientCredit,
+                                         std::size_t planned, std::size_t tableSize) const {
     const double perKey = double(std::max<long long>(costPerKey_.count(), 1));
     const double clientPerKey = double(std::max<long long>(clientCostPerKey_.count(), 1));
-    const double clientCredit = clientCreditNs_ - double(planned) * clientPerKey;
+    clientCredit -= double(planned) * clientPerKey;
     const double keys = std::min(serverCredit / perKey, clientCredit / clientPerKey);
     return keys < 1.0 ? 0 : std::size_t(std::min(keys, double(tableSize)));
+}
+
+// As many rounds as the server's budget allows and the sweep's part of the watcher's CPU, but
+// at least one while that part is not in debt: a round can cost more than a small member of
+// a shared budget saves up in a step; the debt it leaves delays the next round instead.
+int WatchPolicy::sweepRoundsAllowed(double clientCredit) const {
+    const double perRound = double(std::max<long long>(costPerRound_.count(), 1));
+    const double clientPerRound = double(std::max<long long>(clientCostPerRound_.count(), 1));
+    const double serverRounds = std::min(sweepCreditNs_ / perRound, 1000.0);
+    if (serverRounds < 1.0 || clientCredit <= 0) return 0;
+    return int(std::min(serverRounds, std::max(1.0, clientCredit / clientPerRound)));
 }
 
 PollPlan WatchPolicy::plan(const LockTable& table, SteadyClock::time_point now, bool wantSweep) {
@@ -225,11 +241,13 @@ PollPlan WatchPolicy::plan(const LockTable& table, SteadyClock::time_point now, 
         ++plan.urgent;
         credit -= perKey;
     }
-    addRotation(table, plan, rotationAllowed(credit, plan.keys.size(), table.size()), taken);
-    if (wantSweep && sweepCreditNs_ > 0) {
-        const double perRound = double(std::max<long long>(costPerRound_.count(), 1));
-        plan.sweepRounds = int(std::min(sweepCreditNs_ / perRound, 1000.0));
-    }
+    // The watcher's CPU is split like the server's budget: the sweep's part is kept for it.
+    const double sweepPart = wantSweep ? sweepShare() : 0.0;
+    addRotation(table, plan,
+                rotationAllowed(credit, clientCreditNs_ * (1 - sweepPart), plan.keys.size(),
+                                table.size()),
+                taken);
+    if (wantSweep) plan.sweepRounds = sweepRoundsAllowed(clientCreditNs_ * sweepPart);
     return plan;
 }
 
@@ -244,6 +262,12 @@ void WatchPolicy::spentOnClient(nanoseconds cpu, std::size_t keys) {
     if (keys > 0)
         clientCostPerKey_ =
             blend(clientCostPerKey_, cpu / std::int64_t(keys), double(keys) / 2000.0);
+}
+
+void WatchPolicy::spentOnClientSweep(nanoseconds cpu, int rounds) {
+    clientCreditNs_ -= double(cpu.count());
+    if (rounds > 0)
+        clientCostPerRound_ = blend(clientCostPerRound_, cpu / rounds, 0.1 * rounds);
 }
 
 void WatchPolicy::spentOnSweep(nanoseconds busy, int rounds) {

@@ -52,7 +52,13 @@ ConnectionHub::~ConnectionHub() {
     closeAll();
 }
 
-void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchOptions& options) {
+inspect::WatchOptions ConnectionHub::sharingCpu(inspect::WatchOptions options) const {
+    if (!options.sharedClientBudget) options.sharedClientBudget = watchersCpu_;
+    return options;
+}
+
+void ConnectionHub::open(const ConnectionProfile& profile, const inspect::WatchOptions& given) {
+    const inspect::WatchOptions options = sharingCpu(given);
     if (auto it = sessions_.find(profile.id); it != sessions_.end()) {
         const QString reconnectFor = watchTargetChange(it->profile, profile);
         if (reconnectFor.isEmpty()) {
@@ -207,7 +213,7 @@ void ConnectionHub::setWatchOptions(const inspect::WatchOptions& options) {
     const inspect::WatchJudging judging{.includeNonLocks = options.includeNonLocks,
                                         .heldTooLong = options.doctor.heldTooLong};
     for (Session& s : sessions_) {
-        s.options = options;  // the session's next worker starts with them
+        s.options = sharingCpu(options);  // the session's next worker starts with them
         ConnectionWorker* w = s.worker;
         w->post([w, judging] { w->setJudging(judging); });
     }

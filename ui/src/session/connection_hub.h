@@ -121,7 +121,15 @@ class ConnectionHub : public QObject {
     const Session* sessionOfInstance(const QString& instance) const;
     QString instanceFor(const ConnectionProfile& profile) const;
     static void stop(Session& s);
+    // The options a connection's watch runs with: its own CPU from the hub's shared budget.
+    inspect::WatchOptions sharingCpu(inspect::WatchOptions options) const;
+
     std::shared_ptr<inspect::AuditLog> audit_;
+    // Every connection's watches share one budget for their own CPU (the rotation and the
+    // sweep): fifty connections each with 3% of a core made a window busier than the goal's
+    // 15% of a core (issue 36).
+    std::shared_ptr<inspect::SharedCpuBudget> watchersCpu_ =
+        std::make_shared<inspect::SharedCpuBudget>(0.03);
     QHash<QString, Session> sessions_;  // by profile id
     bool rowsTakenByReceiver_ = false;
     // The credit of the worker that last sent rows for an instance (rowsTaken returns it).

@@ -62,6 +62,9 @@ struct WatchOptions {
     // WatchUpdate::redirected, for the hand-off to read it from the slot's new owner. Off,
     // such a key is dropped as gone (a lone watch has no other node to read it from).
     bool handOffRedirects = false;
+    // The watcher's own CPU (the rotation and the sweep wait for it): when set, this watch's
+    // part of a budget shared by the process's watches; else 3% of a core of its own.
+    std::shared_ptr<SharedCpuBudget> sharedClientBudget;
 };
 
 // What an operator may change on a running watch without losing its history (the window's

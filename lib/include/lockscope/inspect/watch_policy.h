@@ -13,19 +13,24 @@
 // watcher reports, setSweepPassCost) ends within kTargetPass, between a fifth and 95%
 // of the budget (a twenty-fifth when keyspace notifications already tell about new keys). A
 // third bucket bounds the watcher's own CPU: the rotation also waits for it (spentOnClient),
-// so a fast server never makes the window re-read tens of thousands of keys a second.
+// so a fast server never makes the window re-read tens of thousands of keys a second; the
+// sweep waits for it too, for its share of it (a SCAN round is parsed and looked up key by
+// key). Many watches in one process share one such budget (shared_cpu_budget.h).
 // The focus and up to 2,000 urgent keys are always read, even in debt; the debt then slows
 // the rotation down and is paid from the sweep's credit first, so the total stays within
 // the budget.
 
 #include <chrono>
 #include <cstddef>
+#include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_set>
 #include <vector>
 
 #include "lockscope/inspect/lock_table.h"
+#include "lockscope/inspect/shared_cpu_budget.h"
 
 namespace lockscope::inspect {
 
@@ -34,8 +39,11 @@ struct WatchPolicyOptions {
     double budget = 0.05;                     // share of one server core, (0, 1]
     std::chrono::milliseconds nearExpiry{5000};
     std::chrono::milliseconds recentChange{30000};
-    // The watcher's own CPU the rotation may use (share of one client core).
+    // The watcher's own CPU the rotation and the sweep may use (share of one client core).
     double clientBudget = 0.03;
+    // When set, the watcher's own CPU is this watch's part of a budget shared with the other
+    // watches of the process (clientBudget is then not used).
+    std::shared_ptr<SharedCpuBudget> sharedClientBudget;
 };
 
 struct PollPlan {
@@ -82,11 +90,16 @@ class WatchPolicy {
     void spentOnSweep(std::chrono::nanoseconds busy, int rounds);
     // The watcher's own CPU for the re-read of `keys` keys (its thread's CPU time).
     void spentOnClient(std::chrono::nanoseconds cpu, std::size_t keys);
+    // The watcher's own CPU for `rounds` SCAN rounds of the sweep (and the new keys' reads).
+    void spentOnClientSweep(std::chrono::nanoseconds cpu, int rounds);
+    // The share of one client core this watcher may use now.
+    double clientBudget() const;
 
     // Measured costs (for tests and the command log): server time per key and per SCAN round.
     std::chrono::nanoseconds costPerKey() const { return costPerKey_; }
     std::chrono::nanoseconds costPerRound() const { return costPerRound_; }
     std::chrono::nanoseconds clientCostPerKey() const { return clientCostPerKey_; }
+    std::chrono::nanoseconds clientCostPerRound() const { return clientCostPerRound_; }
 
   private:
     void accrue(SteadyClock::time_point now, bool wantSweep);
@@ -98,10 +111,12 @@ class WatchPolicy {
                                               std::chrono::milliseconds slack) const;
     void addRotation(const LockTable& table, PollPlan& plan, std::size_t count,
                      const std::unordered_set<std::string_view>& taken);
-    std::size_t rotationAllowed(double serverCredit, std::size_t planned,
+    std::size_t rotationAllowed(double serverCredit, double clientCredit, std::size_t planned,
                                 std::size_t tableSize) const;
+    int sweepRoundsAllowed(double clientCredit) const;
 
     WatchPolicyOptions options_;
+    std::optional<SharedCpuBudget::Membership> sharedClient_;
     std::vector<std::string> focus_;
     // Recomputed every 2 s per 200,000 locks, or less often when the walk costs more than 1%
     // of the watcher's thread (see the .cpp), not every step.
@@ -122,6 +137,7 @@ class WatchPolicy {
     std::chrono::nanoseconds costPerKey_{10'000};       // until measured: 10 µs per key
     std::chrono::nanoseconds costPerRound_{500'000};    // and 0.5 ms per SCAN round
     std::chrono::nanoseconds clientCostPerKey_{5'000};  // and 5 µs of the watcher's CPU
+    std::chrono::nanoseconds clientCostPerRound_{300'000};  // and 0.3 ms a SCAN round
     std::string rotationAfter_;                         // the rotation goes on after this key
 };
 
