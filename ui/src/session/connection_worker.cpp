@@ -42,6 +42,10 @@ inspect::ServerWatchOptions engineOptions(const ConnectionProfile& profile,
     // Is each holder alive? (issue 31): the table's Alive? column, the orphan filter and the
     // release confirmation show the engine's verdicts, read within the reader's own caps.
     o.liveness = inspect::LivenessOptions{};
+    // A turn's new verdicts fit in what a worker may hand over: each replaces a record the
+    // view holds until it applies the new one. Turns of 20,000 rows (the default) sent fifty
+    // connections' first verdicts at once, every record twice in memory (gui_fleet_bench).
+    o.liveness->maxRowsPerTurn = std::size_t(ConnectionWorker::kRowsInFlight);
     return o;
 }
 
