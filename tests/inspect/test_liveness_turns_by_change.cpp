@@ -129,6 +129,24 @@ TEST_F(LivenessTurnsByChange, RowsWithNothingOutsideTheirRecordAreSettled) {
         << "a verdict read from CLIENT LIST changes while the record stands still";
 }
 
+// Once a cycle left every row settled while the table stood still, the cycles after it walk
+// nothing until the table changes or the next full cycle (the window's fifty connections of
+// 20,000 quiet locks walked their tables every 2 s to find no row to judge).
+TEST_F(LivenessTurnsByChange, AQuietTableIsNotWalkedUntilItChanges) {
+    ASSERT_TRUE(stepUntil("lock:{quiet1}", settled, 5s));
+    (void)stepUntil("lock:{none}", verdictIs(Verdict::Alive), kCycle + 200ms);  // a cycle on
+    const auto before = liveness_->rowsWalked();
+    (void)stepUntil("lock:{none}", verdictIs(Verdict::Alive), 3 * kCycle);
+    // Three cycles of 300 rows walked 900 rows before; now at most the one in progress.
+    EXPECT_LE(liveness_->rowsWalked() - before, std::uint64_t(kQuietLocks));
+
+    observer().command({"SET", "lock:{arrived}", "tok-arrived", "PX", "600000"});
+    const auto changedAt = liveness_->rowsWalked();
+    (void)stepUntil("lock:{none}", verdictIs(Verdict::Alive), 2 * kCycle + 500ms);
+    EXPECT_GE(liveness_->rowsWalked() - changedAt, std::uint64_t(kQuietLocks))
+        << "a change to the table makes the next cycle walk it again";
+}
+
 // A settled row renewed between two turns is alive at once, not at the next full cycle.
 TEST_F(LivenessTurnsByChange, ARenewalOfASettledRowIsSeen) {
     observer().command({"SET", "fence:{renewed}", "1"});

@@ -79,6 +79,12 @@ std::vector<const LockRecord*> NodeLiveness::nextTurn(const LockWatch& watch,
     if (cursor_.empty()) {  // a new cycle
         fullCycle_ = fullCycle_ || cycles_ % kFullCycleEvery == 0;
         ++cycles_;
+        if (!fullCycle_ && quietAt_ == watch.table().generation()) {
+            turnInProgress_ = false;
+            return {};
+        }
+        cycleGeneration_ = watch.table().generation();
+        cycleUnsettled_ = 0;
     }
     auto it = cursor_.empty() ? records.begin() : records.upper_bound(cursor_);
     std::vector<const LockRecord*> turn;
@@ -87,6 +93,7 @@ std::vector<const LockRecord*> NodeLiveness::nextTurn(const LockWatch& watch,
         const LockRecord& r = *it->second;
         const bool settled = r.liveness && r.liveness->fromRecordAlone;
         if ((fullCycle_ || !settled) && !judgedNow.contains(it->first)) turn.push_back(&r);
+        ++rowsWalked_;
     }
     turnInProgress_ = it != records.end();
     cursor_ = turnInProgress_ && !turn.empty() ? turn.back()->key.str() : std::string{};
@@ -132,10 +139,16 @@ void NodeLiveness::afterRead(LockWatch& watch, WatchUpdate& update, SteadyClock:
     });
     if (!turnInProgress_ && now < nextTurnAt_) return;
     const std::vector<const LockRecord*> turn = nextTurn(watch, update, judged);
+    std::size_t settled = 0;
     assess(watch, turn, [&](std::size_t i, std::shared_ptr<const HolderVerdict> verdict) {
+        if (verdict && verdict->fromRecordAlone) ++settled;
         keep(watch, *turn[i], std::move(verdict), false, update);
     });
-    if (!turnInProgress_) nextTurnAt_ = now + options_.reassessEvery;
+    cycleUnsettled_ += turn.size() - settled;  // a row the reader gave no verdict counts too
+    if (turnInProgress_) return;
+    nextTurnAt_ = now + options_.reassessEvery;
+    const bool quiet = cycleUnsettled_ == 0 && watch.table().generation() == cycleGeneration_;
+    quietAt_ = quiet ? std::optional(cycleGeneration_) : std::nullopt;
 }
 
 }  // namespace lockscope::inspect
