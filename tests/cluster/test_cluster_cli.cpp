@@ -103,8 +103,11 @@ TEST(ClusterCli, WatchCoversEveryPrimaryAndFollowsAFailover) {
     std::vector<std::string> keys;
     for (std::size_t node = 0; node < 3; ++node) keys.push_back(testing::keyOnNode(cluster, node));
     testing::writeLocks(cluster, keys);
+    // Long enough for a key written after the promotion to be found by a sweep on the new
+    // primary: its watch sweeps at once after its rescan, then 5 s later (rescanInterval);
+    // with 9 s, a run under ctest's load ended before that second sweep.
     auto watch = std::async(std::launch::async, [&] {
-        return cli({"watch", "--json", "--interval", "200", "--for", "9", "-u", cluster.url(0)});
+        return cli({"watch", "--json", "--interval", "200", "--for", "13", "-u", cluster.url(0)});
     });
     std::this_thread::sleep_for(1500ms);
     cluster.node(1).server->stop();  // its replica is node 4

@@ -1,7 +1,7 @@
 // The liveness turns are driven by change (issue 36, the exporter's CPU): a row whose verdict
 // its record alone decided (no holder record, nothing to go on) is not judged again every
-// turn, only when its record changes, and every eighth cycle. So each change between two
-// turns must still reach its row's verdict well before that eighth cycle: a renewal, a
+// turn, only when its record changes, and in a full cycle a minute later. So each change
+// between two turns must still reach its row's verdict well before that: a renewal, a
 // handoff to a new holder, and a holder that dies while its key stands still (a row judged
 // by its connection is never passed by). On a real redis-server, with a LockWatch and the
 // watch's own NodeLiveness, as the exporter runs them (the verdict alone, keepEvidence off).
@@ -30,7 +30,7 @@ using lockscope::inspect::SteadyClock;
 using lockscope::inspect::Verdict;
 
 constexpr int kQuietLocks = 300;  // settled rows the turns pass by
-// A cycle of turns every second: the eighth (a full one) comes 7 s after the first, so a
+// A cycle of turns every second: the next full one comes a minute after the first, so a
 // change must be judged within kSoon for the test to tell a change-driven pass from it.
 constexpr auto kCycle = 1000ms;
 constexpr auto kSoon = 4s;

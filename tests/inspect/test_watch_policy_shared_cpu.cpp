@@ -23,7 +23,8 @@ namespace {
 
 LockTable tableOf(int n, SteadyClock::time_point at) {
     LockTable t;
-    for (int i = 0; i < n; ++i) t.observe(lockAt("lock:" + std::to_string(100000 + i), 600'000, at));
+    for (int i = 0; i < n; ++i)
+        t.observe(lockAt("lock:" + std::to_string(100000 + i), 600'000, at));
     return t;
 }
 

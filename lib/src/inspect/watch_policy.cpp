@@ -243,10 +243,10 @@ PollPlan WatchPolicy::plan(const LockTable& table, SteadyClock::time_point now, 
     }
     // The watcher's CPU is split like the server's budget: the sweep's part is kept for it.
     const double sweepPart = wantSweep ? sweepShare() : 0.0;
-    addRotation(table, plan,
-                rotationAllowed(credit, clientCreditNs_ * (1 - sweepPart), plan.keys.size(),
-                                table.size()),
-                taken);
+    addRotation(
+        table, plan,
+        rotationAllowed(credit, clientCreditNs_ * (1 - sweepPart), plan.keys.size(), table.size()),
+        taken);
     if (wantSweep) plan.sweepRounds = sweepRoundsAllowed(clientCreditNs_ * sweepPart);
     return plan;
 }
@@ -266,8 +266,7 @@ void WatchPolicy::spentOnClient(nanoseconds cpu, std::size_t keys) {
 
 void WatchPolicy::spentOnClientSweep(nanoseconds cpu, int rounds) {
     clientCreditNs_ -= double(cpu.count());
-    if (rounds > 0)
-        clientCostPerRound_ = blend(clientCostPerRound_, cpu / rounds, 0.1 * rounds);
+    if (rounds > 0) clientCostPerRound_ = blend(clientCostPerRound_, cpu / rounds, 0.1 * rounds);
 }
 
 void WatchPolicy::spentOnSweep(nanoseconds busy, int rounds) {

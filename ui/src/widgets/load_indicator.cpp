@@ -21,24 +21,38 @@ LoadIndicator::LoadIndicator(ConnectionHub& hub, QWidget* parent) : QLabel(paren
     setObjectName(QStringLiteral("loadIndicator"));
     connect(&hub, &ConnectionHub::loadMeasured, this, &LoadIndicator::record);
     connect(&hub, &ConnectionHub::instanceClosed, this, &LoadIndicator::forget);
+    redrawSoon_.setSingleShot(true);
+    redrawSoon_.setInterval(kRedrawEveryMs);
+    connect(&redrawSoon_, &QTimer::timeout, this, &LoadIndicator::redraw);
     redraw();
 }
 
 void LoadIndicator::record(const QString& instance, double commandsPerSecond, double serverShare,
                            double budget) {
+    const bool first = loads_.isEmpty();
     loads_[instance] = {commandsPerSecond, serverShare, budget};
-    redraw();
+    if (first)
+        redraw();  // the first figure at once: "not measured yet" is gone
+    else if (!redrawSoon_.isActive())
+        redrawSoon_.start();
 }
 
 void LoadIndicator::forget(const QString& instance) {
     loads_.remove(instance);
-    redraw();
+    if (!redrawSoon_.isActive()) redrawSoon_.start();
+}
+
+void LoadIndicator::setWarning(bool on) {
+    if (on == warning_) return;  // a style sheet set again re-polishes the label
+    warning_ = on;
+    setStyleSheet(on ? QStringLiteral("QLabel { color: #b26b00; }") : QString());
 }
 
 void LoadIndicator::redraw() {
     if (loads_.isEmpty()) {
         // True with no connection and in a connection's first seconds alike: "not connected"
         // showed beside a table a live connection had just filled.
+        setWarning(false);
         setText(tr("LockScope load: not measured yet"));
         setToolTip(tr("Measured from a connection's round trips once it has run a few seconds"));
         return;
@@ -64,9 +78,7 @@ void LoadIndicator::redraw() {
                   "time from above):\n") +
                lines.join(QLatin1Char('\n')));
     // Over budget (a scan at full speed, a large focus): say so in the warning colour.
-    setStyleSheet(busiest->serverShare > busiest->budget * 1.2
-                      ? QStringLiteral("QLabel { color: #b26b00; }")
-                      : QString());
+    setWarning(busiest->serverShare > busiest->budget * 1.2);
 }
 
 }  // namespace lockscope::ui

@@ -6,6 +6,7 @@
 
 #include <QLabel>
 #include <QMap>
+#include <QTimer>
 
 namespace lockscope::ui {
 
@@ -25,8 +26,15 @@ class LoadIndicator : public QLabel {
         double commandsPerSecond = 0, serverShare = 0, budget = 0;
     };
     void redraw();
+    void setWarning(bool on);
 
     QMap<QString, Load> loads_;  // by instance
+    // Each connection reports every second: fifty connections redrew the line and its
+    // fifty-line tooltip fifty times a second (7% of the window's samples, issue 36). The
+    // figures are kept as they come and drawn at most every kRedrawEveryMs.
+    static constexpr int kRedrawEveryMs = 500;
+    QTimer redrawSoon_;
+    bool warning_ = false;
 };
 
 }  // namespace lockscope::ui

@@ -134,11 +134,11 @@ class WatchPolicy {
     double passShare_ = 0.5;  // of the budget, until a pass was measured
     bool bucketsFilled_ = false;
     SteadyClock::time_point accruedAt_{};
-    std::chrono::nanoseconds costPerKey_{10'000};       // until measured: 10 µs per key
-    std::chrono::nanoseconds costPerRound_{500'000};    // and 0.5 ms per SCAN round
-    std::chrono::nanoseconds clientCostPerKey_{5'000};  // and 5 µs of the watcher's CPU
+    std::chrono::nanoseconds costPerKey_{10'000};           // until measured: 10 µs per key
+    std::chrono::nanoseconds costPerRound_{500'000};        // and 0.5 ms per SCAN round
+    std::chrono::nanoseconds clientCostPerKey_{5'000};      // and 5 µs of the watcher's CPU
     std::chrono::nanoseconds clientCostPerRound_{300'000};  // and 0.3 ms a SCAN round
-    std::string rotationAfter_;                         // the rotation goes on after this key
+    std::string rotationAfter_;                             // the rotation goes on after this key
 };
 
 }  // namespace lockscope::inspect

@@ -68,17 +68,20 @@ void NodeLiveness::assess(LockWatch& watch, std::span<const LockRecord* const> r
 // A turn judges the rows whose verdict may have changed while their record did not (a holder
 // that died, a job that ended): rows settled by their record alone wait for it to change
 // (a new holder starts without a verdict; a renewal or a cut lease is a changed row, judged
-// after its read), but for every kFullCycleEvery-th cycle and the cycle after a rescan (whose
-// changes no update lists), which judge every row.
+// after its read), but for a full cycle now and then (kFullCycleEvery cycles, a minute at
+// least) and the cycle after a rescan (whose changes no update lists), which judge every row.
 std::vector<const LockRecord*> NodeLiveness::nextTurn(const LockWatch& watch,
-                                                      const WatchUpdate& update,
-                                                      std::size_t judged) {
+                                                      const WatchUpdate& update, std::size_t judged,
+                                                      SteadyClock::time_point now) {
     std::unordered_set<std::string_view> judgedNow;
     for (std::size_t i = 0; i < judged; ++i) judgedNow.insert(update.changed[i].key);
     const auto& records = watch.table().records();
     if (cursor_.empty()) {  // a new cycle
-        fullCycle_ = fullCycle_ || cycles_ % kFullCycleEvery == 0;
-        ++cycles_;
+        fullCycle_ = fullCycle_ || now >= fullCycleDueAt_;
+        if (fullCycle_)
+            fullCycleDueAt_ =
+                now + std::max<SteadyClock::duration>(kFullCycleEvery * options_.reassessEvery,
+                                                      kFullCycleAtMostEvery);
         if (!fullCycle_ && quietAt_ == watch.table().generation()) {
             turnInProgress_ = false;
             return {};
@@ -138,7 +141,7 @@ void NodeLiveness::afterRead(LockWatch& watch, WatchUpdate& update, SteadyClock:
         if (const LockRecord* kept = watch.table().find(row.key)) row.findings = kept->findings;
     });
     if (!turnInProgress_ && now < nextTurnAt_) return;
-    const std::vector<const LockRecord*> turn = nextTurn(watch, update, judged);
+    const std::vector<const LockRecord*> turn = nextTurn(watch, update, judged, now);
     std::size_t settled = 0;
     assess(watch, turn, [&](std::size_t i, std::shared_ptr<const HolderVerdict> verdict) {
         if (verdict && verdict->fromRecordAlone) ++settled;

@@ -39,7 +39,7 @@ class NodeLiveness {
     // for the first `judged` rows of the update (judged already): the table's own records,
     // valid while the turn judges them (nothing is added to or removed from the table then).
     std::vector<const LockRecord*> nextTurn(const LockWatch& watch, const WatchUpdate& update,
-                                            std::size_t judged);
+                                            std::size_t judged, SteadyClock::time_point now);
     // Keeps a row's new verdict (`current` is the table's record); true when it changed what
     // a front end shows.
     bool keep(LockWatch& watch, const LockRecord& current,
@@ -56,18 +56,21 @@ class NodeLiveness {
     SteadyClock::time_point nextTurnAt_{};
     std::string cursor_;  // the last key judged by the turn in progress; empty: from the start
     bool turnInProgress_ = false;
-    // Every row is judged in one cycle of turns in this many (and after a rescan): a row
-    // settled by its record alone is checked at least that often even if no change was seen.
+    // Every row is judged in one cycle of turns in this many, but no more often than once a
+    // minute (and after a rescan): a row settled by its record alone is checked that often
+    // even if no change was seen. Every eighth cycle alone, fifty window connections (a
+    // cycle every 2 s) judged their million rows every 16 s, most of their remaining CPU.
     static constexpr std::uint64_t kFullCycleEvery = 8;
-    std::uint64_t cycles_ = 0;
+    static constexpr std::chrono::seconds kFullCycleAtMostEvery{60};
+    SteadyClock::time_point fullCycleDueAt_{};  // the first cycle is a full one
     bool fullCycle_ = false;  // the cycle in progress (or the next) judges every row
     // A cycle that left every row settled by its record alone while the table stood still
     // (its generation) makes the cycles after it, until the next full one, walk nothing
     // while the table still stands still: they would find no row to judge. Fifty window
     // connections of 20,000 quiet locks walked their tables every 2 s for nothing (a quarter
     // of the window's CPU, issue 36).
-    std::uint64_t cycleGeneration_ = 0;  // the table's when the cycle in progress began
-    std::size_t cycleUnsettled_ = 0;     // its rows left without a record-alone verdict
+    std::uint64_t cycleGeneration_ = 0;     // the table's when the cycle in progress began
+    std::size_t cycleUnsettled_ = 0;        // its rows left without a record-alone verdict
     std::optional<std::uint64_t> quietAt_;  // the generation a quiet cycle ended at
     std::uint64_t rowsWalked_ = 0;
 };
