@@ -53,6 +53,7 @@ TEST(SharedCpuBudget, EachMemberHasTheTotalDividedByTheMembersNow) {
     EXPECT_DOUBLE_EQ(first->share(), 0.03);
     {
         SharedCpuBudget::Membership second(budget);
+        // NOLINTNEXTLINE(performance-unnecessary-copy-initialization): the copy is the point
         SharedCpuBudget::Membership copy(second);  // a copy is a member of its own
         EXPECT_EQ(budget->members(), 3);
         EXPECT_DOUBLE_EQ(first->share(), 0.01);

@@ -181,7 +181,7 @@ LockRecord BatchAnnotator::makeRecord(std::string&& key, SteadyClock::time_point
                                       std::int64_t pttl) const {
     LockRecord r;
     r.instance = instance_;
-    r.key = std::move(key);
+    r.key = key;  // kept inside the record: nothing to move
     auto [offset, length] = resourceSpan(r.key, options_.layout);
     if (offset <= 0xffff && length <= 0xffff) {
         r.resourceOffset = static_cast<std::uint16_t>(offset);

@@ -1,6 +1,7 @@
 #include "lockscope/inspect/shared_cpu_budget.h"
 
 #include <algorithm>
+#include <utility>
 
 #include "lockscope/errors.h"
 
@@ -28,7 +29,7 @@ SharedCpuBudget::Membership::~Membership() {
 SharedCpuBudget::Membership::Membership(const Membership& other) : Membership(other.budget_) {}
 
 SharedCpuBudget::Membership& SharedCpuBudget::Membership::operator=(const Membership& other) {
-    if (budget_ == other.budget_) return *this;
+    if (this == &other || budget_ == other.budget_) return *this;
     other.budget_->members_.fetch_add(1, std::memory_order_relaxed);
     budget_->members_.fetch_sub(1, std::memory_order_relaxed);
     budget_ = other.budget_;

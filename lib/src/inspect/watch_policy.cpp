@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <ctime>
+#include <utility>
 
 #include "lockscope/errors.h"
 
@@ -47,7 +48,7 @@ nanoseconds blend(nanoseconds old, nanoseconds measured, double weight) {
 
 }  // namespace
 
-WatchPolicy::WatchPolicy(WatchPolicyOptions options) : options_(options) {
+WatchPolicy::WatchPolicy(WatchPolicyOptions options) : options_(std::move(options)) {
     if (options_.interval.count() < 10)
         throw InvalidArgumentError("watch intervals must be at least 10 ms");
     setBudget(options_.budget);
