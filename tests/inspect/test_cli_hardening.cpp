@@ -368,15 +368,18 @@ TEST_F(CliTest, WatchWaitsOutBusyAndFailsWhenEveryPollFailed) {
 TEST_F(CliTest, WatchJsonPrintsOneLinePerChange) {
     Connection c = connect();
     c.command({"SET", "lock:{gone}", "t1", "PX", "60000"});
-    c.command({"SET", "lock:{short}", "t2", "PX", "700"});
+    // Scaled: the AddressSanitizer CLI takes 0.6 s to start, so a DEL at 400 ms came
+    // before its first scan and the deleted lock was never seen.
+    c.command({"SET", "lock:{short}", "t2", "PX", std::to_string(scaled(700ms).count())});
     c.command({"SET", "lock:{renewed}", "t3", "PX", "5000"});
     std::thread changes([&] {
         Connection w = Connection::open(endpoint());
-        std::this_thread::sleep_for(400ms);
+        std::this_thread::sleep_for(scaled(400ms));
         w.command({"DEL", "lock:{gone}"});
         w.command({"PEXPIRE", "lock:{renewed}", "60000"});
     });
-    auto run = cli({"watch", "-u", url(), "--for", "2", "--interval", "100", "--json"});
+    const std::string watchFor = std::to_string(scaled(2s).count());
+    auto run = cli({"watch", "-u", url(), "--for", watchFor, "--interval", "100", "--json"});
     changes.join();
     ASSERT_EQ(run.code, 0) << run.err;
     std::map<std::string, std::vector<nlohmann::json>> byKey;
