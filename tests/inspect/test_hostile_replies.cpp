@@ -61,6 +61,12 @@ bool wellFormed(const std::string& command, const std::string& fault) {
 const char* const kCommands[] = {"SCAN", "MGET", "PTTL", "TYPE", "HLEN", "HSCAN", "GET", "INFO"};
 
 constexpr int kLocks = 12;
+// The locks' TTL, and how long the sweep may run before a PTTL read honestly falls below the
+// check's floor: both scaled, since under AddressSanitizer the sweep may take its 180 s
+// (scaled(60s)) and the PTTLs then fell below a fixed 400,000 ms floor.
+const std::int64_t kTtlMs = std::chrono::milliseconds(scaled(std::chrono::seconds(540))).count();
+const std::int64_t kPttlFloorMs =
+    kTtlMs - std::chrono::milliseconds(scaled(std::chrono::seconds(140))).count();
 
 class HostileReplySweep : public CliTest {
   protected:
@@ -68,12 +74,14 @@ class HostileReplySweep : public CliTest {
         CliTest::SetUp();
         for (int i = 1; i <= kLocks; ++i) {
             const std::string n = "r" + std::to_string(i);
-            observer().command({"SET", "lock:{" + n + "}", "tok-" + n, "PX", "540000"});
+            observer().command(
+                {"SET", "lock:{" + n + "}", "tok-" + n, "PX", std::to_string(kTtlMs)});
             observer().command({"SET", "fence:{" + n + "}", std::to_string(i)});
         }
-        observer().command({"SET", "lock:{fixed}", "1", "PX", "540000"});  // a real finding
+        // a real finding
+        observer().command({"SET", "lock:{fixed}", "1", "PX", std::to_string(kTtlMs)});
         observer().command({"HSET", "lock:{h}", "0f4c3b5e-6a4c-4b7e-9f1a-3d2c1b0a9e8f:1", "1"});
-        observer().command({"PEXPIRE", "lock:{h}", "540000"});
+        observer().command({"PEXPIRE", "lock:{h}", std::to_string(kTtlMs)});
     }
 
     // key -> the record as printed, its PTTL left out (checked on its own).
@@ -91,7 +99,7 @@ class HostileReplySweep : public CliTest {
                 return false;
             }
             const auto pttl = j.value("pttl_ms", std::int64_t{-5});
-            if (pttl < 400000 || pttl > 540000) {
+            if (pttl < kPttlFloorMs || pttl > kTtlMs) {
                 why = "a PTTL that is not the real one: " + line;
                 return false;
             }
