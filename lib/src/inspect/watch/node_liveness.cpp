@@ -73,8 +73,6 @@ void NodeLiveness::assess(LockWatch& watch, std::span<const LockRecord* const> r
 std::vector<const LockRecord*> NodeLiveness::nextTurn(const LockWatch& watch,
                                                       const WatchUpdate& update, std::size_t judged,
                                                       SteadyClock::time_point now) {
-    std::unordered_set<std::string_view> judgedNow;
-    for (std::size_t i = 0; i < judged; ++i) judgedNow.insert(update.changed[i].key);
     const auto& records = watch.table().records();
     if (cursor_.empty()) {  // a new cycle
         fullCycle_ = fullCycle_ || now >= fullCycleDueAt_;
@@ -89,6 +87,8 @@ std::vector<const LockRecord*> NodeLiveness::nextTurn(const LockWatch& watch,
         cycleGeneration_ = watch.table().generation();
         cycleUnsettled_ = 0;
     }
+    std::unordered_set<std::string_view> judgedNow;  // after the skip: a quiet turn needs none
+    for (std::size_t i = 0; i < judged; ++i) judgedNow.insert(update.changed[i].key);
     auto it = cursor_.empty() ? records.begin() : records.upper_bound(cursor_);
     std::vector<const LockRecord*> turn;
     turn.reserve(std::min(options_.maxRowsPerTurn, records.size()));
